@@ -1,0 +1,32 @@
+# Two commands for a newcomer: `make run` and `make test`. Both set up the
+# virtual environment from nothing first.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test soak bench gallery golden clean setup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@
+
+run: $(STAMP)
+	$(VENV)/bin/cantstop-box emulate
+
+test: $(STAMP)
+	$(PY) -m pytest -q -m 'not slow'
+
+soak: $(STAMP)
+	$(PY) -m pytest -q -m slow
+
+bench: $(STAMP)
+	$(PY) benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
