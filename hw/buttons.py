@@ -1,0 +1,143 @@
+"""Buttons on GPIO pins, reported as raw edges to a sink.
+
+``GpioButtons`` builds one real ``gpiozero.Button`` per name on the pin
+factory it is given (lgpio on the Pi, ``MockFactory`` in tests and in the
+emulator) and calls ``sink(name, True)`` on press, ``sink(name, False)`` on
+release. Nothing else: no debounce and no hold timing, which the firmware
+does with its own injectable clock (the mock factory does not bounce).
+
+Threading: the sink runs in whatever thread saw the edge. Under
+``MockFactory`` that is the thread calling ``pin.drive_low()``; on a Pi it is
+lgpio's callback thread. So a sink should only put the edge on a queue.
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Callable, Mapping
+from types import TracebackType
+
+from gpiozero import Button
+from gpiozero.exc import GPIOPinInUse, PinInvalidPin
+
+from hw.errors import ButtonError
+
+Sink = Callable[[str, bool], None]
+
+GPIOCHIP_GLOB = "/dev/gpiochip*"
+EMULATE_HINT = "try 'cantstop-box emulate'"
+
+
+class GpioButtons:
+    """Named push buttons on BCM pins, each press and release sent to ``sink``."""
+
+    def __init__(
+        self,
+        pins: Mapping[str, int],
+        sink: Sink,
+        *,
+        pin_factory,
+        pull_up: bool = True,
+    ) -> None:
+        if pin_factory is None:
+            # gpiozero would silently fall back to its global factory.
+            raise TypeError("GpioButtons needs an explicit pin_factory (see hw.buttons.real_pin_factory)")
+        _check_distinct(pins)
+        self._sink = sink
+        self._buttons: dict[str, Button] = {}
+        try:
+            for name, pin in pins.items():
+                self._buttons[name] = self._open(name, pin, pin_factory, pull_up)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, name: str, pin: int, pin_factory, pull_up: bool) -> Button:
+        try:
+            button = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
+        except GPIOPinInUse as exc:
+            raise ButtonError(f"GPIO{pin} ({name}) is already in use by another device in this program") from exc
+        except PinInvalidPin as exc:
+            raise ButtonError(f"GPIO{pin} ({name}) is not a valid GPIO pin on this board") from exc
+        except Exception as exc:  # lgpio.error and friends: no common base
+            if "busy" in str(exc).lower():
+                raise ButtonError(f"GPIO{pin} ({name}) is already in use by another program") from exc
+            raise ButtonError(f"cannot set up GPIO{pin} ({name}): {exc}") from exc
+        button.when_pressed = self._edge(name, True)
+        button.when_released = self._edge(name, False)
+        return button
+
+    def _edge(self, name: str, pressed: bool) -> Callable[[], None]:
+        sink = self._sink
+
+        def report() -> None:
+            sink(name, pressed)
+
+        return report
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The button names, in the order of the pin map."""
+        return tuple(self._buttons)
+
+    def pressed(self) -> frozenset[str]:
+        """Names of the buttons held down right now (e.g. to check at boot)."""
+        return frozenset(name for name, button in self._buttons.items() if button.is_pressed)
+
+    def close(self) -> None:
+        """Release every pin; safe to call twice."""
+        buttons, self._buttons = self._buttons, {}
+        for button in buttons.values():
+            button.when_pressed = None
+            button.when_released = None
+            button.close()
+
+    def __enter__(self) -> GpioButtons:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _check_distinct(pins: Mapping[str, int]) -> None:
+    owner: dict[int, str] = {}
+    for name, pin in pins.items():
+        if pin in owner:
+            raise ButtonError(
+                f"buttons {owner[pin]} and {name} are both on GPIO{pin}: each button needs its own pin"
+            )
+        owner[pin] = name
+
+
+def real_pin_factory(chip: int | None = None):
+    """The Pi's GPIO backend (gpiozero's lgpio factory), or a one-line ``ButtonError``."""
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+    except ImportError as exc:
+        if not glob.glob(GPIOCHIP_GLOB):
+            raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})") from exc
+        raise ButtonError(
+            "GPIO backend unavailable: the lgpio module is not installed (install the 'pi' extra)"
+        ) from exc
+    if not glob.glob(GPIOCHIP_GLOB):
+        raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})")
+    try:
+        return LGPIOFactory(chip=chip)
+    except PermissionError as exc:
+        raise ButtonError(
+            "GPIO backend unavailable: permission denied on /dev/gpiochip* (add the user to the 'gpio' group)"
+        ) from exc
+    except Exception as exc:  # lgpio.error, PinUnknownPi, OSError ...
+        raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({exc})") from exc
+
+
+def mock_pin_factory():
+    """A fresh gpiozero ``MockFactory``: drive its pins with ``factory.pin(n).drive_low()``."""
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory()

@@ -1,0 +1,173 @@
+"""The OLED: a 128x64 1-bit frame in, bytes on I2C or SPI out (via luma).
+
+``Display`` is the port the firmware draws on. ``open_oled`` builds luma's
+serial interface and driver from the config values and wraps them in
+``LumaDisplay``; every luma/smbus/spidev fault comes out as a one-line
+``DisplayError``. ``LumaDisplay`` is deliberately dumb: it sends every frame
+it is given (skipping unchanged frames is the daemon's job).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from PIL import Image
+
+from hw.errors import DisplayError
+
+WIDTH, HEIGHT = 128, 64
+DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+INTERFACES = ("i2c", "spi")
+
+
+@runtime_checkable
+class Display(Protocol):
+    """A 1-bit screen: ``show`` a PIL image of exactly ``size`` pixels."""
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    def show(self, image: Image.Image) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class LumaDisplay:
+    """A luma device seen through the ``Display`` port."""
+
+    def __init__(self, device, *, where: str = "the display") -> None:
+        self.device = device
+        self._where = where
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return tuple(self.device.size)
+
+    def show(self, image: Image.Image) -> None:
+        """Send the whole frame; raise ``DisplayError`` if the bus fails."""
+        if image.size != self.size:
+            raise ValueError(f"frame is {image.size[0]}x{image.size[1]}, the display is {self.size[0]}x{self.size[1]}")
+        try:
+            self.device.display(image)
+        except Exception as exc:  # smbus OSError, luma DeviceNotFoundError, spidev ...
+            raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
+
+    def clear(self) -> None:
+        """Blank the screen."""
+        self.show(Image.new("1", self.size))
+
+    def close(self) -> None:
+        """Blank and switch off the panel, release the bus; never raises."""
+        device, self.device = self.device, None
+        if device is None:
+            return
+        try:
+            device.cleanup()
+        except Exception:
+            pass  # shutting down: an unplugged display must not mask the real exit reason
+
+    def __enter__(self) -> LumaDisplay:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def open_oled(
+    driver: str,
+    *,
+    interface: str = "i2c",
+    port: int = 1,
+    address: int = 0x3C,
+    spi_device: int = 0,
+    spi_port: int = 0,
+    gpio_dc: int = 24,
+    gpio_reset: int = 25,
+    rotation: int = 0,
+    contrast: int = 255,
+    width: int = WIDTH,
+    height: int = HEIGHT,
+    serial=None,
+) -> LumaDisplay:
+    """Open a real OLED (or drive a given luma ``serial`` object, for tests).
+
+    ``rotation`` is luma's: 0..3 quarter turns clockwise. Raises
+    ``DisplayError`` (one line, original as ``__cause__``) for an unknown
+    driver or interface, a missing bus, or a display that does not answer.
+    """
+    if driver not in DRIVERS:
+        raise DisplayError(f"unknown display driver {driver!r}: use one of {', '.join(DRIVERS)}")
+    if interface not in INTERFACES:
+        raise DisplayError(f"unknown display interface {interface!r}: use one of {', '.join(INTERFACES)}")
+    if rotation not in (0, 1, 2, 3):
+        raise DisplayError(f"display rotation must be 0, 1, 2 or 3 quarter turns, not {rotation!r}")
+    if not 0 <= contrast <= 255:
+        raise DisplayError(f"display contrast must be 0..255, not {contrast!r}")
+
+    name = f"{driver.upper()} display"
+    if interface == "i2c":
+        location = f"on I2C bus {port} at address 0x{address:02X}"
+    else:
+        location = f"on SPI {spi_port}.{spi_device} (DC GPIO{gpio_dc}, RST GPIO{gpio_reset})"
+
+    if serial is None:
+        serial = _open_serial(interface, name, location, port=port, address=address, spi_port=spi_port,
+                              spi_device=spi_device, gpio_dc=gpio_dc, gpio_reset=gpio_reset)
+
+    from luma.oled import device as oled
+
+    try:
+        device = getattr(oled, driver)(serial, width=width, height=height, rotate=rotation)
+        device.contrast(contrast)
+    except Exception as exc:
+        _close_quietly(serial)
+        raise DisplayError(f"no {name} answers {location} ({_reason(exc)}; check wiring and address)") from exc
+    return LumaDisplay(device, where=f"the {name} {location}")
+
+
+def _open_serial(interface: str, name: str, location: str, **kw):
+    from luma.core.interface import serial as luma_serial
+
+    try:
+        if interface == "i2c":
+            return luma_serial.i2c(port=kw["port"], address=kw["address"])
+        return luma_serial.spi(port=kw["spi_port"], device=kw["spi_device"],
+                               gpio_DC=kw["gpio_dc"], gpio_RST=kw["gpio_reset"])
+    except Exception as exc:
+        raise DisplayError(_serial_message(interface, name, location, kw, exc)) from exc
+
+
+def _serial_message(interface: str, name: str, location: str, kw: dict, exc: Exception) -> str:
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError
+
+    if isinstance(exc, (DevicePermissionError, PermissionError)):
+        group = "i2c" if interface == "i2c" else "spi' and 'gpio"
+        return f"permission denied opening the {name} {location} (add the user to the '{group}' group)"
+    if isinstance(exc, ImportError):
+        return (f"cannot drive the {name} {location}: Python module {exc.name or '?'} is missing"
+                " (install the 'pi' extra; on a laptop try 'cantstop-box emulate')")
+    if interface == "i2c" and isinstance(exc, (DeviceNotFoundError, FileNotFoundError)):
+        return f"no {name} answers {location} (/dev/i2c-{kw['port']} is missing: is I2C enabled? check wiring)"
+    bus = "I2C" if interface == "i2c" else "SPI"
+    return f"no {name} answers {location} ({_reason(exc)}: is {bus} enabled? check wiring)"
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def _close_quietly(serial) -> None:
+    try:
+        serial.cleanup()
+    except Exception:
+        pass
+
+
+def open_dummy(width: int = WIDTH, height: int = HEIGHT) -> LumaDisplay:
+    """A display that only keeps the last frame, as ``.device.image``."""
+    from luma.core.device import dummy
+
+    return LumaDisplay(dummy(width=width, height=height, mode="1"), where="the dummy display")
