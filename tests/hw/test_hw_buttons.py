@@ -1,0 +1,140 @@
+"""GpioButtons on gpiozero's MockFactory: real Button objects, mock pins."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from gpiozero import Button, Device
+
+from hw.buttons import GpioButtons, mock_pin_factory, real_pin_factory
+from hw.errors import ButtonError, HardwareError
+
+PINS = {"ROLL": 17, "STOP": 27, "A": 5, "B": 6, "C": 13, "MENU": 26}
+
+
+def test_buttons_press_and_release_reach_sink_in_order(mock_factory, edges):
+    with GpioButtons(PINS, edges, pin_factory=mock_factory):
+        mock_factory.pin(17).drive_low()
+        mock_factory.pin(17).drive_high()
+        mock_factory.pin(5).drive_low()
+        mock_factory.pin(26).drive_low()
+        mock_factory.pin(5).drive_high()
+        mock_factory.pin(26).drive_high()
+    assert edges.edges == [
+        ("ROLL", True), ("ROLL", False),
+        ("A", True), ("MENU", True), ("A", False), ("MENU", False),
+    ]
+
+
+def test_buttons_report_raw_edges_without_debounce(mock_factory, edges):
+    with GpioButtons({"ROLL": 17}, edges, pin_factory=mock_factory):
+        pin = mock_factory.pin(17)
+        for _ in range(3):  # a bouncing contact: every edge goes through
+            pin.drive_low()
+            pin.drive_high()
+    assert edges.edges == [("ROLL", True), ("ROLL", False)] * 3
+
+
+def test_buttons_sink_runs_in_driving_thread(mock_factory):
+    seen = []
+    with GpioButtons({"ROLL": 17}, lambda name, pressed: seen.append(threading.current_thread()),
+                     pin_factory=mock_factory):
+        worker = threading.Thread(target=mock_factory.pin(17).drive_low)
+        worker.start()
+        worker.join()
+        mock_factory.pin(17).drive_high()  # a held Button takes gpiozero's hold_time (1 s) to close
+    assert seen[0] is worker
+
+
+def test_buttons_pull_down_inverts_levels(mock_factory, edges):
+    with GpioButtons({"ROLL": 17}, edges, pin_factory=mock_factory, pull_up=False):
+        mock_factory.pin(17).drive_high()
+        mock_factory.pin(17).drive_low()
+    assert edges.edges == [("ROLL", True), ("ROLL", False)]
+
+
+def test_buttons_pressed_lists_held_buttons(mock_factory, edges):
+    with GpioButtons(PINS, edges, pin_factory=mock_factory) as buttons:
+        assert buttons.names == tuple(PINS)
+        assert buttons.pressed() == frozenset()
+        mock_factory.pin(27).drive_low()
+        assert buttons.pressed() == {"STOP"}
+        mock_factory.pin(27).drive_high()
+
+
+def test_buttons_close_releases_pins(mock_factory, edges):
+    buttons = GpioButtons(PINS, edges, pin_factory=mock_factory)
+    buttons.close()
+    buttons.close()  # twice is fine
+    mock_factory.pin(17).drive_low()  # no longer wired: no edge
+    mock_factory.pin(17).drive_high()
+    assert edges.edges == []
+    # The pins are free again for a new owner.
+    again = Button(17, pin_factory=mock_factory)
+    again.close()
+    with GpioButtons(PINS, edges, pin_factory=mock_factory):
+        pass
+
+
+def test_buttons_duplicate_pins_rejected_naming_both(mock_factory, edges):
+    with pytest.raises(ButtonError) as info:
+        GpioButtons({"ROLL": 17, "STOP": 27, "MENU": 17}, edges, pin_factory=mock_factory)
+    message = str(info.value)
+    assert "ROLL" in message and "MENU" in message and "GPIO17" in message
+    assert "\n" not in message
+    # Nothing was claimed.
+    Button(17, pin_factory=mock_factory).close()
+
+
+def test_buttons_pin_in_use_is_one_line_error_and_rolls_back(mock_factory, edges):
+    squatter = Button(6, pin_factory=mock_factory)
+    try:
+        with pytest.raises(ButtonError) as info:
+            GpioButtons(PINS, edges, pin_factory=mock_factory)
+        assert str(info.value).startswith("GPIO6 (B) is already in use")
+        assert "\n" not in str(info.value)
+        assert info.value.__cause__ is not None
+        # The buttons created before the failure were closed again.
+        Button(17, pin_factory=mock_factory).close()
+    finally:
+        squatter.close()
+
+
+def test_buttons_invalid_pin_is_button_error(mock_factory, edges):
+    with pytest.raises(ButtonError, match=r"^GPIO99 \(ROLL\) is not a valid GPIO pin"):
+        GpioButtons({"ROLL": 99}, edges, pin_factory=mock_factory)
+
+
+def test_buttons_pin_factory_passed_in_global_untouched(mock_factory, edges):
+    before = Device.pin_factory
+    with GpioButtons(PINS, edges, pin_factory=mock_factory) as buttons:
+        assert all(button.pin_factory is mock_factory for button in buttons._buttons.values())
+    assert Device.pin_factory is before
+
+
+def test_buttons_require_explicit_pin_factory(edges):
+    with pytest.raises(TypeError):
+        GpioButtons(PINS, edges, pin_factory=None)
+
+
+def test_buttons_real_pin_factory_on_laptop_is_one_line_error(monkeypatch):
+    import hw.buttons
+
+    monkeypatch.setattr(hw.buttons, "GPIOCHIP_GLOB", "/nonexistent/gpiochip*")
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert message.startswith("GPIO backend unavailable: ")
+    assert "cantstop-box emulate" in message
+    assert "\n" not in message
+    assert isinstance(info.value, HardwareError)
+
+
+def test_buttons_mock_pin_factory_is_fresh_mock():
+    from gpiozero.pins.mock import MockFactory
+
+    first, second = mock_pin_factory(), mock_pin_factory()
+    assert isinstance(first, MockFactory) and first is not second
+    first.close()
+    second.close()

@@ -1,0 +1,214 @@
+"""Frames through the real luma drivers onto a recording bus: the exact bytes."""
+
+from __future__ import annotations
+
+import pytest
+from luma.core.error import DeviceNotFoundError
+from PIL import Image
+
+from hw.display import Display, LumaDisplay, open_dummy, open_oled
+from hw.errors import DisplayError, HardwareError
+
+# SSD1306 / SH1106 command bytes (from the datasheets; luma.oled.const agrees).
+COLUMNADDR, PAGEADDR, SETCONTRAST, DISPLAYOFF, DISPLAYON = 0x21, 0x22, 0x81, 0xAE, 0xAF
+SH1106_PAGE, SH1106_COLUMN_LOW, SH1106_COLUMN_HIGH = 0xB0, 0x02, 0x10
+
+
+def blank() -> Image.Image:
+    return Image.new("1", (128, 64))
+
+
+def with_pixels(*points: tuple[int, int]) -> Image.Image:
+    image = blank()
+    for point in points:
+        image.putpixel(point, 1)
+    return image
+
+
+def opened(driver: str, serial, **kw) -> LumaDisplay:
+    display = open_oled(driver, serial=serial, **kw)
+    serial.take()  # forget the init sequence
+    return display
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "ssd1309"])
+def test_display_ssd1306_black_frame_is_1024_zero_bytes(serial, driver):
+    display = opened(driver, serial)
+    display.show(blank())
+    assert serial.take() == [
+        ("command", (COLUMNADDR, 0, 127, PAGEADDR, 0, 7)),
+        ("data", bytes(1024)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("point", "index", "value"),
+    [
+        ((0, 0), 0, 0x01),     # top-left: bit 0 of the first byte
+        ((0, 7), 0, 0x80),     # eighth row: bit 7 of the same byte
+        ((0, 8), 128, 0x01),   # next page starts 128 bytes on
+        ((5, 9), 133, 0x02),
+        ((127, 63), 1023, 0x80),
+    ],
+)
+def test_display_ssd1306_pixel_sets_one_bit(serial, point, index, value):
+    display = opened("ssd1306", serial)
+    display.show(with_pixels(point))
+    (_, cmd), (_, data) = serial.take()
+    expected = bytearray(1024)
+    expected[index] = value
+    assert data == bytes(expected)
+
+
+def test_display_ssd1306_column_of_eight_fills_a_byte(serial):
+    display = opened("ssd1306", serial)
+    display.show(with_pixels(*[(3, y) for y in range(8)]))
+    data = serial.take()[1][1]
+    assert data[3] == 0xFF and sum(data) == 0xFF
+
+
+def test_display_ssd1306_rotation_two_turns_frame(serial):
+    display = opened("ssd1306", serial, rotation=2)
+    assert display.size == (128, 64)
+    display.show(with_pixels((0, 0)))
+    data = serial.take()[1][1]
+    assert data[1023] == 0x80 and sum(data) == 0x80
+
+
+def test_display_sh1106_black_frame_is_eight_pages(serial):
+    display = opened("sh1106", serial)
+    display.show(blank())
+    expected = []
+    for page in range(8):
+        expected.append(("command", (SH1106_PAGE + page, SH1106_COLUMN_LOW, SH1106_COLUMN_HIGH)))
+        expected.append(("data", bytes(128)))
+    assert serial.take() == expected
+
+
+@pytest.mark.parametrize(
+    ("point", "page", "index", "value"),
+    [((0, 0), 0, 0, 0x01), ((0, 7), 0, 0, 0x80), ((3, 63), 7, 3, 0x80), ((127, 8), 1, 127, 0x01)],
+)
+def test_display_sh1106_pixel_sets_one_bit(serial, point, page, index, value):
+    display = opened("sh1106", serial)
+    display.show(with_pixels(point))
+    pages = [data for kind, data in serial.take() if kind == "data"]
+    assert len(pages) == 8
+    for number, data in enumerate(pages):
+        expected = bytearray(128)
+        if number == page:
+            expected[index] = value
+        assert data == bytes(expected)
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106", "ssd1309"])
+def test_display_open_blanks_switches_on_then_sets_contrast(serial, driver):
+    open_oled(driver, serial=serial, contrast=0x40)
+    calls = serial.take()
+    assert calls[0][1][0] == DISPLAYOFF
+    assert calls[-2:] == [("command", (DISPLAYON,)), ("command", (SETCONTRAST, 0x40))]
+    # The frame sent while opening is blank.
+    assert all(not any(data) for kind, data in calls if kind == "data")
+
+
+def test_display_show_sends_every_frame_even_if_unchanged(serial):
+    display = opened("ssd1306", serial)
+    display.show(blank())
+    display.show(blank())
+    assert [kind for kind, _ in serial.take()] == ["command", "data", "command", "data"]
+
+
+def test_display_wrong_frame_size_rejected(serial):
+    display = opened("ssd1306", serial)
+    with pytest.raises(ValueError):
+        display.show(Image.new("1", (64, 32)))
+
+
+def test_display_unknown_driver_lists_valid_ones():
+    with pytest.raises(DisplayError) as info:
+        open_oled("ssd1351")
+    message = str(info.value)
+    assert message == "unknown display driver 'ssd1351': use one of ssd1306, sh1106, ssd1309"
+
+
+def test_display_unknown_interface_lists_valid_ones():
+    with pytest.raises(DisplayError, match=r"^unknown display interface 'parallel': use one of i2c, spi$"):
+        open_oled("ssd1306", interface="parallel")
+
+
+def test_display_missing_i2c_bus_is_one_line_error(tmp_path, monkeypatch):
+    with pytest.raises(DisplayError) as info:
+        open_oled("ssd1306", port=97)  # no /dev/i2c-97 here (nor on a Pi)
+    message = str(info.value)
+    assert message.startswith("no SSD1306 display answers on I2C bus 97 at address 0x3C")
+    assert "is I2C enabled?" in message
+    assert "\n" not in message
+    assert isinstance(info.value, HardwareError)
+    assert isinstance(info.value.__cause__, DeviceNotFoundError)
+
+
+def test_display_spi_without_backend_is_one_line_error():
+    with pytest.raises(DisplayError) as info:
+        open_oled("sh1106", interface="spi")
+    assert "\n" not in str(info.value)
+    assert info.value.__cause__ is not None
+
+
+class SilentBus:
+    """A bus where nobody answers: every transfer is an I/O error, as luma reports it."""
+
+    def command(self, *cmd):
+        raise DeviceNotFoundError("I2C device not found on address: 0x3D")
+
+    def data(self, data):
+        raise DeviceNotFoundError("I2C device not found on address: 0x3D")
+
+    def cleanup(self):
+        self.cleaned = True
+
+
+def test_display_nobody_at_address_is_one_line_error():
+    bus = SilentBus()
+    with pytest.raises(DisplayError) as info:
+        open_oled("ssd1306", address=0x3D, serial=bus)
+    message = str(info.value)
+    assert message.startswith("no SSD1306 display answers on I2C bus 1 at address 0x3D (")
+    assert "\n" not in message
+    assert isinstance(info.value.__cause__, DeviceNotFoundError)
+    assert bus.cleaned
+
+
+def test_display_unplugged_during_show_is_display_error(serial):
+    display = opened("ssd1306", serial)
+    display.device._serial_interface = SilentBus()
+    with pytest.raises(DisplayError, match="stopped answering") as info:
+        display.show(blank())
+    assert isinstance(info.value.__cause__, DeviceNotFoundError)
+
+
+def test_display_close_switches_off_and_never_raises(serial):
+    display = opened("ssd1306", serial)
+    display.close()
+    calls = serial.take()
+    assert calls[0] == ("command", (DISPLAYOFF,))
+    assert calls[-1] == ("cleanup",)
+    display.close()  # second close is a no-op
+    assert serial.take() == []
+
+
+def test_display_close_with_unplugged_bus_does_not_raise(serial):
+    display = opened("ssd1306", serial)
+    display.device._serial_interface = SilentBus()
+    display.close()
+
+
+def test_display_dummy_keeps_last_frame():
+    display = open_dummy()
+    assert isinstance(display, Display)
+    assert display.size == (128, 64)
+    frame = with_pixels((10, 20))
+    display.show(frame)
+    assert display.device.image.mode == "1"
+    assert display.device.image.getpixel((10, 20)) and not display.device.image.getpixel((11, 20))
+    display.clear()
+    assert display.device.image.getbbox() is None
