@@ -1,0 +1,1 @@
+"""The box's firmware: daemon, UI state machine, screens, storage, config, CLI."""
