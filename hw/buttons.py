@@ -62,7 +62,7 @@ class GpioButtons:
         except Exception as exc:  # lgpio.error and friends: no common base
             if "busy" in str(exc).lower():
                 raise ButtonError(f"GPIO{pin} ({name}) is already in use by another program") from exc
-            raise ButtonError(f"cannot set up GPIO{pin} ({name}): {exc}") from exc
+            raise ButtonError(f"cannot set up GPIO{pin} ({name}): {_one_line(exc)}") from exc
         button.when_pressed = self._edge(name, True)
         button.when_released = self._edge(name, False)
         return button
@@ -133,7 +133,17 @@ def real_pin_factory(chip: int | None = None):
             "GPIO backend unavailable: permission denied on /dev/gpiochip* (add the user to the 'gpio' group)"
         ) from exc
     except Exception as exc:  # lgpio.error, PinUnknownPi, OSError ...
-        raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({exc})") from exc
+        if ".lgd-nfy" in str(exc):
+            # lgpio makes its notification pipes in the current directory.
+            raise ButtonError(
+                "GPIO backend unavailable: lgpio needs a writable working directory"
+                " (run from the state directory, e.g. systemd WorkingDirectory=)"
+            ) from exc
+        raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({_one_line(exc)})") from exc
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def mock_pin_factory():

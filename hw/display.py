@@ -116,11 +116,15 @@ def open_oled(
         serial = _open_serial(interface, name, location, port=port, address=address, spi_port=spi_port,
                               spi_device=spi_device, gpio_dc=gpio_dc, gpio_reset=gpio_reset)
 
+    from luma.core.error import DeviceDisplayModeError
     from luma.oled import device as oled
 
     try:
         device = getattr(oled, driver)(serial, width=width, height=height, rotate=rotation)
         device.contrast(contrast)
+    except DeviceDisplayModeError as exc:
+        _close_quietly(serial)
+        raise DisplayError(f"the {driver} driver does not support a {width}x{height} display") from exc
     except Exception as exc:
         _close_quietly(serial)
         raise DisplayError(f"no {name} answers {location} ({_reason(exc)}; check wiring and address)") from exc

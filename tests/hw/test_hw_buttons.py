@@ -138,3 +138,22 @@ def test_buttons_mock_pin_factory_is_fresh_mock():
     assert isinstance(first, MockFactory) and first is not second
     first.close()
     second.close()
+
+
+def test_buttons_real_pin_factory_needs_writable_cwd(monkeypatch):
+    import sys
+    import types
+
+    import hw.buttons
+
+    class FailingFactory:
+        def __init__(self, chip=None):
+            raise FileNotFoundError(2, "No such file or directory", ".lgd-nfy-3")
+
+    fake = types.ModuleType("gpiozero.pins.lgpio")
+    fake.LGPIOFactory = FailingFactory
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
+    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: ["/dev/gpiochip0"])
+    with pytest.raises(ButtonError, match="writable working directory") as info:
+        real_pin_factory()
+    assert isinstance(info.value.__cause__, FileNotFoundError)

@@ -212,3 +212,8 @@ def test_display_dummy_keeps_last_frame():
     assert display.device.image.getpixel((10, 20)) and not display.device.image.getpixel((11, 20))
     display.clear()
     assert display.device.image.getbbox() is None
+
+
+def test_display_unsupported_size_says_so(serial):
+    with pytest.raises(DisplayError, match=r"^the sh1106 driver does not support a 128x48 display$"):
+        open_oled("sh1106", serial=serial, height=48)

@@ -52,3 +52,17 @@ def test_fonts_license_ships_with_fonts():
 
     text = (resources.files("hw.fonts") / "LICENSE-spleen.txt").read_text()
     assert "Frederic Cambus" in text and "BSD-2-clause" in text
+
+
+def test_fonts_load_from_zipped_package(tmp_path, monkeypatch):
+    import zipfile
+    from importlib import resources
+
+    archive = tmp_path / "fonts.zip"
+    folder = resources.files("hw.fonts")
+    with zipfile.ZipFile(archive, "w") as zf:
+        for suffix in (".pil", ".pbm"):
+            zf.writestr(f"hw/fonts/spleen-5x8{suffix}", (folder / f"spleen-5x8{suffix}").read_bytes())
+    monkeypatch.setattr(fonts.resources, "files", lambda package: zipfile.Path(archive, "hw/fonts/"))
+    font = fonts.load.__wrapped__("small")  # bypass the cache
+    assert font.getbbox("M") == (0, 0, 5, 8)
