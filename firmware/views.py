@@ -1,0 +1,215 @@
+"""What each screen shows, as plain frozen data.
+
+The UI state machine (:mod:`firmware.ui`) turns the game into one of these
+views; the renderer (:mod:`firmware.screens`) turns a view into a 128x64
+1-bit frame. Views hold only text, numbers and flags (no engine objects), so
+the renderer needs nothing but Pillow and the fonts, and two equal views
+always give the same frame: the daemon skips a frame when its view did not
+change.
+
+Conventions every view follows:
+
+- ``player`` is the colour name of the player concerned (``"Red"``), and
+  ``seat`` its index in turn order (0..3), which the renderer maps to a
+  marker symbol so players can be told apart on a mono screen.
+- ``keys`` is the legend for the bottom line: what the buttons do *now*,
+  e.g. ``"ROLL:roll MENU:menu"``.
+- ``alert`` is a short warning shown over the top line when set (for
+  instance ``"NOT SAVED: disk full"``); the screen stays usable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """A turn starts: whose turn it is, and what to do on the board after the last turn.
+
+    ``note`` is up to four short lines about the previous turn, e.g.
+    ``("Red stops:", "markers 7:7 8:2 9:1")``, ``("Red claims 7!", "Take Blue off 7")``
+    or ``("Red busts: 1 1 2 2", "Take runners off")``.
+    """
+
+    player: str
+    seat: int
+    turn: int
+    claims: tuple[int, ...]  # columns this player has claimed
+    note: tuple[str, ...] = ()
+    bot: bool = False
+    keys: str = "ROLL:roll MENU:menu"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One pairing of the dice and what choosing it would do."""
+
+    label: str  # "A", "B" or "C"
+    pairs: tuple[tuple[int, int], tuple[int, int]]  # the dice as paired, e.g. ((2, 3), (4, 5))
+    sums: tuple[int, int]  # the two sums, in dice order
+    effect: str  # "both", "first", "second", "pick", "none"
+    text: str  # what moves: "5+9", "7 x2", "7", "2 or 11", "--" when illegal
+
+
+@dataclass(frozen=True)
+class DiceView:
+    """Dice are out: the three pairings, which are legal, and (for a bot) its choice."""
+
+    player: str
+    seat: int
+    dice: tuple[int, int, int, int]
+    options: tuple[Option, Option, Option]
+    bot: bool = False
+    chosen: str | None = None  # a bot's choice, e.g. "A" (or "A:11" after a pick)
+    keys: str = "A B C:choose"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class PickView:
+    """The chosen pairing moves only one of its sums: which one?"""
+
+    player: str
+    seat: int
+    dice: tuple[int, int, int, int]
+    label: str  # the pairing chosen
+    choices: tuple[int, int]  # the two columns; A picks the first, B the second
+    keys: str = "A/B:pick MENU:back"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One physical instruction for a runner."""
+
+    column: int
+    step: int  # the square to put it on, 1 = bottom
+    new: bool  # place a new runner (True) or move the one already there
+    top: bool  # the runner is now on the top of its column
+
+
+@dataclass(frozen=True)
+class MoveView:
+    """After a move: what to move on the board, the bust chance of rolling again, and the choice."""
+
+    player: str
+    seat: int
+    steps: tuple[Step, ...]
+    bust: float  # exact probability that rolling again busts (0..1)
+    can_stop: bool
+    free_runners: int
+    stop_note: str | None = None  # why a stop is not allowed (risky variant)
+    bot: bool = False
+    bot_next: str | None = None  # "roll" or "stop": what a bot will do on confirm
+    keys: str = "ROLL:roll STOP:stop"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class WinView:
+    """Someone won (``player`` None: the game ended with nobody able to win)."""
+
+    player: str | None
+    seat: int | None
+    claims: tuple[int, ...]
+    turns: int
+    note: tuple[str, ...] = ()  # the last physical steps, e.g. markers to place
+    keys: str = "ROLL:new game MENU:menu"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the board view."""
+
+    column: int
+    height: int
+    markers: tuple[int, ...]  # step of each player's marker, 0 where none (index = seat)
+    runner: int = 0  # this turn's runner step, 0 where none
+    owner: int | None = None  # seat that claimed it
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The whole board, to check the real one against the box's game.
+
+    ``focus`` is None for the overview of all eleven columns, or a column
+    number for a detail page of that column.
+    """
+
+    players: tuple[str, ...]
+    columns: tuple[Column, ...]
+    current: int | None = None  # seat to act, None when the game is over
+    focus: int | None = None
+    keys: str = "A/B:column MENU:back"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """A list to choose from: A moves up, B moves down, ROLL chooses, MENU goes back."""
+
+    title: str
+    items: tuple[str, ...]
+    cursor: int
+    keys: str = "A/B:move ROLL:ok MENU:back"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class SetupView:
+    """New-game settings: rows of (label, value); C changes the row under the cursor."""
+
+    title: str
+    rows: tuple[tuple[str, str], ...]
+    cursor: int
+    keys: str = "A/B:move C:change ROLL:start"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class MessageView:
+    """A notice, an error, or a yes/no question."""
+
+    title: str
+    lines: tuple[str, ...]
+    keys: str = "ROLL:ok"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class HintView:
+    """What the strong player would do now, and why in a few words."""
+
+    player: str
+    seat: int
+    action: str  # e.g. "Stop", "Roll again", "A: 6+8"
+    reason: tuple[str, ...]  # at most two short lines
+    bust: float | None = None
+    keys: str = "ROLL:ok"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class StatsView:
+    """Wins per colour over the finished games."""
+
+    rows: tuple[tuple[str, int], ...]
+    games: int
+    keys: str = "MENU:back"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class OffView:
+    """The box is shutting down (or has stopped): safe to unplug."""
+
+    reason: str = "Game saved"
+
+
+View = (
+    TurnView | DiceView | PickView | MoveView | WinView | BoardView | MenuView
+    | SetupView | MessageView | HintView | StatsView | OffView
+)
