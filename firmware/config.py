@@ -1,0 +1,477 @@
+"""The box's settings: a TOML file read once at start, checked, frozen.
+
+``load(path)`` reads ``[buttons]``, ``[display]``, ``[game]`` and
+``[storage]`` (see ``firmware/default_config.toml``, which documents every
+key) and returns a frozen ``Config``. Anything wrong in the file is a
+``ConfigError`` whose message is one line naming the file, the key and the
+problem, e.g.::
+
+    /etc/cantstop-box/config.toml: [buttons] roll = 2: GPIO2 is the I2C data pin (SDA); choose another pin
+
+The defaults match the default wiring (``docs/wiring.png``), so a box built
+as documented runs with no config file at all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_PATHS = ("/etc/cantstop-box/config.toml", "~/.config/cantstop-box/config.toml")
+
+DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+INTERFACES = ("i2c", "spi")
+MAX_GPIO = 27
+MIN_COLOURS, MAX_COLOURS = 4, 8
+MAX_COLOUR_LENGTH = 8
+
+#: The Pi's 40-pin header: physical pin -> BCM GPIO number, or a power/ground name.
+HEADER: dict[int, int | str] = {
+    1: "3V3", 2: "5V", 3: 2, 4: "5V", 5: 3, 6: "GND", 7: 4, 8: 14, 9: "GND", 10: 15,
+    11: 17, 12: 18, 13: 27, 14: "GND", 15: 22, 16: 23, 17: "3V3", 18: 24, 19: 10, 20: "GND",
+    21: 9, 22: 25, 23: 11, 24: 8, 25: "GND", 26: 7, 27: 0, 28: 1, 29: 5, 30: "GND",
+    31: 6, 32: 12, 33: 13, 34: "GND", 35: 19, 36: 16, 37: 26, 38: 20, 39: "GND", 40: 21,
+}
+
+#: What a GPIO's alternate function is, for the buses the display may use.
+I2C_PINS = {2: "the I2C data pin (SDA)", 3: "the I2C clock pin (SCL)"}
+SPI_PINS = {
+    7: "the SPI chip-select pin (CE1)",
+    8: "the SPI chip-select pin (CE0)",
+    9: "the SPI MISO pin",
+    10: "the SPI data pin (MOSI)",
+    11: "the SPI clock pin (SCLK)",
+}
+
+
+def physical_pin(gpio: int) -> int:
+    """The header pin number (1..40) of a BCM GPIO number.
+
+    >>> physical_pin(5), physical_pin(2)
+    (29, 3)
+    """
+    for pin, what in HEADER.items():
+        if what == gpio:
+            return pin
+    raise ValueError(f"GPIO{gpio} is not on the 40-pin header")
+
+
+class ConfigError(Exception):
+    """The config file is missing, unreadable, not TOML, or has a bad value; one line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(str(message).split()))
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """The six buttons' BCM GPIO numbers, each wired to ground, and their timing."""
+
+    roll: int = 5
+    stop: int = 6
+    a: int = 13
+    b: int = 19
+    c: int = 26
+    menu: int = 16
+    debounce_ms: int = 30
+    long_press_ms: int = 800
+
+    def pins(self) -> dict[str, int]:
+        """Button name (as the firmware calls it) -> BCM GPIO number.
+
+        >>> ButtonsConfig().pins()
+        {'ROLL': 5, 'STOP': 6, 'A': 13, 'B': 19, 'C': 26, 'MENU': 16}
+        """
+        return {key.upper(): getattr(self, key) for key in BUTTON_KEYS}
+
+
+BUTTON_KEYS = ("roll", "stop", "a", "b", "c", "menu")
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The OLED: driver chip, bus, and how it is mounted.
+
+    ``port`` is the I2C bus number (``/dev/i2c-<port>``); over SPI the display
+    is on SPI0, chip select ``spi_device``, with ``gpio_dc`` and ``gpio_reset``.
+    """
+
+    driver: str = "ssd1306"
+    interface: str = "i2c"
+    port: int = 1
+    address: int = 0x3C
+    spi_device: int = 0
+    gpio_dc: int = 24
+    gpio_reset: int = 25
+    rotation: int = 0
+    contrast: int = 255
+
+    def oled_options(self) -> dict[str, Any]:
+        """Keyword arguments for ``hw.display.open_oled(driver, **options)``.
+
+        >>> DisplayConfig(interface="spi").oled_options()["spi_port"]
+        0
+        """
+        return {
+            "interface": self.interface,
+            "port": self.port,
+            "address": self.address,
+            "spi_port": 0,
+            "spi_device": self.spi_device,
+            "gpio_dc": self.gpio_dc,
+            "gpio_reset": self.gpio_reset,
+            "rotation": self.rotation,
+            "contrast": self.contrast,
+        }
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What a new game starts with: the colours players pick from, and the rules."""
+
+    colours: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
+    players: int = 2
+    columns_to_win: int = 3
+    speedy: bool = False
+    risky: bool = False
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of the box. ``state_dir`` None means the store's default."""
+
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    state_dir: str | None = None
+    path: str | None = None
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some fields changed (the models are frozen)."""
+        return dataclasses.replace(self, **changes)
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+#: The file's layout: section -> its keys, in documentation order.
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "buttons": _names(ButtonsConfig),
+    "display": _names(DisplayConfig),
+    "game": _names(GameConfig),
+    "storage": ("state_dir",),
+}
+
+
+def default_path() -> str | None:
+    """The first of ``DEFAULT_PATHS`` that exists (``~`` expanded), or None."""
+    for candidate in DEFAULT_PATHS:
+        expanded = os.path.expanduser(candidate)
+        if os.path.exists(expanded):
+            return expanded
+    return None
+
+
+def load(path: str | os.PathLike | None = None) -> Config:
+    """The config from ``path``; with None, from the first existing default path, else the defaults.
+
+    Raises ``ConfigError`` (one line: file, key, problem) for a missing
+    explicit file, an unreadable file, bad TOML or a bad value.
+    """
+    if path is None:
+        found = default_path()
+        if found is None:
+            return Config()
+        path = found
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        raise ConfigError(f"{name}: config file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{name}: is a directory, not a config file") from None
+    except PermissionError:
+        raise ConfigError(f"{name}: cannot read the config file: permission denied") from None
+    except OSError as exc:
+        raise ConfigError(f"{name}: cannot read the config file: {exc.strerror or exc}") from None
+    return parse(raw, name)
+
+
+def parse(data: bytes | str, name: str = "<config>") -> Config:
+    """The config in TOML text ``data``; ``name`` is the file named in error messages."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise ConfigError(f"{name}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02X})") from None
+    else:
+        text = data
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{name}: TOML syntax error: {exc}") from None
+    return _Checker(name).config(document)
+
+
+class _Checker:
+    """Turns a parsed TOML document into a ``Config``, raising on the first problem."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def fail(self, section: str, key: str, value: Any, problem: str) -> ConfigError:
+        return ConfigError(f"{self.name}: [{section}] {key} = {_show(key, value)}: {problem}")
+
+    def config(self, document: dict[str, Any]) -> Config:
+        for key, value in document.items():
+            if key not in SECTIONS:
+                if isinstance(value, dict):
+                    raise ConfigError(f"{self.name}: unknown section [{key}]{_suggest(key, SECTIONS, '[{}]')}")
+                home = _section_of(key)
+                hint = f"; put it under [{home}]" if home else _suggest(key, _all_keys(), "{}")
+                raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: unknown key outside any section{hint}")
+            if not isinstance(value, dict):
+                raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: [{key}] must be a section, not a value")
+        tables = {s: document.get(s, {}) for s in SECTIONS}
+        for section, table in tables.items():
+            self.unknown_keys(section, table)
+        buttons = self.buttons(tables["buttons"])
+        display = self.display(tables["display"])
+        self.clashes(buttons, display, tables)
+        game = self.game(tables["game"])
+        state_dir = self.state_dir(tables["storage"])
+        return Config(buttons=buttons, display=display, game=game, state_dir=state_dir, path=self.name)
+
+    def unknown_keys(self, section: str, table: dict[str, Any]) -> None:
+        keys = SECTIONS[section]
+        for key, value in table.items():
+            if key in keys:
+                continue
+            home = _section_of(key)
+            if home and home != section:
+                hint = f"; it belongs in [{home}]"
+            else:
+                hint = _suggest(key, keys, "'{}'")
+            raise self.fail(section, key, value, f"unknown key{hint}")
+
+    # -- sections ---------------------------------------------------------
+
+    def buttons(self, table: dict[str, Any]) -> ButtonsConfig:
+        values = {}
+        for key in BUTTON_KEYS:
+            if key in table:
+                values[key] = self.gpio("buttons", key, table[key])
+        for key, low, high in (("debounce_ms", 0, 500), ("long_press_ms", 100, 10_000)):
+            if key in table:
+                values[key] = self.integer("buttons", key, table[key], low, high, " milliseconds")
+        result = ButtonsConfig(**values)
+        if result.long_press_ms <= result.debounce_ms:
+            key = "long_press_ms" if "long_press_ms" in table else "debounce_ms"
+            raise self.fail("buttons", key, getattr(result, key),
+                            f"long_press_ms ({result.long_press_ms}) must be longer than debounce_ms ({result.debounce_ms})")
+        owner: dict[int, str] = {}
+        for key in BUTTON_KEYS:
+            pin = getattr(result, key)
+            if pin in owner:
+                raise self.fail("buttons", key, pin,
+                                f"GPIO{pin} is already the {owner[pin]} button; each button needs its own pin")
+            owner[pin] = key
+        return result
+
+    def display(self, table: dict[str, Any]) -> DisplayConfig:
+        values: dict[str, Any] = {}
+        for key, choices in (("driver", DRIVERS), ("interface", INTERFACES)):
+            if key in table:
+                values[key] = self.choice("display", key, table[key], choices)
+        ranges = {"port": (0, 255), "address": (0x03, 0x77), "spi_device": (0, 1),
+                  "rotation": (0, 3), "contrast": (0, 255)}
+        for key, (low, high) in ranges.items():
+            if key in table:
+                values[key] = self.integer("display", key, table[key], low, high)
+        for key in ("gpio_dc", "gpio_reset"):
+            if key in table:
+                values[key] = self.gpio("display", key, table[key])
+        result = DisplayConfig(**values)
+        if result.interface == "spi":
+            if result.gpio_dc == result.gpio_reset:
+                raise self.fail("display", "gpio_reset", result.gpio_reset,
+                                f"GPIO{result.gpio_reset} is already the display's DC pin; DC and RESET need their own pins")
+            for key in ("gpio_dc", "gpio_reset"):
+                pin = getattr(result, key)
+                if pin in SPI_PINS:
+                    raise self.fail("display", key, pin, f"GPIO{pin} is {SPI_PINS[pin]}; choose another pin")
+        return result
+
+    def clashes(self, buttons: ButtonsConfig, display: DisplayConfig, tables: dict[str, dict]) -> None:
+        """Buttons must not sit on the display's bus or control pins."""
+        if display.interface == "i2c":
+            taken = dict(I2C_PINS)
+        else:
+            taken = dict(SPI_PINS)
+            taken[display.gpio_dc] = "the display's DC pin ([display] gpio_dc)"
+            taken[display.gpio_reset] = "the display's RESET pin ([display] gpio_reset)"
+        for key in BUTTON_KEYS:
+            pin = getattr(buttons, key)
+            if pin in taken:
+                raise self.fail("buttons", key, pin, f"GPIO{pin} is {taken[pin]}; choose another pin")
+
+    def game(self, table: dict[str, Any]) -> GameConfig:
+        values: dict[str, Any] = {}
+        if "colours" in table:
+            values["colours"] = self.colours(table["colours"])
+        if "players" in table:
+            values["players"] = self.integer("game", "players", table["players"], 1, 4)
+        if "columns_to_win" in table:
+            values["columns_to_win"] = self.integer("game", "columns_to_win", table["columns_to_win"], 1, 11)
+        for key in ("speedy", "risky"):
+            if key in table:
+                values[key] = self.boolean("game", key, table[key])
+        return GameConfig(**values)
+
+    def colours(self, value: Any) -> tuple[str, ...]:
+        key = "colours"
+        if not isinstance(value, list):
+            raise self.fail("game", key, value, 'must be a list of names, like ["Red", "Blue", "Green", "Yellow"]')
+        if not MIN_COLOURS <= len(value) <= MAX_COLOURS:
+            raise self.fail("game", key, value,
+                            f"needs {MIN_COLOURS} to {MAX_COLOURS} colours (at least 4 so four players can sit), not {len(value)}")
+        seen: dict[str, str] = {}
+        for item in value:
+            if not isinstance(item, str):
+                raise self.fail("game", key, value, f"{_show('', item)} is not a name; put each colour in quotes")
+            if not item.strip():
+                raise self.fail("game", key, value, "a colour name is empty")
+            if item != item.strip():
+                raise self.fail("game", key, value, f"{_show('', item)} has spaces at an end")
+            bad = [ch for ch in item if not " " <= ch <= "~"]
+            if bad:
+                raise self.fail("game", key, value,
+                                f"{_show('', item)}: the screen's font has no {bad[0]!r}; use plain letters A-Z and digits")
+            if len(item) > MAX_COLOUR_LENGTH:
+                raise self.fail("game", key, value,
+                                f"{_show('', item)} is {len(item)} characters; at most {MAX_COLOUR_LENGTH} fit the screen")
+            folded = item.casefold()
+            if folded in seen:
+                raise self.fail("game", key, value, f"{_show('', item)} is listed twice; each colour must differ")
+            seen[folded] = item
+        return tuple(value)
+
+    def state_dir(self, table: dict[str, Any]) -> str | None:
+        if "state_dir" not in table:
+            return None
+        value = table["state_dir"]
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail("storage", "state_dir", value, 'must be a folder path in quotes, like "/var/lib/cantstop-box"')
+        expanded = os.path.expanduser(value)
+        if not os.path.isabs(expanded):
+            raise self.fail("storage", "state_dir", value, "must be an absolute path (starting with / or ~)")
+        return expanded
+
+    # -- values -----------------------------------------------------------
+
+    def integer(self, section: str, key: str, value: Any, low: int, high: int, unit: str = "") -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(section, key, value, f"must be a whole number from {low} to {high}{_type_hint(value)}")
+        if not low <= value <= high:
+            shown = (lambda n: f"0x{n:02X}") if key == "address" else str
+            raise self.fail(section, key, value, f"must be from {shown(low)} to {shown(high)}{unit}")
+        return value
+
+    def gpio(self, section: str, key: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(section, key, value, f"must be a BCM GPIO number from 0 to {MAX_GPIO}{_type_hint(value)}")
+        if not 0 <= value <= MAX_GPIO:
+            hint = ""
+            if isinstance(HEADER.get(value), int):
+                hint = f"; physical pin {value} is GPIO{HEADER[value]}, so write {key} = {HEADER[value]}"
+            elif value in HEADER:
+                hint = f"; physical pin {value} is {HEADER[value]}, not a GPIO"
+            raise self.fail(section, key, value, f"GPIO numbers (BCM) go from 0 to {MAX_GPIO}{hint}")
+        return value
+
+    def choice(self, section: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
+        if not isinstance(value, str):
+            raise self.fail(section, key, value, f"must be one of {_quoted(choices)}{_type_hint(value)}")
+        if value not in choices:
+            lowered = value.strip().lower()
+            hint = f'; did you mean "{lowered}"?' if lowered in choices else ""
+            if not hint:
+                hint = _suggest(lowered, choices, '"{}"')
+            raise self.fail(section, key, value, f"must be one of {_quoted(choices)}{hint}")
+        return value
+
+    def boolean(self, section: str, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            hint = " (without quotes)" if isinstance(value, str) and value.lower() in ("true", "false") else ""
+            raise self.fail(section, key, value, f"must be true or false{hint}")
+        return value
+
+
+def _type_hint(value: Any) -> str:
+    if isinstance(value, bool):
+        return ", not true/false"
+    if isinstance(value, str):
+        try:
+            int(value, 0)
+        except ValueError:
+            return ", not text"
+        return " (without quotes)"
+    if isinstance(value, float):
+        return ", not a decimal"
+    if isinstance(value, list):
+        return ", not a list"
+    if isinstance(value, dict):
+        return ", not a table"
+    return ""
+
+
+def _show(key: str, value: Any) -> str:
+    """A value as TOML would spell it, short enough for one line."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int) and key == "address":
+        text = f"0x{value:02X}"
+    elif isinstance(value, str):
+        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    elif isinstance(value, list):
+        text = "[" + ", ".join(_show(key, v) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{k} = {_show(k, v)}" for k, v in value.items()) + "}"
+    else:
+        text = str(value)
+    text = " ".join(text.split()) if "\n" in text else text
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _quoted(choices: tuple[str, ...]) -> str:
+    return ", ".join(f'"{c}"' for c in choices)
+
+
+def _all_keys() -> list[str]:
+    return [k for s in SECTIONS for k in SECTIONS[s]]
+
+
+def _section_of(key: str) -> str | None:
+    for section in SECTIONS:
+        if key in SECTIONS[section]:
+            return section
+    return None
+
+
+def _suggest(word: str, candidates, template: str) -> str:
+    lowered = {c.lower(): c for c in candidates}
+    if word.lower() in lowered:
+        match = lowered[word.lower()]
+    else:
+        close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+        if not close:
+            return f"; known: {', '.join(template.format(c) for c in candidates)}"
+        match = lowered[close[0]]
+    return f"; did you mean {template.format(match)}?"
