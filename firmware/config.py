@@ -235,7 +235,7 @@ class _Checker:
                 if isinstance(value, dict):
                     raise ConfigError(f"{self.name}: unknown section [{key}]{_suggest(key, SECTIONS, '[{}]')}")
                 home = _section_of(key)
-                hint = f"; put it under [{home}]" if home else _suggest(key, _all_keys(), "{}")
+                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game] or [storage]"
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: unknown key outside any section{hint}")
             if not isinstance(value, dict):
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: [{key}] must be a section, not a value")
@@ -377,11 +377,21 @@ class _Checker:
     # -- values -----------------------------------------------------------
 
     def integer(self, section: str, key: str, value: Any, low: int, high: int, unit: str = "") -> int:
+        shown = (lambda n: f"0x{n:02X}") if key == "address" else str
+        if high - low == 1:
+            allowed = f"{low} or {high}"
+        elif key == "rotation":
+            allowed = "0, 1, 2 or 3 quarter turns clockwise"
+        else:
+            allowed = f"from {shown(low)} to {shown(high)}{unit}"
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(section, key, value, f"must be a whole number from {low} to {high}{_type_hint(value)}")
+            number = "a whole number " if allowed.startswith("from") else ""
+            raise self.fail(section, key, value, f"must be {number}{allowed}{_type_hint(value)}")
         if not low <= value <= high:
-            shown = (lambda n: f"0x{n:02X}") if key == "address" else str
-            raise self.fail(section, key, value, f"must be from {shown(low)} to {shown(high)}{unit}")
+            hint = ""
+            if key == "rotation" and value in (90, 180, 270):
+                hint = f"; for {value} degrees write rotation = {value // 90}"
+            raise self.fail(section, key, value, f"must be {allowed}{hint}")
         return value
 
     def gpio(self, section: str, key: str, value: Any) -> int:
@@ -403,7 +413,7 @@ class _Checker:
             lowered = value.strip().lower()
             hint = f'; did you mean "{lowered}"?' if lowered in choices else ""
             if not hint:
-                hint = _suggest(lowered, choices, '"{}"')
+                hint = _suggest(lowered, choices, '"{}"', known=False)
             raise self.fail(section, key, value, f"must be one of {_quoted(choices)}{hint}")
         return value
 
@@ -454,10 +464,6 @@ def _quoted(choices: tuple[str, ...]) -> str:
     return ", ".join(f'"{c}"' for c in choices)
 
 
-def _all_keys() -> list[str]:
-    return [k for s in SECTIONS for k in SECTIONS[s]]
-
-
 def _section_of(key: str) -> str | None:
     for section in SECTIONS:
         if key in SECTIONS[section]:
@@ -465,13 +471,15 @@ def _section_of(key: str) -> str | None:
     return None
 
 
-def _suggest(word: str, candidates, template: str) -> str:
+def _suggest(word: str, candidates, template: str, *, known: bool = True) -> str:
     lowered = {c.lower(): c for c in candidates}
     if word.lower() in lowered:
         match = lowered[word.lower()]
     else:
         close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
         if not close:
+            if not known:
+                return ""
             return f"; known: {', '.join(template.format(c) for c in candidates)}"
         match = lowered[close[0]]
     return f"; did you mean {template.format(match)}?"
