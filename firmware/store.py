@@ -34,11 +34,12 @@ import os
 import pathlib
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
-from engine import CantStopError, Event, GameState, IllegalEventError, Move, Record, RecordError, Roll, Rules, RulesError, Stop
+from engine import CantStopError, Event, GameState, IllegalEventError, Move, Phase, Record, RecordError, Roll, Rules, Stop
 
 log = logging.getLogger("cantstop.store")
 
@@ -91,6 +92,10 @@ class StoreGameError(StoreError, ValueError):
     """The caller named a game that does not exist or cannot take this change."""
 
 
+class StoreMissingError(StoreError):
+    """A read-only open found no store in the state directory."""
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """One game as stored: players, rules, meta, its events and how it ended.
@@ -136,7 +141,7 @@ class GameSummary:
     finished: float | None
     winner: int | None
     turns: int
-    """The turn reached (counting every player's turns from 1); 0 before the first event."""
+    """Turns played or under way, every player's counted (0 before the first roll)."""
     status: str
     problem: str | None
     events: int
@@ -230,8 +235,10 @@ class Store:
     notice: str | None
     """A one-line message for the screen when the store had to start clean, else None."""
 
-    def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, notice: str | None = None):
+    def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, notice: str | None = None,
+                 readonly: bool = False):
         self._db = db
+        self.readonly = readonly
         self.path = path
         self._clock = clock
         self.notice = notice
@@ -242,15 +249,28 @@ class Store:
     # -- opening -----------------------------------------------------------
 
     @classmethod
-    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time) -> "Store":
+    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False) -> "Store":
         """Open (creating if needed) the store in ``state_dir``.
 
         A database that will not open, fails its integrity check or has an
         unknown schema is moved aside with a timestamp and the store starts
         clean, with :attr:`notice` set. Raises :class:`StoreWriteError` when
         the directory or file cannot be created or written.
+
+        ``readonly=True`` (for the command line, beside a running box) creates
+        and moves nothing: a missing store raises :class:`StoreMissingError`,
+        a bad one :class:`StoreError`, and every write fails.
         """
         state_dir = pathlib.Path(state_dir)
+        if readonly:
+            path = state_dir / DB_NAME
+            if not path.is_file():
+                raise StoreMissingError(f"no saved games in {state_dir}")
+            try:
+                db = cls._connect(path, readonly=True)
+            except _BadFile as bad:
+                raise StoreError(f"the game file {path} is unusable ({bad}); the box moves it aside when it starts")
+            return cls(db, path, clock, None, readonly=True)
         try:
             state_dir.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
@@ -272,11 +292,15 @@ class Store:
         return cls(db, path, clock, notice)
 
     @classmethod
-    def _connect(cls, path: pathlib.Path) -> sqlite3.Connection:
+    def _connect(cls, path: pathlib.Path, readonly: bool = False) -> sqlite3.Connection:
         """A ready connection; raises _BadFile for a file to move aside, StoreWriteError for a write fault."""
         db = None
         try:
-            db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            if readonly:
+                uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+                db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            else:
+                db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA busy_timeout=5000")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
@@ -290,6 +314,10 @@ class Store:
             problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
             if problems != ["ok"]:
                 raise _BadFile("integrity check failed: " + "; ".join(str(p) for p in problems)[:200])
+            if readonly:
+                if version != SCHEMA_VERSION:
+                    raise _BadFile("no games table yet")
+                return db
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if mode.lower() != "wal":  # pragma: no cover - only on file systems without shared memory
                 log.warning("journal_mode is %s, not wal", mode)
@@ -528,7 +556,7 @@ class Store:
         out = []
         for row in self._rows(limit=limit):
             game, state = self._load(row)
-            turns = state.turn if game.events and state is not None else 0
+            turns = _turns_played(state)
             out.append(GameSummary(game.id, game.players, game.rules, game.meta, game.started, game.finished,
                                    game.winner, turns, game.status, game.problem, len(game.events),
                                    game.times[-1] if game.times else None))
@@ -668,11 +696,7 @@ class Store:
                 trail.append(state)
         if found and not problem:
             problem = found
-            log.error("damaged game: %s (its rows are kept)", problem)
-            try:
-                self._connection().execute("UPDATE games SET problem = ? WHERE id = ?", (problem, game_id))
-            except sqlite3.Error as err:
-                log.warning("could not mark game %d damaged: %s", game_id, err)
+            self._mark_damaged(game_id, problem)
         status = row["status"]
         if problem:
             status = "damaged"
@@ -682,6 +706,17 @@ class Store:
         game = StoredGame(game_id, players, rules, meta, tuple(events), row["started"], row["finished"],
                           row["winner"], status, problem, tuple(times), tuple(damaged_rows))
         return game, state
+
+    def _mark_damaged(self, game_id: int, problem: str) -> None:
+        """Record the problem on the game row (best effort: reads never fail because a write did)."""
+        if self.readonly:
+            log.info("damaged game: %s", problem)
+            return
+        log.error("damaged game: %s (its rows are kept)", problem)
+        try:
+            self._connection().execute("UPDATE games SET problem = ? WHERE id = ?", (problem, game_id))
+        except sqlite3.Error as err:
+            log.warning("could not mark game %d damaged: %s", game_id, err)
 
     def _open_trail(self, game_id: int) -> list[GameState]:
         """The states of an open, undamaged game (loading it if needed)."""
@@ -694,6 +729,13 @@ class Store:
         if game.status != "open":
             raise StoreGameError(f"game {game_id} is {game.status} and takes no more events")
         return self._trail[game_id]
+
+
+def _turns_played(state: GameState | None) -> int:
+    """Turns begun: the engine's turn number, less the next turn if it has not been rolled yet."""
+    if state is None:
+        return 0
+    return state.turn - (1 if state.phase is Phase.ROLL else 0)
 
 
 class _RowError(Exception):

@@ -1,0 +1,117 @@
+"""``cantstop-box export [GAME]``: write a saved game as a game record (CONTRACT.md).
+
+Without GAME, the open game, else the latest one. The output is accepted by
+``cantstop-box replay -``. Besides the contract's keys it carries optional
+ones: ``id``, ``status``, ``started`` and ``finished`` (ISO 8601, UTC),
+``winner``, ``meta`` (and ``colours`` when the box knew them); a damaged game
+also has ``problem`` and ``damaged_events`` (the stored rows that do not
+replay, kept verbatim) while ``events`` holds the ones that do.
+"""
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+
+from firmware.cli import UsageError
+from firmware.store import Store, StoredGame, StoreError, default_state_dir
+
+DESCRIPTION = __doc__
+
+
+def add_state_dir_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--state-dir", metavar="DIR",
+                        help=f"where the games are kept (default: {default_state_dir()})")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", nargs="?", help="the game's number (see `cantstop-box history`)")
+    add_state_dir_argument(parser)
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def iso(seconds: float | None) -> str | None:
+    """``seconds`` since the epoch as ISO 8601 in UTC, e.g. ``2026-05-09T14:03:00Z``."""
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def open_store(args) -> Store:
+    """The store named by ``--state-dir`` (or the default), read-only; a one-line UsageError if none."""
+    try:
+        return Store.open(args.state_dir or default_state_dir(), readonly=True)
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+
+
+def parse_game_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1 or not text.strip().isdigit():
+        raise UsageError(f"GAME must be a game number like 3, not {text!r}")
+    return value
+
+
+def record_json(game: StoredGame) -> dict:
+    """The contract's record of ``game`` plus optional keys (never changing a contract key)."""
+    obj = game.record().to_json()
+    obj["id"] = game.id
+    obj["status"] = game.status
+    obj["started"] = iso(game.started)
+    obj["finished"] = iso(game.finished)
+    obj["winner"] = game.winner
+    colours = game.meta.get("colours")
+    if isinstance(colours, list):
+        obj["colours"] = colours
+    obj["meta"] = game.meta
+    if game.problem:
+        obj["problem"] = game.problem
+        obj["damaged_events"] = [{"event": seq, "stored": text} for seq, text in game.damaged_rows]
+    return obj
+
+
+def format_record(obj: dict) -> str:
+    """JSON text with one event per line: readable, diffable, still plain JSON."""
+    lines = []
+    for key, value in obj.items():
+        if key == "events" and value:
+            inner = ",\n".join("    " + json.dumps(e) for e in value)
+            lines.append(f'  "events": [\n{inner}\n  ]')
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def run(args) -> int:
+    store = open_store(args)
+    try:
+        try:
+            if args.game is not None:
+                game = store.game(parse_game_id(args.game))
+            else:
+                game = store.open_game()
+                if game is None:
+                    latest = store.games(limit=1)
+                    if not latest:
+                        raise UsageError(f"no saved games in {store.path.parent}")
+                    game = store.game(latest[0].id)
+        except StoreError as err:
+            raise UsageError(str(err)) from None
+    finally:
+        store.close()
+    text = format_record(record_json(game))
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:
+            raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
+    else:
+        sys.stdout.write(text)
+    if game.problem:
+        print(f"cantstop-box export: warning: {game.problem}; exported the {len(game.events)} events that replay",
+              file=sys.stderr)
+    return 0

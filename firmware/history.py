@@ -1,0 +1,112 @@
+"""``cantstop-box history``: the saved games, newest first.
+
+One row per game: number, start (local time), players, turns reached, winner,
+duration and status. ``--json`` prints a list of objects instead (times as
+ISO 8601 in UTC, duration in seconds). Export one with ``cantstop-box export N``.
+"""
+
+import argparse
+import json
+import time
+
+from firmware.cli import UsageError
+from firmware.export import add_state_dir_argument, iso, open_store
+from firmware.store import GameSummary, StoreError
+
+DESCRIPTION = __doc__
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_state_dir_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("-n", "--limit", metavar="N", type=_positive, help="only the N newest games")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of games, 1 or more, not {text!r}")
+    return value
+
+
+def duration_text(seconds: float) -> str:
+    """``45s``, ``12m 05s``, ``1h 03m``."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"
+
+
+def winner_name(game: GameSummary) -> str | None:
+    if game.winner is None or not 0 <= game.winner < len(game.players):
+        return None
+    return game.players[game.winner]
+
+
+def summary_json(game: GameSummary) -> dict:
+    return {
+        "id": game.id,
+        "players": list(game.players),
+        "rules": game.rules.to_json(),
+        "meta": game.meta,
+        "started": iso(game.started),
+        "finished": iso(game.finished),
+        "duration": round(game.duration, 3),
+        "turns": game.turns,
+        "events": game.events,
+        "winner": game.winner,
+        "winner_name": winner_name(game),
+        "status": game.status,
+        "problem": game.problem,
+    }
+
+
+def table(games: list[GameSummary]) -> str:
+    """A plain text table, columns padded to fit."""
+    head = ("#", "started", "players", "turns", "winner", "duration", "status")
+    rows = [head]
+    for g in games:
+        rows.append((
+            str(g.id),
+            time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)),
+            ", ".join(g.players) if g.players else "?",
+            str(g.turns),
+            winner_name(g) or "-",
+            duration_text(g.duration),
+            g.status,
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    right = {0, 3, 5}
+    lines = []
+    for r in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        lines.append("  ".join(cells).rstrip())
+    for g in games:
+        if g.problem:
+            lines.append(f"damaged: {g.problem}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args) -> int:
+    store = open_store(args)
+    try:
+        try:
+            games = store.games(limit=args.limit)
+        except StoreError as err:
+            raise UsageError(str(err)) from None
+    finally:
+        store.close()
+    if not games:
+        raise UsageError(f"no saved games in {store.path.parent}")
+    if args.json:
+        print(json.dumps([summary_json(g) for g in games], ensure_ascii=False, indent=1))
+    else:
+        print(table(games), end="")
+    return 0
