@@ -1,0 +1,312 @@
+"""The imperative shell: one loop that owns the game, the store and the screen.
+
+Button callbacks (gpiozero's threads) only put raw edges on one queue. The
+loop takes them off, turns them into presses (:mod:`firmware.input`), runs the
+pure :func:`firmware.ui.step`, and carries out its effects in order: an event
+is committed to the store *before* the frame that shows its result is drawn.
+A frame is rendered and sent only when the view changed.
+
+The loop sleeps on the queue. It wakes early only when the debouncer or a
+long press needs it, or to feed systemd's watchdog: no polling while idle.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+
+from engine import Rules
+
+from . import ui
+from .input import Buttons
+from .screens import render
+
+log = logging.getLogger("cantstop.daemon")
+
+_SHUTDOWN = "shutdown"
+
+
+def os_dice() -> tuple[int, int, int, int]:
+    """Four dice from the operating system's entropy source."""
+    rng = _SYSTEM_RANDOM
+    return tuple(rng.randint(1, 6) for _ in range(4))  # type: ignore[return-value]
+
+
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+def seeded_dice(seed: int) -> Callable[[], tuple[int, int, int, int]]:
+    """Reproducible dice, for tests and the emulator's ``--seed`` only."""
+    rng = random.Random(seed)
+    return lambda: tuple(rng.randint(1, 6) for _ in range(4))  # type: ignore[return-value]
+
+
+class Box:
+    """The running box: wiring-agnostic (hardware and store are passed in)."""
+
+    def __init__(
+        self,
+        settings: ui.Settings,
+        display,
+        store=None,
+        *,
+        dice: Callable[[], tuple[int, int, int, int]] = os_dice,
+        clock: Callable[[], float] = time.monotonic,
+        debounce: float = 0.03,
+        long_press: float = 0.8,
+        notifier=None,
+        renderer=render,
+    ) -> None:
+        self.settings = settings
+        self.display = display
+        self.store = store
+        self.dice = dice
+        self.clock = clock
+        self.buttons = Buttons(debounce=debounce, long_press=long_press)
+        self.notifier = notifier
+        self.renderer = renderer
+        self.queue: queue.Queue = queue.Queue()
+        self.app: ui.App = ui.boot(settings)
+        self.game_id: int | None = None
+        self.last_view = None
+        self.frames = 0  # frames handed to the display
+        self.running = False
+        self.store_error: str | None = None
+        self._display_failed = False
+        self._lock = threading.Lock()
+
+    # -- thread-safe entry points ---------------------------------------------
+
+    def sink(self, name: str, pressed: bool) -> None:
+        """Button callback target (any thread): queue the raw edge with its time."""
+        self.queue.put((name, pressed, self.clock()))
+
+    def request_shutdown(self, reason: str = "Game saved") -> None:
+        """Ask the loop to stop (signal handlers, other threads)."""
+        self.queue.put((_SHUTDOWN, reason))
+
+    # -- start ------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Resume the open game (or show the new-game screen) and draw the first frame."""
+        app = ui.boot(self.settings)
+        notices: list[tuple[str, tuple[str, ...]]] = []
+        if self.store is not None:
+            if getattr(self.store, "notice", None):
+                notices.append(("Saved games reset", (self.store.notice,)))
+            try:
+                stored = self.store.open_game()
+            except Exception as err:  # a store that cannot even be read: play on, unsaved
+                log.error("cannot read the saved game: %s", err)
+                stored = None
+                notices.append(("Saved game unreadable", (str(err),)))
+            if stored is not None:
+                app, problem = self._resume(stored)
+                if problem:
+                    notices.append(("Saved game damaged", (problem, "It stays in history.")))
+        elif self.store_error:
+            app = ui.replace(app, alert=f"NOT SAVED: {self.store_error}")
+        for title, lines in notices:
+            log.warning("%s: %s", title, " ".join(lines))
+            app = ui.notify(app, title, lines)
+        self.app = app
+        self.running = True
+        self._draw()
+        if self.notifier is not None:
+            self.notifier.ready("showing the first screen")
+
+    def _resume(self, stored) -> tuple[ui.App, str | None]:
+        seats = _seats_from_meta(stored.meta, stored.players)
+        if stored.status == "damaged":
+            # The valid prefix stays in the store, exportable; the table starts afresh.
+            self._save(lambda: self.store.abandon(stored.id))
+            return ui.boot(self.settings), stored.problem or f"game {stored.id} does not replay"
+        try:
+            app = ui.resume(self.settings, seats, stored.rules, stored.events)
+        except Exception as err:
+            problem = f"game {stored.id}: {err}"
+            log.error("cannot resume: %s", problem)
+            return ui.boot(self.settings), problem
+        self.game_id = stored.id
+        return app, None
+
+    # -- the loop ---------------------------------------------------------------
+
+    def run(self) -> None:
+        """Serve button presses until shutdown; wakes only when there is work."""
+        if not self.running:
+            self.start()
+        interval = self.notifier.watchdog_interval() if self.notifier is not None else None
+        next_ping = self.clock() + interval / 2 if interval else None
+        while self.running:
+            timeout = None
+            deadline = self.buttons.deadline()
+            now = self.clock()
+            if deadline is not None:
+                timeout = max(0.0, deadline - now)
+            if next_ping is not None:
+                wait = max(0.0, next_ping - now)
+                timeout = wait if timeout is None else min(timeout, wait)
+            try:
+                item = self.queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            self._handle(item)
+            if next_ping is not None and self.clock() >= next_ping:
+                self.notifier.watchdog()
+                next_ping = self.clock() + interval / 2
+
+    def pump(self) -> None:
+        """Handle everything queued now, without waiting (tests and benchmarks)."""
+        while self.running:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            self._handle(item)
+        if self.running:
+            self._handle(None)
+
+    def _handle(self, item) -> None:
+        if item is not None and item[0] == _SHUTDOWN:
+            self.shutdown(item[1])
+            return
+        if item is None:
+            presses = self.buttons.tick(self.clock())
+        else:
+            name, pressed, at = item
+            presses = self.buttons.edge(name, pressed, at)
+        for press in presses:
+            self.feed(press)
+
+    def feed(self, inp) -> None:
+        """Step the UI with one input, carry out its effects, then draw."""
+        with self._lock:
+            self._step(inp)
+            self._draw()
+
+    def _step(self, inp) -> None:
+        app, effects = ui.step(self.app, inp)
+        self.app = app
+        for effect in effects:
+            self._effect(effect)
+
+    def _effect(self, effect) -> None:
+        if isinstance(effect, ui.DrawDice):
+            self._step(ui.DiceRolled(self.dice()))
+        elif isinstance(effect, ui.Append):
+            self._save(lambda: self.store.append(self._require_game(), effect.event))
+        elif isinstance(effect, ui.PopLast):
+            self._save(lambda: self.store.pop_last(self._require_game()))
+        elif isinstance(effect, ui.StartGame):
+            def start():
+                self.game_id = None
+                self.game_id = self.store.new_game(effect.players, effect.rules, meta=effect.meta).id
+            self._save(start)
+        elif isinstance(effect, ui.FinishGame):
+            self._save(lambda: self.store.finish(self._require_game(), effect.winner))
+        elif isinstance(effect, ui.LoadStats):
+            rows, games = (), 0
+            if self.store is not None:
+                try:
+                    wins = self.store.wins_by_colour()
+                    rows = tuple(sorted(wins.items(), key=lambda kv: (-kv[1], kv[0])))
+                    games = sum(1 for g in self.store.games() if g.status == "finished")
+                except Exception as err:
+                    log.error("cannot read statistics: %s", err)
+            self._step(ui.StatsLoaded(rows, games))
+
+    def _require_game(self) -> int:
+        if self.game_id is None:
+            raise _NoGame()
+        return self.game_id
+
+    def _save(self, action: Callable[[], object]) -> None:
+        """Run a store write; a failure keeps the game in memory and raises the alert."""
+        if self.store is None:
+            return
+        try:
+            action()
+        except _NoGame:
+            self._step(ui.SaveFailed("no saved game"))
+            return
+        except Exception as err:  # StoreWriteError and friends: one line, keep playing
+            message = _short(err)
+            log.error("store: %s", err)
+            self._step(ui.SaveFailed(message))
+            return
+        if self.app.alert:
+            self._step(ui.Saved())
+
+    def _draw(self) -> None:
+        v = ui.view(self.app)
+        if v == self.last_view:
+            return
+        self.last_view = v
+        image = self.renderer(v, getattr(self.display, "size", (128, 64)))
+        try:
+            self.display.show(image)
+            self.frames += 1
+            if self._display_failed:
+                log.warning("display answers again")
+                self._display_failed = False
+        except Exception as err:  # an unplugged display must not stop the game
+            if not self._display_failed:
+                log.error("display: %s", err)
+            self._display_failed = True
+            self.last_view = None  # redraw once it answers again
+
+    # -- stop -------------------------------------------------------------------
+
+    def shutdown(self, reason: str = "Game saved") -> None:
+        """Show that the box is off, release the store; the loop ends."""
+        if not self.running:
+            return
+        if self.notifier is not None:
+            self.notifier.stopping()
+        with self._lock:
+            self._step(ui.Shutdown(reason))
+            self._draw()
+        self.running = False
+        if self.store is not None:
+            try:
+                self.store.close()
+            except Exception as err:
+                log.error("closing the store: %s", err)
+
+
+class _NoGame(Exception):
+    pass
+
+
+def _short(err: BaseException) -> str:
+    text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    for prefix in ("cannot save: ",):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    return text[:40]
+
+
+def _seats_from_meta(meta: dict | None, players) -> tuple[ui.Seat, ...]:
+    seats = []
+    raw = (meta or {}).get("seats") or []
+    for i, name in enumerate(players):
+        bot = None
+        if i < len(raw) and isinstance(raw[i], dict):
+            bot = raw[i].get("bot") or None
+        seats.append(ui.Seat(name, bot))
+    return tuple(seats)
+
+
+def settings_from_config(cfg) -> ui.Settings:
+    """The UI settings a config file gives."""
+    g = cfg.game
+    return ui.Settings(
+        colours=tuple(g.colours),
+        players=g.players,
+        rules=Rules(columns_to_win=g.columns_to_win, speedy=g.speedy, risky=g.risky),
+    )
