@@ -72,6 +72,8 @@ class Record:
             raise RecordError(f"not valid JSON: {err} is not a number JSON allows") from None
         except RecursionError:
             raise RecordError("not valid JSON: nested too deeply") from None
+        except ValueError as err:  # an integer longer than Python's int-from-text limit
+            raise RecordError(f"not valid JSON: {str(err).split(';')[0]}") from None
         return cls.from_json(obj)
 
     def to_json(self) -> dict:
