@@ -293,31 +293,36 @@ class Store:
 
     @classmethod
     def _connect(cls, path: pathlib.Path, readonly: bool = False) -> sqlite3.Connection:
-        """A ready connection; raises _BadFile for a file to move aside, StoreWriteError for a write fault."""
+        """A ready connection; raises _BadFile for a file to move aside, StoreWriteError for a write fault.
+
+        An existing file is first checked through a read-only connection, so a
+        bad file is moved aside exactly as found: a read-write connection would
+        checkpoint or delete its ``-wal`` when it closes.
+        """
+        version = 0
+        if path.exists():
+            probe = None
+            try:
+                probe = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
+                version = cls._check(probe)
+                if readonly:
+                    if version != SCHEMA_VERSION:
+                        raise _BadFile("it holds no games yet")
+                    db, probe = probe, None
+                    return db
+            except sqlite3.DatabaseError as err:
+                if _is_corruption(err):
+                    raise _BadFile(_one_line(err)) from None
+                raise StoreWriteError(_write_message(err)) from None
+            finally:
+                if probe is not None:
+                    probe.close()
+        elif readonly:  # pragma: no cover - Store.open checks first
+            raise StoreMissingError(f"no saved games in {path.parent}")
         db = None
         try:
-            if readonly:
-                uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
-                db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            else:
-                db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA busy_timeout=5000")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
-            tables.discard("sqlite_sequence")
-            if version > SCHEMA_VERSION:
-                raise _BadFile(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
-            if version == 0 and tables:
-                raise _BadFile(f"unknown tables {', '.join(sorted(tables))} and no schema version")
-            if version == SCHEMA_VERSION and not _TABLES <= tables:
-                raise _BadFile(f"schema version {version} but tables {', '.join(sorted(_TABLES - tables))} missing")
-            problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
-            if problems != ["ok"]:
-                raise _BadFile("integrity check failed: " + "; ".join(str(p) for p in problems)[:200])
-            if readonly:
-                if version != SCHEMA_VERSION:
-                    raise _BadFile("no games table yet")
-                return db
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if mode.lower() != "wal":  # pragma: no cover - only on file systems without shared memory
                 log.warning("journal_mode is %s, not wal", mode)
@@ -331,12 +336,26 @@ class Store:
             if db is not None:
                 db.close()
             if _is_corruption(err):
-                raise _BadFile(str(err)) from None
+                raise _BadFile(_one_line(err)) from None
             raise StoreWriteError(_write_message(err)) from None
-        except BaseException:
-            if db is not None:
-                db.close()
-            raise
+
+    @staticmethod
+    def _check(db: sqlite3.Connection) -> int:
+        """The schema version of a usable file; raises _BadFile (or sqlite3.DatabaseError) for a bad one."""
+        db.execute("PRAGMA busy_timeout=5000")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+        tables.discard("sqlite_sequence")
+        if version > SCHEMA_VERSION:
+            raise _BadFile(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
+        if version == 0 and tables:
+            raise _BadFile(f"unknown tables {', '.join(sorted(tables))} and no schema version")
+        if version == SCHEMA_VERSION and not _TABLES <= tables:
+            raise _BadFile(f"schema version {version} but tables {', '.join(sorted(_TABLES - tables))} missing")
+        problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
+        if problems != ["ok"]:
+            raise _BadFile("integrity check failed: " + "; ".join(str(p) for p in problems)[:200])
+        return version
 
     def close(self) -> None:
         """Try once more to save pending operations, then close (pending ones left are logged)."""
@@ -679,11 +698,11 @@ class Store:
             for i, (seq, payload, when) in enumerate(rows, 1):
                 try:
                     if seq != i:
-                        raise _RowError(f"is missing (the next stored one is {seq})")
+                        raise _RowError(f"missing (the next stored event is number {seq})")
                     try:
                         obj = json.loads(payload)
                     except (ValueError, TypeError):
-                        raise _RowError("is not valid JSON") from None
+                        raise _RowError("not valid JSON") from None
                     event = engine.event_from_json(obj)
                     state = engine.apply(state, event)
                 except (_RowError, RecordError, IllegalEventError) as err:
@@ -759,6 +778,10 @@ def _parse_players(text: str) -> list[str]:
 def _one_line(err: BaseException) -> str:
     text = str(err).strip() or type(err).__name__
     return text.splitlines()[0]
+
+
+def _ro_uri(path: pathlib.Path) -> str:
+    return "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
 
 
 def _move_aside(path: pathlib.Path, clock) -> pathlib.Path:
