@@ -1,0 +1,297 @@
+"""The pure UI state machine: screens, what each button means, effects."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import STOP, Move, Phase, Roll, Rules, apply, new_game, replay
+from firmware import ui, views
+from firmware.input import Press
+
+BUTTONS = ("ROLL", "STOP", "A", "B", "C", "MENU")
+
+
+def press(app, button, long=False):
+    return ui.step(app, Press(button, long))
+
+
+def run(app, *inputs):
+    """Step through inputs; DrawDice effects are answered by the dice given next in `inputs`."""
+    effects = []
+    for inp in inputs:
+        if isinstance(inp, tuple):
+            inp = ui.DiceRolled(inp)
+        elif isinstance(inp, str):
+            long = inp.endswith("!")
+            inp = Press(inp.rstrip("!"), long)
+        app, eff = ui.step(app, inp)
+        effects += eff
+    return app, effects
+
+
+def started(players=2, **rules):
+    settings_ = ui.Settings(players=players, rules=Rules(**rules))
+    app, _ = run(ui.boot(settings_), "ROLL")
+    return app
+
+
+def test_ui_boot_shows_new_game_with_defaults():
+    v = ui.view(ui.boot(ui.Settings()))
+    assert isinstance(v, views.SetupView)
+    assert ("Players", "2") in v.rows and ("P1 colour", "Red") in v.rows and ("P2 colour", "Blue") in v.rows
+
+
+def test_ui_two_presses_start_a_game_and_roll():
+    app = ui.boot(ui.Settings())
+    app, eff = press(app, "ROLL")
+    assert eff == (ui.StartGame(("Red", "Blue"), Rules(), {"seats": [{"colour": "Red", "bot": None},
+                                                                      {"colour": "Blue", "bot": None}]}),)
+    assert isinstance(ui.view(app), views.TurnView)
+    app, eff = press(app, "ROLL")
+    assert eff == (ui.DrawDice(),)
+
+
+def test_ui_roll_shows_three_pairings_in_fixed_order():
+    app, eff = run(started(), "ROLL", (2, 3, 4, 5))
+    assert eff == [ui.DrawDice(), ui.Append(Roll((2, 3, 4, 5)))]
+    v = ui.view(app)
+    assert isinstance(v, views.DiceView)
+    assert [(o.label, o.pairs, o.sums, o.text) for o in v.options] == [
+        ("A", ((2, 3), (4, 5)), (5, 9), "5+9"),
+        ("B", ((2, 4), (3, 5)), (6, 8), "6+8"),
+        ("C", ((2, 5), (3, 4)), (7, 7), "7 x2"),
+    ]
+
+
+def test_ui_move_tells_what_to_place_and_the_bust_chance():
+    app, eff = run(started(), "ROLL", (2, 3, 4, 5), "C")
+    assert eff[-1] == ui.Append(Move((7, 7)))
+    v = ui.view(app)
+    assert isinstance(v, views.MoveView)
+    assert v.steps == (views.Step(7, 2, True, False),)
+    assert v.can_stop and v.free_runners == 2 and v.bust == 0.0
+
+
+def test_ui_illegal_pairing_is_refused_with_a_flash():
+    # Runners on 2, 3 and 12 via three turns would be long; use a state where one pairing is illegal:
+    # runners on 5 and 9 and a third on 7, then roll 1,1,5,6: 2 and 11 need a fourth runner.
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B")  # A:2+11? B: 6+7 -> pick
+    v = ui.view(app)
+    assert isinstance(v, views.PickView) and v.choices == (6, 7)
+    app, eff = press(app, "B")
+    assert eff == (ui.Append(Move((7,))),)
+    app, _ = run(app, "ROLL", (1, 1, 1, 1))  # 2: a new runner is needed and none is free
+    assert isinstance(ui.view(app), views.TurnView)  # that was a bust
+    assert ui.view(app).note[0] == "Red busts: 1 1 1 1"
+
+
+def test_ui_pick_can_be_cancelled():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B")
+    app, eff = press(app, "MENU")
+    assert eff == () and isinstance(ui.view(app), views.DiceView)
+
+
+def test_ui_stop_before_moving_means_nothing():
+    app = started()
+    app2, eff = press(app, "STOP")
+    assert eff == () and app2.game == app.game and ui.view(app2).alert == "Press ROLL to roll"
+
+
+def test_ui_stop_places_markers_and_passes_the_turn():
+    app, eff = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP")
+    assert eff[-1] == ui.Append(STOP)
+    v = ui.view(app)
+    assert isinstance(v, views.TurnView) and v.player == "Blue"
+    assert v.note == ("Red: markers to", "5:1  9:1")
+
+
+def test_ui_undo_move_keeps_the_same_dice():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
+    app, eff = press(app, "STOP", long=True)
+    assert eff == (ui.PopLast(),)
+    v = ui.view(app)
+    assert isinstance(v, views.DiceView) and v.dice == (2, 3, 4, 5)
+    assert app.events == (Roll((2, 3, 4, 5)),)
+
+
+def test_ui_undo_never_removes_a_roll():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5))
+    app2, eff = press(app, "STOP", long=True)
+    assert eff == () and app2.events == app.events and ui.view(app2).alert == "Dice stay rolled"
+
+
+def test_ui_undo_stop_returns_the_turn():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP")
+    app, eff = press(app, "STOP", long=True)
+    assert eff == (ui.PopLast(),)
+    assert isinstance(ui.view(app), views.MoveView) and app.game.current == 0
+
+
+def test_ui_win_finishes_the_game_and_offers_a_new_one():
+    app = started(columns_to_win=1)
+    app, eff = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A")
+    assert app.game.runners[2] == 3  # 2 is 3 high: on top now
+    app, eff = press(app, "STOP")
+    assert eff == (ui.Append(STOP), ui.FinishGame(0))
+    v = ui.view(app)
+    assert isinstance(v, views.WinView) and v.player == "Red" and v.claims == (2,)
+    app, _ = press(app, "STOP", long=True)
+    assert ui.view(app).alert == "Game is over"
+    app, _ = press(app, "ROLL")
+    assert isinstance(ui.view(app), views.SetupView)
+
+
+def test_ui_claim_note_says_whose_markers_come_off():
+    app = started(columns_to_win=2)
+    # Blue puts a marker on 2, then Red climbs 2 to the top and stops.
+    app, _ = run(app, "ROLL", (3, 3, 3, 3), "A", "STOP", "ROLL", (1, 1, 3, 4), "A", "STOP")
+    assert app.game.markers[1][2] == 1
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 6, 6), "A", "STOP")
+    v = ui.view(app)
+    assert "Red claims 2!" in v.note and "Take off 2: Blue" in v.note
+
+
+def test_ui_menu_navigates_and_returns():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
+    app, _ = press(app, "MENU")
+    v = ui.view(app)
+    assert isinstance(v, views.MenuView)
+    assert v.items == ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics")
+    app, _ = run(app, "B", "B", "B", "ROLL")
+    assert isinstance(ui.view(app), views.BoardView)
+    app, _ = run(app, "B")
+    assert ui.view(app).focus == 2
+    app, _ = run(app, "A", "A")
+    assert ui.view(app).focus == 12
+    app, _ = press(app, "MENU")
+    assert isinstance(ui.view(app), views.MoveView)
+
+
+def test_ui_board_shows_markers_and_runners():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL", (2, 3, 4, 5), "C", "MENU!")
+    v = ui.view(app)
+    assert isinstance(v, views.BoardView)
+    col = {c.column: c for c in v.columns}
+    assert col[5].markers == (1, 0) and col[9].markers == (1, 0)
+    assert col[7].runner == 2 and col[7].height == 13
+
+
+def test_ui_new_game_mid_game_asks_first():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "MENU")
+    items = ui.view(app).items
+    app, _ = run(app, *["B"] * items.index("New game"), "ROLL")
+    assert isinstance(ui.view(app), views.MessageView)
+    app, _ = press(app, "MENU")
+    assert isinstance(ui.view(app), views.MenuView)
+
+
+def test_ui_statistics_loads_from_the_store():
+    app, _ = run(ui.boot(ui.Settings()), "MENU")
+    assert ui.view(app).items == ("New game", "Statistics")
+    app, eff = run(app, "B", "ROLL")
+    assert eff == [ui.LoadStats()]
+    app, _ = ui.step(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
+    v = ui.view(app)
+    assert isinstance(v, views.StatsView) and v.rows == (("Red", 3), ("Blue", 1)) and v.games == 4
+
+
+def test_ui_setup_changes_players_colours_bots_and_rules():
+    app = ui.boot(ui.Settings())
+    app, _ = run(app, "C", "C")  # players 2 -> 3 -> 4
+    v = ui.view(app)
+    assert ("Players", "4") in v.rows and ("P4 colour", "Yellow") in v.rows
+    rows = [label for label, _ in v.rows]
+    app, _ = run(app, *["B"] * rows.index("P2 colour"), "C")  # Blue -> next free colour: none left but its own
+    assert ("P2 colour", "Blue") in ui.view(app).rows
+    app, _ = run(app, *["A"] * ui.view(app).cursor, "C")  # back to players: 4 -> 1
+    assert ("Players", "1") in ui.view(app).rows
+    rows = [label for label, _ in ui.view(app).rows]
+    app, _ = run(app, *["B"] * (rows.index("To win") - ui.view(app).cursor), "C", "B", "C", "B", "C")
+    app, eff = press(app, "ROLL")
+    assert eff[0].rules == Rules(columns_to_win=4, speedy=True, risky=True)
+    assert eff[0].players == ("Red",)
+
+
+def test_ui_save_failure_raises_an_alert_until_saved():
+    app, _ = ui.step(started(), ui.SaveFailed("disk full"))
+    assert ui.view(app).alert == "NOT SAVED: disk full"
+    app, _ = press(app, "ROLL")
+    app, _ = ui.step(app, ui.DiceRolled((2, 3, 4, 5)))
+    assert ui.view(app).alert == "NOT SAVED: disk full"  # the game goes on in memory
+    app, _ = ui.step(app, ui.Saved())
+    assert ui.view(app).alert is None
+
+
+def test_ui_shutdown_shows_off_and_ignores_buttons():
+    app, _ = ui.step(started(), ui.Shutdown("Box is off"))
+    assert ui.view(app) == views.OffView("Box is off")
+    app2, eff = press(app, "ROLL")
+    assert app2 == app and eff == ()
+
+
+def test_ui_resume_gives_the_exact_screen():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6))
+    again = ui.resume(app.settings, app.seats, app.game.rules, app.events)
+    assert ui.view(again) == ui.view(app)
+    assert ui.view(again).dice == (1, 1, 5, 6)
+
+
+def test_ui_bot_seat_plays_on_confirm(monkeypatch):
+    settings_ = ui.Settings(players=2)
+    app = ui.boot(settings_)
+    app, _ = run(app, "B", "B", "B", "B", "C")  # P2 plays: box
+    assert ("P2 plays", "box") in ui.view(app).rows
+    app, eff = press(app, "ROLL")
+    assert eff[0].meta["seats"][1]["bot"] == "strong"
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP")
+    v = ui.view(app)
+    assert isinstance(v, views.TurnView) and v.bot and v.player == "Blue"
+    app, eff = press(app, "A")
+    assert eff == () and ui.view(app).alert == "ROLL: let the box play"
+    app, eff = run(app, "ROLL", (6, 6, 5, 5))
+    v = ui.view(app)
+    assert isinstance(v, views.DiceView) and v.bot and v.chosen in ("A", "B", "C")
+    app, eff = press(app, "ROLL")
+    assert isinstance(eff[0], ui.Append) and isinstance(eff[0].event, Move)
+    v = ui.view(app)
+    assert isinstance(v, views.MoveView) and v.bot and v.bot_next in ("roll", "stop")
+    app2, _ = press(app, "STOP", long=True)  # a box move cannot be undone
+    assert app2.events == app.events
+
+
+def _random_session(seed: int, n: int, rules: Rules, players: int):
+    rng = random.Random(seed)
+    app = ui.boot(ui.Settings(players=players, rules=rules))
+    app, _ = ui.step(app, Press("ROLL"))
+    for _ in range(n):
+        inp = Press(rng.choice(BUTTONS), rng.random() < 0.15)
+        app, effects = ui.step(app, inp)
+        for e in effects:
+            if isinstance(e, ui.DrawDice):
+                app, more = ui.step(app, ui.DiceRolled(tuple(rng.randint(1, 6) for _ in range(4))))
+                effects += more
+        yield app, effects
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1, 2, 3, 4]), st.integers(1, 11), st.booleans(), st.booleans())
+def test_ui_button_storm_never_crashes_or_breaks_a_rule(seed, players, to_win, speedy, risky):
+    rules = Rules(columns_to_win=to_win, speedy=speedy, risky=risky)
+    log = []  # the store as the effects describe it
+    for app, effects in _random_session(seed, 400, rules, players):
+        for e in effects:
+            if isinstance(e, ui.StartGame):
+                log = []
+            elif isinstance(e, ui.Append):
+                log.append(e.event)
+            elif isinstance(e, ui.PopLast):
+                assert not isinstance(log[-1], Roll), "undo must never remove a roll"
+                log.pop()
+        assert ui.view(app) is not None
+        if app.game is not None:
+            # The app's game is exactly the stored events replayed.
+            assert list(app.events) == log
+            assert replay(new_game(app.game.players, rules), log) == app.game
+            assert app.game.runners.count(0) >= 10
