@@ -301,6 +301,7 @@ class Store:
         """
         version = 0
         if path.exists():
+            _check_header(path)
             probe = None
             try:
                 probe = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
@@ -778,6 +779,20 @@ def _parse_players(text: str) -> list[str]:
 def _one_line(err: BaseException) -> str:
     text = str(err).strip() or type(err).__name__
     return text.splitlines()[0]
+
+
+_MAGIC = b"SQLite format 3\0"
+
+
+def _check_header(path: pathlib.Path) -> None:
+    """A non-empty file must start with SQLite's header: SQLite itself takes a zeroed page 1 for an empty database."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_MAGIC))
+    except OSError as err:
+        raise StoreWriteError(f"cannot read the game file: {err.strerror or err}") from None
+    if head and head != _MAGIC:
+        raise _BadFile("not an SQLite database (wrong header)")
 
 
 def _ro_uri(path: pathlib.Path) -> str:

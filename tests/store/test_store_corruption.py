@@ -16,6 +16,7 @@ from storekit import play_to_end, random_events
 def _filled_db(state_dir, clock, games=20) -> bytes:
     """A valid store holding ``games`` whole games (enough pages to damage one in the middle)."""
     with Store.open(state_dir, clock=clock) as store:
+        store._db.execute("PRAGMA synchronous=OFF")  # setup only: no need to wait for the disk here
         for seed in range(games):
             events, state = play_to_end(seed=seed)
             g = store.new_game(["Red", "Blue"], Rules())
