@@ -12,6 +12,7 @@ import sys
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("firmware.replay", "print the state view after a game record (FILE, or - for standard input)"),
+    "simulate": ("firmware.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
     "export": ("firmware.export", "write a saved game as a game record (the open game, else the latest)"),
     "history": ("firmware.history", "list the saved games: players, turns, winner, duration"),
     "run": ("firmware.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
