@@ -1,0 +1,284 @@
+"""deploy/install.sh and deploy/uninstall.sh, run against a temporary root (never the real system)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL = REPO / "deploy" / "install.sh"
+UNINSTALL = REPO / "deploy" / "uninstall.sh"
+CI_DEPS = REPO / "deploy" / "ci-deps.sh"
+BASH = shutil.which("bash")
+
+
+def run(script: Path, *args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run([BASH, str(script), *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+    if check:
+        assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+@pytest.fixture
+def root(tmp_path):
+    """A Raspberry Pi OS-like root: the three device groups, I2C on at 400 kHz."""
+    r = tmp_path / "root"
+    (r / "etc").mkdir(parents=True)
+    (r / "etc" / "group").write_text("gpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n")
+    (r / "boot" / "firmware").mkdir(parents=True)
+    (r / "boot" / "firmware" / "config.txt").write_text("[all]\ndtparam=i2c_arm=on,i2c_arm_baudrate=400000\n")
+    (r / "dev").mkdir()
+    (r / "dev" / "i2c-1").touch()
+    return r
+
+
+def files_under(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def test_deploy_install_puts_config_unit_and_docs_under_the_root(root):
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert (root / "etc/cantstop-box/config.toml").read_bytes() == (REPO / "firmware/default_config.toml").read_bytes()
+    unit = root / "etc/systemd/system/cantstop-box.service"
+    assert unit.read_bytes() == (REPO / "systemd/cantstop-box.service").read_bytes()
+    assert oct(unit.stat().st_mode & 0o777) == "0o644"
+    for doc in ("building.md", "wiring.png"):
+        if (REPO / "docs" / doc).exists():
+            assert (root / "opt/cantstop-box/docs" / doc).read_bytes() == (REPO / "docs" / doc).read_bytes()
+    assert not (root / "etc/systemd/system/cantstop-box.service.d").exists()
+    # system changes are only printed under a root override
+    assert "would run: useradd --system --user-group" in out
+    assert "--groups gpio\\,i2c\\,spi cantstop" in out
+    assert f"would run: python3 -m venv --system-site-packages {root}/opt/cantstop-box/venv" in out
+    assert f"would run: {root}/opt/cantstop-box/venv/bin/python -m pip install" in out and "\\[pi\\]" in out
+    lines = out.splitlines()
+    order = [lines.index(f"would run: systemctl {c}") for c in
+             ("daemon-reload", "enable cantstop-box.service", "restart cantstop-box.service")]
+    assert order == sorted(order)
+    assert "NOTE" not in out
+
+
+def test_deploy_install_is_idempotent_and_never_overwrites_settings(root):
+    run(INSTALL, "--root", str(root))
+    settings = root / "etc/cantstop-box/config.toml"
+    settings.write_text("[game]\nplayers = 4\n")
+    before = files_under(root)
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert f"kept your settings in {settings}" in out
+    assert files_under(root) == before
+
+
+def test_deploy_install_updates_a_changed_unit(root):
+    run(INSTALL, "--root", str(root))
+    unit = root / "etc/systemd/system/cantstop-box.service"
+    unit.write_text("[Service]\nExecStart=/old\n")
+    run(INSTALL, "--root", str(root))
+    assert unit.read_bytes() == (REPO / "systemd/cantstop-box.service").read_bytes()
+
+
+def test_deploy_install_dry_run_changes_nothing(root):
+    before = files_under(root)
+    out = run(INSTALL, "--dry-run", "--root", str(root)).stdout
+    assert out.startswith("Dry run: nothing is changed.\n")
+    assert files_under(root) == before
+    assert f"would run: install -m 0644 {REPO}/systemd/cantstop-box.service {root}/etc/systemd/system/" in out
+    assert f"/firmware/default_config.toml {root}/etc/cantstop-box/config.toml" in out
+    assert "would run: systemctl enable cantstop-box.service" in out
+
+
+def test_deploy_install_dry_run_on_the_real_system_only_prints(tmp_path):
+    # ROOT unset: the real paths, but --dry-run must not touch them
+    env = {k: v for k, v in os.environ.items() if k != "ROOT"}
+    done = subprocess.run([BASH, str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "would run: systemctl enable cantstop-box.service" in done.stdout
+    assert "/etc/systemd/system/cantstop-box.service" in done.stdout
+    assert " /opt/cantstop-box/venv" in done.stdout or "/opt/cantstop-box/venv exists" in done.stdout
+
+
+def test_deploy_install_root_from_the_environment(root):
+    run(INSTALL, env={"ROOT": str(root)})
+    assert (root / "etc/systemd/system/cantstop-box.service").exists()
+
+
+def test_deploy_install_without_a_group_writes_a_drop_in(root):
+    (root / "etc/group").write_text("gpio:x:997:\ni2c:x:998:\n")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "NOTE: group 'spi' does not exist here (Raspberry Pi OS has it); skipping it" in out
+    assert "--groups gpio\\,i2c cantstop" in out
+    dropin = root / "etc/systemd/system/cantstop-box.service.d/groups.conf"
+    lines = dropin.read_text().splitlines()
+    assert lines[-2:] == ["SupplementaryGroups=", "SupplementaryGroups=gpio i2c"]
+    # once the group exists, the drop-in goes away
+    (root / "etc/group").write_text("gpio:x:997:\ni2c:x:998:\nspi:x:999:\n")
+    run(INSTALL, "--root", str(root))
+    assert not dropin.exists()
+
+
+def test_deploy_install_existing_user_gets_the_groups(root):
+    (root / "etc/passwd").write_text("cantstop:x:990:990::/var/lib/cantstop-box:/usr/sbin/nologin\n")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "user cantstop exists" in out
+    assert "would run: usermod --append --groups gpio\\,i2c\\,spi cantstop" in out
+    assert "useradd" not in out
+
+
+def test_deploy_install_tells_how_to_enable_i2c(root):
+    (root / "dev/i2c-1").unlink()
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "NOTE: I2C is not enabled (no /dev/i2c-1)" in out
+    assert "sudo raspi-config nonint do_i2c 0" in out
+    assert "add to /boot/firmware/config.txt: dtparam=i2c_arm=on,i2c_arm_baudrate=400000" in out
+
+
+def test_deploy_install_finds_an_old_style_boot_config(root):
+    (root / "dev/i2c-1").unlink()
+    shutil.rmtree(root / "boot/firmware")
+    (root / "boot/config.txt").write_text("")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "add to /boot/config.txt: dtparam=i2c_arm=on,i2c_arm_baudrate=400000" in out
+
+
+def test_deploy_install_suggests_400_khz(root):
+    (root / "boot/firmware/config.txt").write_text("dtparam=i2c_arm=on\n#dtparam=i2c_arm_baudrate=400000\n")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "NOTE: I2C runs at its default 100 kHz" in out
+    assert "I2C is not enabled" not in out
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
+def test_deploy_scripts_reject_unknown_options_in_one_line(script):
+    done = run(script, "--frobnicate", check=False)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert f"{script.name}: unknown option '--frobnicate'; usage: sudo deploy/{script.name}" in done.stderr
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
+def test_deploy_scripts_reject_a_missing_root(script, tmp_path):
+    done = run(script, "--root", str(tmp_path / "nope"), check=False)
+    assert done.returncode == 2 and "is not a directory" in done.stderr
+
+
+def test_deploy_uninstall_keeps_history_and_settings(root):
+    run(INSTALL, "--root", str(root))
+    (root / "opt/cantstop-box/venv/bin").mkdir(parents=True)
+    (root / "opt/cantstop-box/venv/bin/cantstop-box").write_text("#!/bin/sh\n")
+    (root / "var/lib/cantstop-box").mkdir(parents=True)
+    (root / "var/lib/cantstop-box/games.sqlite").write_bytes(b"SQLite format 3\0")
+    out = run(UNINSTALL, "--root", str(root)).stdout
+    assert not (root / "etc/systemd/system/cantstop-box.service").exists()
+    assert not (root / "opt/cantstop-box").exists()
+    assert (root / "var/lib/cantstop-box/games.sqlite").read_bytes() == b"SQLite format 3\0"
+    assert (root / "etc/cantstop-box/config.toml").exists()
+    assert "would run: systemctl disable --now cantstop-box.service" in out
+    assert f"kept the game history in {root}/var/lib/cantstop-box" in out
+    # twice is fine
+    again = run(UNINSTALL, "--root", str(root)).stdout
+    assert "no service installed" in again and "no program installed" in again
+
+
+def test_deploy_uninstall_purge_removes_everything_it_made(root):
+    run(INSTALL, "--root", str(root))
+    (root / "var/lib/cantstop-box").mkdir(parents=True)
+    (root / "etc/passwd").write_text("cantstop:x:990:990::/var/lib/cantstop-box:/usr/sbin/nologin\n")
+    (root / "etc/group").write_text((root / "etc/group").read_text() + "cantstop:x:990:\n")
+    out = run(UNINSTALL, "--purge", "--root", str(root)).stdout
+    assert not (root / "var/lib/cantstop-box").exists() and not (root / "etc/cantstop-box").exists()
+    assert "would run: userdel cantstop" in out
+    assert (root / "etc/group").exists() and (root / "boot/firmware/config.txt").exists()
+
+
+def test_deploy_uninstall_dry_run_changes_nothing(root):
+    run(INSTALL, "--root", str(root))
+    before = files_under(root)
+    out = run(UNINSTALL, "--purge", "--dry-run", "--root", str(root)).stdout
+    assert files_under(root) == before
+    assert f"would run: rm -rf {root}/etc/cantstop-box" in out
+    assert out.rstrip().endswith("Would remove cantstop-box, its game history and its settings.")
+
+
+def test_deploy_scripts_pass_shellcheck_or_bash_syntax():
+    scripts = [str(p) for p in (INSTALL, UNINSTALL, CI_DEPS)]
+    for s in scripts:
+        assert os.access(s, os.X_OK), f"{s} is not executable"
+    checker = shutil.which("shellcheck")
+    command = [checker, "--shell=bash", *scripts] if checker else [BASH, "-n", *scripts]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- ci-deps.sh, with stand-ins for apt so nothing is installed -----------------------
+
+
+@pytest.fixture
+def fake_bin(tmp_path):
+    """A PATH holding only a logging apt-get/apt-cache; ci-deps.sh runs on bash builtins otherwise."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "apt.log"
+    for name, body in (("apt-get", f'echo "apt-get $*" >> {log}'),
+                       ("apt-cache", f'echo "apt-cache $*" >> {log}; [ -e {tmp_path}/known ] && echo "$2 | 1.0 | deb"')):
+        (bin_dir / name).write_text(f"#!{BASH}\n{body}\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    if os.geteuid() != 0:  # ci-deps.sh goes through sudo; let a stand-in pass the command on
+        (bin_dir / "sudo").write_text(f'#!{BASH}\nexec "$@"\n')
+        (bin_dir / "sudo").chmod(0o755)
+    return bin_dir, log
+
+
+def ci_deps(bin_dir: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([BASH, str(CI_DEPS)], capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(bin_dir), "HOME": "/nonexistent"})
+
+
+def add_tool(bin_dir: Path, name: str) -> None:
+    (bin_dir / name).write_text(f"#!{BASH}\nexit 0\n")
+    (bin_dir / name).chmod(0o755)
+
+
+def test_deploy_ci_deps_installs_only_what_is_missing(fake_bin, tmp_path):
+    bin_dir, log = fake_bin
+    add_tool(bin_dir, "systemd-analyze")
+    (tmp_path / "known").touch()
+    done = ci_deps(bin_dir)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    calls = log.read_text().splitlines()
+    assert calls == ["apt-cache madison shellcheck", "apt-get install -y -qq --no-install-recommends shellcheck"]
+
+
+def test_deploy_ci_deps_updates_apt_only_when_it_knows_no_candidate(fake_bin):
+    bin_dir, log = fake_bin
+    done = ci_deps(bin_dir)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert log.read_text().splitlines() == [
+        "apt-cache madison systemd",
+        "apt-get update -qq",
+        "apt-get install -y -qq --no-install-recommends systemd shellcheck",
+    ]
+
+
+def test_deploy_ci_deps_does_nothing_when_tools_are_there(fake_bin):
+    bin_dir, log = fake_bin
+    add_tool(bin_dir, "systemd-analyze")
+    add_tool(bin_dir, "shellcheck")
+    done = ci_deps(bin_dir)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not log.exists()
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
+def test_deploy_scripts_refuse_the_real_system_without_root(script):
+    command = [BASH, str(script)]
+    if os.geteuid() == 0:  # drop to nobody for this check
+        command = [shutil.which("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    env = {k: v for k, v in os.environ.items() if k != "ROOT"}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 1
+    assert f"{script.name}: needs root: run 'sudo deploy/{script.name}'" in done.stderr
+    assert done.stderr.count("\n") == 1 and done.stdout == ""
