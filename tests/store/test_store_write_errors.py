@@ -193,3 +193,19 @@ def test_store_append_after_failures_is_checked_against_the_pending_events(state
         store._db.execute("PRAGMA query_only = OFF")
         state = replay(new_game(["Red", "Blue"]), store.game(game.id).events)
     assert state.runner_steps() == {7: 2}
+
+
+def test_store_read_only_open_resumes_and_keeps_play_in_memory(state_dir, clock):
+    # A card that went read-only overnight: the box can still resume and play, saving nothing yet.
+    events, _ = random_events(20, seed=6)
+    with Store.open(state_dir, clock=clock) as store:
+        game = store.new_game(["Red", "Blue"], Rules())
+        for e in events[:15]:
+            store.append(game.id, e)
+    with Store.open(state_dir, clock=clock, readonly=True) as store:
+        assert store.open_game().events == tuple(events[:15])
+        for e in events[15:]:
+            with pytest.raises(StoreWriteError, match="^cannot save: the SD card is read-only$"):
+                store.append(game.id, e)
+        assert store.game(game.id).events == tuple(events)
+    assert len(_stored_rows(state_dir, game.id)) == 15
