@@ -1,0 +1,69 @@
+"""Advice: the player's own decision, a reason that fits the screen, the bust chance."""
+
+import pytest
+
+from engine import Phase, Roll, Rules, apply, bust_probability, new_game
+from engine.players import PLAYER_KINDS, Advice, NoDecisionError, PlayerError, make_player, roll_gain
+from players_support import random_states, with_board
+
+
+@pytest.mark.parametrize("kind", sorted(PLAYER_KINDS))
+def test_advice_fits_the_screen_and_matches_the_decision(kind):
+    player = make_player(kind)
+    seen = set()
+    for seed in range(4):
+        for state in random_states(seed, Rules(risky=seed % 2 == 1), 2, limit=80):
+            advice = player.advise(state)
+            lines = advice.reason.split("\n")
+            assert 1 <= len(lines) <= 2 and all(0 < len(line) <= 20 for line in lines), advice.reason
+            assert 0.0 <= advice.bust <= 1.0
+            if state.phase is Phase.MOVE:
+                assert advice.action in state.moves
+                assert advice.expected_gain is None
+                after = apply(state, advice.action)
+                assert advice.bust == pytest.approx(bust_probability(after))
+            else:
+                assert advice.action in ("roll", "stop")
+                assert advice.bust == pytest.approx(bust_probability(state))
+                assert advice.expected_gain == pytest.approx(roll_gain(state))
+            if kind != "random":
+                assert advice.action == player.act(state)
+            seen.add(state.phase)
+    assert seen == {Phase.ROLL, Phase.MOVE, Phase.DECIDE}
+
+
+def test_advice_refuses_a_reason_too_long_for_the_screen():
+    with pytest.raises(PlayerError):
+        Advice("roll", "x" * 21, 0.0, None)
+    with pytest.raises(PlayerError):
+        Advice("roll", "a\nb\nc", 0.0, None)
+
+
+def test_advice_says_stop_and_win_when_the_stop_wins():
+    s = new_game(["Solo"])._replace(phase=Phase.DECIDE)
+    s = with_board(s, runners={2: 3, 7: 2}, claimed={3: 0, 12: 0}, markers=[{3: 5, 12: 3}])
+    for kind in ("rule28", "strong"):
+        advice = make_player(kind).advise(s)
+        assert advice.action == "stop"
+        assert advice.reason == "Stop and win!"
+
+
+def test_advice_roll_gain_counts_squares_and_risk():
+    # Runners on 2, 3 and 12 at their first squares: 568 rolls hit one of them (STYLE.md), each
+    # climbing one square or two (a double 1+1 / 6+6, or 2 with 3 ...); the 728 busting rolls lose 3.
+    s = new_game(["Solo"])._replace(phase=Phase.DECIDE)
+    s = with_board(s, runners={2: 1, 3: 1, 12: 1})
+    gain = roll_gain(s)
+    assert -3 * 728 / 1296 < gain < (2 * 568 - 3 * 728) / 1296
+
+
+def test_advice_over_raises_one_line_error():
+    s = new_game(["Solo"])._replace(phase=Phase.OVER, winner=0)
+    with pytest.raises(NoDecisionError, match="over"):
+        make_player("strong").advise(s)
+
+
+def test_advice_move_reason_names_the_move():
+    s = apply(new_game(["Solo"]), Roll((2, 3, 4, 5)))
+    advice = make_player("strong").advise(s)
+    assert advice.reason.startswith("Move " + "+".join(map(str, advice.action.sums)))
