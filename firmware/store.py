@@ -224,7 +224,7 @@ def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-# A pending operation: ("event", game_id, seq, payload, time) |
+# A pending operation: ("event", game_id, seq, payload, time) | ("pop", game_id, seq) |
 # ("finish", game_id, time, winner) | ("abandon", game_id, time)
 _Op = tuple
 
@@ -507,8 +507,9 @@ class Store:
 
         Raises :class:`StoreGameError` if the game has no events or the last
         one is a roll (the dice once drawn stay drawn). An event still pending
-        is simply dropped; a saved one is deleted (:class:`StoreWriteError`
-        if that fails: the event is then removed once a write works again).
+        is dropped without writing; a saved one is deleted
+        (:class:`StoreWriteError` if that fails: the undo holds in the store
+        and is saved by the next write that works).
         """
         trail = self._open_trail(game_id)
         if len(trail) == 1:
@@ -520,7 +521,10 @@ class Store:
                 if op[2] == seq:
                     event = engine.event_from_json(json.loads(op[3]))
                     _check_undoable(game_id, event)
+                    # Dropped from memory at once; a delete follows it in the queue in case a commit
+                    # that reported failure did land the row (deleting a row that is not there is harmless).
                     del self._pending[i]
+                    self._pending.append(("pop", game_id, seq))
                     trail.pop()
                     return event
                 break
@@ -535,8 +539,11 @@ class Store:
         return event
 
     def finish(self, game_id: int, winner: int | None) -> None:
-        """Mark a game finished now with its winner (an index into players, or None)."""
+        """Mark an open game finished now with its winner (an index into players, or None)."""
         game = self._row(game_id)
+        if game["status"] != "open" or game["problem"]:
+            state = "damaged" if game["problem"] else game["status"]
+            raise StoreGameError(f"game {game_id} is {state} and cannot be finished")
         players = json.loads(game["players"])
         if winner is not None and not (type(winner) is int and 0 <= winner < len(players)):
             raise StoreGameError(f"winner must be a player number 0 to {len(players) - 1}, not {winner!r}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 
 from engine import ALL_ROLLS, STOP, Event, GameState, Phase, Roll, Rules, apply, can_stop, new_game
 
@@ -44,3 +45,20 @@ def play_to_end(*, seed: int = 1, players=("Red", "Blue")) -> tuple[list[Event],
     events, state = random_events(100_000, seed=seed, players=players)
     assert state.phase is Phase.OVER
     return events, state
+
+
+class CommitLandsThenFails:
+    """Wraps a connection: its next COMMIT is written but reports an I/O error (fsync trouble)."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self._real, self.armed = db, True
+
+    def execute(self, sql, *args):
+        cur = self._real.execute(sql, *args)
+        if sql == "COMMIT" and self.armed:
+            self.armed = False
+            raise sqlite3.OperationalError("disk I/O error")
+        return cur
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)

@@ -203,3 +203,11 @@ def test_store_record_is_the_contract_record(store):
         "events": [{"roll": [2, 3, 4, 5]}, {"move": [7, 7]}, {"stop": True}],
     }
     assert store.record(game.id).replay().phase is Phase.ROLL
+
+
+def test_store_finish_only_an_open_game(store):
+    game = store.new_game(["Red", "Blue"], Rules())
+    store.abandon(game.id)
+    with pytest.raises(StoreGameError, match="^game 1 is abandoned and cannot be finished$"):
+        store.finish(game.id, 0)
+    assert store.game(game.id).winner is None

@@ -8,7 +8,7 @@ import pytest
 
 from engine import STOP, Move, Roll, Rules, event_from_json, new_game, replay, state_view
 from firmware.store import DB_NAME, Store, StoreWriteError
-from storekit import random_events
+from storekit import CommitLandsThenFails, random_events
 
 
 def _stored_rows(state_dir, game_id):
@@ -77,22 +77,6 @@ def test_store_read_only_keeps_events_pending_and_flushes_them_in_order(state_di
 
 
 def test_store_commit_reported_failed_but_landed_is_not_saved_twice(state_dir, clock):
-    class CommitLandsThenFails:
-        """A connection whose next COMMIT is written but reports an I/O error (fsync trouble)."""
-
-        def __init__(self, db):
-            self._real, self.armed = db, True
-
-        def execute(self, sql, *args):
-            cur = self._real.execute(sql, *args)
-            if sql == "COMMIT" and self.armed:
-                self.armed = False
-                raise sqlite3.OperationalError("disk I/O error")
-            return cur
-
-        def __getattr__(self, name):
-            return getattr(self._real, name)
-
     events, _ = random_events(6, seed=5)
     with Store.open(state_dir, clock=clock) as store:
         game = store.new_game(["Red", "Blue"], Rules())
@@ -117,7 +101,7 @@ def test_store_undo_of_a_pending_event_needs_no_write(state_dir, clock):
         with pytest.raises(StoreWriteError):
             store.append(game.id, Move.of(7, 7))
         assert store.pop_last(game.id) == Move.of(7, 7)  # undone while the card is still read-only
-        assert store.pending == 0
+        assert store.game(game.id).events == (Roll((2, 3, 4, 5)),)
         with pytest.raises(StoreWriteError):
             store.append(game.id, Move.of(5, 9))
         store._db.execute("PRAGMA query_only = OFF")
@@ -209,3 +193,19 @@ def test_store_read_only_open_resumes_and_keeps_play_in_memory(state_dir, clock)
                 store.append(game.id, e)
         assert store.game(game.id).events == tuple(events)
     assert len(_stored_rows(state_dir, game.id)) == 15
+
+
+def test_store_undo_of_a_pending_event_that_did_land_removes_it_too(state_dir, clock):
+    with Store.open(state_dir, clock=clock) as store:
+        game = store.new_game(["Red", "Blue"], Rules())
+        store.append(game.id, Roll((2, 3, 4, 5)))
+        real, store._db = store._db, CommitLandsThenFails(store._db)
+        with pytest.raises(StoreWriteError):
+            store.append(game.id, Move.of(7, 7))  # on disk, though the store was told otherwise
+        assert store.pop_last(game.id) == Move.of(7, 7)
+        store.append(game.id, Move.of(5, 9))
+        store._db = real
+        assert store.pending == 0
+    assert [p for _, p in _stored_rows(state_dir, game.id)] == ['{"roll":[2,3,4,5]}', '{"move":[5,9]}']
+    with Store.open(state_dir, clock=clock) as store:
+        assert store.open_game().events == (Roll((2, 3, 4, 5)), Move.of(5, 9))
