@@ -68,7 +68,7 @@ def test_store_append_is_committed_when_it_returns(store, state_dir):
 
 
 def test_store_reopen_resumes_the_open_game_exactly(state_dir, clock):
-    events, state = random_events(300, seed=4, players=("Red", "Blue", "Green"))
+    events, state = random_events(120, seed=4, players=("Red", "Blue", "Green"))
     with Store.open(state_dir, clock=clock) as store:
         game = store.new_game(["Red", "Blue", "Green"], Rules(columns_to_win=4), meta={"colours": ["red", "blue", "green"]})
         for e in events:
@@ -115,6 +115,7 @@ def test_store_new_game_abandons_the_game_left_open(store, clock):
 
 def test_store_finish_records_winner_and_time_and_closes_the_game(store, clock):
     events, state = play_to_end(seed=3)
+    store._db.execute("PRAGMA synchronous=OFF")  # a whole game: no need to wait for the disk here
     game = store.new_game(["Red", "Blue"], Rules())
     for e in events:
         store.append(game.id, e)
@@ -142,6 +143,7 @@ def test_store_unknown_game_is_one_line_error(store):
 
 
 def test_store_games_lists_newest_first_with_turns_and_duration(store, clock):
+    store._db.execute("PRAGMA synchronous=OFF")  # a whole game: no need to wait for the disk here
     a = store.new_game(["Red", "Blue"], Rules())
     events, state = play_to_end(seed=5)
     for e in events:

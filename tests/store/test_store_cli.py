@@ -34,6 +34,7 @@ def _replay_text(text):
 def filled(state_dir, clock):
     """Three games: 1 finished, 2 abandoned, 3 open (mid-turn)."""
     with Store.open(state_dir, clock=clock) as store:
+        store._db.execute("PRAGMA synchronous=OFF")  # setup only: durability is tested elsewhere
         won, final = play_to_end(seed=21)
         a = store.new_game(["Ann", "Bob"], Rules(), meta={"colours": ["red", "blue"]})
         for e in won:

@@ -129,6 +129,7 @@ def test_store_undo_of_a_saved_event_while_read_only_is_saved_later(state_dir, c
 def test_store_finish_while_read_only_is_shown_and_saved_by_the_next_write(state_dir, clock):
     events, final = random_events(10_000, seed=9)
     with Store.open(state_dir, clock=clock) as store:
+        store._db.execute("PRAGMA synchronous=OFF")  # a whole game: no need to wait for the disk here
         game = store.new_game(["Red", "Blue"], Rules(), meta={"colours": ["red", "blue"]})
         for e in events:
             store.append(game.id, e)
