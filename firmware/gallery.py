@@ -132,7 +132,7 @@ SAMPLES = {
             _option("B", ((6, 6), (6, 6)), "both", "12 x2"),
             _option("C", ((6, 6), (6, 6)), "both", "12 x2"),
         ),
-        alert="Undo: last move taken back",
+        alert="Undo: move taken back",
     ),
     # pick
     "pick": PickView("Blue", 1, (1, 1, 5, 6), "A", (2, 11)),

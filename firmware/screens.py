@@ -208,8 +208,12 @@ def _who(player: str | None, bot: bool = False) -> str:
 # the shared frame: top bar and legend
 
 
-def _top_bar(draw, left: str, right: str = "", seat: int | None = None, alert: str | None = None) -> None:
-    """Symbol + name (or a title) on the left, a short status on the right, a rule below."""
+def _top_bar(draw, left: str, right: str = "", seat: int | None = None, alert: str | None = None,
+             reserve: int = 0) -> None:
+    """Symbol + name (or a title) on the left, a short status on the right, a rule below.
+
+    ``reserve`` keeps that many pixels free left of the status for the caller to draw in.
+    """
     if alert:
         draw.rectangle((0, 0, WIDTH - 1, 9), fill=1)
         _text(draw, (2, 1), "! " + alert, "small", fill=0, width=WIDTH - 4)
@@ -222,7 +226,7 @@ def _top_bar(draw, left: str, right: str = "", seat: int | None = None, alert: s
     rw = width_of(right, "small")
     if right:
         draw.text((WIDTH - rw + 1, 0), right, font=_font("small"), fill=1)
-    _text(draw, (x, 0), left, "small", width=WIDTH - x - rw - 4)
+    _text(draw, (x, 0), left, "small", width=WIDTH - x - rw - reserve - 4)
     draw.line((0, 9, WIDTH - 1, 9), fill=1)
 
 
@@ -319,35 +323,36 @@ def _claim_tags(draw, columns: tuple[int, ...], x_right: int, y: int, font: str 
 
 
 def _turn(draw, v: TurnView) -> None:
-    _top_bar(draw, _who(v.player, v.bot), f"turn {v.turn}", v.seat, v.alert)
+    who = _who(v.player, v.bot)
+    status = f"turn {v.turn}"
+    tags_w = sum(width_of(str(c), "small") + 3 for c in v.claims)
+    if tags_w + width_of(status, "small") + width_of(who, "small") + 14 > WIDTH:
+        status = f"T{v.turn}"
+    _top_bar(draw, who, status, v.seat, v.alert, reserve=tags_w + 2)
+    if v.claims and not v.alert:
+        # claimed columns as inverted tags just left of the status
+        _claim_tags(draw, v.claims, WIDTH - width_of(status, "small") - 3, 0)
     heading = f"{v.player} (bot)" if v.bot else f"{v.player}'s turn"
-    # Pick the largest fonts that let the whole note fit.
-    claims_h = 10 if v.claims else 0
-    space = BODY_BOTTOM - BODY_TOP + 1 - claims_h
+    space = BODY_BOTTOM - BODY_TOP + 1
     layout = None
     for head_font, note_font in (("large", "medium"), ("large", "small"), ("medium", "small")):
         notes = wrap_all(v.note, WIDTH, note_font)
-        need = PITCH[head_font] + 2 + len(notes) * PITCH[note_font]
+        need = PITCH[head_font] + 1 + len(notes) * PITCH[note_font]
         if need <= space and width_of(heading, head_font) <= WIDTH:
             layout = head_font, note_font, notes
             break
     if layout is None:
         head_font, note_font = "medium", "small"
         notes = wrap_all(v.note, WIDTH, note_font)
-        keep = (space - PITCH[head_font] - 2) // PITCH[note_font]
+        keep = (space - PITCH[head_font] - 1) // PITCH[note_font]
         if len(notes) > keep:
             _note_clip(" / ".join(v.note))
             notes = notes[:keep]
         layout = head_font, note_font, notes
     head_font, note_font, notes = layout
-    y = BODY_TOP - INK_TOP[head_font]
-    _center(draw, y, heading, head_font)
-    y = BODY_TOP + PITCH[head_font] + 2
+    _center(draw, BODY_TOP - INK_TOP[head_font], heading, head_font)
+    y = BODY_TOP + PITCH[head_font] + 1
     _lines_at(draw, y - INK_TOP[note_font], notes, note_font, PITCH[note_font])
-    if v.claims:
-        label = "claimed"
-        x = _claim_tags(draw, v.claims, WIDTH, BODY_BOTTOM - 7)
-        _text(draw, (max(0, x - width_of(label, "small")), BODY_BOTTOM - 7), label, "small")
     _legend(draw, v.keys)
 
 
@@ -355,9 +360,9 @@ def _turn(draw, v: TurnView) -> None:
 
 
 def _die(draw, cx: int, y: int, value: int) -> None:
-    """One die: a huge digit in a rounded box 18 wide, 21 tall, centred on ``cx``."""
-    draw.rounded_rectangle((cx - 9, y, cx + 8, y + 20), radius=3, outline=1)
-    draw.text((cx - 6, y - 1), str(value), font=_font("huge"), fill=1)
+    """One die: a large digit in a rounded box 18 wide, 15 tall, centred on ``cx``."""
+    draw.rounded_rectangle((cx - 9, y, cx + 8, y + 14), radius=3, outline=1)
+    draw.text((cx - 4, y + 1), str(value), font=_font("large"), fill=1)
 
 
 def option_sums_text(option: Option, chosen: str | None = None) -> str:
@@ -376,29 +381,34 @@ def option_sums_text(option: Option, chosen: str | None = None) -> str:
     return "--"
 
 
+CELL_X = (0, 43, 86)  # left edge of each pairing's cell (42 wide)
+
+
 def _dice(draw, v: DiceView) -> None:
     chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
     status = f"box: {chosen_label}" if v.bot and chosen_label else ("box plays" if v.bot else "choose")
     _top_bar(draw, _who(v.player, v.bot), status, v.seat, v.alert)
     for i, value in enumerate(v.dice):
         _die(draw, 16 + 32 * i, BODY_TOP, value)
-    y = 34
+    y = 27  # label row; sums below it, then the dice as paired
     for i, option in enumerate(v.options):
-        x0 = (0, 43, 86)[i]
+        x0 = CELL_X[i]
         on = option.label == chosen_label
         fg = 0 if on else 1
         if on:
-            draw.rectangle((x0 - 1 if x0 else 0, y - 1, x0 + 42, BODY_BOTTOM), fill=1)
-        legal = option.effect != "none"
-        if legal:
-            draw.rectangle((x0, y, x0 + 5, y + 7), fill=fg)
-            draw.text((x0 + 1, y), option.label, font=_font("small"), fill=1 - fg)
+            draw.rectangle((x0, y - 1, x0 + 41, BODY_BOTTOM), fill=1)
+        # the label: a filled tab when the pairing is legal, hollow when not
+        tab = (x0 + 15, y, x0 + 26, y + 8)
+        if option.effect != "none":
+            draw.rectangle(tab, fill=fg)
+            draw.text((x0 + 19, y + 1), option.label, font=_font("small"), fill=1 - fg)
         else:
-            draw.text((x0 + 1, y), option.label, font=_font("small"), fill=fg)
-        (p, q), (r, s) = option.pairs
-        _text(draw, (x0 + 7, y), f"{p}+{q} {r}+{s}", "small", fill=fg, width=36)
+            draw.rectangle(tab, outline=fg)
+            draw.text((x0 + 19, y + 1), option.label, font=_font("small"), fill=fg)
         big = option_sums_text(option, v.chosen)
-        _center(draw, y + 8 - INK_TOP["large"] + 1, big, "large", fill=fg, x0=x0, x1=x0 + 42)
+        _center(draw, y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + 42)
+        (p, q), (r, s) = option.pairs
+        _center(draw, y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + 42)
     _legend(draw, v.keys)
 
 
@@ -412,8 +422,8 @@ def _pick(draw, v: PickView) -> None:
         x0 = 2 + i * 64
         box = (x0, 25, x0 + 59, BODY_BOTTOM)
         draw.rounded_rectangle(box, radius=4, outline=1)
-        draw.rectangle((x0 + 4, 32, x0 + 15, 47), fill=1)
-        draw.text((x0 + 6, 30), key, font=_font("large"), fill=0)
+        draw.rounded_rectangle((x0 + 5, 32, x0 + 18, 47), radius=2, fill=1)
+        draw.text((x0 + 8, 31), key, font=_font("large"), fill=0)
         _center(draw, 25 + 4 - INK_TOP["huge"] + 4, str(column), "huge", x0=x0 + 16, x1=x0 + 60)
     _legend(draw, v.keys)
 
@@ -423,8 +433,9 @@ def _pick(draw, v: PickView) -> None:
 
 def step_text(step) -> str:
     """The physical instruction for one runner, without its column: "new runner on 1"."""
-    where = f"new runner on {step.step}" if step.new else f"runner up to {step.step}"
-    return where + " TOP!" if step.top else where
+    if step.top:
+        return f"new on {step.step}: TOP!" if step.new else f"up to {step.step}: TOP!"
+    return f"new runner on {step.step}" if step.new else f"runner up to {step.step}"
 
 
 def percent(p: float) -> str:
@@ -569,17 +580,14 @@ def _board(draw, v: BoardView) -> None:
 
 
 def _column_page(draw, v: BoardView) -> None:
+    """One column in words: who has a marker where, the runner, or who claimed it."""
     col = next((c for c in v.columns if c.column == v.focus), None)
-    if v.current is not None and v.current < len(v.players):
-        _top_bar(draw, v.players[v.current], f"column {v.focus}", v.current, v.alert)
-    else:
-        _top_bar(draw, "Board", f"column {v.focus}", None, v.alert)
+    height = f"({col.height})" if col else ""
+    _top_bar(draw, f"Column {v.focus} {height}", "board", None, v.alert)
     if col is None:
         _center(draw, 24, f"no column {v.focus}", "medium")
         _legend(draw, v.keys)
         return
-    _text(draw, (0, BODY_TOP - INK_TOP["large"]), f"Column {col.column}", "large", width=88)
-    _text(draw, (0, BODY_TOP + 13), f"{col.height} squares", "small", width=88)
     rows: list[tuple[int | None, str]] = []
     if col.owner is not None:
         owner = v.players[col.owner] if col.owner < len(v.players) else f"P{col.owner + 1}"
@@ -591,52 +599,66 @@ def _column_page(draw, v: BoardView) -> None:
         if col.runner:
             rows.append((-1, f"runner {col.runner}"))
         if not rows:
-            rows.append((None, "empty"))
-    font = "medium" if len(rows) <= 2 else "small"
-    pitch = PITCH[font] + (1 if font == "medium" else 0)
-    y = BODY_TOP + 23
-    if len(rows) * pitch > BODY_BOTTOM + 1 - y:
-        font, pitch = "small", 8
-        y = BODY_BOTTOM + 1 - len(rows) * pitch
-    if len(rows) * pitch > BODY_BOTTOM + 1 - y:
+            rows.append((None, "no pieces"))
+    text_w = TRACK_X - 3
+    font = "medium"
+    if len(rows) * ROW_PITCH > BODY_BOTTOM + 1 - BODY_TOP or any(
+        width_of(t, "medium") > text_w - 10 for _, t in rows
+    ):
+        font = "small"
+    pitch = ROW_PITCH if font == "medium" else 9
+    if len(rows) * pitch > BODY_BOTTOM + 1 - BODY_TOP:
+        pitch = 8
+    keep = (BODY_BOTTOM + 1 - BODY_TOP) // pitch
+    if len(rows) > keep:
         _note_clip(repr(rows))
-        rows = rows[: (BODY_BOTTOM + 1 - y) // pitch]
+        rows = rows[:keep]
+    y = BODY_TOP
+    size = 7 if font == "medium" else 6
     for seat, text in rows:
-        size = 7 if font == "medium" else 5
-        top = y + INK_TOP[font] + (1 if font == "medium" else 1)
+        top = y + (1 if font == "medium" else 0)
         if seat == -1:
-            draw.rectangle((0, top + size // 2 - 1, size - 1, top + size // 2 + 1), outline=1)
+            _runner_mark(draw, 0, top + size // 2 - 1, size)
         else:
             draw_seat(draw, 0, top, seat, size)
-        _text(draw, (size + 3, y), text, font, width=88 - size - 3)
+        _text(draw, (size + 3, y - INK_TOP[font]), text, font, width=text_w - size - 3)
         y += pitch
-    _column_track(draw, col, 104, v.players)
+    _column_track(draw, col, TRACK_X)
     _legend(draw, v.keys)
 
 
-def _column_track(draw, col, x0: int, players) -> None:
-    """The focused column drawn tall on the right: each square a box, pieces by seat symbol."""
+TRACK_X = 98  # left edge of the drawn column on a column page
+
+
+def _runner_mark(draw, x: int, y: int, width: int) -> None:
+    """The runner: a hollow bar (as it looks on the board overview)."""
+    draw.rectangle((x, y, x + width - 1, y + 2), outline=1)
+
+
+def _column_track(draw, col, x0: int) -> None:
+    """The focused column drawn tall on the right: squares as ticks, pieces by seat symbol."""
     n = col.height
-    pitch = min(4, (BODY_BOTTOM - BODY_TOP) // max(1, n))
+    pitch = min(5, (BODY_BOTTOM - BODY_TOP) // max(1, n))
     bottom = BODY_BOTTOM
-    width = 23
+    x1 = WIDTH - 4
     top = bottom - n * pitch
     if col.owner is not None:
-        draw.rectangle((x0, top, x0 + width - 1, bottom), fill=1)
-        draw_seat(draw, x0 + 8, top + 2, col.owner, 7, fill=0)
+        draw.rectangle((x0, top, x1, bottom), fill=1)
+        draw_seat(draw, (x0 + x1) // 2 - 3, top + 2, col.owner, 7, fill=0)
         return
-    draw.rectangle((x0, top, x0 + width - 1, bottom), outline=1)
+    draw.rectangle((x0, top, x1, bottom), outline=1)
     for s in range(1, n):
         y = bottom - s * pitch
-        draw.line((x0 + 1, y, x0 + 2, y), fill=1)
-        draw.line((x0 + width - 3, y, x0 + width - 2, y), fill=1)
+        draw.point([(x0 + 1, y), (x1 - 1, y)], fill=1)
     for seat, step in enumerate(col.markers):
-        if step and seat < len(players):
-            y = bottom - step * pitch + 1
-            draw_seat(draw, x0 + 3 + 4 * seat, y, seat, 3)
+        if step:
+            y = bottom - step * pitch + (pitch - 3) // 2 + 1
+            draw_seat(draw, x0 + 3 + 6 * (seat % 4), y, seat, 3)
     if col.runner:
         y = bottom - col.runner * pitch
-        draw.rectangle((x0 - 2, y, x0 + width + 1, y + pitch), outline=1)
+        draw.rectangle((x0 - 3, y, x1 + 3, y + pitch), outline=1)
+        draw.line((x0, y, x1, y), fill=1)
+        draw.line((x0, y + pitch, x1, y + pitch), fill=1)
 
 
 # ---- lists ---------------------------------------------------------------
@@ -759,11 +781,17 @@ def _stats(draw, v: StatsView) -> None:
 
 
 def _off(draw, v: OffView) -> None:
-    _center(draw, 8, "Safe to", "large")
-    _center(draw, 24, "unplug", "large")
-    for i, line in enumerate(wrap(v.reason, WIDTH, "medium")[:2]):
-        _center(draw, 44 + i * 10 - (10 if len(wrap(v.reason, WIDTH, "medium")) > 1 else 0), line, "medium")
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    _center(draw, 10 - INK_TOP["large"], "Safe to", "large")
+    _center(draw, 25 - INK_TOP["large"], "unplug", "large")
+    lines = wrap(v.reason, WIDTH - 4, "medium")
+    if len(lines) > 2:
+        _note_clip(v.reason)
+        lines = lines[:2]
+    y = 42 if len(lines) == 1 else 39
+    for line in lines:
+        _center(draw, y - INK_TOP["medium"], line, "medium")
+        y += PITCH["medium"]
 
 
 _PAINTERS = {

@@ -1,0 +1,230 @@
+"""Screens: every sample view renders pixel-exactly as its golden image, fits, and is fast.
+
+The sample views live in ``firmware/gallery.py`` (``SAMPLES``), shared with the
+gallery. After an intended change of the look, regenerate the golden images
+and the gallery, look at them, and commit both:
+
+    .venv/bin/python -m firmware.gallery --golden          # tests/screens/golden/*.png
+    .venv/bin/python -m firmware.gallery docs/gallery      # docs/gallery/*.png + README.md
+
+A failing comparison saves the actual frame under pytest's tmp_path and names
+it in the assertion message.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from firmware import gallery, screens, views
+from firmware.gallery import SAMPLES
+from firmware.screens import clipped_texts, render
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _lit_share(image: Image.Image) -> float:
+    """The share of lit pixels in a 1-bit image."""
+    data = image.convert("L").tobytes()
+    return sum(1 for b in data if b) / len(data)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_screens_match_golden(name, tmp_path):
+    actual = render(SAMPLES[name])
+    path = GOLDEN / f"{name}.png"
+    assert path.exists(), f"no golden image {path}: run python -m firmware.gallery --golden"
+    with Image.open(path) as golden:
+        # compared as "L": ImageChops.difference on two mode "1" images reports a
+        # difference everywhere when one of them was loaded from a PNG
+        differs = ImageChops.difference(actual.convert("L"), golden.convert("L")).getbbox()
+    if differs is not None:
+        out = tmp_path / f"{name}.actual.png"
+        actual.save(out)
+        pytest.fail(f"{name} differs from {path} in box {differs}; actual frame saved to {out}")
+
+
+def test_screens_golden_folder_has_no_stale_images():
+    assert {p.stem for p in GOLDEN.glob("*.png")} == set(SAMPLES)
+
+
+def test_screens_samples_cover_every_view_type():
+    view_types = {
+        views.TurnView, views.DiceView, views.PickView, views.MoveView, views.WinView, views.BoardView,
+        views.MenuView, views.SetupView, views.MessageView, views.HintView, views.StatsView, views.OffView,
+    }
+    assert {type(v) for v in SAMPLES.values()} == view_types
+    assert view_types == set(screens._PAINTERS)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_screens_render_is_mono_128x64(name):
+    image = render(SAMPLES[name])
+    assert image.mode == "1"
+    assert image.size == (128, 64)
+    assert image.getbbox() is not None  # something is lit
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_screens_render_is_deterministic(name):
+    view = SAMPLES[name]
+    assert render(view).tobytes() == render(view).tobytes()
+    # an equal (not identical) view gives the same frame too
+    assert render(replace(view)).tobytes() == render(view).tobytes()
+
+
+def test_screens_distinct_samples_give_distinct_frames():
+    frames = {}
+    for name, view in SAMPLES.items():
+        frames.setdefault(render(view).tobytes(), []).append(name)
+    same = [names for names in frames.values() if len(names) > 1]
+    assert not same, f"samples with identical frames: {same}"
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_screens_sample_text_fits_without_cuts(name):
+    with clipped_texts() as cut:
+        render(SAMPLES[name])
+    assert cut == [], f"{name}: text cut to fit: {cut}"
+
+
+def test_screens_too_long_text_is_cut_and_reported():
+    view = views.MessageView("A title far too long for the top bar of the box", ("x " * 200,), keys="ROLL:ok")
+    with clipped_texts() as cut:
+        image = render(view)
+    assert "A title far too long for the top bar of the box" in cut
+    assert "x " * 200 in cut
+    assert image.size == (128, 64)
+
+
+def test_screens_fit_ends_cut_text_with_dots():
+    assert screens.fit("Burgundy", 40, "small") == "Burgundy"  # 8 x 5 px: just fits
+    assert screens.fit("Burgundy!", 40, "small") == "Burgun.."
+
+
+def test_screens_wrap_keeps_words_and_splits_long_ones():
+    assert screens.wrap("Take off 7: Blue, Green", 128, "medium") == ["Take off 7: Blue,", "Green"]
+    assert screens.wrap("x" * 30, 128, "small") == ["x" * 25, "x" * 5]
+    for line in screens.wrap("a " * 40 + "b" * 40, 128, "medium"):
+        assert screens.width_of(line, "medium") <= 128
+
+
+def test_screens_alert_inverts_the_top_bar():
+    plain = SAMPLES["turn_after_stop"]
+    frame = render(replace(plain, alert="disk full"))
+    bar = frame.crop((0, 0, 128, 10))
+    assert _lit_share(bar) > 0.5  # mostly white: text is drawn dark on it
+    # below the bar nothing changes
+    assert render(plain).crop((0, 11, 128, 64)).tobytes() == frame.crop((0, 11, 128, 64)).tobytes()
+
+
+def test_screens_bot_choice_is_inverted():
+    view = SAMPLES["dice_bot_chose"]  # chose A
+    frame = render(view)
+    assert _lit_share(frame.crop((0, 27, 42, 55))) > 0.5
+    assert _lit_share(frame.crop((43, 27, 85, 55))) < 0.5
+
+
+def test_screens_illegal_pairing_shows_dashes_and_hollow_label():
+    option = SAMPLES["dice_pick_and_illegal"].options[2]
+    assert screens.option_sums_text(option) == "--"
+    frame = render(SAMPLES["dice_pick_and_illegal"])
+    # the tab of C (illegal) is an outline, the tab of A (legal) is filled
+    assert frame.getpixel((86 + 15, 27)) and not frame.getpixel((86 + 16, 28))
+    assert frame.getpixel((0 + 15, 27)) and frame.getpixel((0 + 16, 28))
+
+
+def test_screens_option_sums_text_for_each_effect():
+    opts = SAMPLES["dice_pick_and_illegal"].options
+    assert screens.option_sums_text(opts[0]) == "2/11"
+    assert screens.option_sums_text(opts[0], chosen="A:11") == "11"
+    assert screens.option_sums_text(SAMPLES["dice_all_legal"].options[2]) == "7x2"
+    assert screens.option_sums_text(SAMPLES["dice_all_legal"].options[0]) == "5+9"
+    assert screens.option_sums_text(SAMPLES["dice_one_sum"].options[1]) == "10"
+
+
+def test_screens_percent_is_exact_to_a_tenth_and_never_hides_a_risk():
+    assert screens.percent(0.239) == "23.9%"
+    assert screens.percent(0.0) == "0%"
+    assert screens.percent(0.0004) == "<0.1%"
+    assert screens.percent(0.9996) == ">99.9%"
+    assert screens.percent(1.0) == "100%"
+
+
+def test_screens_step_text_names_the_physical_move():
+    assert screens.step_text(views.Step(7, 3, False, False)) == "runner up to 3"
+    assert screens.step_text(views.Step(9, 1, True, False)) == "new runner on 1"
+    assert screens.step_text(views.Step(12, 3, False, True)) == "up to 3: TOP!"
+    assert screens.step_text(views.Step(2, 3, True, True)) == "new on 3: TOP!"
+
+
+@pytest.mark.parametrize("size", [3, 5, 7])
+def test_screens_seat_symbols_differ(size):
+    shapes = set()
+    for seat in range(4):
+        image = Image.new("1", (size, size))
+        screens.draw_seat(ImageDraw.Draw(image), 0, 0, seat, size)
+        shapes.add(image.tobytes())
+    assert len(shapes) == 4
+    assert [screens.seat_symbol(s) for s in range(4)] == ["filled square", "hollow square", "filled circle", "cross"]
+
+
+def test_screens_seat_symbol_marks_the_player_in_the_top_bar():
+    red = render(SAMPLES["turn_first"])
+    blue = render(replace(SAMPLES["turn_first"], seat=1))
+    assert red.crop((0, 0, 8, 9)).tobytes() != blue.crop((0, 0, 8, 9)).tobytes()
+    assert red.crop((10, 0, 128, 64)).tobytes() == blue.crop((10, 0, 128, 64)).tobytes()
+
+
+def test_screens_legend_boxes_each_button_name():
+    frame = render(views.MessageView("T", ("x",), keys="ROLL:ok"))
+    # "ROLL" is drawn dark in a lit box from x=0 to 4*5, rows 56..63
+    assert _lit_share(frame.crop((0, 56, 21, 64))) > 0.5
+
+
+def test_screens_menu_scrolls_to_keep_the_cursor_row_visible():
+    items = tuple(f"Item {i}" for i in range(9))
+    for cursor in range(9):
+        frame = render(views.MenuView("Menu", items, cursor))
+        rows = [_lit_share(frame.crop((0, 11 + i * 11, 100, 11 + i * 11 + 9))) for i in range(4)]
+        assert sum(r > 0.5 for r in rows) == 1, f"cursor {cursor}: exactly one inverted row"
+
+
+def test_screens_unknown_view_is_a_type_error():
+    with pytest.raises(TypeError, match="no screen for str"):
+        render("not a view")
+
+
+def test_screens_other_sizes_get_the_frame_top_left():
+    view = SAMPLES["turn_first"]
+    big = render(view, (128, 128))
+    assert big.size == (128, 128) and big.mode == "1"
+    assert big.crop((0, 0, 128, 64)).tobytes() == render(view).tobytes()
+
+
+def test_screens_render_under_two_ms_per_frame():
+    render(SAMPLES["board_mid_game"])  # fonts loaded once
+    times = []
+    for _ in range(5):
+        for view in SAMPLES.values():
+            start = time.perf_counter()
+            render(view)
+            times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.002, f"median {statistics.median(times) * 1000:.2f} ms"
+
+
+def test_screens_gallery_writes_scaled_images_and_index(tmp_path):
+    paths = gallery.write_gallery(tmp_path)
+    assert {p.stem for p in paths} == set(SAMPLES)
+    with Image.open(tmp_path / "pick.png") as image:
+        assert image.size == (128 * 4 + 16, 64 * 4 + 16)
+        assert image.mode == "RGB"
+    index = (tmp_path / "README.md").read_text()
+    for name in SAMPLES:
+        assert f"({name}.png)" in index
+    assert set(gallery.CAPTIONS) == set(SAMPLES)
