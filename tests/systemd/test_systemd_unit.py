@@ -26,7 +26,7 @@ KNOWN = {
              "StartLimitBurst", "ConditionPathExists", "AssertPathExists"},
     "Service": {
         "Type", "NotifyAccess", "ExecStart", "ExecStartPre", "ExecStop", "WatchdogSec", "TimeoutStartSec",
-        "TimeoutStopSec", "Restart", "RestartSec", "Environment", "StandardOutput", "StandardError",
+        "TimeoutStopSec", "Restart", "RestartSec", "RestartPreventExitStatus", "Environment", "StandardOutput", "StandardError",
         "SyslogIdentifier", "User", "Group", "SupplementaryGroups", "StateDirectory", "StateDirectoryMode",
         "WorkingDirectory", "ConfigurationDirectory", "ConfigurationDirectoryMode", "UMask", "DevicePolicy",
         "DeviceAllow", "PrivateNetwork", "IPAddressDeny", "RestrictAddressFamilies", "ProtectSystem",
@@ -88,6 +88,11 @@ def test_systemd_unit_is_notify_with_a_watchdog_and_restarts(unit):
     assert one(unit, "Service", "Restart") == "on-failure"
     assert one(unit, "Service", "RestartSec") == "2"
     assert one(unit, "Service", "TimeoutStopSec")
+    # a config error is final (the daemon exits with EX_CONFIG); hardware faults are retried
+    from firmware.run import EXIT_CONFIG, EXIT_HARDWARE
+
+    assert one(unit, "Service", "RestartPreventExitStatus").split() == [str(EXIT_CONFIG)]
+    assert EXIT_HARDWARE != EXIT_CONFIG
     keys = {k for k, _ in unit["Unit"]}
     assert {"StartLimitIntervalSec", "StartLimitBurst"} <= keys
     assert not {"StartLimitIntervalSec", "StartLimitBurst"} & {k for k, _ in unit["Service"]}
