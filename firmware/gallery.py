@@ -146,6 +146,10 @@ SAMPLES = {
         "Blue", 1, (Step(6, 6, False, False), Step(8, 4, True, False)), 0.0772, False, 1,
         stop_note="runner on Red", keys="ROLL:roll",
     ),
+    "move_risky_long_note": MoveView(
+        "Red", 0, (Step(4, 5, False, False),), 0.2431, False, 0,
+        stop_note="Risky: a runner shares a square", keys="ROLL:roll",
+    ),
     "move_bot": MoveView(
         "Burgundy", 1, (Step(5, 4, True, False), Step(10, 3, False, False)), 0.5563, True, 0,
         bot=True, bot_next="stop", keys="ROLL:ok",
@@ -248,6 +252,7 @@ CAPTIONS = {
     "move_top": "A runner reached the top; no runner left.",
     "move_double": "A double: a new runner moved two squares; 0% bust.",
     "move_risky_stop": "Risky variant: stopping is not allowed now.",
+    "move_risky_long_note": "A longer stop note: the chance drops to the large font to make room.",
     "move_bot": "A bot's move, and what it will do next.",
     "win": "Red wins: claimed columns, turns and the last markers to place.",
     "win_long_name": "A win with an 8-character colour name (large font).",

@@ -468,20 +468,27 @@ def _move(draw, v: MoveView) -> None:
     if len(v.steps) > 2:
         _note_clip(repr(v.steps))
     chance = percent(v.bust)
-    draw.text((0, BODY_BOTTOM - 18 - INK_TOP["huge"] + 1), chance, font=_font("huge"), fill=1)
-    x = width_of(chance, "huge") + 4
-    room = WIDTH - x
-    if v.stop_note and not v.can_stop:
-        lines = ["can't stop:", *wrap(v.stop_note, room, "small")]
-        if len(lines) > 2:
-            lines = wrap(v.stop_note, room, "small")
-    elif v.bot and v.bot_next:
-        lines = ["box will", v.bot_next.upper()]
-    else:
-        lines = ["bust if you", "roll again"]
+    # the chance in the huge font; the large one when a stop note needs the room
+    for font in ("huge", "large"):
+        x = width_of(chance, font) + 4
+        room = WIDTH - x
+        if v.stop_note and not v.can_stop:
+            lines = ["can't stop:", *wrap(v.stop_note, room, "small")]
+            if len(lines) > 2:
+                lines = wrap(v.stop_note, room, "small")
+        elif v.bot and v.bot_next:
+            lines = ["box will", v.bot_next.upper()]
+        else:
+            lines = ["bust if you", "roll again"]
+        if len(lines) <= 2:
+            break
     if len(lines) > 2:
         _note_clip(" ".join(lines))
         lines = lines[:2]
+    if font == "huge":
+        draw.text((0, BODY_BOTTOM - 18 - INK_TOP["huge"] + 1), chance, font=_font("huge"), fill=1)
+    else:
+        draw.text((0, BODY_BOTTOM - 13 - INK_TOP["large"] + 1), chance, font=_font("large"), fill=1)
     _lines_at(draw, BODY_BOTTOM - 15, lines, "small", 8, x=x)
     _legend(draw, v.keys)
 
