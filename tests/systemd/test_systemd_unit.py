@@ -202,3 +202,58 @@ def test_systemd_security_threshold_fails_a_weak_unit(tmp_path):
     weak.write_text("[Service]\nType=simple\nExecStart=/bin/true\n")
     level, returncode, _ = exposure(weak)
     assert level > MAX_EXPOSURE and returncode != 0
+
+
+# -- MemoryDenyWriteExecute=yes: the Python stack must not need W+X memory ----------
+
+MDWE_CHILD = r"""
+import ctypes, sqlite3, sys, tempfile
+callback = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(lambda x: x * 2)  # libffi closure
+assert callback(21) == 42
+from PIL import Image, ImageDraw
+import gpiozero, gpiozero.pins.mock, luma.core.device, luma.oled.device, smbus2
+from hw import fonts
+from hw.buttons import GpioButtons
+from hw.display import open_dummy
+from firmware import config, sdnotify, store
+display = open_dummy()
+frame = Image.new("1", (128, 64))
+ImageDraw.Draw(frame).text((0, 0), "ROLL", font=fonts.load("large"), fill=1)
+display.show(frame)
+with tempfile.TemporaryDirectory() as d:
+    db = sqlite3.connect(d + "/t.sqlite3")
+    db.execute("pragma journal_mode=wal")
+    db.execute("create table t(x)")
+    db.commit()
+print("stack ok")
+"""
+
+MDWE_LAUNCHER = r"""
+import ctypes, mmap, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN (Linux 6.3+)
+    print("no-mdwe", ctypes.get_errno())
+    sys.exit(0)
+try:
+    mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    print("mdwe-not-enforced")
+    sys.exit(0)
+except OSError:
+    pass
+os.execv(sys.executable, [sys.executable, "-c", sys.argv[1]])
+"""
+
+
+def test_systemd_python_stack_runs_without_writable_executable_memory(unit):
+    assert one(unit, "Service", "MemoryDenyWriteExecute") == "yes"
+    done = subprocess.run([sys.executable, "-c", MDWE_LAUNCHER, MDWE_CHILD], capture_output=True, text=True,
+                          cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    if done.stdout.startswith("no-mdwe"):
+        # A kernel before 6.3: the only refusal it knows is the errno of an unknown prctl.
+        assert done.stdout.split() == ["no-mdwe", "22"]  # EINVAL
+        plain = subprocess.run([sys.executable, "-c", MDWE_CHILD], capture_output=True, text=True, cwd=REPO,
+                               timeout=60)
+        assert plain.stdout == "stack ok\n", plain.stderr
+        return
+    assert done.stdout == "stack ok\n"
