@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from engine import Rules
+from engine import Phase, Rules
 
 from . import ui
 from .input import Buttons
@@ -199,16 +199,16 @@ class Box:
         if isinstance(effect, ui.DrawDice):
             self._step(ui.DiceRolled(self.dice()))
         elif isinstance(effect, ui.Append):
-            self._save(lambda: self.store.append(self._require_game(), effect.event))
+            self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event)))
         elif isinstance(effect, ui.PopLast):
-            self._save(lambda: self.store.pop_last(self._require_game()))
+            self._save(lambda: self._with_game(self.store.pop_last))
         elif isinstance(effect, ui.StartGame):
             def start():
                 self.game_id = None
                 self.game_id = self.store.new_game(effect.players, effect.rules, meta=effect.meta).id
             self._save(start)
         elif isinstance(effect, ui.FinishGame):
-            self._save(lambda: self.store.finish(self._require_game(), effect.winner))
+            self._save(lambda: self._with_game(lambda gid: self.store.finish(gid, effect.winner)))
         elif isinstance(effect, ui.LoadStats):
             rows, games = (), 0
             if self.store is not None:
@@ -220,10 +220,26 @@ class Box:
                     log.error("cannot read statistics: %s", err)
             self._step(ui.StatsLoaded(rows, games))
 
-    def _require_game(self) -> int:
-        if self.game_id is None:
-            raise _NoGame()
-        return self.game_id
+    def _with_game(self, action: Callable[[int], object]) -> None:
+        """Run ``action(game_id)``; if the game was never saved, save all of it instead.
+
+        A game whose start could not be saved (full disk) has no id yet: the
+        first write that works creates it and writes every event the app
+        holds, which already includes the change being saved now.
+        """
+        if self.game_id is not None:
+            action(self.game_id)
+            return
+        app = self.app
+        if app.game is None:
+            return
+        players = tuple(s.colour for s in app.seats)
+        meta = {"seats": [s.to_json() for s in app.seats]}
+        self.game_id = self.store.new_game(players, app.game.rules, meta=meta).id
+        for event in app.events:
+            self.store.append(self.game_id, event)
+        if app.game.phase is Phase.OVER:
+            self.store.finish(self.game_id, app.game.winner)
 
     def _save(self, action: Callable[[], object]) -> None:
         """Run a store write; a failure keeps the game in memory and raises the alert."""
@@ -231,9 +247,6 @@ class Box:
             return
         try:
             action()
-        except _NoGame:
-            self._step(ui.SaveFailed("no saved game"))
-            return
         except Exception as err:  # StoreWriteError and friends: one line, keep playing
             message = _short(err)
             log.error("store: %s", err)
@@ -277,10 +290,6 @@ class Box:
                 self.store.close()
             except Exception as err:
                 log.error("closing the store: %s", err)
-
-
-class _NoGame(Exception):
-    pass
 
 
 def _short(err: BaseException) -> str:

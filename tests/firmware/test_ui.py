@@ -293,5 +293,5 @@ def test_ui_button_storm_never_crashes_or_breaks_a_rule(seed, players, to_win, s
         if app.game is not None:
             # The app's game is exactly the stored events replayed.
             assert list(app.events) == log
-            assert replay(new_game(app.game.players, rules), log) == app.game
+            assert replay(new_game(app.game.players, app.game.rules), log) == app.game
             assert app.game.runners.count(0) >= 10

@@ -1,0 +1,247 @@
+"""End to end: the daemon driven through gpiozero's mock pins, a fake display and a real store."""
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from PIL import ImageChops
+
+from engine import Phase, Record, Roll, Rules, state_view
+from firmware import ui, views
+from firmware.config import ButtonsConfig
+from firmware.daemon import Box, seeded_dice
+from firmware.screens import render
+from firmware.store import Store, StoreWriteError
+from hw.buttons import GpioButtons
+from hw.fakes import FakeDisplay
+
+PINS = ButtonsConfig().pins()
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+    def advance(self, dt):
+        self.t += dt
+
+
+class Rig:
+    """A box on mock pins: press buttons, read frames and the store."""
+
+    def __init__(self, tmp_path, *, seed=7, settings=None, store=None):
+        self.factory = MockFactory()
+        self.clock = Clock()
+        self.display = FakeDisplay()
+        self.store = store or Store.open(tmp_path)
+        self.box = Box(settings or ui.Settings(), self.display, self.store, dice=seeded_dice(seed),
+                       clock=self.clock)
+        self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
+        self.box.start()
+
+    def pin(self, name):
+        return self.factory.pin(PINS[name])
+
+    def tap(self, name, hold=0.1):
+        self.pin(name).drive_low()
+        self.clock.advance(hold)
+        self.box.pump()
+        self.pin(name).drive_high()
+        self.clock.advance(0.1)
+        self.box.pump()
+
+    def hold(self, name):
+        self.pin(name).drive_low()
+        self.box.pump()
+        self.clock.advance(1.0)
+        self.box.pump()  # the long press fires while held
+        self.pin(name).drive_high()
+        self.clock.advance(0.1)
+        self.box.pump()
+
+    @property
+    def view(self):
+        return ui.view(self.box.app)
+
+    def close(self):
+        self.buttons.close()
+        self.factory.reset()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    r = Rig(tmp_path)
+    yield r
+    r.close()
+
+
+def play_to_the_end(rig, max_presses=5000):
+    """Play by the buttons alone: first legal pairing (A of a pick), stop after two moves."""
+    moves_this_turn = 0
+    for _ in range(max_presses):
+        v = rig.view
+        if isinstance(v, views.WinView):
+            return v
+        if isinstance(v, views.TurnView):
+            moves_this_turn = 0
+            rig.tap("ROLL")
+        elif isinstance(v, views.DiceView):
+            label = next(o.label for o in v.options if o.effect != "none")
+            rig.tap(label)
+            moves_this_turn += 1
+        elif isinstance(v, views.PickView):
+            rig.tap("A")
+        elif isinstance(v, views.MoveView):
+            rig.tap("STOP" if moves_this_turn >= 2 and v.can_stop else "ROLL")
+        else:
+            raise AssertionError(f"unexpected screen {v}")
+    raise AssertionError("no winner")
+
+
+def test_daemon_plays_a_whole_game_by_mock_pins(rig):
+    assert isinstance(rig.view, views.SetupView)
+    rig.tap("ROLL")  # start with the defaults
+    win = play_to_the_end(rig)
+    assert win.player in ("Red", "Blue")
+    # The store holds the finished game, and its record replays to the same state.
+    summary = rig.store.games()[0]
+    assert summary.status == "finished" and summary.winner == rig.box.app.game.winner
+    record = rig.store.record(summary.id)
+    assert state_view(record.replay()) == state_view(rig.box.app.game)
+    assert Record.from_json(record.to_json()).replay() == rig.box.app.game
+    # The display got exactly the frame of the last view.
+    assert ImageChops.difference(rig.display.last.convert("1"), render(rig.view).convert("1")).getbbox() is None
+
+
+def test_daemon_sends_a_frame_only_when_the_screen_changes(rig):
+    rig.tap("ROLL")
+    frames = rig.display.show_calls
+    rig.tap("STOP")  # means nothing before a roll: a hint appears
+    assert rig.display.show_calls == frames + 1
+    rig.tap("STOP")  # the same hint again: the same frame, not resent
+    assert rig.display.show_calls == frames + 1
+
+
+def test_daemon_chatter_counts_once(rig):
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    assert isinstance(rig.view, views.DiceView)
+    events = len(rig.box.app.events)
+    pin = rig.pin("A")
+    for i in range(6):  # a bouncing contact: six edges within 5 ms
+        (pin.drive_low if i % 2 == 0 else pin.drive_high)()
+        rig.clock.advance(0.001)
+    pin.drive_low()
+    rig.clock.advance(0.1)
+    rig.box.pump()
+    pin.drive_high()
+    rig.clock.advance(0.1)
+    rig.box.pump()
+    assert len(rig.box.app.events) == events + 1  # one move, not several
+
+
+def test_daemon_two_buttons_at_once_do_nothing(rig):
+    rig.tap("ROLL")
+    before = (rig.box.app.events, rig.view)
+    rig.pin("ROLL").drive_low()
+    rig.pin("MENU").drive_low()
+    rig.clock.advance(0.1)
+    rig.pin("ROLL").drive_high()
+    rig.pin("MENU").drive_high()
+    rig.clock.advance(2.0)
+    rig.box.pump()
+    assert (rig.box.app.events, rig.view) == before
+
+
+def test_daemon_long_press_undoes_from_the_store(rig):
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    v = rig.view
+    label = next(o.label for o in v.options if o.effect not in ("none", "pick"))
+    rig.tap(label)
+    gid = rig.box.game_id
+    assert len(rig.store.game(gid).events) == 2
+    rig.hold("STOP")
+    assert len(rig.store.game(gid).events) == 1
+    assert isinstance(rig.view, views.DiceView) and rig.view.dice == v.dice
+
+
+def test_daemon_resumes_on_the_exact_screen(tmp_path):
+    first = Rig(tmp_path, seed=3)
+    first.tap("ROLL")
+    first.tap("ROLL")
+    shown = first.view
+    first.close()  # no shutdown: as if the power went
+    second = Rig(tmp_path, seed=99, store=Store.open(tmp_path))
+    assert second.view == shown
+    assert isinstance(shown, views.DiceView)
+    second.close()
+
+
+def _tap_on(rig):
+    """One sensible press for whatever screen is up (keeps a game going)."""
+    v = rig.view
+    if isinstance(v, views.DiceView):
+        rig.tap(next(o.label for o in v.options if o.effect != "none"))
+    elif isinstance(v, views.PickView):
+        rig.tap("A")
+    elif isinstance(v, views.MoveView) and v.can_stop and len(rig.box.app.events) % 3 == 0:
+        rig.tap("STOP")
+    else:
+        rig.tap("ROLL")
+
+
+def test_daemon_keeps_playing_on_a_full_disk_and_loses_nothing(rig):
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    pages = rig.store._db.execute("PRAGMA page_count").fetchone()[0]
+    rig.store._db.execute(f"PRAGMA max_page_count = {pages}")  # the SD card is full
+    for _ in range(400):
+        _tap_on(rig)
+        if rig.view.alert:
+            break
+    assert rig.view.alert.startswith("NOT SAVED:")
+    _tap_on(rig)
+    _tap_on(rig)  # the game goes on in memory
+    rig.store._db.execute("PRAGMA max_page_count = 1073741823")  # room again
+    for _ in range(10):
+        _tap_on(rig)
+        if not rig.view.alert and not isinstance(rig.view, views.WinView):
+            break
+    assert rig.view.alert is None
+    stored = rig.store.game(rig.box.game_id)
+    assert stored.events == rig.box.app.events  # nothing lost, nothing doubled
+
+
+def test_daemon_saves_a_game_whose_start_could_not_be_saved(rig, monkeypatch):
+    real_new = rig.store.new_game
+
+    def full(*a, **k):
+        raise StoreWriteError("cannot save: the SD card is full")
+
+    monkeypatch.setattr(rig.store, "new_game", full)
+    rig.tap("ROLL")
+    assert rig.view.alert == "NOT SAVED: the SD card is full"
+    monkeypatch.setattr(rig.store, "new_game", real_new)
+    rig.tap("ROLL")
+    assert rig.view.alert is None
+    stored = rig.store.open_game()
+    assert stored.events == rig.box.app.events and len(stored.events) == 1
+
+
+def test_daemon_display_failure_does_not_stop_the_game(rig):
+    rig.display.fail = True
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    assert rig.box.app.game.phase is Phase.MOVE
+    rig.display.fail = False
+    rig.tap("STOP")  # any press redraws once the display answers again
+    assert rig.display.last is not None
+
+
+def test_daemon_shutdown_shows_off(rig):
+    rig.box.request_shutdown("Box is off")
+    rig.box.pump()
+    assert rig.view == views.OffView("Box is off")
+    assert not rig.box.running
