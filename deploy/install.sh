@@ -99,13 +99,15 @@ else
 fi
 
 # 2. The program, in its own virtual environment. --system-site-packages lets
-# Raspberry Pi OS's python3-lgpio satisfy the 'pi' extra without a compiler.
+# Raspberry Pi OS's python3-lgpio and python3-spidev satisfy the 'pi' extra
+# without a compiler (the apt packages are installed first when missing).
 apt_needed=()
 if [ "$REAL" -eq 0 ]; then
-    apt_needed=(python3-venv python3-lgpio)
+    apt_needed=(python3-venv python3-lgpio python3-spidev)
 else
     "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || apt_needed+=(python3-venv)
     "$PYTHON" -c 'import lgpio' 2>/dev/null || apt_needed+=(python3-lgpio)
+    "$PYTHON" -c 'import spidev' 2>/dev/null || apt_needed+=(python3-spidev)
 fi
 if [ "${#apt_needed[@]}" -gt 0 ]; then
     if [ "$REAL" -eq 0 ] || command -v apt-get >/dev/null 2>&1; then
