@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden clean setup
+.PHONY: run test soak bench gallery golden wiring clean setup
 
 setup: $(STAMP)
 
@@ -27,6 +27,19 @@ soak: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/store.py
+	$(PY) benchmarks/box.py
+	$(PY) benchmarks/startup.py
+	$(PY) benchmarks/players.py --quick
+
+gallery: $(STAMP)
+	$(PY) -m firmware.gallery docs/gallery
+
+golden: $(STAMP)
+	$(PY) -m firmware.gallery --golden
+
+wiring: $(STAMP)
+	$(PY) -m firmware.wiring docs/wiring.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info
