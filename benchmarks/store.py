@@ -136,6 +136,14 @@ def main(argv=None) -> int:
         print(f"resume {len(events):,}-event game (open + integrity check + load + replay), {args.runs} runs: "
               f"median {statistics.median(tm):.1f} ms, max {max(tm):.1f} ms  [target < 200 ms]; "
               f"of which open + integrity check: median {statistics.median(om):.1f} ms")
+        with Store.open(state_dir) as store:
+            t0 = time.perf_counter()
+            listed = store.games()
+            t1 = time.perf_counter()
+            store.wins_by_colour()
+            t2 = time.perf_counter()
+        print(f"history list of {len(listed)} games (statistics screen): games() {(t1 - t0) * 1e3:.1f} ms, "
+              f"wins_by_colour() {(t2 - t1) * 1e3:.1f} ms")
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0

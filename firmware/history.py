@@ -98,7 +98,7 @@ def run(args) -> int:
     store = open_store(args)
     try:
         try:
-            games = store.games(limit=args.limit)
+            games = store.games(limit=args.limit, check=True)
         except StoreError as err:
             raise UsageError(str(err)) from None
     finally:

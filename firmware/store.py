@@ -44,7 +44,7 @@ from engine import CantStopError, Event, GameState, IllegalEventError, Move, Pha
 log = logging.getLogger("cantstop.store")
 
 DB_NAME = "games.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APP_DIR = "cantstop-box"
 
 _SCHEMA = """
@@ -57,7 +57,8 @@ CREATE TABLE games (
     finished REAL,                        -- when finished or abandoned
     winner   INTEGER,                     -- index into players
     status   TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished', 'abandoned')),
-    problem  TEXT                         -- set when an event does not replay: the game is damaged
+    problem  TEXT,                        -- set when an event does not replay: the game is damaged
+    turns    INTEGER                      -- turns played, kept when the game closes (history without replay)
 );
 CREATE INDEX games_status ON games (status);
 CREATE TABLE events (
@@ -69,6 +70,10 @@ CREATE TABLE events (
 ) WITHOUT ROWID;
 """
 _TABLES = {"games", "events"}
+# Statements that bring a file of version N up to N + 1, run in one transaction.
+_MIGRATIONS = {
+    1: "ALTER TABLE games ADD COLUMN turns INTEGER;",
+}
 
 # Primary SQLite result codes we tell apart.
 _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
@@ -225,7 +230,7 @@ def _dump(obj) -> str:
 
 
 # A pending operation: ("event", game_id, seq, payload, time) | ("pop", game_id, seq) |
-# ("finish", game_id, time, winner) | ("abandon", game_id, time)
+# ("finish", game_id, time, winner, turns) | ("abandon", game_id, time, turns)
 _Op = tuple
 
 
@@ -245,6 +250,7 @@ class Store:
         self._pending: list[_Op] = []
         # game id -> states after 0, 1, 2 ... events (for checking appends and undo).
         self._trail: dict[int, list[GameState]] = {}
+        self._version = SCHEMA_VERSION  # a read-only store may read an older file
 
     # -- opening -----------------------------------------------------------
 
@@ -270,7 +276,9 @@ class Store:
                 db = cls._connect(path, readonly=True)
             except _BadFile as bad:
                 raise StoreError(f"the game file {path} is unusable ({bad}); the box moves it aside when it starts")
-            return cls(db, path, clock, None, readonly=True)
+            store = cls(db, path, clock, None, readonly=True)
+            store._version = db.execute("PRAGMA user_version").fetchone()[0]
+            return store
         try:
             state_dir.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
@@ -307,7 +315,7 @@ class Store:
                 probe = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False)
                 version = cls._check(probe)
                 if readonly:
-                    if version != SCHEMA_VERSION:
+                    if version == 0:
                         raise _BadFile("it holds no games yet")
                     db, probe = probe, None
                     return db
@@ -332,6 +340,10 @@ class Store:
             if version == 0:
                 # One transaction: a power cut leaves either no tables or all of them.
                 db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            elif version < SCHEMA_VERSION:
+                steps = "".join(_MIGRATIONS[v] for v in range(version, SCHEMA_VERSION))
+                db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+                log.info("game store schema updated from version %d to %d", version, SCHEMA_VERSION)
             return db
         except sqlite3.DatabaseError as err:
             if db is not None:
@@ -351,7 +363,7 @@ class Store:
             raise _BadFile(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
         if version == 0 and tables:
             raise _BadFile(f"unknown tables {', '.join(sorted(tables))} and no schema version")
-        if version == SCHEMA_VERSION and not _TABLES <= tables:
+        if version > 0 and not _TABLES <= tables:
             raise _BadFile(f"schema version {version} but tables {', '.join(sorted(_TABLES - tables))} missing")
         problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
         if problems != ["ok"]:
@@ -421,13 +433,13 @@ class Store:
             elif row[0] != payload:
                 raise sqlite3.IntegrityError(f"game {game_id}, event {seq} already holds a different event")
         elif kind == "finish":
-            _, game_id, when, winner = op
-            db.execute("UPDATE games SET status = 'finished', finished = ?, winner = ? WHERE id = ?",
-                       (when, winner, game_id))
+            _, game_id, when, winner, turns = op
+            db.execute("UPDATE games SET status = 'finished', finished = ?, winner = ?, turns = ? WHERE id = ?",
+                       (when, winner, turns, game_id))
         elif kind == "abandon":
-            _, game_id, when = op
-            db.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE id = ? AND status = 'open'",
-                       (when, game_id))
+            _, game_id, when, turns = op
+            db.execute("UPDATE games SET status = 'abandoned', finished = ?, turns = ? WHERE id = ? AND status = 'open'",
+                       (when, turns, game_id))
         elif kind == "pop":
             _, game_id, seq = op
             db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
@@ -463,7 +475,7 @@ class Store:
                 self._execute(db, op)
             left = [r[0] for r in db.execute("SELECT id FROM games WHERE status = 'open'")]
             for game_id in left:
-                self._execute(db, ("abandon", game_id, now))
+                self._execute(db, ("abandon", game_id, now, self._turns_known(game_id)))
             cur = db.execute("INSERT INTO games (players, rules, meta, started, status) VALUES (?, ?, ?, ?, 'open')",
                              (_dump(list(state.players)), _dump(rules.to_json()), meta_text, now))
             game_id = cur.lastrowid
@@ -547,14 +559,21 @@ class Store:
         players = json.loads(game["players"])
         if winner is not None and not (type(winner) is int and 0 <= winner < len(players)):
             raise StoreGameError(f"winner must be a player number 0 to {len(players) - 1}, not {winner!r}")
+        turns = _turns_played(self._open_trail(game_id)[-1])
         self._trail.pop(game_id, None)
-        self._write([("finish", game_id, self._clock(), winner)])
+        self._write([("finish", game_id, self._clock(), winner, turns)])
 
     def abandon(self, game_id: int) -> None:
         """Mark an open game abandoned (it stays in history)."""
         self._row(game_id)
+        turns = self._turns_known(game_id)
         self._trail.pop(game_id, None)
-        self._write([("abandon", game_id, self._clock())])
+        self._write([("abandon", game_id, self._clock(), turns)])
+
+    def _turns_known(self, game_id: int) -> int | None:
+        """Turns played in a game whose states are in memory, else None (history replays it when asked)."""
+        trail = self._trail.get(game_id)
+        return _turns_played(trail[-1]) if trail else None
 
     # -- reading -------------------------------------------------------------
 
@@ -578,14 +597,44 @@ class Store:
         """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
         return self.game(game_id).record()
 
-    def games(self, limit: int | None = None) -> list[GameSummary]:
-        """Games newest first, with the turn reached and whether any is damaged."""
+    def games(self, limit: int | None = None, *, check: bool = False) -> list[GameSummary]:
+        """Games newest first: players, turns, winner, duration, status.
+
+        Open games are replayed; a closed game uses the turns kept when it
+        closed, so the list stays quick with a long history. ``check=True``
+        replays every game, so damage anywhere shows as status ``"damaged"``
+        (the ``history`` command does this).
+        """
+        rows = self._rows(limit=limit)
+        touched = {op[1] for op in self._pending}
+        quick = [r for r in rows if not check and r["status"] != "open" and r["turns"] is not None
+                 and r["id"] not in touched]
+        counts: dict[int, tuple[int, float]] = {}
+        if quick:
+            marks = ",".join("?" * len(quick))
+            counts = {gid: (n, last) for gid, n, last in self._connection().execute(
+                f"SELECT game_id, COUNT(*), MAX(time) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+                [r["id"] for r in quick])}
+        quick_ids = {r["id"] for r in quick}
         out = []
-        for row in self._rows(limit=limit):
+        for row in rows:
+            if row["id"] in quick_ids:
+                try:
+                    players = tuple(_parse_players(row["players"]))
+                    rules = Rules.from_json(json.loads(row["rules"]))
+                    meta = json.loads(row["meta"])
+                except (ValueError, TypeError, CantStopError):
+                    pass  # unreadable: the slow path below marks it damaged
+                else:
+                    n, last = counts.get(row["id"], (0, None))
+                    status = "damaged" if row["problem"] else row["status"]
+                    out.append(GameSummary(row["id"], players, rules, meta if isinstance(meta, dict) else {},
+                                           row["started"], row["finished"], row["winner"], row["turns"], status,
+                                           row["problem"], n, last))
+                    continue
             game, state = self._load(row)
-            turns = _turns_played(state)
             out.append(GameSummary(game.id, game.players, game.rules, game.meta, game.started, game.finished,
-                                   game.winner, turns, game.status, game.problem, len(game.events),
+                                   game.winner, _turns_played(state), game.status, game.problem, len(game.events),
                                    game.times[-1] if game.times else None))
         return out
 
@@ -627,7 +676,8 @@ class Store:
             # A pending finish/abandon may change a row's status: fetch those rows too, filter below.
             where.append("(status = ?" + "".join(" OR id = ?" for _ in touched) + ")")
             params += [status, *touched]
-        sql = f"SELECT {self._COLUMNS} FROM games"
+        turns = "turns" if self._version >= 2 else "NULL AS turns"
+        sql = f"SELECT {self._COLUMNS}, {turns} FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id DESC"
@@ -644,9 +694,9 @@ class Store:
                 if row is None:
                     continue
                 if op[0] == "finish":
-                    row.update(status="finished", finished=op[2], winner=op[3])
+                    row.update(status="finished", finished=op[2], winner=op[3], turns=op[4])
                 elif op[0] == "abandon" and row["status"] == "open":
-                    row.update(status="abandoned", finished=op[2])
+                    row.update(status="abandoned", finished=op[2], turns=op[3])
             if status is not None:
                 rows = [r for r in rows if r["status"] == status]
         if limit is not None:

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 
 from engine import STOP, Move, Phase, Roll, Rules, IllegalEventError, new_game, replay, state_view
-from firmware.store import DB_NAME, Store, StoreError, StoreGameError, StoreWriteError, default_state_dir
+from firmware.store import DB_NAME, SCHEMA_VERSION, Store, StoreError, StoreGameError, StoreWriteError, default_state_dir
 from storekit import play_to_end, random_events
 
 
@@ -29,7 +29,7 @@ def test_store_open_creates_directory_with_wal_full_and_schema_version(state_dir
         db = store._db
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert store.notice is None
     assert (state_dir / DB_NAME).is_file()
 
@@ -213,3 +213,63 @@ def test_store_finish_only_an_open_game(store):
     with pytest.raises(StoreGameError, match="^game 1 is abandoned and cannot be finished$"):
         store.finish(game.id, 0)
     assert store.game(game.id).winner is None
+
+
+def test_store_games_quick_list_matches_a_full_replay(store, clock):
+    store._db.execute("PRAGMA synchronous=OFF")  # setup only
+    for seed in range(4):
+        events, state = play_to_end(seed=seed)
+        g = store.new_game(["Red", "Blue"], Rules(), meta={"colours": ["red", "blue"]})
+        for e in events:
+            clock.advance(1)
+            store.append(g.id, e)
+        if seed % 2:
+            store.finish(g.id, state.winner)
+    store.new_game(["Red"], Rules())
+    quick, full = store.games(), store.games(check=True)
+    assert quick == full
+    assert [g.status for g in quick] == ["open", "finished", "abandoned", "finished", "abandoned"]
+    assert all(g.turns > 0 and g.events > 0 for g in quick[1:])
+
+
+def test_store_games_check_finds_damage_in_a_closed_game(state_dir, clock):
+    with Store.open(state_dir, clock=clock) as store:
+        events, state = play_to_end(seed=2)
+        g = store.new_game(["Red", "Blue"], Rules())
+        for e in events:
+            store.append(g.id, e)
+        store.finish(g.id, state.winner)
+    db = sqlite3.connect(state_dir / DB_NAME)
+    db.execute("UPDATE events SET payload = '{\"stop\": true}' WHERE game_id = 1 AND seq = 1")
+    db.commit()
+    db.close()
+    with Store.open(state_dir, clock=clock) as store:
+        assert store.games()[0].status == "finished"  # the quick list trusts what was kept at the finish
+        checked = store.games(check=True)[0]
+        assert checked.status == "damaged" and checked.problem.startswith("game 1, event 1: cannot stop")
+        assert store.games()[0].status == "damaged"  # and the damage is now recorded
+
+
+def test_store_opens_and_updates_a_version_1_file(state_dir, clock):
+    # Version 1 had no turns column: build such a file by hand, as an early box left it.
+    state_dir.mkdir()
+    db = sqlite3.connect(state_dir / DB_NAME)
+    db.executescript("""
+        PRAGMA journal_mode=WAL;
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, players TEXT NOT NULL, rules TEXT NOT NULL,
+            meta TEXT NOT NULL DEFAULT '{}', started REAL NOT NULL, finished REAL, winner INTEGER,
+            status TEXT NOT NULL DEFAULT 'open', problem TEXT);
+        CREATE TABLE events (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,
+            time REAL NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+        INSERT INTO games (players, rules, started, finished, status) VALUES ('["Red","Blue"]', '{}', 10, 20, 'abandoned');
+        INSERT INTO events VALUES (1, 1, '{"roll":[2,3,4,5]}', 11), (1, 2, '{"move":[7,7]}', 12), (1, 3, '{"stop":true}', 13);
+        PRAGMA user_version = 1;
+    """)
+    db.close()
+    with Store.open(state_dir, clock=clock, readonly=True) as old:
+        assert [(g.id, g.turns, g.events) for g in old.games()] == [(1, 1, 3)]
+    with Store.open(state_dir, clock=clock) as store:
+        assert store.notice is None
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert [(g.id, g.status, g.turns, g.duration) for g in store.games()] == [(1, "abandoned", 1, 3.0)]
+        assert store.record(1).replay().current == 1

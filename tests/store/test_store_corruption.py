@@ -9,7 +9,7 @@ import time
 import pytest
 
 from engine import Move, Rules, state_view
-from firmware.store import DB_NAME, Store
+from firmware.store import DB_NAME, SCHEMA_VERSION, Store
 from storekit import play_to_end, random_events
 
 
@@ -82,7 +82,7 @@ def test_store_file_failing_integrity_check_is_moved_aside(state_dir, clock, cap
     bad = bytes(bad)
     (state_dir / DB_NAME).write_bytes(bad)
     probe = sqlite3.connect(state_dir / DB_NAME)
-    assert probe.execute("PRAGMA user_version").fetchone()[0] == 1  # it opens ...
+    assert probe.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # it opens ...
     assert probe.execute("PRAGMA integrity_check").fetchone()[0] != "ok"  # ... but fails the check
     probe.close()
     _assert_moved_aside_and_clean(state_dir, clock, bad, caplog)
