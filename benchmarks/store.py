@@ -12,6 +12,7 @@ temporary directory, removed afterwards).
 """
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -105,6 +106,23 @@ def bench_resume(state_dir: Path, expected: int, runs: int) -> tuple[list[float]
     return total, opening
 
 
+def bench_fsync(directory: Path, count: int = 300) -> list[float]:
+    """Seconds per bare fsync of a small write: the disk's own floor, to read the append figure against."""
+    path = directory / "fsync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    times = []
+    try:
+        for _ in range(count):
+            os.write(fd, b"x" * 100)
+            t = time.perf_counter()
+            os.fsync(fd)
+            times.append(time.perf_counter() - t)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return times
+
+
 def p99(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
@@ -130,6 +148,8 @@ def main(argv=None) -> int:
         ms = [t * 1e3 for t in times]
         print(f"append (commit, synchronous=FULL), {len(ms):,} events: median {statistics.median(ms):.2f} ms, "
               f"p99 {p99(ms):.2f} ms, max {max(ms):.2f} ms  [target < 5 ms]")
+        fs = [t * 1e3 for t in bench_fsync(state_dir)]
+        print(f"bare fsync on the same disk (the floor): median {statistics.median(fs):.2f} ms, p99 {p99(fs):.2f} ms")
         total, opening = bench_resume(state_dir, len(events), args.runs)
         tm = [t * 1e3 for t in total]
         om = [t * 1e3 for t in opening]
