@@ -68,11 +68,19 @@ def _load_config(path):
 
 def _open_store(cfg, state_dir_arg):
     """The store, or (None, reason) when it cannot be opened at all: the box then plays unsaved."""
-    from .store import Store, StoreError, default_state_dir
+    from .store import Store, StoreError, StoreWriteError, default_state_dir
 
     state_dir = Path(state_dir_arg or cfg.state_dir or default_state_dir()).expanduser()
     try:
         return Store.open(state_dir), None
+    except StoreWriteError as err:
+        # A card gone read-only: resume the open game from it; writes then
+        # fail one by one (the alert shows) and stay in memory.
+        log.error("game store is read-only (%s): resuming without saving", err)
+        try:
+            return Store.open(state_dir, readonly=True), None
+        except StoreError as again:
+            return None, str(again)
     except StoreError as err:
         log.error("game store unavailable (%s): playing without saving", err)
         return None, str(err)
@@ -133,7 +141,10 @@ def run_box(args) -> int:
 
         factory = real_pin_factory()
     except HardwareError as err:
-        return _fail(f"{err} (to play on this machine: cantstop-box emulate)", EXIT_HARDWARE)
+        text = str(err)
+        if "emulate" not in text:
+            text += " (to play on this machine: cantstop-box emulate)"
+        return _fail(text, EXIT_HARDWARE)
     try:
         from hw.display import open_oled
 
