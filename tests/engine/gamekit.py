@@ -39,7 +39,7 @@ NAMES = ("Red", "Blue", "Green", "Yellow")
 # Property tests run a moderate number of games in `make test`; the soak
 # profile (behind @pytest.mark.slow) runs many more.
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SOAK = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOAK = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- playing events ---------------------------------------------------------
