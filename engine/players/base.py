@@ -17,7 +17,7 @@ from typing import ClassVar
 from ..board import COLUMNS, HEIGHTS, TOP
 from ..errors import CantStopError
 from ..events import Move
-from ..game import can_stop
+from ..game import can_stop, step_after
 from ..odds import bust_probability
 from ..state import GameState, Phase
 from .turn import climbing_mask, outcomes, placeable_mask
@@ -111,8 +111,6 @@ class Player:
 
 def runners_after(state: GameState, move: Move) -> tuple[int, ...]:
     """The runners after ``move`` (standard or speedy steps), without building a new state."""
-    from ..game import step_after
-
     runners = list(state.runners)
     if not state.rules.speedy:
         own = state.markers[state.current]

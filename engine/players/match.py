@@ -11,7 +11,6 @@ same results however its games are spread over processes.
 """
 
 import random
-import statistics
 from dataclasses import dataclass
 
 from ..board import ALL_ROLLS
@@ -93,6 +92,8 @@ def play_series_part(kinds, seed: int, indices, rules: Rules | None = None,
 def summarize(kinds, results, seed: int | None = None, rotate: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS) -> dict:
     """The summary of a series: wins per seat and per listed player, turns, first-player win rate, caps."""
+    import statistics
+
     n = len(kinds)
     games = len(results)
     wins_by_seat = [0] * n

@@ -70,7 +70,7 @@ class _Context:
 
     __slots__ = ("key", "tuning", "cur", "own", "claimed", "need", "multi", "risky", "speedy",
                  "cost", "open_cols", "base_costs", "col_index", "opp_costs", "opp_claims",
-                 "next_step", "others_at", "s0", "memo_s", "memo_d", "placeable")
+                 "next_step", "others_at", "s0", "memo_s", "memo_d")
 
     def __init__(self, state: GameState, tuning: Tuning):
         self.tuning = tuning
@@ -128,7 +128,6 @@ class _Context:
             nxt[c] = row
         self.next_step = nxt
         self.others_at = others_at
-        self.placeable = 0
         self.memo_s = {}
         self.memo_d = {}
         self.s0 = self.stop_value((0,) * 13)

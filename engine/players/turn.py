@@ -9,9 +9,9 @@ whose runner can still climb, the columns where a new runner could go, and
 how many runners are free. :func:`outcomes` groups the 126 multisets by the
 options they give and is memoised on exactly that key.
 
->>> sum(w for w, _ in MULTISETS)
+>>> sum(w for w, _ in multisets())
 1296
->>> len(MULTISETS)
+>>> len(multisets())
 126
 >>> bit = lambda *cs: sum(1 << (c - 2) for c in cs)
 >>> classes, bust = outcomes(bit(2, 3, 12), 0, 0)  # runners on 2, 3 and 12, none free
@@ -42,10 +42,18 @@ def _orderings(dice) -> int:
     return count
 
 
-MULTISETS: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = tuple(
-    (_orderings(d), _pairs(d)) for d in combinations_with_replacement(range(1, 7), 4)
-)
-"""Per distinct roll: (how many of the 1,296 ordered rolls it is, its pairings as (low, high) sums)."""
+_MULTISETS: tuple | None = None
+
+
+def multisets() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Per distinct roll: (how many of the 1,296 ordered rolls it is, its pairings as (low, high) sums).
+
+    Built at first use, not at import.
+    """
+    global _MULTISETS
+    if _MULTISETS is None:
+        _MULTISETS = tuple((_orderings(d), _pairs(d)) for d in combinations_with_replacement(range(1, 7), 4))
+    return _MULTISETS
 
 _OUTCOMES: dict[tuple[int, int, int], tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], int]] = {}
 
@@ -67,7 +75,7 @@ def outcomes(climbing: int, placeable: int, free: int):
     movable = climbing | (key[1])
     groups: dict[tuple[tuple[int, ...], ...], int] = {}
     bust = 0
-    for weight, pairs in MULTISETS:
+    for weight, pairs in multisets():
         opts = set()
         for a, b in pairs:
             ma = movable >> (a - 2) & 1
