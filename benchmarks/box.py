@@ -1,0 +1,184 @@
+"""Box benchmark: press-to-frame latency, idle CPU, resident memory.
+
+Targets (issue 3), on this machine:
+
+- from a button callback to the frame handed to the display: median under
+  2 ms, 99th percentile under 10 ms, over whole games driven through
+  gpiozero's mock pins (the real daemon loop in its own thread, the real
+  store committing every event first, the real renderer);
+- idle: no polling loop, under 1% of one core while waiting for a press;
+- resident memory of the running daemon (``cantstop-box emulate``) under 60 MB.
+
+Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N]``.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from firmware import ui, views  # noqa: E402
+from firmware.config import ButtonsConfig  # noqa: E402
+from firmware.daemon import Box, seeded_dice  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from hw.buttons import GpioButtons  # noqa: E402
+
+PINS = ButtonsConfig().pins()
+
+
+class TimedDisplay:
+    """A display that notes when each frame was handed to it."""
+
+    size = (128, 64)
+
+    def __init__(self):
+        self.shown_at: list[float] = []
+        self.event = threading.Event()
+
+    def show(self, image):
+        self.shown_at.append(time.perf_counter())
+        self.event.set()
+
+    def clear(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def latency(games: int, state_dir: Path, seed: int = 1) -> list[float]:
+    """Seconds from each release callback to the frame it caused, over ``games`` whole games."""
+    display = TimedDisplay()
+    store = Store.open(state_dir)
+    box = Box(ui.Settings(), display, store, dice=seeded_dice(seed))
+    factory = MockFactory()
+    released_at: list[float] = []
+
+    def sink(name, pressed):
+        if not pressed:
+            released_at.append(time.perf_counter())
+        box.sink(name, pressed)
+
+    buttons = GpioButtons(PINS, sink, pin_factory=factory)
+    box.start()
+    loop = threading.Thread(target=box.run, daemon=True)
+    loop.start()
+    rng = random.Random(seed)
+    samples = []
+
+    def tap(name):
+        pin = factory.pin(PINS[name])
+        pin.drive_low()
+        time.sleep(0.035)  # past the debounce window, well short of a long press
+        display.event.clear()
+        before = len(display.shown_at)
+        pin.drive_high()
+        if display.event.wait(1.0) and len(display.shown_at) > before:
+            samples.append(display.shown_at[before] - released_at[-1])
+        time.sleep(0.035)
+
+    finished = 0
+    tap("ROLL")  # start a game with the defaults
+    while finished < games:
+        v = ui.view(box.app)
+        if isinstance(v, views.WinView):
+            finished += 1
+            tap("ROLL")  # to the new-game screen
+            tap("ROLL")  # and start again
+        elif isinstance(v, views.DiceView):
+            tap(rng.choice([o.label for o in v.options if o.effect != "none"]))
+        elif isinstance(v, views.PickView):
+            tap(rng.choice("AB"))
+        elif isinstance(v, views.MoveView) and v.can_stop and rng.random() < 0.4:
+            tap("STOP")
+        else:
+            tap("ROLL")
+    box.request_shutdown()
+    loop.join(5)
+    buttons.close()
+    return samples
+
+
+def idle_cpu(seconds: float) -> float:
+    """Share of one core the running emulator uses while nobody presses anything."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = _emulator(tmp)
+        try:
+            time.sleep(2.0)  # let it start
+            t0, c0 = time.monotonic(), _cpu_seconds(proc.pid)
+            time.sleep(seconds)
+            t1, c1 = time.monotonic(), _cpu_seconds(proc.pid)
+            return (c1 - c0) / (t1 - t0)
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+def resident_mb() -> tuple[float, float]:
+    """Resident memory (MB) of the running emulator after start-up, and after playing a while."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = _emulator(tmp)
+        try:
+            time.sleep(2.0)
+            start = _rss_mb(proc.pid)
+            for _ in range(60):
+                proc.stdin.write("rabcrs\n")
+                proc.stdin.flush()
+                time.sleep(0.4)
+            return start, _rss_mb(proc.pid)
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+def _emulator(state_dir: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1", "--state-dir", state_dir],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+        cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3, help="whole 2-player games to play for the latency (3)")
+    ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure (10)")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        samples = latency(args.games, Path(tmp))
+    samples.sort()
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    print(f"press to frame: {len(samples)} presses over {args.games} games: "
+          f"median {statistics.median(samples) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, "
+          f"max {samples[-1] * 1e3:.2f} ms (commit to the store included)")
+    print(f"idle: {idle_cpu(args.idle) * 100:.2f}% of one core over {args.idle:.0f} s")
+    start, played = resident_mb()
+    print(f"resident memory of 'cantstop-box emulate': {start:.1f} MB after start, {played:.1f} MB after play")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
