@@ -15,7 +15,7 @@ Stop()
 
 from dataclasses import dataclass
 
-from .errors import RecordError
+from .errors import IllegalEventError, RecordError
 
 
 def _is_int(value) -> bool:
@@ -27,6 +27,14 @@ class Roll:
     """All four dice rolled; ``dice`` in the order drawn (d1, d2, d3, d4)."""
 
     dice: tuple[int, int, int, int]
+
+    def __post_init__(self):
+        dice = self.dice
+        if type(dice) is not tuple:
+            dice = tuple(dice)
+            object.__setattr__(self, "dice", dice)
+        if len(dice) != 4 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
+            raise IllegalEventError(f"dice must be four whole numbers 1 to 6, not {list(dice)!r}")
 
     def to_json(self) -> dict:
         return {"roll": list(self.dice)}
@@ -40,6 +48,14 @@ class Move:
     """Advance runners: one entry per step, sorted ascending, e.g. (5, 9) or (7, 7)."""
 
     sums: tuple[int, ...]
+
+    def __post_init__(self):
+        sums = self.sums
+        if type(sums) is not tuple or any(sums[i] > sums[i + 1] for i in range(len(sums) - 1)):
+            sums = tuple(sorted(sums))
+            object.__setattr__(self, "sums", sums)
+        if not 1 <= len(sums) <= 2 or not all(type(s) is int and 2 <= s <= 12 for s in sums):
+            raise IllegalEventError(f"a move is one or two sums 2 to 12, not {list(sums)!r}")
 
     @classmethod
     def of(cls, *sums: int) -> "Move":

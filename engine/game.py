@@ -348,6 +348,8 @@ def step_after(state: GameState, column: int) -> int:
     """The step a runner in ``column`` would reach with one more step now.
 
     For a column without a runner this is where a new runner would be placed.
+    Never past the top (a topped runner stays where it is); it does not say
+    whether the column is movable at all (see ``state.moves``).
     """
     base = state.runners[column] or state.markers[state.current][column]
-    return _next_step(state, column, base)
+    return min(_next_step(state, column, base), TOP[column])

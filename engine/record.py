@@ -47,7 +47,8 @@ class Record:
         try:
             rules = Rules.from_json(obj.get("rules"))
         except RulesError as err:
-            raise RecordError(f"rules: {err}") from None
+            text = str(err)
+            raise RecordError(text if text.startswith("rules ") else f"rules: {text}") from None
         if "events" not in obj:
             raise RecordError("events is missing (use [] for a game not yet started)")
         raw = obj["events"]

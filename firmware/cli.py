@@ -31,13 +31,20 @@ def _command(spec: str):
     return getattr(module, attr) if attr else module
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (and exit status 2), like every other error."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the selected command's module is imported (all of them for --help)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cantstop-box",
         description="The Can't Stop table-side box: rolls the dice, referees the game, keeps it safe.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for name, (spec, help_text) in COMMANDS.items():
         if selected is not None and name != selected:
             sub.add_parser(name, help=help_text)

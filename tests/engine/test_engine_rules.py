@@ -449,10 +449,23 @@ def test_rules_errors_share_the_domain_base():
     assert issubclass(GameOverError, IllegalEventError)
 
 
-@pytest.mark.parametrize("dice", [(0, 1, 2, 3), (1, 2, 3, 7), (1, 2, 3), [1, 2, 3, 4]], ids=str)
+@pytest.mark.parametrize("dice", [(0, 1, 2, 3), (1, 2, 3, 7), (1, 2, 3), (True, 2, 3, 4), (2.0, 2, 3, 4)], ids=str)
 def test_rules_bad_dice_are_an_illegal_event(dice):
-    message = illegal(new_game(["Red"]), Roll(dice))
-    assert message == f"dice must be four whole numbers 1 to 6, not {dice!r}"
+    with pytest.raises(IllegalEventError) as caught:
+        Roll(dice)
+    assert str(caught.value) == f"dice must be four whole numbers 1 to 6, not {list(dice)!r}"
+
+
+def test_rules_roll_takes_its_dice_as_any_sequence():
+    assert Roll([1, 2, 3, 4]).dice == (1, 2, 3, 4)
+    assert Roll([1, 2, 3, 4]) == Roll((1, 2, 3, 4))
+
+
+def test_rules_move_sums_are_sorted_and_checked():
+    assert Move((9, 5)) == Move.of(5, 9) and Move((9, 5)).sums == (5, 9)
+    for bad in [(1,), (13,), (5, 6, 7), (), (True,)]:
+        with pytest.raises(IllegalEventError, match="a move is one or two sums 2 to 12"):
+            Move(bad)
 
 
 def test_rules_apply_rejects_what_is_not_an_event():
