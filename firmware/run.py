@@ -211,7 +211,7 @@ def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser)
     parser.add_argument("--seed", type=int, help="reproducible dice (for demos and tests; the box uses OS entropy)")
     parser.add_argument("--trace", action="store_true",
-                        help="print 'shown events=N' on standard error after each frame (for crash tests)")
+                        help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
 
 def run_emulator(args) -> int:
@@ -230,8 +230,10 @@ def run_emulator(args) -> int:
     display = TerminalDisplay(footer=KEY_HELP)
     if args.trace:
         display = _Traced(display)
+    from .sdnotify import Notifier
+
     dice = seeded_dice(args.seed) if args.seed is not None else None
-    box = _make_box(cfg, display, store, store_error, dice=dice)
+    box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env())
     if args.trace:
         display.box = box
     factory = mock_pin_factory()
@@ -273,9 +275,11 @@ class _Traced:
 
     def show(self, image) -> None:
         self.inner.show(image)
-        events = len(self.box.app.events) if self.box is not None else 0
-        game = self.box.game_id if self.box is not None else None
-        print(f"shown game={game} events={events}", file=sys.stderr, flush=True)
+        box = self.box
+        events = len(box.app.events) if box is not None else 0
+        game = box.game_id if box is not None else None
+        screen = type(box.last_view).__name__ if box is not None else "?"
+        print(f"shown game={game} events={events} view={screen}", file=sys.stderr, flush=True)
 
     def clear(self) -> None:
         self.inner.clear()

@@ -1,0 +1,104 @@
+"""The daemon as a service: READY after the first frame, a watchdog fed while idle, a clean SIGTERM.
+
+Runs the real ``cantstop-box emulate`` (the same daemon as ``run``, on mock
+pins) with ``$NOTIFY_SOCKET`` pointing at a socket of the test's own.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine import Roll
+from firmware.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start(tmp_path, sock_path, watchdog_usec=None, keys=""):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NOTIFY_SOCKET=str(sock_path))
+    env.pop("WATCHDOG_USEC", None)
+    if watchdog_usec:
+        env["WATCHDOG_USEC"] = str(watchdog_usec)
+    return subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "4", "--state-dir", str(tmp_path / "state"),
+         "--trace"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+    )
+
+
+def receive(sock, until, timeout=10.0):
+    """Datagrams until one equals/contains ``until`` (or the timeout)."""
+    got = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        sock.settimeout(max(0.01, end - time.monotonic()))
+        try:
+            data = sock.recv(4096).decode()
+        except TimeoutError:
+            break
+        got.append(data)
+        if until in data.split("\n"):
+            break
+    return got
+
+
+def test_service_ready_watchdog_and_clean_sigterm(tmp_path):
+    sock_path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(sock_path))
+    proc = start(tmp_path, sock_path, watchdog_usec=200_000)
+    try:
+        got = receive(sock, "READY=1")
+        assert any("READY=1" in m for m in got), got
+        # Idle: nobody presses anything, and the loop still feeds the watchdog.
+        t0 = time.monotonic()
+        pings = [m for m in receive(sock, "never", timeout=1.0) if "WATCHDOG=1" in m]
+        assert len(pings) >= 5, f"{len(pings)} watchdog pings in {time.monotonic() - t0:.1f} s"
+        # Start a game and roll, then stop the service.
+        proc.stdin.write("rr\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 10
+        store_events = 0
+        while time.monotonic() < deadline and store_events < 1:
+            time.sleep(0.1)
+            with Store.open(tmp_path / "state", readonly=True) as store:
+                g = store.open_game()
+                store_events = len(g.events) if g else 0
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=15)
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err
+        got = receive(sock, "STOPPING=1", timeout=2.0)
+        assert any("STOPPING=1" in m for m in got)
+        # The last frame shown is the 'off' screen, and the roll is saved.
+        shown = [line for line in err.splitlines() if line.startswith("shown ")]
+        assert shown[-1].endswith("events=1 view=OffView"), shown[-1]
+        with Store.open(tmp_path / "state", readonly=True) as store:
+            g = store.open_game()
+            assert isinstance(g.events[0], Roll) and len(g.events) == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        sock.close()
+
+
+def test_service_no_watchdog_means_no_wakeups(tmp_path):
+    """Without a watchdog the idle loop sleeps on its queue: no notify traffic beyond READY."""
+    sock_path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(sock_path))
+    proc = start(tmp_path, sock_path)
+    try:
+        assert any("READY=1" in m for m in receive(sock, "READY=1"))
+        assert receive(sock, "never", timeout=0.8) == []
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=15)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        sock.close()
