@@ -245,3 +245,34 @@ def test_daemon_shutdown_shows_off(rig):
     rig.box.pump()
     assert rig.view == views.OffView("Box is off")
     assert not rig.box.running
+
+
+def test_daemon_bot_seats_play_a_whole_game_with_confirms(tmp_path):
+    """Both seats played by the box: a person only confirms each step with ROLL."""
+    r = Rig(tmp_path, seed=11)
+    try:
+        rows = [label for label, _ in r.view.rows]
+        for seat in ("P1 plays", "P2 plays"):
+            while rows[r.view.cursor] != seat:
+                r.tap("B")
+            r.tap("C")
+        assert ("P1 plays", "box") in r.view.rows and ("P2 plays", "box") in r.view.rows
+        r.tap("ROLL")  # start
+        seen = set()
+        for _ in range(3000):
+            v = r.view
+            if isinstance(v, views.WinView):
+                break
+            seen.add(type(v).__name__)
+            if isinstance(v, views.DiceView):
+                assert v.bot and v.chosen is not None  # the box shows its choice before playing it
+            if isinstance(v, views.MoveView):
+                assert v.bot and v.bot_next in ("roll", "stop")
+            r.tap("ROLL")
+        else:
+            raise AssertionError("the bots did not finish")
+        assert {"TurnView", "DiceView", "MoveView"} <= seen
+        stored = r.store.games()[0]
+        assert stored.status == "finished" and stored.winner == r.box.app.game.winner
+    finally:
+        r.close()
