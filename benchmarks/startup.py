@@ -1,0 +1,80 @@
+"""Start-up benchmark: from process start to the first frame handed to the display.
+
+Target (issue 5): under 1.5 s on this machine, imports included, so that it
+stays a few seconds on a Pi Zero 2 W. Measured on the real daemon
+(``cantstop-box emulate --trace``: the same start-up as ``run``, with mock
+pins and the terminal display), both with an empty store and resuming a
+saved game of 2,000 events.
+
+Run: ``make bench`` or ``.venv/bin/python benchmarks/startup.py [--runs N]``.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def first_frame(state_dir: str) -> float:
+    """Seconds from spawning the process to its first 'shown' line."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli", "emulate", "--state-dir", state_dir, "--trace"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+    )
+    try:
+        for line in proc.stderr:
+            if line.startswith("shown "):
+                return time.perf_counter() - t0
+        raise RuntimeError("the daemon exited before its first frame")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def oled_imports() -> float:
+    """What ``run`` imports beyond the emulator: luma's OLED drivers (best of 5, fresh interpreter)."""
+    code = ("import time; t = time.perf_counter(); import hw.display, luma.oled.device, "
+            "luma.core.interface.serial; print(time.perf_counter() - t)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return min(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                    cwd=ROOT, env=env).stdout) for _ in range(5))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args(argv)
+    from firmware.store import Store
+
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_store", ROOT / "benchmarks" / "store.py")
+    bench_store = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_store)
+
+    with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as full:
+        players, rules, events = bench_store.long_game(2000)
+        store = Store.open(full)
+        game = store.new_game(players, rules, meta={"seats": [{"colour": p, "bot": None} for p in players]})
+        for e in events:
+            store.append(game.id, e)
+        store.close()
+        for label, state_dir in (("empty store", empty), ("resuming a 2,000-event game", full)):
+            times = sorted(first_frame(state_dir) for _ in range(args.runs))
+            print(f"process start to first frame, {label}: median {statistics.median(times):.3f} s, "
+                  f"worst {times[-1]:.3f} s over {args.runs} runs")
+    print(f"'run' also imports the OLED drivers: +{oled_imports():.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
