@@ -22,8 +22,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q -m 'not slow'
 
+# The long runs: big property profiles (marked slow) and the crash test with 500 kills.
 soak: $(STAMP)
 	$(PY) -m pytest -q -m slow
+	CRASH_KILLS=500 $(PY) -m pytest -q tests/firmware/test_crash.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py

@@ -41,6 +41,7 @@ from engine import (
 
 from . import bots
 from .input import Press
+from .practice import box_average
 from .views import (
     BoardView,
     Column,
@@ -649,12 +650,15 @@ def _game_view(app: App, alert: str | None) -> View:
     seat = g.current
     bot = app.seats[seat].bot is not None if g.phase is not Phase.OVER else False
     if g.phase is Phase.OVER:
+        note = _stop_note(app) if app.events and isinstance(app.events[-1], Stop) else ()
+        if len(g.players) == 1:
+            note = _practice_result(g) + note
         return WinView(
             None if g.winner is None else _name(app, g.winner),
             g.winner,
             g.claims_of(g.winner) if g.winner is not None else (),
             _rounds(g),
-            _stop_note(app) if app.events and isinstance(app.events[-1], Stop) else (),
+            note,
             alert=alert,
         )
     if g.phase is Phase.ROLL:
@@ -742,7 +746,14 @@ def _turn_note(app: App) -> tuple[str, ...]:
     """What to do on the board after the previous turn (shown as the next one starts)."""
     if not app.events:
         g = app.game
-        return (f"{_name(app, g.current)} starts.",) if len(app.seats) > 1 else ("Solitaire practice.",)
+        if len(app.seats) > 1:
+            return (f"{_name(app, g.current)} starts.",)
+        average = box_average(g.rules.columns_to_win)
+        k = g.rules.columns_to_win
+        lines = (f"Claim {k} column{'s' if k > 1 else ''} in as", "few turns as you can.")
+        if average is not None:
+            lines += (f"Box average: {average:.1f} turns.",)
+        return lines
     last = app.events[-1]
     if isinstance(last, Stop):
         return _stop_note(app)
@@ -753,6 +764,15 @@ def _turn_note(app: App) -> tuple[str, ...]:
         lines.append("Take the runners off." if prev.runner_steps() else "No move possible.")
         return tuple(lines)
     return ()
+
+
+def _practice_result(g: GameState) -> tuple[str, ...]:
+    """Solitaire practice: the player's turns against the box's own average."""
+    average = box_average(g.rules.columns_to_win)
+    if average is None:
+        return ()
+    verdict = "You beat the box!" if g.turn < average else "The box is quicker."
+    return (f"{g.turn} turn{'s' if g.turn > 1 else ''}, box avg {average:.1f}", verdict)
 
 
 def _stop_note(app: App) -> tuple[str, ...]:

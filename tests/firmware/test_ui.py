@@ -295,3 +295,16 @@ def test_ui_button_storm_never_crashes_or_breaks_a_rule(seed, players, to_win, s
             assert list(app.events) == log
             assert replay(new_game(app.game.players, app.game.rules), log) == app.game
             assert app.game.runners.count(0) >= 10
+
+
+def test_ui_solitaire_practice_compares_turns_with_the_box():
+    from firmware.practice import box_average
+
+    app = started(players=1, columns_to_win=1)
+    v = ui.view(app)
+    assert v.note[-1] == f"Box average: {box_average(1):.1f} turns."
+    # Claim column 2 in the first turn: 1,1,1,1 twice puts the runner on its top (height 3).
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP")
+    v = ui.view(app)
+    assert isinstance(v, views.WinView) and v.turns == 1
+    assert v.note[:2] == (f"1 turn, box avg {box_average(1):.1f}", "You beat the box!")
