@@ -181,6 +181,7 @@ class Box:
             name, pressed, at = item
             presses = self.buttons.edge(name, pressed, at)
         for press in presses:
+            log.debug("press %s%s", press.button, " (long)" if press.long else "")
             self.feed(press)
 
     def feed(self, inp) -> None:

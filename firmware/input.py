@@ -77,7 +77,9 @@ class Buttons:
         b.quiet_until = now + self.debounce
         if pressed:
             b.long_fired = False
-            others = [o for n, o in self._buttons.items() if n != name and o.down]
+            # Held means held now: a button whose release is still settling
+            # (its last edge was a release) does not make a chord.
+            others = [o for n, o in self._buttons.items() if n != name and o.down and o.raw]
             b.spoiled = False
             if others:  # a chord: nobody's press counts
                 b.spoiled = True

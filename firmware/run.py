@@ -247,8 +247,10 @@ def run_emulator(args) -> int:
         if key in (QUIT, "q", "Q"):
             keypins.wait_idle(2.0)
             box.request_shutdown("Stopped")
+        elif not keypins.press(key):
+            log.debug("key %r ignored (not mapped, or presses still pending)", key)
         else:
-            keypins.press(key)
+            log.debug("key %r", key)
 
     _install_signals(box)
     reader = KeyReader(on_key)

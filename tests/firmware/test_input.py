@@ -94,3 +94,14 @@ def test_input_random_edges_never_crash_and_settle_released(edges):
     assert b.deadline() is None
     # Every reported press follows an accepted press edge: never more presses than edges down.
     assert len(presses) <= sum(1 for _, p, _ in edges if p)
+
+
+def test_input_quick_taps_of_two_buttons_are_not_a_chord():
+    """B tapped twice back to back, then C at once: the second B's release is still
+    settling when C goes down, which must not count as holding both."""
+    b = Buttons(debounce=0.03, long_press=0.8)
+    edges = [("B", True, 0.000), ("B", False, 0.050), ("B", True, 0.0501), ("B", False, 0.100),
+             ("C", True, 0.1001), ("C", False, 0.150)]
+    out = feed(b, edges)
+    out += b.tick(0.5)
+    assert out == [Press("B"), Press("B"), Press("C")]

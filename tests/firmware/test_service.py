@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -102,3 +103,59 @@ def test_service_no_watchdog_means_no_wakeups(tmp_path):
         if proc.poll() is None:
             proc.kill()
         sock.close()
+
+
+def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
+    """In the real emulator: both seats set to 'box' from the keys, then ROLL confirms to the win."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("NOTIFY_SOCKET", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "8", "--state-dir", str(tmp_path / "state"),
+         "--trace"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+    )
+    shown: list[str] = []
+
+    other: list[str] = []
+
+    def read():
+        for line in proc.stderr:
+            if line.startswith("shown "):
+                shown.append(line.strip())
+            else:
+                other.append(line.rstrip())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def press(key):
+        """One key, then wait for the frame it brings (every key here changes the screen)."""
+        before = len(shown)
+        proc.stdin.write(key + "\n")
+        proc.stdin.flush()
+        end = time.monotonic() + 10
+        while len(shown) == before and time.monotonic() < end:
+            time.sleep(0.01)
+
+    try:
+        end = time.monotonic() + 10
+        while not shown and time.monotonic() < end:  # the first frame: the new-game screen
+            time.sleep(0.01)
+        # New-game rows: Players, P1 colour, P1 plays, P2 colour, P2 plays, ...
+        for key in "bbcbbcr":
+            press(key)
+        assert shown[-1].endswith("view=TurnView"), (shown, other)
+        end = time.monotonic() + 90
+        while time.monotonic() < end and not any(line.endswith("view=WinView") for line in shown):
+            press("r")
+        press("q")
+        proc.wait(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    reader.join(5)
+    assert any(line.endswith("view=WinView") for line in shown), (shown[-5:], other[-5:])
+    with Store.open(tmp_path / "state", readonly=True) as store:
+        summary = store.games()[0]
+        assert summary.status == "finished"
+        assert [s["bot"] for s in store.game(summary.id).meta["seats"]] == ["strong", "strong"]
