@@ -1,7 +1,12 @@
 """End to end: the daemon driven through gpiozero's mock pins, a fake display and a real store."""
 
+import tempfile
+from pathlib import Path
+
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import ImageChops
 
 from engine import Phase, Record, Roll, Rules, state_view
@@ -276,3 +281,47 @@ def test_daemon_bot_seats_play_a_whole_game_with_confirms(tmp_path):
         assert stored.status == "finished" and stored.winner == r.box.app.game.winner
     finally:
         r.close()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.lists(
+    st.tuples(st.sampled_from(["ROLL", "ROLL", "ROLL", "STOP", "A", "B", "C", "MENU"]),
+              st.sampled_from(["tap", "tap", "tap", "hold", "bounce", "chord"]),
+              st.sampled_from(["ROLL", "STOP", "A", "B", "C", "MENU"])),
+    min_size=20, max_size=150))
+def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
+    """Random taps, holds, bouncing contacts and chords on the mock pins, into a real store."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = Rig(Path(tmp), seed=seed)
+        try:
+            for button, how, other in actions:
+                if how == "tap":
+                    r.tap(button)
+                elif how == "hold":
+                    r.hold(button)
+                elif how == "bounce":
+                    pin = r.pin(button)
+                    for i in range(5):
+                        (pin.drive_low if i % 2 == 0 else pin.drive_high)()
+                        r.clock.advance(0.002)
+                    r.clock.advance(0.1)
+                    r.box.pump()
+                    pin.drive_high()
+                    r.clock.advance(0.1)
+                    r.box.pump()
+                elif other != button:  # a chord: both down, both up
+                    r.pin(button).drive_low()
+                    r.pin(other).drive_low()
+                    r.clock.advance(0.2)
+                    r.pin(button).drive_high()
+                    r.pin(other).drive_high()
+                    r.clock.advance(0.1)
+                    r.box.pump()
+                assert ui.view(r.box.app) is not None
+            app = r.box.app
+            if r.box.game_id is not None and app.game is not None:
+                stored = r.store.game(r.box.game_id)
+                assert stored.events == app.events  # nothing lost, nothing added
+                assert stored.replay() == app.game
+        finally:
+            r.close()
