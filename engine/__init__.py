@@ -16,9 +16,9 @@ No I/O, no clock and no randomness happen inside: the dice are data.
 from .board import ALL_ROLLS, COLUMNS, HEIGHTS, RUNNERS, pairing_sums
 from .errors import CantStopError, GameOverError, IllegalEventError, RecordError, RulesError
 from .events import STOP, Event, Move, Roll, Stop, event_from_json
-from .game import Pairing, apply, can_roll, can_stop, legal_moves, pairings, step_after
+from .game import Pairing, apply, can_roll, can_stop, legal_moves, nobody_can_win, pairings, step_after
 from .odds import bust_chance, bust_probability, bust_probability_of, hit_count
-from .record import Record, replay, state_view
+from .record import Record, parse_json, replay, replay_json, state_view
 from .rules import Rules
 from .state import GameState, Phase, new_game
 
@@ -26,7 +26,7 @@ __all__ = [
     "ALL_ROLLS", "COLUMNS", "HEIGHTS", "RUNNERS", "pairing_sums",
     "CantStopError", "GameOverError", "IllegalEventError", "RecordError", "RulesError",
     "STOP", "Event", "Move", "Roll", "Stop", "event_from_json",
-    "Pairing", "apply", "can_roll", "can_stop", "legal_moves", "pairings", "step_after",
+    "Pairing", "apply", "can_roll", "can_stop", "legal_moves", "nobody_can_win", "pairings", "step_after",
     "bust_chance", "bust_probability", "bust_probability_of", "hit_count",
-    "Record", "replay", "state_view", "Rules", "GameState", "Phase", "new_game",
+    "Record", "parse_json", "replay", "replay_json", "state_view", "Rules", "GameState", "Phase", "new_game",
 ]

@@ -227,12 +227,10 @@ def _stop(state: GameState) -> GameState:
         claimed = tuple(claimed)
         if claimed.count(cur) >= state.rules.columns_to_win:
             return _finish(state, tuple(markers), claimed, cur)
-        if _nobody_can_win(state, claimed):
-            return _finish(state, tuple(markers), claimed, None)
     return _pass_turn(state, tuple(markers), claimed)
 
 
-def _finish(state: GameState, markers, claimed, winner: int | None) -> GameState:
+def _finish(state: GameState, markers, claimed, winner: int) -> GameState:
     return _new(GameState, (
         state.players,
         state.rules,
@@ -248,12 +246,19 @@ def _finish(state: GameState, markers, claimed, winner: int | None) -> GameState
     ))
 
 
-def _nobody_can_win(state: GameState, claimed) -> bool:
+def nobody_can_win(state: GameState) -> bool:
     """True when no player can reach the columns to win any more.
 
-    Only possible with a long-game setting (e.g. 11 columns with two players);
-    the game then ends without a winner instead of busting forever.
+    Only possible with a long-game setting (e.g. 11 columns to win with two
+    players, once both hold a claim). The rules know no draw, so the game
+    itself goes on (every roll then busts, or can only fill the last open
+    columns); the box uses this to tell the table and offer a new game.
+
+    >>> from engine import new_game
+    >>> nobody_can_win(new_game(["Red", "Blue"]))
+    False
     """
+    claimed = state.claimed
     open_columns = claimed.count(-1) - 2
     need = state.rules.columns_to_win
     return all(claimed.count(i) + open_columns < need for i in range(len(state.players)))
@@ -267,9 +272,10 @@ def _is_risky_blocked(state: GameState) -> bool:
 
 
 def _over_message(state: GameState) -> str:
-    if state.winner is None:
-        return "the game is over: nobody can claim enough columns any more"
-    return f"the game is over: {state.players[state.winner]} won"
+    name = state.players[state.winner]
+    if not name.isprintable():  # keep the message on one line whatever the name holds
+        name = repr(name)
+    return f"the game is over: {name} won"
 
 
 def _sums_text(move: Move) -> str:

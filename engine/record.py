@@ -36,46 +36,13 @@ class Record:
         Schema errors in an event are numbered like ``event 3: ...``. Keys the
         contract does not know are ignored at the top level and in events.
         """
-        if not isinstance(obj, dict):
-            raise RecordError("the record must be a JSON object with players and events")
-        players = obj.get("players")
-        if not (isinstance(players, list) and 1 <= len(players) <= 4):
-            raise RecordError("players must be a list of 1 to 4 names")
-        for i, name in enumerate(players, 1):
-            if not isinstance(name, str) or not name.strip():
-                raise RecordError(f"player {i} must be a non-empty name, not {json.dumps(name)}")
-        try:
-            rules = Rules.from_json(obj.get("rules"))
-        except RulesError as err:
-            text = str(err)
-            raise RecordError(text if text.startswith("rules ") else f"rules: {text}") from None
-        if "events" not in obj:
-            raise RecordError("events is missing (use [] for a game not yet started)")
-        raw = obj["events"]
-        if not isinstance(raw, list):
-            raise RecordError("events must be a list")
-        events = []
-        for i, item in enumerate(raw, 1):
-            try:
-                events.append(event_from_json(item))
-            except RecordError as err:
-                raise RecordError(f"event {i}: {err}") from None
-        return cls(tuple(players), rules, tuple(events))
+        players, rules, raw = _header(obj)
+        return cls(players, rules, tuple(_event(i, item) for i, item in enumerate(raw, 1)))
 
     @classmethod
     def from_text(cls, text: str) -> "Record":
         """A record from JSON text; invalid JSON is a :class:`RecordError`."""
-        try:
-            obj = json.loads(text, parse_constant=_reject_constant)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
-        except _BadConstant as err:
-            raise RecordError(f"not valid JSON: {err} is not a number JSON allows") from None
-        except RecursionError:
-            raise RecordError("not valid JSON: nested too deeply") from None
-        except ValueError as err:  # an integer longer than Python's int-from-text limit
-            raise RecordError(f"not valid JSON: {str(err).split(';')[0]}") from None
-        return cls.from_json(obj)
+        return cls.from_json(parse_json(text))
 
     def to_json(self) -> dict:
         return {
@@ -90,6 +57,69 @@ class Record:
     def replay(self) -> GameState:
         """The state after every event; an illegal event raises, numbered from 1."""
         return replay(self.new_game(), self.events)
+
+
+def parse_json(text: str):
+    """Strict JSON: no NaN or Infinity, no repeated keys; errors are one-line :class:`RecordError`."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    except _BadConstant as err:
+        raise RecordError(f"not valid JSON: {err} is not a number JSON allows") from None
+    except _RepeatedKey as err:
+        raise RecordError(f"not valid JSON: the key {json.dumps(str(err))} appears twice in one object") from None
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply") from None
+    except ValueError as err:  # an integer longer than Python's int-from-text limit
+        raise RecordError(f"not valid JSON: {str(err).split(';')[0]}") from None
+
+
+def replay_json(obj) -> GameState:
+    """Replay a parsed record event by event: the first bad event, in order, is the one reported.
+
+    A schema error and an illegal event are both numbered (``event 3: ...``),
+    so a record whose event 1 is illegal reports event 1 even if event 9 is
+    malformed.
+    """
+    players, rules, raw = _header(obj)
+    state = new_game(players, rules)
+    for i, item in enumerate(raw, 1):
+        try:
+            state = apply(state, _event(i, item))
+        except IllegalEventError as err:
+            raise err.at(i) from None
+    return state
+
+
+def _header(obj) -> tuple[tuple[str, ...], Rules, list]:
+    """Players, rules and the raw events list of a parsed record."""
+    if not isinstance(obj, dict):
+        raise RecordError("the record must be a JSON object with players and events")
+    players = obj.get("players")
+    if not (isinstance(players, list) and 1 <= len(players) <= 4):
+        raise RecordError("players must be a list of 1 to 4 names")
+    for i, name in enumerate(players, 1):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"player {i} must be a non-empty name, not {json.dumps(name)}")
+    try:
+        rules = Rules.from_json(obj.get("rules"))
+    except RulesError as err:
+        text = str(err)
+        raise RecordError(text if text.startswith("rules ") else f"rules: {text}") from None
+    if "events" not in obj:
+        raise RecordError("events is missing (use [] for a game not yet started)")
+    raw = obj["events"]
+    if not isinstance(raw, list):
+        raise RecordError("events must be a list")
+    return tuple(players), rules, raw
+
+
+def _event(i: int, item) -> Event:
+    try:
+        return event_from_json(item)
+    except RecordError as err:
+        raise RecordError(f"event {i}: {err}") from None
 
 
 def replay(state: GameState, events, first: int = 1) -> GameState:
@@ -122,11 +152,27 @@ def state_view(state: GameState) -> dict:
     return view
 
 
-__all__ = ["Record", "replay", "state_view", "CantStopError"]
+__all__ = ["Record", "parse_json", "replay", "replay_json", "state_view", "CantStopError"]
 
 
 class _BadConstant(ValueError):
     pass
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs) -> dict:
+    """A JSON object whose keys are all different: a repeated key makes a record ambiguous."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return obj
 
 
 def _reject_constant(name: str):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..board import ALL_ROLLS
 from ..events import STOP, Roll
-from ..game import apply
+from ..game import apply, nobody_can_win
 from ..rules import Rules
 from ..state import Phase, new_game
 from .base import PlayerError
@@ -52,13 +52,15 @@ def play_game(players, rng: random.Random, rules: Rules | None = None,
         raise PlayerError(f"a game needs 1 to 4 players, not {len(players)}")
     state = new_game([f"P{k + 1}" for k in range(len(players))], rules)
     rand = rng.random
-    MOVE, DECIDE, OVER = Phase.MOVE, Phase.DECIDE, Phase.OVER
+    MOVE, DECIDE, OVER, ROLL_PHASE = Phase.MOVE, Phase.DECIDE, Phase.OVER, Phase.ROLL
     while True:
         phase = state.phase
         if phase is OVER:
             return GameResult(tuple(order or range(len(players))), state.winner, state.turn, False)
         if state.turn > max_turns:
             return GameResult(tuple(order or range(len(players))), None, max_turns, True)
+        if phase is ROLL_PHASE and state.claimed.count(-1) < 13 and nobody_can_win(state):
+            return GameResult(tuple(order or range(len(players))), None, state.turn, False)  # no draw: stop here
         player = players[state.current]
         if phase is MOVE:
             event = player.choose_move(state, rng)

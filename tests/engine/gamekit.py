@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+import engine
 from engine import (
     ALL_ROLLS,
     COLUMNS,
@@ -221,15 +222,14 @@ def check_transition(before: GameState, event, after: GameState) -> None:
         assert after.runner_steps() == {}
         if result.winner is not None:
             assert after.phase is Phase.OVER and after.winner == cur and after.current == cur
-        elif not someone_can_still_win(after):
-            assert after.phase is Phase.OVER and after.winner is None
-        else:
+        else:  # no draw in the rules: play passes on even when nobody can still win
             assert after.phase is Phase.ROLL and after.winner is None
             assert after.current == (cur + 1) % n and after.turn == before.turn + 1
 
 
 def check_invariants(state: GameState) -> None:
     """What must hold in every state of every game."""
+    assert engine.nobody_can_win(state) == (not someone_can_still_win(state))
     n = len(state.players)
     cur = state.current
     runners = state.runner_steps()

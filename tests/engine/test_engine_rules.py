@@ -15,6 +15,7 @@ from engine import (
     Rules,
     RulesError,
     apply,
+    nobody_can_win,
     can_roll,
     can_stop,
     new_game,
@@ -382,16 +383,18 @@ def test_rules_columns_to_win_4_needs_a_fourth_claim():
     assert state.phase is Phase.OVER and state.winner == 0 and state.claims_of(0) == (2, 3, 11, 12)
 
 
-def test_rules_long_game_ends_without_winner_once_nobody_can_claim_enough():
-    # Not in RULES.md: with 11 columns to win, once both players hold a claim
-    # nobody can reach 11, and the engine ends the game instead of running forever.
+def test_rules_long_game_with_nobody_able_to_win_goes_on_without_a_draw():
+    # With 11 columns to win, once both players hold a claim nobody can reach 11.
+    # The rules know no draw and the contract's "over" means someone won, so the
+    # game goes on; nobody_can_win() lets the box say so and offer a new game.
     rules = Rules(columns_to_win=11)
     state = play(2, [*runner_topped_on_2_events(), STOP], rules)
-    assert state.phase is Phase.ROLL
+    assert state.phase is Phase.ROLL and not nobody_can_win(state)
     state = play(events=[Roll((6, 6, 6, 6)), Move.of(12, 12), Roll((6, 6, 6, 6)), Move.of(12), STOP], state=state)
-    assert state.phase is Phase.OVER and state.winner is None
-    with pytest.raises(GameOverError, match="nobody can claim enough"):
-        apply(state, Roll((1, 2, 3, 4)))
+    assert state.phase is Phase.ROLL and state.winner is None and state.current == 0
+    assert nobody_can_win(state)
+    after = apply(state, Roll((1, 2, 3, 4)))
+    assert after.phase is Phase.MOVE  # play goes on: columns 2 and 12 are claimed, the rest are open
 
 
 # -- variants --------------------------------------------------------------------------
