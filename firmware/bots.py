@@ -46,8 +46,17 @@ def advise(state: GameState, kind: str = "strong") -> Hint:
     if isinstance(action, Move):
         from engine import pairings
 
-        label = next((p.label for p in pairings(state) if action in p.moves), "")
-        text = f"{label}: " + "+".join(map(str, action.sums)) if label else "+".join(map(str, action.sums))
+        pairing = next((p for p in pairings(state) if action in p.moves), None)
+        if pairing is None:
+            text = "+".join(map(str, action.sums))
+        elif pairing.needs_pick:
+            text = f"{pairing.label}: {action.sums[0]}"
+        else:  # as the dice screen shows it: dice order, "x2" for a double
+            a, b = pairing.sums
+            if len(action.sums) == 1:
+                text = f"{pairing.label}: {action.sums[0]}"
+            else:
+                text = f"{pairing.label}: {a} x2" if a == b else f"{pairing.label}: {a}+{b}"
     elif action == "stop":
         text = "Stop"
     else:

@@ -211,15 +211,13 @@ class Box:
         elif isinstance(effect, ui.FinishGame):
             self._save(lambda: self._with_game(lambda gid: self.store.finish(gid, effect.winner)))
         elif isinstance(effect, ui.LoadStats):
-            rows, games = (), 0
+            summaries = []
             if self.store is not None:
                 try:
-                    wins = self.store.wins_by_colour()
-                    rows = tuple(sorted(wins.items(), key=lambda kv: (-kv[1], kv[0])))
-                    games = sum(1 for g in self.store.games() if g.status == "finished")
+                    summaries = self.store.games()
                 except Exception as err:
                     log.error("cannot read statistics: %s", err)
-            self._step(ui.StatsLoaded(rows, games))
+            self._step(ui.StatsLoaded(*wins_per_colour(summaries, self.settings.colours)))
 
     def _with_game(self, action: Callable[[int], object]) -> None:
         """Run ``action(game_id)``; if the game was never saved, save all of it instead.
@@ -299,6 +297,28 @@ def _short(err: BaseException) -> str:
         if text.startswith(prefix):
             text = text[len(prefix):]
     return text[:40]
+
+
+def wins_per_colour(summaries, colours) -> tuple[tuple[tuple[str, int], ...], int]:
+    """Statistics screen rows: wins per colour over finished games of two or more players.
+
+    Solitaire practice is not a win over anybody, so it is left out; a seat the
+    box played counts under "Box", not its colour. Every configured colour is
+    listed, with 0 where it never won.
+    """
+    wins = dict.fromkeys(colours, 0)
+    games = 0
+    for g in summaries:
+        if g.status != "finished" or len(g.players) < 2:
+            continue
+        games += 1
+        if g.winner is None:
+            continue
+        seats = _seats_from_meta(g.meta, g.players)
+        name = "Box" if seats[g.winner].bot else g.players[g.winner]
+        wins[name] = wins.get(name, 0) + 1
+    rows = tuple(sorted(wins.items(), key=lambda kv: (-kv[1], list(wins).index(kv[0]))))
+    return rows, games
 
 
 def _seats_from_meta(meta: dict | None, players) -> tuple[ui.Seat, ...]:

@@ -28,14 +28,14 @@ EXIT_HARDWARE = 69  # EX_UNAVAILABLE
 KEYS = {
     "r": ("ROLL", 0.0), "s": ("STOP", 0.0), "a": ("A", 0.0), "b": ("B", 0.0), "c": ("C", 0.0), "m": ("MENU", 0.0),
     "R": ("ROLL", None), "S": ("STOP", None), "M": ("MENU", None), "A": ("A", None), "B": ("B", None), "C": ("C", None),
-    "h": ("ROLL", None), "u": ("STOP", None), "v": ("MENU", None),
+    "h": ("ROLL", None), "u": ("MENU", None),
     " ": ("ROLL", 0.0), "\n": ("ROLL", 0.0), "\r": ("ROLL", 0.0),
     "1": ("A", 0.0), "2": ("B", 0.0), "3": ("C", 0.0),
 }
 
 KEY_HELP = (
     "keys: r/space ROLL  s STOP  a b c (or 1 2 3) pairings  m MENU  |  "
-    "hold: h hint (ROLL)  u undo (STOP)  v board (MENU)  |  q quit"
+    "hold: h hint (ROLL)  u undo (MENU)  |  q quit"
 )
 
 

@@ -34,6 +34,7 @@ from .views import (
     BoardView,
     DiceView,
     HintView,
+    InstructionsView,
     MenuView,
     MessageView,
     MoveView,
@@ -533,6 +534,27 @@ def _win(draw, v: WinView) -> None:
     _legend(draw, v.keys)
 
 
+# ---- instructions ----------------------------------------------------------
+
+
+def _instructions(draw, v: InstructionsView) -> None:
+    """Physical steps: a title bar, an optional large line, then up to four medium lines."""
+    status = f"{v.page}/{v.pages}" if v.pages > 1 else ""
+    _top_bar(draw, v.title, status, v.seat, v.alert)
+    y = BODY_TOP
+    if v.big:
+        draw.rectangle((0, y, WIDTH - 1, y + PITCH["large"]), fill=1)
+        _center(draw, y + 1 - INK_TOP["large"], fit(v.big, WIDTH - 2, "large"), "large", fill=0)
+        y += PITCH["large"] + 3
+    keep = (BODY_BOTTOM + 1 - y) // PITCH["medium"]
+    lines = list(v.lines)
+    if len(lines) > keep or any(width_of(line, "medium") > WIDTH for line in lines):
+        _note_clip(" / ".join(v.lines))
+    _lines_at(draw, y - INK_TOP["medium"], [fit(line, WIDTH, "medium") for line in lines[:keep]], "medium",
+              PITCH["medium"])
+    _legend(draw, v.keys)
+
+
 # ---- board ---------------------------------------------------------------
 
 BOARD_TOP = 11  # top row of the tallest column
@@ -803,6 +825,7 @@ def _off(draw, v: OffView) -> None:
 
 _PAINTERS = {
     TurnView: _turn,
+    InstructionsView: _instructions,
     DiceView: _dice,
     PickView: _pick,
     MoveView: _move,

@@ -15,7 +15,11 @@ what each button means on it, and which events the game gets; the daemon
 
 Buttons (all screens): MENU opens the menu / goes back; on lists A and B move,
 ROLL chooses. In a game: ROLL rolls, STOP stops, A/B/C choose a pairing; hold
-STOP to undo the last choice, hold MENU for the board, hold ROLL for a hint.
+MENU to undo the last choice or stop, hold ROLL for a hint (the board view and
+the rest are in the menu). A button held long that has no long meaning counts
+as its tap: a slow STOP still stops. After a stop or a bust the box lists what
+to do on the board, and ROLL confirms it before the next turn, so an eager
+double press cannot roll the next player's dice.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from engine import (
     bust_probability,
     can_stop,
     new_game,
+    nobody_can_win,
     pairings,
 )
 
@@ -44,6 +49,7 @@ from .input import Press
 from .practice import box_average
 from .views import (
     BoardView,
+    InstructionsView,
     Column,
     DiceView,
     HintView,
@@ -116,6 +122,9 @@ class App:
     alert: str | None = None  # stays until a save works again
     flash: str | None = None  # shown until the next input
     off_reason: str = "Game saved"
+    acked: int = -1  # the event count whose stop/bust instructions were acknowledged
+    page: int = 0  # page of the instructions on screen
+    undone: tuple[str, tuple[str, ...]] | None = None  # (title, lines) of what an undo puts back
 
     @property
     def game(self) -> GameState | None:
@@ -294,17 +303,16 @@ def _seat_bot(app: App) -> str | None:
 
 def _game_press(app: App, p: Press) -> Result:
     g = app.game
-    if p.long:
-        if p.button == "STOP":
-            return _undo(app)
-        if p.button == "MENU":
-            return _open_board(app)
-        if p.button == "ROLL":
-            return _open_hint(app)
-        return app, ()
+    if p.long and p.button == "MENU":
+        return _undo(app)
+    if p.long and p.button == "ROLL" and not _handover_pending(app):
+        return _open_hint(app)
+    # Held too long, any other button means what its tap means: a slow STOP still stops.
     if p.button == "MENU":
         return _open_menu(app)
-    if g.phase is Phase.OVER:
+    if _handover_pending(app):
+        return _pages_press(app, p, _handover_lines(app), lambda a: replace(a, acked=len(a.events), page=0))
+    if g.phase is Phase.OVER or _is_blocked(g):
         if p.button == "ROLL":
             return _open_setup(app, fresh=False)
         return _flash(app, "ROLL: new game")
@@ -341,11 +349,11 @@ def _choose(app: App, label: str) -> Result:
 
 
 def _pick_press(app: App, p: Press) -> Result:
-    if p.long:
-        return app, ()
     if p.button in ("A", "B"):
+        # A takes the sum shown first on the dice screen, B the second (dice order, as displayed).
         pairing = pairings(app.game)["ABC".index(app.pick)]
-        return _play(app, pairing.moves["AB".index(p.button)])
+        column = pairing.sums["AB".index(p.button)]
+        return _play(app, next(m for m in pairing.moves if m.sums == (column,)))
     if p.button in ("MENU", "STOP"):
         return replace(app, screen="game", pick=None), ()
     return _flash(app, "A or B: which column")
@@ -384,9 +392,11 @@ def _undo(app: App) -> Result:
     why = _undo_target(app)
     if why is not None:
         return _flash(replace(app, screen="game"), why)
-    last = app.events[-1]
-    app = replace(app, states=app.states[:-1], events=app.events[:-1], screen="game", pick=None)
-    return replace(app, flash=f"Undone: {_event_text(last)}"), (PopLast(),)
+    last, before, after = app.events[-1], app.states[-2], app.states[-1]
+    undone = (f"Undone: {_event_text(last)}", _put_back(app, last, before, after))
+    app = replace(app, states=app.states[:-1], events=app.events[:-1], screen="undone", pick=None,
+                  undone=undone, page=0, acked=-1)
+    return app, (PopLast(),)
 
 
 def _event_text(e: Event) -> str:
@@ -395,6 +405,98 @@ def _event_text(e: Event) -> str:
     if isinstance(e, Stop):
         return "stop"
     return "roll"
+
+
+def _put_back(app: App, event: Event, before: GameState, after: GameState) -> tuple[str, ...]:
+    """What to do on the board to take back ``event`` (which led from ``before`` to ``after``)."""
+    if isinstance(event, Move):
+        lines = []
+        for c in dict.fromkeys(event.sums):
+            if before.runners[c]:
+                lines.append(f"{c}: runner back to {before.runners[c]}.")
+            else:
+                lines.append(f"Take runner off {c}.")
+        return tuple(lines) + ("Same dice: pick again",)
+    # a stop: markers back where they were, runners back on, claimed columns refilled
+    who = before.current
+    name = _name(app, who)
+    runners = before.runner_steps()
+    lines = ["Runners back on:", "  ".join(f"{c}:{step}" for c, step in runners.items()),
+             f"{name} markers back to:", "  ".join(f"{c}:{before.markers[who][c] or 'off'}" for c in runners)]
+    for c in runners:
+        if after.claimed[c] == who and before.claimed[c] != who:
+            back = [f"{_name(app, i)} {m[c]}" for i, m in enumerate(before.markers) if i != who and m[c]]
+            if back:
+                lines.append(f"Put back on {c}: " + ", ".join(back) + ".")
+    return tuple(lines) + (f"{name} decides again.",)
+
+
+# -- instructions after a stop or a bust, and after an undo ------------------------
+
+LINE_WIDTH = 21  # characters of the medium font across the screen
+LINES_PER_PAGE = 4
+
+
+def _handover_pending(app: App) -> bool:
+    """A stop or a bust just ended a turn and the table has not confirmed the board yet."""
+    if not app.events or app.acked == len(app.events) or app.screen != "game":
+        return False
+    last = app.events[-1]
+    return isinstance(last, Stop) or (isinstance(last, Roll) and app.game.phase is not Phase.MOVE)
+
+
+def _handover_lines(app: App) -> tuple[str | None, tuple[str, ...]]:
+    """(big line, lines) of the instructions after the last stop or bust."""
+    prev = app.states[-2]
+    last = app.events[-1]
+    if isinstance(last, Roll):
+        big = "BUST! " + " ".join(map(str, last.dice))
+        if prev.runner_steps():
+            return big, ("Take the runners off.", "Markers stay.")
+        return big, ("No move possible.",)
+    return None, _stop_note(app)
+
+
+def _paginate(big: str | None, lines: tuple[str, ...]) -> list[tuple[str, ...]]:
+    import textwrap
+
+    wrapped = [part for line in lines for part in (textwrap.wrap(line, LINE_WIDTH) or [""])]
+    per_page = LINES_PER_PAGE - 2 if big else LINES_PER_PAGE
+    return [tuple(wrapped[i:i + per_page]) for i in range(0, max(1, len(wrapped)), per_page)]
+
+
+def _pages_press(app: App, p: Press, content, done) -> Result:
+    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one is done."""
+    big, lines = content
+    pages = _paginate(big, lines)
+    if p.button == "A":
+        return replace(app, page=max(0, app.page - 1)), ()
+    if p.button == "B":
+        return replace(app, page=min(len(pages) - 1, app.page + 1)), ()
+    if p.button in ("ROLL", "STOP"):
+        if app.page < len(pages) - 1:
+            return replace(app, page=app.page + 1), ()
+        return done(app), ()
+    return app, ()
+
+
+def _undone_press(app: App, p: Press) -> Result:
+    if p.button == "MENU" and p.long:
+        return _undo(app)
+    if p.button == "MENU":
+        return replace(app, screen="game", undone=None, page=0), ()
+    return _pages_press(app, p, (None, app.undone[1]),
+                        lambda a: replace(a, screen="game", undone=None, page=0))
+
+
+def _instructions_view(app: App, title: str, big: str | None, lines, done_keys: str, alert) -> View:
+    pages = _paginate(big, lines)
+    page = min(app.page, len(pages) - 1)
+    keys = done_keys if page == len(pages) - 1 else "A/B:page ROLL:next"
+    g = app.game
+    who = app.states[-2].current if app.events and app.screen == "game" else g.current
+    return InstructionsView(_name(app, who), who, title, pages[page], big if page == 0 else None,
+                            page + 1, len(pages), keys, alert)
 
 
 # -- menu ----------------------------------------------------------------------
@@ -452,7 +554,7 @@ def _leave(app: App) -> Result:
 
 
 def _confirm_press(app: App, p: Press) -> Result:
-    if p.button == "ROLL" and not p.long:
+    if p.button == "ROLL":
         return _open_setup(app, fresh=False)
     if p.button == "MENU":
         return replace(app, screen="menu"), ()
@@ -461,7 +563,7 @@ def _confirm_press(app: App, p: Press) -> Result:
 
 def _back_press(app: App, p: Press) -> Result:
     """Message, hint and stats screens: ROLL or MENU goes back."""
-    if p.button in ("ROLL", "MENU") and not p.long:
+    if p.button in ("ROLL", "MENU"):
         target = app.back
         if target == "game" and app.game is None:
             target = "setup"
@@ -481,7 +583,7 @@ def _open_board(app: App) -> Result:
 
 
 def _board_press(app: App, p: Press) -> Result:
-    if p.button in ("A", "B") and not p.long:
+    if p.button in ("A", "B"):
         i = _FOCUS_ORDER.index(app.focus)
         i = (i + (1 if p.button == "B" else -1)) % len(_FOCUS_ORDER)
         return replace(app, focus=_FOCUS_ORDER[i]), ()
@@ -529,8 +631,6 @@ def _setup_rows(setup: Setup) -> list[tuple[str, str, str]]:
 def _setup_press(app: App, p: Press) -> Result:
     setup = app.setup
     rows = _setup_rows(setup)
-    if p.long:
-        return app, ()
     if p.button == "A":
         return replace(app, setup=replace(setup, cursor=(setup.cursor - 1) % len(rows))), ()
     if p.button == "B":
@@ -593,6 +693,7 @@ def _start_game(app: App) -> Result:
 
 _SCREENS = {
     "game": _game_press,
+    "undone": _undone_press,
     "pick": _pick_press,
     "menu": _menu_press,
     "confirm": _confirm_press,
@@ -636,6 +737,9 @@ def view(app: App) -> View:
         return _hint_view(app, alert)
     if screen == "pick":
         return _pick_view(app, alert)
+    if screen == "undone" and app.undone:
+        title, lines = app.undone
+        return _instructions_view(app, title, None, lines, "ROLL:done", alert)
     return _game_view(app, alert)
 
 
@@ -649,8 +753,21 @@ def _game_view(app: App, alert: str | None) -> View:
         return MessageView("No game", ("ROLL: new game",), alert=alert)
     seat = g.current
     bot = app.seats[seat].bot is not None if g.phase is not Phase.OVER else False
-    if g.phase is Phase.OVER:
-        note = _stop_note(app) if app.events and isinstance(app.events[-1], Stop) else ()
+    if _handover_pending(app):
+        prev = app.states[-2]
+        big, lines = _handover_lines(app)
+        name = _name(app, prev.current)
+        title = f"{name} busts" if big else f"{name} stops"
+        if g.phase is Phase.OVER:
+            done = "ROLL:see the winner"
+        else:
+            done = f"ROLL:{_name(app, g.current)}'s turn"
+        return _instructions_view(app, title, big, lines, done, alert)
+    if g.phase is Phase.OVER or _is_blocked(g):
+        note = ()
+        if g.winner is None:
+            k = g.rules.columns_to_win
+            note = (f"Nobody can claim {k} columns any more.",) + note
         if len(g.players) == 1:
             note = _practice_result(g) + note
         return WinView(
@@ -686,9 +803,23 @@ def _game_view(app: App, alert: str | None) -> View:
     keys = "ROLL:ok" if bot else ("ROLL:roll STOP:stop" if stoppable else "ROLL:roll")
     return MoveView(
         _name(app, seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
-        None if stoppable else "Risky: a runner shares a square",
+        None if stoppable else _risky_note(app, g),
         bot, bot_next, keys, alert,
     )
+
+
+def _risky_note(app: App, g: GameState) -> str:
+    """Why the risky variant forbids a stop now: the first runner sharing a square, and with whom."""
+    for c, step in g.runner_steps().items():
+        owners = [_name(app, i) for i, m in enumerate(g.markers) if i != g.current and m[c] == step]
+        if owners:
+            return f"Risky: {c} shares with {owners[0]}"
+    return "Risky: roll again"
+
+
+def _is_blocked(g: GameState) -> bool:
+    """A long game where nobody can reach the columns to win: the box ends it (no draw in the rules)."""
+    return g.phase is Phase.ROLL and g.claimed.count(-1) < 13 and nobody_can_win(g)
 
 
 def _rounds(g: GameState) -> int:
@@ -738,8 +869,7 @@ def _chosen_label(g: GameState, action) -> str | None:
 def _pick_view(app: App, alert) -> View:
     g = app.game
     pairing = pairings(g)["ABC".index(app.pick)]
-    a, b = (m.sums[0] for m in pairing.moves)
-    return PickView(_name(app, g.current), g.current, g.dice, app.pick, (a, b), alert=alert)
+    return PickView(_name(app, g.current), g.current, g.dice, app.pick, pairing.sums, alert=alert)
 
 
 def _turn_note(app: App) -> tuple[str, ...]:
@@ -755,14 +885,12 @@ def _turn_note(app: App) -> tuple[str, ...]:
             lines += (f"Box average: {average:.1f} turns.",)
         return lines
     last = app.events[-1]
+    prev = app.states[-2]
+    who = _name(app, prev.current)
     if isinstance(last, Stop):
-        return _stop_note(app)
-    if isinstance(last, Roll):  # a bust
-        prev = app.states[-2]
-        who = _name(app, prev.current)
-        lines = [f"{who} busts: " + " ".join(map(str, last.dice))]
-        lines.append("Take the runners off." if prev.runner_steps() else "No move possible.")
-        return tuple(lines)
+        return (f"{who} stopped.",)
+    if isinstance(last, Roll):
+        return (f"{who} bust.",)
     return ()
 
 
@@ -780,13 +908,13 @@ def _stop_note(app: App) -> tuple[str, ...]:
     who = prev.current
     name = _name(app, who)
     runners = prev.runner_steps()
-    lines = [f"{name}: markers to", "  ".join(f"{c}:{s}" for c, s in runners.items())]
+    lines = [f"{name} markers to:", "  ".join(f"{c}:{s}" for c, s in runners.items())]
     for c in runners:
         if now.claimed[c] == who and prev.claimed[c] != who:
             off = [_name(app, i) for i, m in enumerate(prev.markers) if i != who and m[c]]
             lines.append(f"{name} claims {c}!")
             if off:
-                lines.append(f"Take off {c}: " + ", ".join(off))
+                lines.append(f"Take off {c}: " + ", ".join(off) + ".")
     return tuple(lines)
 
 

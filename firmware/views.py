@@ -108,6 +108,26 @@ class MoveView:
 
 
 @dataclass(frozen=True)
+class InstructionsView:
+    """What to do on the board now, page by page: after a stop, a bust, or an undo.
+
+    ``lines`` are this page's lines (at most 4 of 21 characters; at most 2
+    when ``big`` is set); ``big`` is a line in the large font above them
+    (e.g. ``"BUST! 5 6 6 2"``).
+    """
+
+    player: str | None
+    seat: int | None
+    title: str  # the top bar: "Red stops", "Red busts", "Undone"
+    lines: tuple[str, ...]
+    big: str | None = None
+    page: int = 1
+    pages: int = 1
+    keys: str = "ROLL:done"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
 class WinView:
     """Someone won (``player`` None: the game ended with nobody able to win)."""
 
@@ -210,6 +230,6 @@ class OffView:
 
 
 View = (
-    TurnView | DiceView | PickView | MoveView | WinView | BoardView | MenuView
+    TurnView | DiceView | PickView | MoveView | InstructionsView | WinView | BoardView | MenuView
     | SetupView | MessageView | HintView | StatsView | OffView
 )

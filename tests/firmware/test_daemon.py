@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from engine import Phase, Record, Roll, Rules, state_view
+from engine import Phase, Record, Roll, Rules, Stop, state_view
 from firmware import ui, views
 from firmware.config import ButtonsConfig
 from firmware.daemon import Box, seeded_dice
@@ -99,6 +99,8 @@ def play_to_the_end(rig, max_presses=5000):
             rig.tap("A")
         elif isinstance(v, views.MoveView):
             rig.tap("STOP" if moves_this_turn >= 2 and v.can_stop else "ROLL")
+        elif isinstance(v, views.InstructionsView):
+            rig.tap("ROLL")  # the board is done: on to the next turn
         else:
             raise AssertionError(f"unexpected screen {v}")
     raise AssertionError("no winner")
@@ -167,9 +169,20 @@ def test_daemon_long_press_undoes_from_the_store(rig):
     rig.tap(label)
     gid = rig.box.game_id
     assert len(rig.store.game(gid).events) == 2
-    rig.hold("STOP")
+    rig.hold("MENU")
     assert len(rig.store.game(gid).events) == 1
+    assert isinstance(rig.view, views.InstructionsView) and rig.view.title.startswith("Undone: move")
+    rig.tap("ROLL")
     assert isinstance(rig.view, views.DiceView) and rig.view.dice == v.dice
+
+
+def test_daemon_slow_stop_press_still_stops(rig):
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    label = next(o.label for o in rig.view.options if o.effect not in ("none", "pick"))
+    rig.tap(label)
+    rig.hold("STOP")  # held past the long-press time: STOP has no long meaning, so it stops
+    assert isinstance(rig.box.app.events[-1], Stop)
 
 
 def test_daemon_resumes_on_the_exact_screen(tmp_path):
@@ -325,3 +338,22 @@ def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
                 assert stored.replay() == app.game
         finally:
             r.close()
+
+
+def test_daemon_statistics_count_multiplayer_wins_per_colour():
+    from types import SimpleNamespace as G
+
+    from firmware.daemon import wins_per_colour
+
+    def game(players, winner, status="finished", bots=()):
+        seats = [{"colour": p, "bot": "strong" if i in bots else None} for i, p in enumerate(players)]
+        return G(players=tuple(players), winner=winner, status=status, meta={"seats": seats})
+
+    rows, games = wins_per_colour([
+        game(["Red", "Blue"], 0), game(["Red", "Blue"], 0), game(["Blue", "Green"], 1),
+        game(["Red"], 0),  # solitaire practice: not a win over anybody
+        game(["Red", "Blue"], None, status="abandoned"),
+        game(["Red", "Blue"], 1, bots=(1,)),  # the box won with Blue
+    ], ("Red", "Blue", "Green", "Yellow"))
+    assert games == 4
+    assert rows == (("Red", 2), ("Green", 1), ("Box", 1), ("Blue", 0), ("Yellow", 0))

@@ -83,8 +83,11 @@ def test_ui_illegal_pairing_is_refused_with_a_flash():
     app, eff = press(app, "B")
     assert eff == (ui.Append(Move((7,))),)
     app, _ = run(app, "ROLL", (1, 1, 1, 1))  # 2: a new runner is needed and none is free
-    assert isinstance(ui.view(app), views.TurnView)  # that was a bust
-    assert ui.view(app).note[0] == "Red busts: 1 1 1 1"
+    v = ui.view(app)  # that was a bust: it says so, big, before the next turn
+    assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
+    assert v.lines == ("Take the runners off.", "Markers stay.") and v.keys == "ROLL:Blue's turn"
+    app, eff = press(app, "ROLL")  # a second ROLL only confirms: it does not roll Blue's dice
+    assert eff == () and isinstance(ui.view(app), views.TurnView) and ui.view(app).player == "Blue"
 
 
 def test_ui_pick_can_be_cancelled():
@@ -103,14 +106,22 @@ def test_ui_stop_places_markers_and_passes_the_turn():
     app, eff = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP")
     assert eff[-1] == ui.Append(STOP)
     v = ui.view(app)
-    assert isinstance(v, views.TurnView) and v.player == "Blue"
-    assert v.note == ("Red: markers to", "5:1  9:1")
+    assert isinstance(v, views.InstructionsView) and v.title == "Red stops"
+    assert v.lines == ("Red markers to:", "5:1  9:1")
+    app, eff = press(app, "ROLL")
+    assert eff == ()
+    v = ui.view(app)
+    assert isinstance(v, views.TurnView) and v.player == "Blue" and v.note == ("Red stopped.",)
 
 
 def test_ui_undo_move_keeps_the_same_dice():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
-    app, eff = press(app, "STOP", long=True)
+    app, eff = press(app, "MENU", long=True)
     assert eff == (ui.PopLast(),)
+    v = ui.view(app)  # first: what to take back on the board
+    assert isinstance(v, views.InstructionsView) and v.title == "Undone: move 5+9"
+    assert v.lines == ("Take runner off 5.", "Take runner off 9.", "Same dice: pick again")
+    app, _ = press(app, "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.DiceView) and v.dice == (2, 3, 4, 5)
     assert app.events == (Roll((2, 3, 4, 5)),)
@@ -118,14 +129,20 @@ def test_ui_undo_move_keeps_the_same_dice():
 
 def test_ui_undo_never_removes_a_roll():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5))
-    app2, eff = press(app, "STOP", long=True)
+    app2, eff = press(app, "MENU", long=True)
     assert eff == () and app2.events == app.events and ui.view(app2).alert == "Dice stay rolled"
 
 
 def test_ui_undo_stop_returns_the_turn():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP")
-    app, eff = press(app, "STOP", long=True)
+    app, eff = press(app, "MENU", long=True)
     assert eff == (ui.PopLast(),)
+    v = ui.view(app)
+    assert v.title == "Undone: stop" and v.pages == 2
+    assert v.lines == ("Runners back on:", "5:1  9:1", "Red markers back to:", "5:off  9:off")
+    app, _ = press(app, "B")
+    assert ui.view(app).lines == ("Red decides again.",)
+    app, _ = press(app, "ROLL")
     assert isinstance(ui.view(app), views.MoveView) and app.game.current == 0
 
 
@@ -135,9 +152,13 @@ def test_ui_win_finishes_the_game_and_offers_a_new_one():
     assert app.game.runners[2] == 3  # 2 is 3 high: on top now
     app, eff = press(app, "STOP")
     assert eff == (ui.Append(STOP), ui.FinishGame(0))
+    v = ui.view(app)  # first the last physical steps, then the winner
+    assert isinstance(v, views.InstructionsView) and "Red claims 2!" in v.lines
+    assert v.keys == "ROLL:see the winner"
+    app, _ = press(app, "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.WinView) and v.player == "Red" and v.claims == (2,)
-    app, _ = press(app, "STOP", long=True)
+    app, _ = press(app, "MENU", long=True)
     assert ui.view(app).alert == "Game is over"
     app, _ = press(app, "ROLL")
     assert isinstance(ui.view(app), views.SetupView)
@@ -150,7 +171,11 @@ def test_ui_claim_note_says_whose_markers_come_off():
     assert app.game.markers[1][2] == 1
     app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 6, 6), "A", "STOP")
     v = ui.view(app)
-    assert "Red claims 2!" in v.note and "Take off 2: Blue" in v.note
+    assert isinstance(v, views.InstructionsView)
+    assert v.lines == ("Red markers to:", "2:3  12:1", "Red claims 2!", "Take off 2: Blue.")
+    # Undo that claim: the box says whose marker goes back, and where.
+    app, _ = press(app, "MENU", long=True)
+    assert "Put back on 2: Blue 1." in app.undone[1]
 
 
 def test_ui_menu_navigates_and_returns():
@@ -170,7 +195,8 @@ def test_ui_menu_navigates_and_returns():
 
 
 def test_ui_board_shows_markers_and_runners():
-    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL", (2, 3, 4, 5), "C", "MENU!")
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL", "ROLL", (2, 3, 4, 5), "C", "MENU")
+    app, _ = run(app, *["B"] * ui.view(app).items.index("Board"), "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.BoardView)
     col = {c.column: c for c in v.columns}
@@ -245,7 +271,7 @@ def test_ui_bot_seat_plays_on_confirm(monkeypatch):
     assert ("P2 plays", "box") in ui.view(app).rows
     app, eff = press(app, "ROLL")
     assert eff[0].meta["seats"][1]["bot"] == "strong"
-    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP")
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.TurnView) and v.bot and v.player == "Blue"
     app, eff = press(app, "A")
@@ -257,7 +283,7 @@ def test_ui_bot_seat_plays_on_confirm(monkeypatch):
     assert isinstance(eff[0], ui.Append) and isinstance(eff[0].event, Move)
     v = ui.view(app)
     assert isinstance(v, views.MoveView) and v.bot and v.bot_next in ("roll", "stop")
-    app2, _ = press(app, "STOP", long=True)  # a box move cannot be undone
+    app2, _ = press(app, "MENU", long=True)  # a box move cannot be undone
     assert app2.events == app.events
 
 
@@ -304,7 +330,19 @@ def test_ui_solitaire_practice_compares_turns_with_the_box():
     v = ui.view(app)
     assert v.note[-1] == f"Box average: {box_average(1):.1f} turns."
     # Claim column 2 in the first turn: 1,1,1,1 twice puts the runner on its top (height 3).
-    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP")
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.WinView) and v.turns == 1
     assert v.note[:2] == (f"1 turn, box avg {box_average(1):.1f}", "You beat the box!")
+
+
+def test_ui_long_game_nobody_can_win_offers_a_new_game():
+    app = started(columns_to_win=11)
+    # Red claims 2, Blue claims 12: nobody can reach 11 columns any more.
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "ROLL",
+                 "ROLL", (6, 6, 6, 6), "A", "ROLL", (6, 6, 6, 6), "A", "STOP", "ROLL")
+    v = ui.view(app)
+    assert isinstance(v, views.WinView) and v.player is None
+    assert v.note[0] == "Nobody can claim 11 columns any more."
+    app, eff = press(app, "ROLL")
+    assert eff == () and isinstance(ui.view(app), views.SetupView)
