@@ -22,6 +22,7 @@ from .views import (
     Column,
     DiceView,
     HintView,
+    InstructionsView,
     MenuView,
     MessageView,
     MoveView,
@@ -74,14 +75,28 @@ MID_OWNERS = {7: 0, 9: 1}
 SAMPLES = {
     # turns
     "turn_first": TurnView("Red", 0, 1, (), ("Red starts.",)),
-    "turn_after_stop": TurnView("Blue", 1, 5, (7,), ("Red: markers to", "7:7  8:2  9:1")),
-    "turn_after_claim": TurnView(
-        "Green", 2, 9, (4, 12), ("Red: markers to", "7:13  8:5", "Red claims 7!", "Take off 7: Blue, Green")
-    ),
-    "turn_after_bust": TurnView("Yellow", 3, 3, (), ("Green busts: 1 1 2 2", "Take the runners off.")),
-    "turn_bot": TurnView("Burgundy", 1, 4, (3, 11), ("Red: markers to", "6:4  8:3"), bot=True, keys="ROLL:box plays"),
-    "turn_alert": TurnView("Red", 0, 2, (), ("Blue: markers to", "5:2"), alert="NOT SAVED: disk full"),
-    "turn_solo": TurnView("Red", 0, 12, (2, 12), ("Solitaire practice.",)),
+    "turn_after_stop": TurnView("Blue", 1, 5, (7,), ("Red stopped.",)),
+    "turn_after_claim": TurnView("Green", 2, 9, (4, 12), ("Red stopped.",)),
+    "turn_after_bust": TurnView("Yellow", 3, 3, (), ("Green bust.",)),
+    "turn_bot": TurnView("Burgundy", 1, 4, (3, 11), ("Red stopped.",), bot=True, keys="ROLL:box plays"),
+    "turn_alert": TurnView("Red", 0, 2, (), ("Blue stopped.",), alert="NOT SAVED: disk full"),
+    "turn_solo": TurnView("Red", 0, 1, (), ("Claim 3 columns in as", "few turns as you can.",
+                                         "Box average: 7.7 turns.")),
+    # what to do on the board after a stop or a bust, and after an undo
+    "handover_stop": InstructionsView("Red", 0, "Red stops", ("Red markers to:", "7:7  8:2  9:1"),
+                                      keys="ROLL:Blue's turn"),
+    "handover_claim": InstructionsView("Red", 0, "Red stops", ("Red markers to:", "4:7  6:4  7:10", "Red claims 4!",
+                                                               "Take off 4: Blue,"), page=1, pages=2,
+                                       keys="A/B:page ROLL:next"),
+    "handover_claim_page2": InstructionsView("Red", 0, "Red stops", ("Green, Yellow.",), page=2, pages=2,
+                                             keys="ROLL:see the winner"),
+    "handover_bust": InstructionsView("Green", 2, "Green busts", ("Take the runners off.", "Markers stay."),
+                                      big="BUST! 1 1 2 2", keys="ROLL:Yellow's turn"),
+    "undone_move": InstructionsView("Red", 0, "Undone: move 5+9", ("Take runner off 5.", "Take runner off 9.",
+                                                                   "Same dice: pick again")),
+    "undone_stop": InstructionsView("Red", 0, "Undone: stop", ("Runners back on:", "2:3  12:1",
+                                                               "Red markers back to:", "2:off  12:off"),
+                                    page=1, pages=2, keys="A/B:page ROLL:next"),
     # dice
     "dice_all_legal": DiceView(
         "Red", 0, (2, 3, 4, 5),
@@ -144,11 +159,11 @@ SAMPLES = {
     "move_double": MoveView("Green", 2, (Step(7, 2, True, False),), 0.0, True, 2),
     "move_risky_stop": MoveView(
         "Blue", 1, (Step(6, 6, False, False), Step(8, 4, True, False)), 0.0772, False, 1,
-        stop_note="runner on Red", keys="ROLL:roll",
+        stop_note="Risky: 8 shares with Red", keys="ROLL:roll",
     ),
     "move_risky_long_note": MoveView(
         "Red", 0, (Step(4, 5, False, False),), 0.2431, False, 0,
-        stop_note="Risky: a runner shares a square", keys="ROLL:roll",
+        stop_note="Risky: 10 shares with Burgundy", keys="ROLL:roll",
     ),
     "move_bot": MoveView(
         "Burgundy", 1, (Step(5, 4, True, False), Step(10, 3, False, False)), 0.5563, True, 0,
@@ -235,9 +250,15 @@ def scaled(image: Image.Image, scale: int = SCALE) -> Image.Image:
 
 CAPTIONS = {
     "turn_first": "A turn starts: the first turn of the game.",
-    "turn_after_stop": "A turn starts after Red stopped: which markers to move.",
-    "turn_after_claim": "After a claim: four note lines, claimed columns bottom right.",
-    "turn_after_bust": "After a bust: the dice that bust and what to take off.",
+    "turn_after_stop": "A turn starts, once the table has confirmed Red's stop.",
+    "turn_after_claim": "A turn starts; Green's claimed columns are tagged in the top bar.",
+    "turn_after_bust": "A turn starts after a bust was confirmed.",
+    "handover_stop": "After a stop: where the markers go. ROLL when the board is done.",
+    "handover_claim": "A claim: whose markers come off, paged with A/B when long.",
+    "handover_claim_page2": "The last page; on a winning stop ROLL then shows the winner.",
+    "handover_bust": "A bust, impossible to miss; ROLL confirms (it does not roll for Yellow).",
+    "undone_move": "Undo (hold MENU) of a move: what to take back; then the same dice again.",
+    "undone_stop": "Undo of a stop: runners back on, markers back where they were.",
     "turn_bot": "The box's turn (a bot) with an 8-character colour name.",
     "turn_alert": "An alert drawn inverted over the top bar.",
     "turn_solo": "One player (solitaire practice).",
