@@ -407,11 +407,7 @@ class Store:
                 self._execute(db, op)
             db.execute("COMMIT")
         except sqlite3.Error as err:
-            if db.in_transaction:
-                try:
-                    db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
+            _rollback(db)
             self._pending = todo
             message = _write_message(err)
             log.warning("%s (%s); %d operation(s) kept to save later", message, err, len(todo))
@@ -481,11 +477,7 @@ class Store:
             game_id = cur.lastrowid
             db.execute("COMMIT")
         except sqlite3.Error as err:
-            if db.in_transaction:
-                try:
-                    db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
+            _rollback(db)
             message = _write_message(err)
             log.warning("new game not saved: %s (%s)", message, err)
             raise StoreWriteError(message) from None
@@ -873,6 +865,15 @@ def _move_aside(path: pathlib.Path, clock) -> pathlib.Path:
         raise StoreWriteError(f"cannot move the damaged game file aside: {err.strerror or err}") from None
     _fsync_dir(path.parent)
     return aside
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Undo a failed transaction, if one is open; a rollback that fails too changes nothing more."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 def _fsync_dir(directory: pathlib.Path) -> None:
