@@ -877,7 +877,7 @@ def _turn_note(app: App) -> tuple[str, ...]:
     if not app.events:
         g = app.game
         if len(app.seats) > 1:
-            return (f"{_name(app, g.current)} starts.",)
+            return (f"{_name(app, g.current)} starts.",) + _rules_note(g.rules)
         average = box_average(g.rules.columns_to_win)
         k = g.rules.columns_to_win
         lines = (f"Claim {k} column{'s' if k > 1 else ''} in as", "few turns as you can.")
@@ -892,6 +892,15 @@ def _turn_note(app: App) -> tuple[str, ...]:
     if isinstance(last, Roll):
         return (f"{who} bust.",)
     return ()
+
+
+def _rules_note(rules: Rules) -> tuple[str, ...]:
+    """The variants in force, said once as the game starts (nothing for the standard game)."""
+    parts = []
+    if rules.columns_to_win != 3:
+        parts.append(f"{rules.columns_to_win} to win")
+    parts += [name for name, on in (("speedy", rules.speedy), ("risky", rules.risky)) if on]
+    return (f"Rules: {', '.join(parts)}.",) if parts else ()
 
 
 def _practice_result(g: GameState) -> tuple[str, ...]:

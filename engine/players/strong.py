@@ -314,4 +314,7 @@ class StrongPlayer(Player):
         stop, roll = self.values(state)
         if len(state.players) == 1:
             return f"saves {abs(roll - stop):.2f} turns"
-        return f"win {max(stop, roll) * 100:.0f}% vs {min(stop, roll) * 100:.0f}%"
+        # The chance to win the game after each choice, naming the other choice.
+        best, other, name = (roll, stop, "stop") if roll > stop else (stop, roll, "roll")
+        text = f"win {best * 100:.0f}% vs {name} {other * 100:.0f}%"
+        return text if len(text) <= 20 else f"win {best * 100:.0f}% either way"

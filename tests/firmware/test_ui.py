@@ -346,3 +346,8 @@ def test_ui_long_game_nobody_can_win_offers_a_new_game():
     assert v.note[0] == "Nobody can claim 11 columns any more."
     app, eff = press(app, "ROLL")
     assert eff == () and isinstance(ui.view(app), views.SetupView)
+
+
+def test_ui_first_turn_says_which_variants_are_on():
+    assert ui.view(started()).note == ("Red starts.",)
+    assert ui.view(started(columns_to_win=4, speedy=True)).note == ("Red starts.", "Rules: 4 to win, speedy.")
