@@ -948,4 +948,19 @@ def _board_view(app: App, alert) -> View:
 def _hint_view(app: App, alert) -> View:
     g = app.game
     advice = bots.advise(g)
-    return HintView(_name(app, g.current), g.current, advice.action, advice.reason, advice.bust, alert=alert)
+    reason = tuple(line for line in advice.reason.split("\n") if line)
+    return HintView(_name(app, g.current), g.current, _action_text(g, advice.action), reason, advice.bust,
+                    alert=alert)
+
+
+def _action_text(g: GameState, action) -> str:
+    """An action in the words of the screens: a move as its pairing shows it on the dice screen."""
+    if isinstance(action, Move):
+        for p in pairings(g):
+            if action in p.moves:
+                text = str(action.sums[0]) if p.needs_pick else _option(p, g.dice).text
+                return f"{p.label}: {text}"
+        return "+".join(map(str, action.sums))
+    if action == "stop":
+        return "Stop"
+    return "Roll" if g.phase is Phase.ROLL else "Roll again"

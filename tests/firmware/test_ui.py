@@ -351,3 +351,15 @@ def test_ui_long_game_nobody_can_win_offers_a_new_game():
 def test_ui_first_turn_says_which_variants_are_on():
     assert ui.view(started()).note == ("Red starts.",)
     assert ui.view(started(columns_to_win=4, speedy=True)).note == ("Red starts.", "Rules: 4 to win, speedy.")
+
+
+def test_ui_hint_names_the_move_as_the_dice_screen_shows_it():
+    app, _ = run(started(), "ROLL", (6, 1, 3, 4))
+    dice_view = ui.view(app)
+    app, _ = press(app, "ROLL", long=True)
+    hint = ui.view(app)
+    assert isinstance(hint, views.HintView) and hint.bust is not None and 1 <= len(hint.reason) <= 2
+    label, text = hint.action.split(": ")
+    assert text == next(o.text for o in dice_view.options if o.label == label)
+    app, _ = press(app, "ROLL")
+    assert ui.view(app) == dice_view
