@@ -226,8 +226,16 @@ def run_emulator(args) -> int:
         cfg = _load_config(args.config)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
-    store, store_error = _open_store(cfg, args.state_dir)
     display = TerminalDisplay(footer=KEY_HELP)
+    if sys.stdout.isatty():
+        import shutil
+
+        cols, lines = shutil.get_terminal_size()
+        need_cols, need_lines = display.needed_size
+        if cols < need_cols or lines < need_lines:
+            return _fail(f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
+                         "make the window bigger (or its font smaller) and run it again", 2)
+    store, store_error = _open_store(cfg, args.state_dir)
     if args.trace:
         display = _Traced(display)
     from .sdnotify import Notifier
