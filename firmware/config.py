@@ -109,6 +109,7 @@ class DisplayConfig:
     gpio_reset: int = 25
     rotation: int = 0
     contrast: int = 255
+    dim_after_min: int = 10
 
     def oled_options(self) -> dict[str, Any]:
         """Keyword arguments for ``hw.display.open_oled(driver, **options)``.
@@ -291,7 +292,7 @@ class _Checker:
             if key in table:
                 values[key] = self.choice("display", key, table[key], choices)
         ranges = {"port": (0, 255), "address": (0x03, 0x77), "spi_device": (0, 1),
-                  "rotation": (0, 3), "contrast": (0, 255)}
+                  "rotation": (0, 3), "contrast": (0, 255), "dim_after_min": (0, 1440)}
         for key, (low, high) in ranges.items():
             if key in table:
                 values[key] = self.integer("display", key, table[key], low, high)

@@ -60,6 +60,7 @@ class Box:
         long_press: float = 0.8,
         notifier=None,
         renderer=render,
+        dim_after: float | None = 600.0,
     ) -> None:
         self.settings = settings
         self.display = display
@@ -78,6 +79,10 @@ class Box:
         self.store_error: str | None = None
         self._display_failed = False
         self._lock = threading.Lock()
+        self.dim_after = dim_after or None  # seconds without a press before the screen dims
+        self.dimmed = False
+        self._last_press = clock()
+        self._waking = False  # the press that woke a dim screen is swallowed
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -151,6 +156,9 @@ class Box:
             if next_ping is not None:
                 wait = max(0.0, next_ping - now)
                 timeout = wait if timeout is None else min(timeout, wait)
+            if self.dim_after is not None and not self.dimmed:
+                wait = max(0.0, self._last_press + self.dim_after - now)
+                timeout = wait if timeout is None else min(timeout, wait)
             try:
                 item = self.queue.get(timeout=timeout)
             except queue.Empty:
@@ -179,7 +187,18 @@ class Box:
             presses = self.buttons.tick(self.clock())
         else:
             name, pressed, at = item
+            self._last_press = at
+            if self.dimmed:
+                self._dim(False)
+                self._waking = True
             presses = self.buttons.edge(name, pressed, at)
+        if self._waking:
+            # A press on a dim screen only wakes it: the players could not see what it would do.
+            if not self.buttons.held() and self.buttons.deadline() is None:
+                self._waking = False
+            return
+        if self.dim_after is not None and not self.dimmed and self.clock() - self._last_press >= self.dim_after:
+            self._dim(True)
         for press in presses:
             log.debug("press %s%s", press.button, " (long)" if press.long else "")
             self.feed(press)
@@ -253,6 +272,16 @@ class Box:
             return
         if self.app.alert:
             self._step(ui.Saved())
+
+    def _dim(self, on: bool) -> None:
+        dim = getattr(self.display, "dim", None)
+        self.dimmed = on
+        if dim is None:
+            return
+        try:
+            dim(on)
+        except Exception as err:  # like a failed frame: the game goes on
+            log.error("display: %s", err)
 
     def _draw(self) -> None:
         v = ui.view(self.app)

@@ -100,6 +100,7 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
         debounce=cfg.buttons.debounce_ms / 1000,
         long_press=cfg.buttons.long_press_ms / 1000,
         notifier=notifier,
+        dim_after=cfg.display.dim_after_min * 60 or None,
     )
     box.store_error = store_error
     return box
@@ -293,6 +294,9 @@ class _Traced:
 
     def clear(self) -> None:
         self.inner.clear()
+
+    def dim(self, on: bool) -> None:
+        self.inner.dim(on)
 
     def close(self) -> None:
         self.inner.close()

@@ -31,15 +31,18 @@ class Display(Protocol):
 
     def clear(self) -> None: ...
 
+    def dim(self, on: bool) -> None: ...
+
     def close(self) -> None: ...
 
 
 class LumaDisplay:
     """A luma device seen through the ``Display`` port."""
 
-    def __init__(self, device, *, where: str = "the display") -> None:
+    def __init__(self, device, *, where: str = "the display", contrast: int = 255) -> None:
         self.device = device
         self._where = where
+        self._contrast = contrast
 
     @property
     def size(self) -> tuple[int, int]:
@@ -57,6 +60,13 @@ class LumaDisplay:
     def clear(self) -> None:
         """Blank the screen."""
         self.show(Image.new("1", self.size))
+
+    def dim(self, on: bool) -> None:
+        """Turn the brightness right down (an idle screen wears an OLED) or back to the config's level."""
+        try:
+            self.device.contrast(1 if on else self._contrast)
+        except Exception as exc:
+            raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
 
     def close(self) -> None:
         """Blank and switch off the panel, release the bus; never raises."""
@@ -128,7 +138,7 @@ def open_oled(
     except Exception as exc:
         _close_quietly(serial)
         raise DisplayError(f"no {name} answers {location} ({_reason(exc)}; check wiring and address)") from exc
-    return LumaDisplay(device, where=f"the {name} {location}")
+    return LumaDisplay(device, where=f"the {name} {location}", contrast=contrast)
 
 
 def _open_serial(interface: str, name: str, location: str, **kw):

@@ -22,6 +22,7 @@ class FakeDisplay:
         self.clear_calls = 0
         self.closed = False
         self.fail: bool | str = False
+        self.dimmed = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -31,6 +32,10 @@ class FakeDisplay:
     def last(self) -> Image.Image | None:
         """The last frame shown (a copy), or None before the first."""
         return self.frames[-1] if self.frames else None
+
+    def dim(self, on: bool) -> None:
+        self._maybe_fail()
+        self.dimmed = bool(on)
 
     def show(self, image: Image.Image) -> None:
         self.show_calls += 1

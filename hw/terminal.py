@@ -34,6 +34,8 @@ CLEAR_SCREEN = "\x1b[2J"
 CLEAR_TO_EOL = "\x1b[K"
 HIDE_CURSOR = "\x1b[?25l"
 SHOW_CURSOR = "\x1b[?25h"
+FAINT = "\x1b[2m"
+NORMAL = "\x1b[22m"
 
 QUIT = "quit"  # what KeyReader reports for Ctrl-C (and end of input)
 ARROWS = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
@@ -69,6 +71,8 @@ class TerminalDisplay:
         self.footer = footer
         self._started = False
         self._lock = threading.Lock()
+        self._dim = False
+        self._last: Image.Image | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -90,18 +94,27 @@ class TerminalDisplay:
             parts.append(CLEAR_SCREEN + HIDE_CURSOR)
         parts.append(CURSOR_HOME)
         parts.append("┌" + "─" * width + "┐\n")
-        parts.extend(f"│{row}│\n" for row in frame_to_text(image))
+        faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
+        parts.extend(f"│{faint}{row}{normal}│\n" for row in frame_to_text(image))
         parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
         for line in self.footer.splitlines():
             parts.append(line[: width + 2] + CLEAR_TO_EOL + "\n")
         with self._lock:
             self._started = True
+            self._last = image
             self._stream.write("".join(parts))
             self._stream.flush()
 
     def clear(self) -> None:
         """Draw a blank frame."""
         self.show(Image.new("1", self._size))
+
+    def dim(self, on: bool) -> None:
+        """Draw the frame faint (the OLED's low brightness), or normal again."""
+        if self._dim != bool(on):
+            self._dim = bool(on)
+            if self._last is not None:
+                self.show(self._last)
 
     def close(self) -> None:
         """Give the cursor back; the last frame stays on screen."""

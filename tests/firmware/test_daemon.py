@@ -357,3 +357,30 @@ def test_daemon_statistics_count_multiplayer_wins_per_colour():
     ], ("Red", "Blue", "Green", "Yellow"))
     assert games == 4
     assert rows == (("Red", 2), ("Green", 1), ("Box", 1), ("Blue", 0), ("Yellow", 0))
+
+
+def test_daemon_dims_an_idle_screen_and_the_waking_press_does_nothing_else(rig):
+    rig.tap("ROLL")  # a game, Red to roll
+    assert not rig.display.dimmed
+    rig.clock.advance(599)
+    rig.box.pump()
+    assert not rig.display.dimmed
+    rig.clock.advance(2)
+    rig.box.pump()  # ten minutes without a press
+    assert rig.display.dimmed and rig.box.dimmed
+    events = rig.box.app.events
+    rig.tap("ROLL")  # wakes the screen only: no dice
+    assert not rig.display.dimmed and rig.box.app.events == events
+    rig.tap("ROLL")  # now it rolls
+    assert len(rig.box.app.events) == 1
+
+
+def test_daemon_long_press_on_a_dim_screen_only_wakes_it(rig):
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    rig.clock.advance(700)
+    rig.box.pump()
+    assert rig.display.dimmed
+    before = rig.box.app
+    rig.hold("MENU")  # would undo, but the screen was dark
+    assert not rig.display.dimmed and rig.box.app == before

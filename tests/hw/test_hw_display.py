@@ -217,3 +217,40 @@ def test_display_dummy_keeps_last_frame():
 def test_display_unsupported_size_says_so(serial):
     with pytest.raises(DisplayError, match=r"^the sh1106 driver does not support a 128x48 display$"):
         open_oled("sh1106", serial=serial, height=48)
+
+
+def test_display_dim_turns_contrast_down_and_back_to_the_configured_level():
+    from hw.display import LumaDisplay
+
+    class Device:
+        size = (128, 64)
+
+        def __init__(self):
+            self.levels = []
+
+        def contrast(self, level):
+            self.levels.append(level)
+
+    device = Device()
+    display = LumaDisplay(device, contrast=180)
+    display.dim(True)
+    display.dim(False)
+    assert device.levels == [1, 180]
+
+
+def test_display_terminal_dim_redraws_the_frame_faint():
+    import io
+
+    from PIL import Image
+
+    from hw.terminal import FAINT, TerminalDisplay
+
+    out = io.StringIO()
+    display = TerminalDisplay(out)
+    display.show(Image.new("1", (128, 64), 1))
+    assert FAINT not in out.getvalue()
+    display.dim(True)
+    faint = out.getvalue()
+    assert faint.count(FAINT) == 32  # every row of the redrawn frame
+    display.dim(True)  # no change, no redraw
+    assert out.getvalue() == faint
