@@ -157,6 +157,8 @@ SAMPLES = {
     ),
     "move_top": MoveView("Yellow", 3, (Step(12, 3, False, True),), 0.4405, True, 0),
     "move_double": MoveView("Green", 2, (Step(7, 2, True, False),), 0.0, True, 2),
+    "move_speedy": MoveView("Blue", 1, (Step(6, 5, False, False, (4,)), Step(8, 3, True, False, (1, 2))),
+                            0.1103, True, 1),
     "move_risky_stop": MoveView(
         "Blue", 1, (Step(6, 6, False, False), Step(8, 4, True, False)), 0.0772, False, 1,
         stop_note="Risky: 8 shares with Red", keys="ROLL:roll",
@@ -269,6 +271,7 @@ CAPTIONS = {
     "dice_bot_pick": "A bot chose pairing A and picked column 11.",
     "dice_alert": "Four sixes, with an alert.",
     "pick": "The chosen pairing moves only one sum: A or B picks the column.",
+    "move_speedy": "Speedy variant: each runner says which squares (other markers) it jumped.",
     "move_two_steps": "After a move: what to move on the board and the bust chance of rolling again.",
     "move_top": "A runner reached the top; no runner left.",
     "move_double": "A double: a new runner moved two squares; 0% bust.",

@@ -434,9 +434,25 @@ def _pick(draw, v: PickView) -> None:
 
 def step_text(step) -> str:
     """The physical instruction for one runner, without its column: "new runner on 1"."""
+    if step.skipped:  # speedy: say which squares it jumped, or the box looks wrong
+        verb = "new on" if step.new else "up to"
+        return f"{verb} {step.step} past {_ranges(step.skipped)}"
     if step.top:
         return f"new on {step.step}: TOP!" if step.new else f"up to {step.step}: TOP!"
     return f"new runner on {step.step}" if step.new else f"runner up to {step.step}"
+
+
+def _ranges(squares) -> str:
+    """(4, 5, 6, 9) -> "4-6 9": runs of squares in few characters."""
+    out, run = [], [squares[0]]
+    for sq in squares[1:]:
+        if sq == run[-1] + 1:
+            run.append(sq)
+        else:
+            out.append(run)
+            run = [sq]
+    out.append(run)
+    return " ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in out)
 
 
 def percent(p: float) -> str:

@@ -792,7 +792,7 @@ def _game_view(app: App, alert: str | None) -> View:
     prev = app.states[-2]
     last = app.events[-1]
     steps = tuple(
-        Step(c, g.runners[c], prev.runners[c] == 0, g.runners[c] == HEIGHTS[c])
+        Step(c, g.runners[c], prev.runners[c] == 0, g.runners[c] == HEIGHTS[c], _skipped(prev, g, c))
         for c in dict.fromkeys(last.sums)
     ) if isinstance(last, Move) else ()
     stoppable = can_stop(g)
@@ -806,6 +806,15 @@ def _game_view(app: App, alert: str | None) -> View:
         None if stoppable else _risky_note(app, g),
         bot, bot_next, keys, alert,
     )
+
+
+def _skipped(prev: GameState, now: GameState, column: int) -> tuple[int, ...]:
+    """Speedy variant: the squares a runner jumped because other players' markers stand there."""
+    if not now.rules.speedy:
+        return ()
+    start = prev.runners[column] or prev.markers[prev.current][column]
+    others = {m[column] for i, m in enumerate(now.markers) if i != now.current}
+    return tuple(sq for sq in range(start + 1, now.runners[column]) if sq in others)
 
 
 def _risky_note(app: App, g: GameState) -> str:

@@ -88,6 +88,7 @@ class Step:
     step: int  # the square to put it on, 1 = bottom
     new: bool  # place a new runner (True) or move the one already there
     top: bool  # the runner is now on the top of its column
+    skipped: tuple[int, ...] = ()  # speedy variant: squares jumped over (other players' markers)
 
 
 @dataclass(frozen=True)

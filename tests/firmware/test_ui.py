@@ -363,3 +363,16 @@ def test_ui_hint_names_the_move_as_the_dice_screen_shows_it():
     assert text == next(o.text for o in dice_view.options if o.label == label)
     app, _ = press(app, "ROLL")
     assert ui.view(app) == dice_view
+
+
+def test_ui_speedy_move_says_which_squares_it_jumped():
+    # Blue's marker on 7 at step 1; Red (speedy) places a runner on 7: it lands on 2, past 1.
+    app = started(speedy=True)
+    app, _ = run(app, "ROLL", (1, 1, 2, 2), "A", "STOP", "ROLL",  # Red: 2 and 4; confirm
+                 "ROLL", (3, 4, 1, 1), "A", "STOP", "ROLL")  # Blue: 7 and 2
+    assert app.game.markers[1][7] == 1
+    app, _ = run(app, "ROLL", (3, 4, 6, 6), "A")  # Red: 7 and 12
+    step = next(st for st in ui.view(app).steps if st.column == 7)
+    assert step == views.Step(7, 2, True, False, (1,))
+    from firmware.screens import step_text
+    assert step_text(step) == "new on 2 past 1"
