@@ -642,16 +642,19 @@ def _setup_press(app: App, p: Press) -> Result:
     if p.button == "ROLL" or (p.button == "C" and rows[setup.cursor][0] == "start"):
         return _start_game(app)
     if p.button == "C":
-        return replace(app, setup=_change(app.settings, setup, rows[setup.cursor][0])), ()
+        # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
+        step = -1 if p.long else 1
+        return replace(app, setup=_change(app.settings, setup, rows[setup.cursor][0], step)), ()
     return app, ()
 
 
-def _change(settings: Settings, setup: Setup, key: str) -> Setup:
+def _change(settings: Settings, setup: Setup, key: str, step: int = 1) -> Setup:
+    """The setup with the row ``key`` stepped forward (``step`` 1) or back (-1), wrapping round."""
     seats = list(setup.seats)
     rules = setup.rules
     if key == "players":
         limit = min(4, len(settings.colours))
-        n = len(seats) % limit + 1
+        n = (len(seats) - 1 + step) % limit + 1
         while len(seats) < n:
             used = {s.colour for s in seats}
             seats.append(Seat(next(c for c in settings.colours if c not in used)))
@@ -661,8 +664,8 @@ def _change(settings: Settings, setup: Setup, key: str) -> Setup:
         used = {s.colour for j, s in enumerate(seats) if j != i}
         colours = settings.colours
         k = colours.index(seats[i].colour) if seats[i].colour in colours else -1
-        for step in range(1, len(colours) + 1):
-            candidate = colours[(k + step) % len(colours)]
+        for n in range(1, len(colours) + 1):
+            candidate = colours[(k + n * step) % len(colours)]
             if candidate not in used:
                 seats[i] = replace(seats[i], colour=candidate)
                 break
@@ -670,7 +673,7 @@ def _change(settings: Settings, setup: Setup, key: str) -> Setup:
         i = int(key[5:])
         seats[i] = replace(seats[i], bot=None if seats[i].bot else settings.bot)
     elif key == "win":
-        rules = replace(rules, columns_to_win=rules.columns_to_win % 11 + 1)
+        rules = replace(rules, columns_to_win=(rules.columns_to_win - 1 + step) % 11 + 1)
     elif key == "speedy":
         rules = replace(rules, speedy=not rules.speedy)
     elif key == "risky":

@@ -376,3 +376,18 @@ def test_ui_speedy_move_says_which_squares_it_jumped():
     assert step == views.Step(7, 2, True, False, (1,))
     from firmware.screens import step_text
     assert step_text(step) == "new on 2 past 1"
+
+
+def test_ui_setup_hold_c_steps_a_value_back():
+    app = ui.boot(ui.Settings())
+    app, _ = run(app, "C!")  # players 2 -> 1
+    assert ("Players", "1") in ui.view(app).rows
+    app, _ = run(app, "C!", "C")  # 1 -> 4 (wraps back) -> 1 (wraps forward)
+    assert ("Players", "1") in ui.view(app).rows
+    rows = [label for label, _ in ui.view(app).rows]
+    app, _ = run(app, *["B"] * rows.index("To win"), "C!")
+    assert ("To win", "2 cols") in ui.view(app).rows
+    app, _ = run(app, "C!", "C!")  # 2 -> 1 -> 11
+    assert ("To win", "11 cols") in ui.view(app).rows
+    app, _ = run(app, *["A"] * rows.index("To win"), "B", "C!")  # P1 colour back: Red -> Yellow
+    assert ("P1 colour", "Yellow") in ui.view(app).rows
