@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from engine import Phase, Rules
+from engine import Rules
 
 from . import ui
 from .input import Buttons
@@ -219,9 +219,9 @@ class Box:
         if isinstance(effect, ui.DrawDice):
             self._step(ui.DiceRolled(self.dice()))
         elif isinstance(effect, ui.Append):
-            self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event)))
+            self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event), covered=True))
         elif isinstance(effect, ui.PopLast):
-            self._save(lambda: self._with_game(self.store.pop_last))
+            self._save(lambda: self._with_game(self.store.pop_last, covered=True))
         elif isinstance(effect, ui.StartGame):
             def start():
                 self.game_id = None
@@ -238,26 +238,26 @@ class Box:
                     log.error("cannot read statistics: %s", err)
             self._step(ui.StatsLoaded(*wins_per_colour(summaries, self.settings.colours)))
 
-    def _with_game(self, action: Callable[[int], object]) -> None:
-        """Run ``action(game_id)``; if the game was never saved, save all of it instead.
+    def _with_game(self, action: Callable[[int], object], *, covered: bool = False) -> None:
+        """Run ``action(game_id)``; if the game was never saved, save all of it first.
 
         A game whose start could not be saved (full disk) has no id yet: the
         first write that works creates it and writes every event the app
-        holds, which already includes the change being saved now.
+        holds. That already includes an append or an undo being saved now
+        (``covered``); anything else (a finish) still runs after it.
         """
-        if self.game_id is not None:
-            action(self.game_id)
-            return
-        app = self.app
-        if app.game is None:
-            return
-        players = tuple(s.colour for s in app.seats)
-        meta = {"seats": [s.to_json() for s in app.seats]}
-        self.game_id = self.store.new_game(players, app.game.rules, meta=meta).id
-        for event in app.events:
-            self.store.append(self.game_id, event)
-        if app.game.phase is Phase.OVER:
-            self.store.finish(self.game_id, app.game.winner)
+        if self.game_id is None:
+            app = self.app
+            if app.game is None:
+                return
+            players = tuple(s.colour for s in app.seats)
+            meta = {"seats": [s.to_json() for s in app.seats]}
+            self.game_id = self.store.new_game(players, app.game.rules, meta=meta).id
+            for event in app.events:
+                self.store.append(self.game_id, event)
+            if covered:
+                return
+        action(self.game_id)
 
     def _save(self, action: Callable[[], object]) -> None:
         """Run a store write; a failure keeps the game in memory and raises the alert."""

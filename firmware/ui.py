@@ -132,9 +132,9 @@ class App:
 
     @property
     def in_game(self) -> bool:
-        """A game is loaded and not over."""
+        """A game is loaded and still being played (not won, and somebody can still win)."""
         g = self.game
-        return g is not None and g.phase is not Phase.OVER
+        return g is not None and g.phase is not Phase.OVER and not _is_blocked(g)
 
 
 def boot(settings: Settings) -> App:
@@ -281,6 +281,8 @@ def _play(app: App, event: Event) -> Result:
     effects: tuple[Effect, ...] = (Append(event),)
     if state.phase is Phase.OVER:
         effects += (FinishGame(state.winner),)
+    elif _is_blocked(state):  # nobody can win any more: the game ends without a winner
+        effects += (FinishGame(None),)
     return app, effects
 
 
@@ -305,7 +307,7 @@ def _game_press(app: App, p: Press) -> Result:
     g = app.game
     if p.long and p.button == "MENU":
         return _undo(app)
-    if p.long and p.button == "ROLL" and not _handover_pending(app):
+    if p.long and p.button == "ROLL" and not _handover_pending(app) and _hint_possible(app):
         return _open_hint(app)
     # Held too long, any other button means what its tap means: a slow STOP still stops.
     if p.button == "MENU":
@@ -377,7 +379,7 @@ def _undo_target(app: App) -> str | None:
     g = app.game
     if g is None or not app.events:
         return "Nothing to undo"
-    if g.phase is Phase.OVER:
+    if g.phase is Phase.OVER or _is_blocked(g):
         return "Game is over"
     last = app.events[-1]
     if isinstance(last, Roll):
@@ -508,7 +510,7 @@ def _menu_items(app: App) -> tuple[str, ...]:
         items.append("Back to game")
         if _undo_target(app) is None:
             items.append("Undo")
-        if _seat_bot(app) is None:
+        if _hint_possible(app):
             items.append("Hint")
     if app.game is not None:
         items.append("Board")
@@ -595,8 +597,13 @@ def _board_press(app: App, p: Press) -> Result:
 # -- hint ----------------------------------------------------------------------
 
 
+def _hint_possible(app: App) -> bool:
+    """A person is to act in a game still being played."""
+    return app.in_game and _seat_bot(app) is None
+
+
 def _open_hint(app: App) -> Result:
-    if not app.in_game or _seat_bot(app) is not None:
+    if not _hint_possible(app):
         return app, ()
     return replace(app, screen="hint", back="game"), ()
 
@@ -688,7 +695,8 @@ def _start_game(app: App) -> Result:
     players = tuple(s.colour for s in seats)
     state = new_game(players, setup.rules)
     app = replace(
-        app, screen="game", seats=seats, states=(state,), events=(), pick=None, setup=replace(setup, cursor=0)
+        app, screen="game", seats=seats, states=(state,), events=(), pick=None, setup=replace(setup, cursor=0),
+        acked=-1, page=0, undone=None,
     )
     meta = {"seats": [s.to_json() for s in seats]}
     return app, (StartGame(players, setup.rules, meta),)

@@ -384,3 +384,29 @@ def test_daemon_long_press_on_a_dim_screen_only_wakes_it(rig):
     before = rig.box.app
     rig.hold("MENU")  # would undo, but the screen was dark
     assert not rig.display.dimmed and rig.box.app == before
+
+
+def test_daemon_late_saved_winning_game_is_finished_once_without_an_alert(tmp_path, monkeypatch):
+    """The start of the game could not be saved; the first write that works is the winning stop."""
+    r = Rig(tmp_path, settings=ui.Settings(rules=Rules(columns_to_win=1)), seed=1)
+    try:
+        real_new = r.store.new_game
+
+        def full(*a, **k):
+            raise StoreWriteError("cannot save: the SD card is full")
+
+        monkeypatch.setattr(r.store, "new_game", full)
+        r.tap("ROLL")  # start: not saved
+        for dice in [(1, 1, 1, 1), (1, 1, 1, 1)]:
+            r.box.dice = lambda d=dice: d
+            r.tap("ROLL")
+            r.tap("A")
+        assert r.view.alert == "NOT SAVED: the SD card is full"
+        monkeypatch.setattr(r.store, "new_game", real_new)
+        r.tap("STOP")  # the winning stop: the game is created, filled, and finished
+        assert r.view.alert is None
+        stored = r.store.games()[0]
+        assert stored.status == "finished" and stored.winner == 0
+        assert r.store.game(stored.id).events == r.box.app.events
+    finally:
+        r.close()

@@ -391,3 +391,37 @@ def test_ui_setup_hold_c_steps_a_value_back():
     assert ("To win", "11 cols") in ui.view(app).rows
     app, _ = run(app, *["A"] * rows.index("To win"), "B", "C!")  # P1 colour back: Red -> Yellow
     assert ("P1 colour", "Yellow") in ui.view(app).rows
+
+
+def test_ui_a_new_game_asks_to_confirm_its_stops_again():
+    """The confirm-the-board state of one game must not carry into the next."""
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL")  # confirmed at 3 events
+    app, _ = run(app, "MENU")
+    app, _ = run(app, *["B"] * ui.view(app).items.index("New game"), "ROLL", "ROLL", "ROLL")
+    assert isinstance(ui.view(app), views.TurnView) and app.events == ()
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP")  # again a stop at 3 events
+    assert isinstance(ui.view(app), views.InstructionsView) and ui.view(app).title == "Red stops"
+
+
+def test_ui_slow_roll_without_a_hint_to_give_is_a_roll():
+    app = ui.boot(ui.Settings())
+    app, _ = run(app, "B", "B", "C", "ROLL")  # P1 played by the box; start
+    app, eff = press(app, "ROLL", long=True)  # a slow confirm still lets the box play
+    assert eff == (ui.DrawDice(),)
+
+
+def test_ui_blocked_game_is_finished_without_a_winner_and_offers_only_a_new_game():
+    app = started(columns_to_win=11)
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "ROLL",
+                 "ROLL", (6, 6, 6, 6), "A", "ROLL", (6, 6, 6, 6))
+    app, eff = press(app, "A")
+    app, eff = press(app, "STOP")
+    assert eff == (ui.Append(STOP), ui.FinishGame(None))
+    app, _ = press(app, "ROLL")  # confirm the board
+    assert isinstance(ui.view(app), views.WinView) and ui.view(app).player is None
+    app2, eff = press(app, "MENU", long=True)
+    assert eff == () and ui.view(app2).alert == "Game is over"
+    app2, _ = press(app, "MENU")
+    assert "Hint" not in ui.view(app2).items and "Undo" not in ui.view(app2).items
+    app2, eff = press(app, "ROLL", long=True)  # slow ROLL: the new-game screen, like a tap
+    assert isinstance(ui.view(app2), views.SetupView)
