@@ -260,6 +260,8 @@ def nobody_can_win(state: GameState) -> bool:
     """
     claimed = state.claimed
     open_columns = claimed.count(-1) - 2
+    if open_columns == 11:  # nothing claimed yet: every goal of 1..11 columns is still open
+        return False
     need = state.rules.columns_to_win
     return all(claimed.count(i) + open_columns < need for i in range(len(state.players)))
 

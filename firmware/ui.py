@@ -839,7 +839,7 @@ def _risky_note(app: App, g: GameState) -> str:
 
 def _is_blocked(g: GameState) -> bool:
     """A long game where nobody can reach the columns to win: the box ends it (no draw in the rules)."""
-    return g.phase is Phase.ROLL and g.claimed.count(-1) < 13 and nobody_can_win(g)
+    return g.phase is Phase.ROLL and nobody_can_win(g)
 
 
 def _rounds(g: GameState) -> int:

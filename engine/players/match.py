@@ -59,7 +59,7 @@ def play_game(players, rng: random.Random, rules: Rules | None = None,
             return GameResult(tuple(order or range(len(players))), state.winner, state.turn, False)
         if state.turn > max_turns:
             return GameResult(tuple(order or range(len(players))), None, max_turns, True)
-        if phase is ROLL_PHASE and state.claimed.count(-1) < 13 and nobody_can_win(state):
+        if phase is ROLL_PHASE and nobody_can_win(state):
             return GameResult(tuple(order or range(len(players))), None, state.turn, False)  # no draw: stop here
         player = players[state.current]
         if phase is MOVE:
