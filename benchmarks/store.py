@@ -27,6 +27,15 @@ from engine import ALL_ROLLS, STOP, Phase, Roll, Rules, apply, can_stop, new_gam
 from firmware.store import DB_NAME, Store  # noqa: E402
 
 
+def random_event(state, rng: random.Random, stop_chance: float):
+    """A uniformly random legal move; after a move, stop with ``stop_chance`` (when allowed), else roll."""
+    if state.phase is Phase.MOVE:
+        return rng.choice(state.moves)
+    if state.phase is Phase.DECIDE and can_stop(state) and rng.random() < stop_chance:
+        return STOP
+    return Roll(rng.choice(ALL_ROLLS))
+
+
 def long_game(count: int, seed: int = 0) -> tuple[tuple[str, ...], Rules, list]:
     """``count`` legal events of one game that is still going (solitaire, all 11 columns to win)."""
     players, rules = ("Red",), Rules(columns_to_win=11)
@@ -34,12 +43,7 @@ def long_game(count: int, seed: int = 0) -> tuple[tuple[str, ...], Rules, list]:
     while True:
         state, events = new_game(players, rules), []
         while len(events) < count and state.phase is not Phase.OVER:
-            if state.phase is Phase.MOVE:
-                event = rng.choice(state.moves)
-            elif state.phase is Phase.DECIDE and can_stop(state) and rng.random() < 0.02:
-                event = STOP
-            else:
-                event = Roll(rng.choice(ALL_ROLLS))
+            event = random_event(state, rng, stop_chance=0.02)
             state = apply(state, event)
             events.append(event)
         if len(events) == count and state.phase is not Phase.OVER:
@@ -49,12 +53,7 @@ def long_game(count: int, seed: int = 0) -> tuple[tuple[str, ...], Rules, list]:
 def whole_game(rng: random.Random) -> tuple[list, int | None]:
     state, events = new_game(("Red", "Blue")), []
     while state.phase is not Phase.OVER:
-        if state.phase is Phase.MOVE:
-            event = rng.choice(state.moves)
-        elif state.phase is Phase.DECIDE and can_stop(state) and rng.random() < 0.4:
-            event = STOP
-        else:
-            event = Roll(rng.choice(ALL_ROLLS))
+        event = random_event(state, rng, stop_chance=0.4)
         state = apply(state, event)
         events.append(event)
     return events, state.winner
