@@ -44,25 +44,13 @@ ETC=$R/etc/$NAME
 UNIT_DIR=$R/etc/systemd/system
 DROPIN_DIR=$UNIT_DIR/$NAME.service.d
 
-say() { printf '%s\n' "$*"; }
+# shellcheck source-path=SCRIPTDIR source=steps.sh
+. "$(dirname "$0")/steps.sh"
 note() { printf 'NOTE: %s\n' "$*"; }
 fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
-show() { printf '%q ' "$@" | sed 's/ $//'; }
-
-# A change to files under ROOT: done unless --dry-run.
-file_step() {
-    if [ "$DRY_RUN" -eq 1 ]; then say "would run: $(show "$@")"; else "$@"; fi
-}
-# A change to the running system: done only for real (ROOT=/ and no --dry-run).
-system_step() {
-    if [ "$DRY_RUN" -eq 1 ] || [ "$REAL" -eq 0 ]; then say "would run: $(show "$@")"; else "$@"; fi
-}
 
 group_exists() {
     if [ "$REAL" -eq 1 ]; then getent group "$1" >/dev/null; else grep -q "^$1:" "$R/etc/group" 2>/dev/null; fi
-}
-user_exists() {
-    if [ "$REAL" -eq 1 ]; then getent passwd "$1" >/dev/null; else grep -q "^$1:" "$R/etc/passwd" 2>/dev/null; fi
 }
 
 if [ ! -f "$SRC/pyproject.toml" ] || [ ! -f "$SRC/systemd/$NAME.service" ]; then

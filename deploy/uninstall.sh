@@ -38,17 +38,8 @@ OPT=$R/opt/$NAME
 STATE=$R/var/lib/$NAME
 ETC=$R/etc/$NAME
 
-say() { printf '%s\n' "$*"; }
-show() { printf '%q ' "$@" | sed 's/ $//'; }
-file_step() {
-    if [ "$DRY_RUN" -eq 1 ]; then say "would run: $(show "$@")"; else "$@"; fi
-}
-system_step() {
-    if [ "$DRY_RUN" -eq 1 ] || [ "$REAL" -eq 0 ]; then say "would run: $(show "$@")"; else "$@"; fi
-}
-user_exists() {
-    if [ "$REAL" -eq 1 ]; then getent passwd "$1" >/dev/null; else grep -q "^$1:" "$R/etc/passwd" 2>/dev/null; fi
-}
+# shellcheck source-path=SCRIPTDIR source=steps.sh
+. "$(dirname "$0")/steps.sh"
 
 if [ "$REAL" -eq 1 ] && [ "$DRY_RUN" -eq 0 ] && [ "$EUID" -ne 0 ]; then
     echo "uninstall.sh: needs root: run 'sudo deploy/uninstall.sh' (or add --dry-run)" >&2

@@ -207,8 +207,9 @@ def test_deploy_scripts_pass_shellcheck_or_bash_syntax():
     scripts = [str(p) for p in (INSTALL, UNINSTALL, CI_DEPS)]
     for s in scripts:
         assert os.access(s, os.X_OK), f"{s} is not executable"
+    scripts.append(str(REPO / "deploy" / "steps.sh"))  # sourced by both, not run: no exec bit needed
     checker = shutil.which("shellcheck")
-    command = [checker, "--shell=bash", *scripts] if checker else [BASH, "-n", *scripts]
+    command = [checker, "--shell=bash", "-x", *scripts] if checker else [BASH, "-n", *scripts]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 

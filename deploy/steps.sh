@@ -1,0 +1,20 @@
+# Shared by install.sh and uninstall.sh (sourced, not run): how a step is
+# carried out or only shown. Needs DRY_RUN (1 = print only), REAL (1 = the
+# real system, not a --root tree) and R (the root prefix, "" for /).
+# shellcheck shell=bash
+
+say() { printf '%s\n' "$*"; }
+show() { printf '%q ' "$@" | sed 's/ $//'; }
+
+# A change to files under ROOT: done unless --dry-run.
+file_step() {
+    if [ "$DRY_RUN" -eq 1 ]; then say "would run: $(show "$@")"; else "$@"; fi
+}
+# A change to the running system: done only for real (ROOT=/ and no --dry-run).
+system_step() {
+    if [ "$DRY_RUN" -eq 1 ] || [ "$REAL" -eq 0 ]; then say "would run: $(show "$@")"; else "$@"; fi
+}
+
+user_exists() {
+    if [ "$REAL" -eq 1 ]; then getent passwd "$1" >/dev/null; else grep -q "^$1:" "$R/etc/passwd" 2>/dev/null; fi
+}
