@@ -1,8 +1,8 @@
 """The imperative shell: one loop that owns the game, the store and the screen.
 
 Button callbacks (gpiozero's threads) only put raw edges on one queue. The
-loop takes them off, turns them into presses (:mod:`firmware.input`), runs the
-pure :func:`firmware.ui.step`, and carries out its effects in order: an event
+loop takes them off, turns them into presses (:mod:`firmware.debounce`), runs the
+pure :func:`firmware.ui.update`, and carries out its effects in order: an event
 is committed to the store *before* the frame that shows its result is drawn.
 A frame is rendered and sent only when the view changed.
 
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from engine import Rules
 
 from . import ui
-from .input import Buttons
+from .debounce import Debouncer
 from .screens import render
 
 log = logging.getLogger("cantstop.daemon")
@@ -67,7 +67,7 @@ class Box:
         self.store = store
         self.dice = dice
         self.clock = clock
-        self.buttons = Buttons(debounce=debounce, long_press=long_press)
+        self.debouncer = Debouncer(debounce=debounce, long_press=long_press)
         self.notifier = notifier
         self.renderer = renderer
         self.queue: queue.Queue = queue.Queue()
@@ -114,7 +114,7 @@ class Box:
                 if problem:
                     notices.append(("Saved game damaged", (problem, "It stays in history.")))
         elif self.store_error:
-            app = ui.replace(app, alert=f"NOT SAVED: {self.store_error}")
+            app, _ = ui.update(app, ui.SaveFailed(self.store_error))
         for title, lines in notices:
             log.warning("%s: %s", title, " ".join(lines))
             app = ui.notify(app, title, lines)
@@ -149,7 +149,7 @@ class Box:
         next_ping = self.clock() + interval / 2 if interval else None
         while self.running:
             timeout = None
-            deadline = self.buttons.deadline()
+            deadline = self.debouncer.deadline()
             now = self.clock()
             if deadline is not None:
                 timeout = max(0.0, deadline - now)
@@ -184,17 +184,17 @@ class Box:
             self.shutdown(item[1])
             return
         if item is None:
-            presses = self.buttons.tick(self.clock())
+            presses = self.debouncer.tick(self.clock())
         else:
             name, pressed, at = item
             self._last_press = at
             if self.dimmed:
                 self._dim(False)
                 self._waking = True
-            presses = self.buttons.edge(name, pressed, at)
+            presses = self.debouncer.edge(name, pressed, at)
         if self._waking:
             # A press on a dim screen only wakes it: the players could not see what it would do.
-            if not self.buttons.held() and self.buttons.deadline() is None:
+            if not self.debouncer.held() and self.debouncer.deadline() is None:
                 self._waking = False
             return
         if self.dim_after is not None and not self.dimmed and self.clock() - self._last_press >= self.dim_after:
@@ -206,18 +206,18 @@ class Box:
     def feed(self, inp) -> None:
         """Step the UI with one input, carry out its effects, then draw."""
         with self._lock:
-            self._step(inp)
+            self._update(inp)
             self._draw()
 
-    def _step(self, inp) -> None:
-        app, effects = ui.step(self.app, inp)
+    def _update(self, inp) -> None:
+        app, effects = ui.update(self.app, inp)
         self.app = app
         for effect in effects:
             self._effect(effect)
 
     def _effect(self, effect) -> None:
         if isinstance(effect, ui.DrawDice):
-            self._step(ui.DiceRolled(self.dice()))
+            self._update(ui.DiceRolled(self.dice()))
         elif isinstance(effect, ui.Append):
             self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event), covered=True))
         elif isinstance(effect, ui.PopLast):
@@ -236,7 +236,7 @@ class Box:
                     summaries = self.store.games()
                 except Exception as err:
                     log.error("cannot read statistics: %s", err)
-            self._step(ui.StatsLoaded(*wins_per_colour(summaries, self.settings.colours)))
+            self._update(ui.StatsLoaded(*wins_per_colour(summaries, self.settings.colours)))
 
     def _with_game(self, action: Callable[[int], object], *, covered: bool = False) -> None:
         """Run ``action(game_id)``; if the game was never saved, save all of it first.
@@ -268,10 +268,10 @@ class Box:
         except Exception as err:  # StoreWriteError and friends: one line, keep playing
             message = _short(err)
             log.error("store: %s", err)
-            self._step(ui.SaveFailed(message))
+            self._update(ui.SaveFailed(message))
             return
         if self.app.alert:
-            self._step(ui.Saved())
+            self._update(ui.Saved())
 
     def _dim(self, on: bool) -> None:
         dim = getattr(self.display, "dim", None)
@@ -310,7 +310,7 @@ class Box:
         if self.notifier is not None:
             self.notifier.stopping()
         with self._lock:
-            self._step(ui.Shutdown(reason))
+            self._update(ui.Shutdown(reason))
             self._draw()
         self.running = False
         if self.store is not None:

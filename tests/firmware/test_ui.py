@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 
 from engine import STOP, Move, Phase, Roll, Rules, apply, new_game, replay
 from firmware import ui, views
-from firmware.input import Press
+from firmware.debounce import Press
 
 BUTTONS = ("ROLL", "STOP", "A", "B", "C", "MENU")
 
 
 def press(app, button, long=False):
-    return ui.step(app, Press(button, long))
+    return ui.update(app, Press(button, long))
 
 
 def run(app, *inputs):
@@ -26,7 +26,7 @@ def run(app, *inputs):
         elif isinstance(inp, str):
             long = inp.endswith("!")
             inp = Press(inp.rstrip("!"), long)
-        app, eff = ui.step(app, inp)
+        app, eff = ui.update(app, inp)
         effects += eff
     return app, effects
 
@@ -61,7 +61,7 @@ def test_ui_roll_shows_three_pairings_in_fixed_order():
     assert [(o.label, o.pairs, o.sums, o.text) for o in v.options] == [
         ("A", ((2, 3), (4, 5)), (5, 9), "5+9"),
         ("B", ((2, 4), (3, 5)), (6, 8), "6+8"),
-        ("C", ((2, 5), (3, 4)), (7, 7), "7 x2"),
+        ("C", ((2, 5), (3, 4)), (7, 7), "7x2"),
     ]
 
 
@@ -75,9 +75,22 @@ def test_ui_move_tells_what_to_place_and_the_bust_chance():
 
 
 def test_ui_illegal_pairing_is_refused_with_a_flash():
-    # Runners on 2, 3 and 12 via three turns would be long; use a state where one pairing is illegal:
-    # runners on 5 and 9 and a third on 7, then roll 1,1,5,6: 2 and 11 need a fourth runner.
-    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B")  # A:2+11? B: 6+7 -> pick
+    # Runners on 5, 9 and 7; then 1 1 2 4: A is 2+6, two new columns and no runner left.
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B", "B", "ROLL", (1, 1, 2, 4))
+    assert app.game.free_runners == 0
+    dice = ui.view(app)
+    assert isinstance(dice, views.DiceView) and dice.options[0].text == "--"
+    app2, eff = press(app, "A")
+    assert eff == () and app2.events == app.events
+    v = ui.view(app2)
+    assert isinstance(v, views.DiceView) and v.alert == "A cannot move"
+    app3, eff = press(app2, "B")  # a legal one still works, and the flash is gone
+    assert eff == (ui.Append(Move((5,))),) and ui.view(app3).alert is None
+
+
+def test_ui_pick_then_a_bust_needs_confirming_before_the_next_turn():
+    # Runners on 5 and 9, then 1 1 5 6: B is 6+7 with one runner left: pick 7.
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B")
     v = ui.view(app)
     assert isinstance(v, views.PickView) and v.choices == (6, 7)
     app, eff = press(app, "B")
@@ -175,7 +188,7 @@ def test_ui_claim_note_says_whose_markers_come_off():
     assert v.lines == ("Red markers to:", "2:3  12:1", "Red claims 2!", "Take off 2: Blue.")
     # Undo that claim: the box says whose marker goes back, and where.
     app, _ = press(app, "MENU", long=True)
-    assert "Put back on 2: Blue 1." in app.undone[1]
+    assert "Put back on 2: Blue 1." in app.screen.lines
 
 
 def test_ui_menu_navigates_and_returns():
@@ -218,7 +231,7 @@ def test_ui_statistics_loads_from_the_store():
     assert ui.view(app).items == ("New game", "Statistics")
     app, eff = run(app, "B", "ROLL")
     assert eff == [ui.LoadStats()]
-    app, _ = ui.step(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
+    app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
     v = ui.view(app)
     assert isinstance(v, views.StatsView) and v.rows == (("Red", 3), ("Blue", 1)) and v.games == 4
 
@@ -241,17 +254,17 @@ def test_ui_setup_changes_players_colours_bots_and_rules():
 
 
 def test_ui_save_failure_raises_an_alert_until_saved():
-    app, _ = ui.step(started(), ui.SaveFailed("disk full"))
+    app, _ = ui.update(started(), ui.SaveFailed("disk full"))
     assert ui.view(app).alert == "NOT SAVED: disk full"
     app, _ = press(app, "ROLL")
-    app, _ = ui.step(app, ui.DiceRolled((2, 3, 4, 5)))
+    app, _ = ui.update(app, ui.DiceRolled((2, 3, 4, 5)))
     assert ui.view(app).alert == "NOT SAVED: disk full"  # the game goes on in memory
-    app, _ = ui.step(app, ui.Saved())
+    app, _ = ui.update(app, ui.Saved())
     assert ui.view(app).alert is None
 
 
 def test_ui_shutdown_shows_off_and_ignores_buttons():
-    app, _ = ui.step(started(), ui.Shutdown("Box is off"))
+    app, _ = ui.update(started(), ui.Shutdown("Box is off"))
     assert ui.view(app) == views.OffView("Box is off")
     app2, eff = press(app, "ROLL")
     assert app2 == app and eff == ()
@@ -264,7 +277,7 @@ def test_ui_resume_gives_the_exact_screen():
     assert ui.view(again).dice == (1, 1, 5, 6)
 
 
-def test_ui_bot_seat_plays_on_confirm(monkeypatch):
+def test_ui_bot_seat_plays_on_confirm():
     settings_ = ui.Settings(players=2)
     app = ui.boot(settings_)
     app, _ = run(app, "B", "B", "B", "B", "C")  # P2 plays: box
@@ -279,8 +292,10 @@ def test_ui_bot_seat_plays_on_confirm(monkeypatch):
     app, eff = run(app, "ROLL", (6, 6, 5, 5))
     v = ui.view(app)
     assert isinstance(v, views.DiceView) and v.bot and v.chosen in ("A", "B", "C")
+    chosen = next(o for o in v.options if o.label == v.chosen)
     app, eff = press(app, "ROLL")
     assert isinstance(eff[0], ui.Append) and isinstance(eff[0].event, Move)
+    assert set(eff[0].event.sums) <= set(chosen.sums)  # it plays the choice it showed
     v = ui.view(app)
     assert isinstance(v, views.MoveView) and v.bot and v.bot_next in ("roll", "stop")
     app2, _ = press(app, "MENU", long=True)  # a box move cannot be undone
@@ -290,13 +305,13 @@ def test_ui_bot_seat_plays_on_confirm(monkeypatch):
 def _random_session(seed: int, n: int, rules: Rules, players: int):
     rng = random.Random(seed)
     app = ui.boot(ui.Settings(players=players, rules=rules))
-    app, _ = ui.step(app, Press("ROLL"))
+    app, _ = ui.update(app, Press("ROLL"))
     for _ in range(n):
         inp = Press(rng.choice(BUTTONS), rng.random() < 0.15)
-        app, effects = ui.step(app, inp)
+        app, effects = ui.update(app, inp)
         for e in effects:
             if isinstance(e, ui.DrawDice):
-                app, more = ui.step(app, ui.DiceRolled(tuple(rng.randint(1, 6) for _ in range(4))))
+                app, more = ui.update(app, ui.DiceRolled(tuple(rng.randint(1, 6) for _ in range(4))))
                 effects += more
         yield app, effects
 
@@ -425,3 +440,21 @@ def test_ui_blocked_game_is_finished_without_a_winner_and_offers_only_a_new_game
     assert "Hint" not in ui.view(app2).items and "Undo" not in ui.view(app2).items
     app2, eff = press(app, "ROLL", long=True)  # slow ROLL: the new-game screen, like a tap
     assert isinstance(ui.view(app2), views.SetupView)
+
+
+def test_ui_view_never_asks_a_player(monkeypatch):
+    """A box seat's action and a hint are decided by the update; drawing them asks nobody."""
+    from firmware import bots
+
+    app = ui.boot(ui.Settings(players=2))
+    app, _ = run(app, "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
+                 "ROLL", (6, 6, 5, 5))
+    hint_app, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("view() asked a player")
+
+    monkeypatch.setattr(bots, "decide", refuse)
+    monkeypatch.setattr(bots, "advise", refuse)
+    assert isinstance(ui.view(app), views.DiceView) and ui.view(app).chosen is not None
+    assert isinstance(ui.view(hint_app), views.HintView)

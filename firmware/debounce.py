@@ -3,7 +3,7 @@
 The mock pin factory does not bounce and real buttons do, so debouncing is
 ours, with the clock passed in (the daemon gives it the time of each edge).
 Pure bookkeeping: no threads and no sleeping. The daemon asks
-:meth:`Buttons.deadline` when it next needs :meth:`Buttons.tick`.
+:meth:`Debouncer.deadline` when it next needs :meth:`Debouncer.tick`.
 
 - **Debounce.** A change is taken at once (no added latency), then that
   button's edges are ignored for ``debounce`` seconds. When the window ends
@@ -17,7 +17,7 @@ Pure bookkeeping: no threads and no sleeping. The daemon asks
   was meant could do the wrong thing to the game. Both must be released
   before either counts again.
 
->>> b = Buttons(debounce=0.03, long_press=0.8)
+>>> b = Debouncer(debounce=0.03, long_press=0.8)
 >>> b.edge("ROLL", True, 0.0), b.edge("ROLL", False, 0.001), b.edge("ROLL", True, 0.002)
 ([], [], [])
 >>> b.edge("ROLL", False, 0.2)
@@ -38,7 +38,7 @@ class Press:
 
 
 @dataclass
-class _Button:
+class _Contact:
     down: bool = False  # the accepted state
     raw: bool = False  # the last edge seen, accepted or not
     since: float = 0.0  # when the accepted state last changed
@@ -48,17 +48,17 @@ class _Button:
 
 
 @dataclass
-class Buttons:
+class Debouncer:
     """Debounced presses from raw edges; see the module docstring."""
 
     debounce: float = 0.03
     long_press: float = 0.8
-    _buttons: dict[str, _Button] = field(default_factory=dict)
+    _contacts: dict[str, _Contact] = field(default_factory=dict)
 
-    def _get(self, name: str) -> _Button:
-        b = self._buttons.get(name)
+    def _get(self, name: str) -> _Contact:
+        b = self._contacts.get(name)
         if b is None:
-            b = self._buttons[name] = _Button()
+            b = self._contacts[name] = _Contact()
         return b
 
     def edge(self, name: str, pressed: bool, now: float) -> list[Press]:
@@ -71,7 +71,7 @@ class Buttons:
         out += self._accept(name, b, pressed, now)
         return out
 
-    def _accept(self, name: str, b: _Button, pressed: bool, now: float) -> list[Press]:
+    def _accept(self, name: str, b: _Contact, pressed: bool, now: float) -> list[Press]:
         b.down = pressed
         b.since = now
         b.quiet_until = now + self.debounce
@@ -79,7 +79,7 @@ class Buttons:
             b.long_fired = False
             # Held means held now: a button whose release is still settling
             # (its last edge was a release) does not make a chord.
-            others = [o for n, o in self._buttons.items() if n != name and o.down and o.raw]
+            others = [o for n, o in self._contacts.items() if n != name and o.down and o.raw]
             b.spoiled = False
             if others:  # a chord: nobody's press counts
                 b.spoiled = True
@@ -95,7 +95,7 @@ class Buttons:
     def tick(self, now: float) -> list[Press]:
         """Settle ended debounce windows and fire due long presses."""
         out: list[Press] = []
-        for name, b in self._buttons.items():
+        for name, b in self._contacts.items():
             if b.raw != b.down and now >= b.quiet_until:
                 out += self._accept(name, b, b.raw, max(now, b.quiet_until))
             if b.down and not b.spoiled and not b.long_fired and now - b.since >= self.long_press:
@@ -106,7 +106,7 @@ class Buttons:
     def deadline(self) -> float | None:
         """The next time :meth:`tick` has work to do, or None when idle."""
         times = []
-        for b in self._buttons.values():
+        for b in self._contacts.values():
             if b.raw != b.down:
                 times.append(b.quiet_until)
             if b.down and not b.spoiled and not b.long_fired:
@@ -115,4 +115,4 @@ class Buttons:
 
     def held(self) -> frozenset[str]:
         """Buttons currently down (accepted state)."""
-        return frozenset(n for n, b in self._buttons.items() if b.down)
+        return frozenset(n for n, b in self._contacts.items() if b.down)

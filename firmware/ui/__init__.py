@@ -1,0 +1,45 @@
+"""The box's UI: a pure state machine, ``update(app, input) -> (app, effects)``, and ``view(app)``.
+
+Where to look:
+
+- :mod:`.model`: the app state, the screens (an enum, each with a small
+  frozen record of its own state), the buttons, the seats and settings;
+- :mod:`.messages`: the inputs the daemon feeds in and the effects it
+  carries out;
+- :mod:`.update`: the transition, dispatching a press to the handlers of
+  the screen that is up: :mod:`.turns` (a game), :mod:`.setup` (new game),
+  :mod:`.menus` (the menu and what it opens), :mod:`.navigate` (moving
+  between screens);
+- :mod:`.words`: every sentence the box says;
+- :mod:`.present`: ``view(app)``, the screen as plain data
+  (:mod:`firmware.views`) for the renderer.
+
+Buttons (all screens): MENU opens the menu / goes back; on lists A and B move,
+ROLL chooses. In a game: ROLL rolls, STOP stops, A/B/C choose a pairing; hold
+MENU to undo the last choice or stop, hold ROLL for a hint.
+"""
+
+from .messages import (
+    Append,
+    DiceRolled,
+    DrawDice,
+    Effect,
+    FinishGame,
+    Input,
+    LoadStats,
+    PopLast,
+    Saved,
+    SaveFailed,
+    Shutdown,
+    StartGame,
+    StatsLoaded,
+)
+from .model import App, Button, Screen, Seat, Settings, Setup, boot, notify, resume
+from .present import view
+from .update import update
+
+__all__ = [
+    "Append", "DiceRolled", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
+    "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
+    "App", "Button", "Screen", "Seat", "Settings", "Setup", "boot", "notify", "resume", "view", "update",
+]

@@ -1,0 +1,95 @@
+"""The menu and the screens it opens: confirm a new game, the board view, hint, statistics, notices.
+
+On every list A moves up, B moves down, ROLL (or C) chooses and MENU goes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..debounce import Press
+from .messages import LoadStats
+from .model import App, Button, ConfirmScreen, MenuScreen, Screen, SetupScreen, StatsScreen, hint_possible, undo_blocker
+from .navigate import Result, leave_menu, open_board, open_hint, open_setup, to_game
+from .turns import undo
+
+
+def menu_items(app: App) -> tuple[str, ...]:
+    """The menu's entries now, as keys of :data:`words.MENU_ITEMS`."""
+    items = []
+    if app.in_game:
+        items.append("back")
+        if undo_blocker(app) is None:
+            items.append("undo")
+        if hint_possible(app):
+            items.append("hint")
+    if app.game is not None:
+        items.append("board")
+    items += ["new", "stats"]
+    return tuple(items)
+
+
+def menu_press(app: App, p: Press) -> Result:
+    items = menu_items(app)
+    cursor = min(app.screen.cursor, len(items) - 1)
+    if p.button == Button.MENU:
+        return leave_menu(app)
+    if p.button in (Button.A, Button.B):
+        step = -1 if p.button == Button.A else 1
+        return replace(app, screen=MenuScreen((cursor + step) % len(items))), ()
+    if p.button not in (Button.ROLL, Button.C):
+        return app, ()
+    return _choose(app, items[cursor])
+
+
+def _choose(app: App, item: str) -> Result:
+    if item == "back":
+        return to_game(app)
+    if item == "undo":
+        return undo(app)
+    if item == "hint":
+        return open_hint(app)
+    if item == "board":
+        return open_board(app)
+    if item == "new":
+        if app.in_game and app.events:
+            return replace(app, screen=ConfirmScreen(back=app.screen)), ()
+        return open_setup(app, fresh=False)
+    return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)
+
+
+def confirm_press(app: App, p: Press) -> Result:
+    if p.button == Button.ROLL:
+        return open_setup(app, fresh=False)
+    if p.button == Button.MENU:
+        return replace(app, screen=app.screen.back), ()
+    return app, ()
+
+
+_FOCUS_ORDER = (None,) + tuple(range(2, 13))
+
+
+def board_press(app: App, p: Press) -> Result:
+    """A/B step through the columns (the overview first); MENU or ROLL back to the game."""
+    if p.button in (Button.A, Button.B):
+        i = _FOCUS_ORDER.index(app.screen.focus) + (1 if p.button == Button.B else -1)
+        return replace(app, screen=replace(app.screen, focus=_FOCUS_ORDER[i % len(_FOCUS_ORDER)])), ()
+    if p.button in (Button.MENU, Button.ROLL):
+        return to_game(app)
+    return app, ()
+
+
+def hint_press(app: App, p: Press) -> Result:
+    if p.button in (Button.ROLL, Button.MENU):
+        return to_game(app)
+    return app, ()
+
+
+def back_press(app: App, p: Press) -> Result:
+    """Notices and statistics: ROLL or MENU goes back to where they were opened."""
+    if p.button not in (Button.ROLL, Button.MENU):
+        return app, ()
+    back = app.screen.back
+    if back.kind is Screen.GAME and app.game is None:
+        back = SetupScreen()
+    return replace(app, screen=back), ()

@@ -1,0 +1,87 @@
+"""What goes into the UI (inputs) and what comes out of it for the daemon to do (effects).
+
+The daemon carries out the effects :func:`firmware.ui.update` returns, in order:
+
+- :class:`DrawDice`: draw four dice from the OS entropy source and feed them
+  back as :class:`DiceRolled`;
+- :class:`Append`: commit the event to the store *before* the next frame;
+- :class:`PopLast`: undo, removing the last choice from the store;
+- :class:`StartGame`, :class:`FinishGame`: open and close the stored game;
+- :class:`LoadStats`: read the finished games, fed back as :class:`StatsLoaded`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Event, Rules
+
+from ..debounce import Press
+
+# -- inputs --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    dice: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The store committed everything asked of it."""
+
+
+@dataclass(frozen=True)
+class SaveFailed:
+    message: str
+
+
+@dataclass(frozen=True)
+class StatsLoaded:
+    rows: tuple[tuple[str, int], ...]
+    games: int
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    reason: str = "Game saved"
+
+
+Input = Press | DiceRolled | Saved | SaveFailed | StatsLoaded | Shutdown
+
+# -- effects -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawDice:
+    pass
+
+
+@dataclass(frozen=True)
+class Append:
+    event: Event
+
+
+@dataclass(frozen=True)
+class PopLast:
+    pass
+
+
+@dataclass(frozen=True)
+class StartGame:
+    players: tuple[str, ...]
+    rules: Rules
+    meta: dict = field(hash=False, compare=True)
+
+
+@dataclass(frozen=True)
+class FinishGame:
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class LoadStats:
+    pass
+
+
+Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats

@@ -1,0 +1,307 @@
+"""What the UI knows: the app state, the screens, and the facts read off them.
+
+:class:`App` is frozen; :func:`firmware.ui.update` returns a new one. Each
+screen is a small frozen record holding only that screen's own state (the
+menu's cursor, the board's column, the lines of a notice), and its
+:class:`Screen` kind is what the press handlers and the presentation
+dispatch on. What belongs to the game (seats, states, events, the handover
+the table confirmed) lives on the app itself, so it survives a trip to the
+menu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import ClassVar
+
+from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, nobody_can_win
+
+from .. import bots
+
+
+class Button(StrEnum):
+    """The six buttons of the box, as the UI names them (the config maps them to pins)."""
+
+    ROLL = "ROLL"
+    STOP = "STOP"
+    A = "A"
+    B = "B"
+    C = "C"
+    MENU = "MENU"
+
+
+class Screen(StrEnum):
+    """Every screen the box can show."""
+
+    SETUP = "setup"
+    GAME = "game"
+    PICK = "pick"
+    MENU = "menu"
+    CONFIRM = "confirm"
+    BOARD = "board"
+    HINT = "hint"
+    STATS = "stats"
+    MESSAGE = "message"
+    UNDONE = "undone"
+    OFF = "off"
+
+
+# --------------------------------------------------------------------------
+# The table: seats, settings, the new-game choices
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table: its colour, and whether the box plays it."""
+
+    colour: str
+    bot: str | None = None  # None for a person, else the bot kind ("strong", "rule28")
+
+    def to_json(self) -> dict:
+        return {"colour": self.colour, "bot": self.bot}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the config file decides about the UI."""
+
+    colours: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
+    players: int = 2
+    rules: Rules = Rules()
+    bot: str = "strong"  # the kind a seat gets when set to "box"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The new-game screen's choices."""
+
+    seats: tuple[Seat, ...]
+    rules: Rules
+    cursor: int = 0
+
+
+def default_setup(settings: Settings, seats: tuple[Seat, ...] = ()) -> Setup:
+    """The new-game choices: ``seats`` kept if given, else the config's players and colours."""
+    if not seats:
+        n = max(1, min(settings.players, 4, len(settings.colours)))
+        seats = tuple(Seat(c) for c in settings.colours[:n])
+    return Setup(seats, settings.rules)
+
+
+# --------------------------------------------------------------------------
+# Screens: each a small record of its own state
+
+
+@dataclass(frozen=True)
+class SetupScreen:
+    kind: ClassVar[Screen] = Screen.SETUP
+
+
+@dataclass(frozen=True)
+class GameScreen:
+    """The game itself; ``page`` pages through the instructions after a stop or bust."""
+
+    kind: ClassVar[Screen] = Screen.GAME
+    page: int = 0
+
+
+@dataclass(frozen=True)
+class PickScreen:
+    """The pairing ``label`` moves one of its two sums: which one?"""
+
+    kind: ClassVar[Screen] = Screen.PICK
+    label: str
+
+
+@dataclass(frozen=True)
+class MenuScreen:
+    kind: ClassVar[Screen] = Screen.MENU
+    cursor: int = 0
+
+
+@dataclass(frozen=True)
+class ConfirmScreen:
+    """"New game?" while a game is being played; MENU returns to ``back`` (the menu)."""
+
+    kind: ClassVar[Screen] = Screen.CONFIRM
+    back: object = MenuScreen()
+
+
+@dataclass(frozen=True)
+class BoardScreen:
+    """The board view: ``focus`` None for all columns, else one column's detail."""
+
+    kind: ClassVar[Screen] = Screen.BOARD
+    focus: int | None = None
+
+
+@dataclass(frozen=True)
+class HintScreen:
+    """The strong player's advice, decided when the hint was asked for."""
+
+    kind: ClassVar[Screen] = Screen.HINT
+    advice: object  # engine.players.Advice
+
+
+@dataclass(frozen=True)
+class StatsScreen:
+    """Wins per colour; ``rows`` None until the store has answered."""
+
+    kind: ClassVar[Screen] = Screen.STATS
+    rows: tuple[tuple[str, int], ...] | None = None
+    games: int = 0
+    back: object = MenuScreen()
+
+
+@dataclass(frozen=True)
+class MessageScreen:
+    """A notice (e.g. the store moved a damaged file aside); ROLL or MENU returns to ``back``."""
+
+    kind: ClassVar[Screen] = Screen.MESSAGE
+    title: str
+    lines: tuple[str, ...]
+    back: object = GameScreen()
+
+
+@dataclass(frozen=True)
+class UndoneScreen:
+    """What to put back on the board after an undo, page by page."""
+
+    kind: ClassVar[Screen] = Screen.UNDONE
+    title: str
+    lines: tuple[str, ...]
+    page: int = 0
+
+
+@dataclass(frozen=True)
+class OffScreen:
+    kind: ClassVar[Screen] = Screen.OFF
+    reason: str = "Game saved"
+
+
+AnyScreen = (
+    SetupScreen | GameScreen | PickScreen | MenuScreen | ConfirmScreen | BoardScreen | HintScreen
+    | StatsScreen | MessageScreen | UndoneScreen | OffScreen
+)
+
+# --------------------------------------------------------------------------
+# The app
+
+
+@dataclass(frozen=True)
+class App:
+    """Everything the UI knows. Frozen: ``update`` returns a new one."""
+
+    settings: Settings
+    setup: Setup
+    screen: AnyScreen = SetupScreen()
+    seats: tuple[Seat, ...] = ()
+    states: tuple[GameState, ...] = ()  # states[0] is the new game, states[i] follows events[i-1]
+    events: tuple[Event, ...] = ()
+    acked: int = -1  # the event count whose stop/bust instructions the table confirmed
+    plan: Move | str | None = None  # a box seat's next action, decided when its state arrived
+    alert: str | None = None  # stays until a save works again
+    flash: str | None = None  # shown until the next input
+
+    @property
+    def game(self) -> GameState | None:
+        return self.states[-1] if self.states else None
+
+    @property
+    def ended(self) -> bool:
+        """The loaded game is over: won, or nobody can win any more."""
+        g = self.game
+        return g is not None and (g.phase is Phase.OVER or is_blocked(g))
+
+    @property
+    def in_game(self) -> bool:
+        """A game is loaded and still being played."""
+        return self.game is not None and not self.ended
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].colour
+
+    def seat_bot(self) -> str | None:
+        """The bot kind playing the seat to act, None for a person or a finished game."""
+        g = self.game
+        if g is None or g.phase is Phase.OVER:
+            return None
+        return self.seats[g.current].bot
+
+
+def is_blocked(g: GameState) -> bool:
+    """A long game where nobody can reach the columns to win: the box ends it (no draw in the rules)."""
+    return g.phase is Phase.ROLL and nobody_can_win(g)
+
+
+def with_states(app: App, states: tuple[GameState, ...], events: tuple[Event, ...], **changes) -> App:
+    """The app with a new game history; a box seat's next action is decided here, once."""
+    app = replace(app, states=states, events=events, **changes)
+    return replace(app, plan=_plan(app))
+
+
+def _plan(app: App) -> Move | str | None:
+    kind = app.seat_bot()
+    g = app.game
+    if kind is None or g.phase is Phase.ROLL or app.ended:
+        return None
+    return bots.decide(kind, g)
+
+
+def handover_pending(app: App) -> bool:
+    """A stop or a bust just ended a turn and the table has not confirmed the board yet."""
+    if not app.events or app.acked == len(app.events) or app.screen.kind is not Screen.GAME:
+        return False
+    last = app.events[-1]
+    return isinstance(last, Stop) or (isinstance(last, Roll) and app.game.phase is not Phase.MOVE)
+
+
+def undo_blocker(app: App) -> str | None:
+    """Why undo is impossible now (a key of :data:`words.FLASH`), or None when it is possible."""
+    g = app.game
+    if g is None or not app.events:
+        return "nothing_to_undo"
+    if app.ended:
+        return "game_over"
+    if isinstance(app.events[-1], Roll):
+        return "dice_stay"
+    if app.seats[app.states[-2].current].bot is not None:
+        return "box_moves_stay"
+    return None
+
+
+def hint_possible(app: App) -> bool:
+    """A person is to act in a game still being played."""
+    return app.in_game and app.seat_bot() is None
+
+
+# --------------------------------------------------------------------------
+# Constructors
+
+
+def boot(settings: Settings) -> App:
+    """The app at power-on with no game to resume: the new-game screen."""
+    return App(settings=settings, setup=default_setup(settings))
+
+
+def resume(settings: Settings, seats, rules: Rules, events) -> App:
+    """The app for a stored game: replayed, on the screen the players last saw."""
+    seats = tuple(seats)
+    state = new_game([s.colour for s in seats], rules)
+    states = [state]
+    for e in events:
+        state = apply(state, e)
+        states.append(state)
+    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats)
+    return with_states(app, tuple(states), tuple(events))
+
+
+def notify(app: App, title: str, lines) -> App:
+    """Show a notice over the current screen; ROLL or MENU returns to it."""
+    back = app.screen
+    if back.kind is Screen.MESSAGE:
+        back = back.back
+    elif back.kind is Screen.OFF:
+        back = GameScreen()
+    return replace(app, screen=MessageScreen(title, tuple(lines), back))

@@ -1,0 +1,54 @@
+"""Opening screens: the few moves between screens that several handlers share."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import bots
+from .messages import Effect
+from .model import App, BoardScreen, GameScreen, HintScreen, MenuScreen, SetupScreen, default_setup, hint_possible
+from .words import FLASH
+
+Result = tuple[App, tuple[Effect, ...]]
+
+
+def flash(app: App, key: str) -> Result:
+    """A short note over the top line until the next press (a key of :data:`words.FLASH`)."""
+    return replace(app, flash=FLASH.get(key, key)), ()
+
+
+def to_game(app: App) -> Result:
+    return replace(app, screen=GameScreen()), ()
+
+
+def open_menu(app: App) -> Result:
+    return replace(app, screen=MenuScreen()), ()
+
+
+def open_board(app: App) -> Result:
+    if app.game is None:
+        return app, ()
+    return replace(app, screen=BoardScreen()), ()
+
+
+def open_hint(app: App) -> Result:
+    """The strong player's advice, decided now (the presentation only shows it)."""
+    if not hint_possible(app):
+        return app, ()
+    return replace(app, screen=HintScreen(bots.advise(app.game))), ()
+
+
+def open_setup(app: App, *, fresh: bool) -> Result:
+    """The new-game screen; unless ``fresh``, with this game's seats and rules."""
+    seats = () if fresh else (app.seats or app.setup.seats)
+    setup = default_setup(app.settings, seats)
+    if not fresh:
+        setup = replace(setup, rules=app.setup.rules)
+    return replace(app, screen=SetupScreen(), setup=setup), ()
+
+
+def leave_menu(app: App) -> Result:
+    """Back from the menu: to the game if there is one, else the new-game screen."""
+    if app.game is not None:
+        return to_game(app)
+    return replace(app, screen=SetupScreen()), ()

@@ -1,0 +1,217 @@
+"""``view(app)``: the screen for the app state, as plain data (:mod:`firmware.views`).
+
+Pure and cheap: it reads the app and the game, takes every sentence from
+:mod:`firmware.ui.words`, and never asks a player anything (a box seat's
+next action and a hint were decided by the update).
+"""
+
+from __future__ import annotations
+
+from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, pairings
+
+from .. import views as v
+from ..practice import box_average
+from . import words
+from ._facts import dice_pairs, jumped_squares, round_of
+from .menus import menu_items
+from .model import App, Screen, handover_pending
+from .pages import paginate
+from .setup import setup_rows
+from .turns import handover_lines
+
+
+def view(app: App) -> v.View:
+    """The screen for the current app state."""
+    return _VIEWS[app.screen.kind](app, app.flash or app.alert)
+
+
+def _off(app: App, alert) -> v.View:
+    return v.OffView(app.screen.reason)
+
+
+def _message(app: App, alert) -> v.View:
+    return v.MessageView(app.screen.title, app.screen.lines, alert=alert)
+
+
+def _setup(app: App, alert) -> v.View:
+    rows = tuple(words.setup_row(key, value) for key, value in setup_rows(app.setup))
+    return v.SetupView(words.NEW_GAME, rows, app.setup.cursor, words.KEYS["setup"], alert)
+
+
+def _menu(app: App, alert) -> v.View:
+    items = tuple(words.MENU_ITEMS[k] for k in menu_items(app))
+    return v.MenuView(words.MENU, items, min(app.screen.cursor, len(items) - 1), alert=alert)
+
+
+def _confirm(app: App, alert) -> v.View:
+    title, lines = words.CONFIRM_NEW
+    return v.MessageView(title, lines, words.KEYS["confirm"], alert)
+
+
+def _stats(app: App, alert) -> v.View:
+    s = app.screen
+    return v.StatsView(s.rows or (), s.games if s.rows is not None else 0, alert=alert)
+
+
+def _hint(app: App, alert) -> v.View:
+    g = app.game
+    advice = app.screen.advice
+    reason = tuple(line for line in advice.reason.split("\n") if line)
+    action = words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
+    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, alert=alert)
+
+
+def _pick(app: App, alert) -> v.View:
+    g = app.game
+    label = app.screen.label
+    pairing = pairings(g)["ABC".index(label)]
+    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, alert=alert)
+
+
+def _undone(app: App, alert) -> v.View:
+    s = app.screen
+    return _instructions(app, app.game.current, s.title, None, s.lines, s.page, words.KEYS["done"], alert)
+
+
+def _instructions(app: App, who: int, title: str, big, lines, page: int, done_keys: str, alert) -> v.View:
+    pages = paginate(big, lines)
+    page = min(page, len(pages) - 1)
+    keys = done_keys if page == len(pages) - 1 else words.KEYS["page"]
+    return v.InstructionsView(app.name(who), who, title, pages[page], big if page == 0 else None,
+                              page + 1, len(pages), keys, alert)
+
+
+def _board(app: App, alert) -> v.View:
+    g = app.game
+    cols = tuple(
+        v.Column(c, HEIGHTS[c], tuple(m[c] for m in g.markers), g.runners[c],
+                 g.claimed[c] if g.claimed[c] >= 0 else None)
+        for c in range(2, 13)
+    )
+    current = None if g.phase is Phase.OVER else g.current
+    return v.BoardView(tuple(s.colour for s in app.seats), cols, current, app.screen.focus, alert=alert)
+
+
+# -- the game screen -------------------------------------------------------------
+
+
+def _game(app: App, alert) -> v.View:
+    g = app.game
+    if g is None:
+        title, lines = words.NO_GAME
+        return v.MessageView(title, lines, alert=alert)
+    if handover_pending(app):
+        return _handover(app, alert)
+    if app.ended:
+        return _end(app, alert)
+    if g.phase is Phase.ROLL:
+        return _turn(app, alert)
+    if g.phase is Phase.MOVE:
+        return _dice(app, alert)
+    return _moved(app, alert)
+
+
+def _handover(app: App, alert) -> v.View:
+    g, prev = app.game, app.states[-2]
+    big, lines = handover_lines(app)
+    title = words.handover_title(app.name(prev.current), big is not None)
+    done = words.KEYS["see_winner"] if g.phase is Phase.OVER else words.next_turn_key(app.name(g.current))
+    return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
+
+
+def _end(app: App, alert) -> v.View:
+    g = app.game
+    note: tuple[str, ...] = ()
+    if g.winner is None:
+        note = (words.nobody_can_win(g.rules.columns_to_win),)
+    average = box_average(g.rules.columns_to_win)
+    if len(g.players) == 1 and average is not None:
+        note = words.practice_result(g.turn, average) + note
+    winner = g.winner
+    return v.WinView(None if winner is None else app.name(winner), winner,
+                     g.claims_of(winner) if winner is not None else (), round_of(g), note, alert=alert)
+
+
+def _turn(app: App, alert) -> v.View:
+    g = app.game
+    seat = g.current
+    bot = app.seats[seat].bot is not None
+    keys = words.KEYS["box_turn" if bot else "turn"]
+    return v.TurnView(app.name(seat), seat, round_of(g), g.claims_of(seat), _turn_note(app), bot, keys, alert)
+
+
+def _turn_note(app: App) -> tuple[str, ...]:
+    """What to say as a turn starts: the opening of the game, or how the previous turn ended."""
+    g = app.game
+    if not app.events:
+        names = tuple(s.colour for s in app.seats)
+        return words.opening_note(names, app.name(g.current), g.rules, box_average(g.rules.columns_to_win))
+    return words.previous_turn_note(app.name(app.states[-2].current), app.events[-1])
+
+
+def _dice(app: App, alert) -> v.View:
+    g = app.game
+    seat = g.current
+    bot = app.seats[seat].bot is not None
+    pairs = dice_pairs(g.dice)
+    options = tuple(_option(p, pairs["ABC".index(p.label)]) for p in pairings(g))
+    chosen = _chosen_label(g, app.plan) if bot else None
+    keys = words.KEYS["box_ok" if bot else "choose"]
+    return v.DiceView(app.name(seat), seat, g.dice, options, bot, chosen, keys, alert)
+
+
+def _option(p, pairs) -> v.Option:
+    effect, text = words.option_text(p)
+    return v.Option(p.label, pairs, p.sums, effect, text)
+
+
+def _chosen_label(g: GameState, action) -> str | None:
+    """A box seat's choice as the dice screen marks it: "A", or "A:11" after a pick."""
+    if not isinstance(action, Move):
+        return None
+    for p in pairings(g):
+        if action in p.moves:
+            return f"{p.label}:{action.sums[0]}" if p.needs_pick else p.label
+    return None
+
+
+def _moved(app: App, alert) -> v.View:
+    g, prev, last = app.game, app.states[-2], app.events[-1]
+    seat = g.current
+    bot = app.seats[seat].bot is not None
+    steps = tuple(
+        v.Step(c, g.runners[c], prev.runners[c] == 0, g.runners[c] == HEIGHTS[c], jumped_squares(prev, g, c))
+        for c in dict.fromkeys(last.sums)
+    ) if isinstance(last, Move) else ()
+    stoppable = can_stop(g)
+    bot_next = None
+    if bot:
+        bot_next = "stop" if app.plan == "stop" and stoppable else "roll"
+    keys = words.KEYS["box_ok"] if bot else words.KEYS["roll_or_stop" if stoppable else "roll"]
+    return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
+                      None if stoppable else words.risky_note(_risky_conflict(app, g)),
+                      bot, bot_next, keys, alert)
+
+
+def _risky_conflict(app: App, g: GameState) -> tuple[int, str] | None:
+    """The first runner sharing a square with another player's marker, and that player's name."""
+    for c, step in g.runner_steps().items():
+        owners = [app.name(i) for i, m in enumerate(g.markers) if i != g.current and m[c] == step]
+        if owners:
+            return c, owners[0]
+    return None
+
+
+_VIEWS = {
+    Screen.OFF: _off,
+    Screen.MESSAGE: _message,
+    Screen.SETUP: _setup,
+    Screen.MENU: _menu,
+    Screen.CONFIRM: _confirm,
+    Screen.STATS: _stats,
+    Screen.BOARD: _board,
+    Screen.HINT: _hint,
+    Screen.PICK: _pick,
+    Screen.UNDONE: _undone,
+    Screen.GAME: _game,
+}

@@ -1,0 +1,97 @@
+"""The new-game screen: players, each seat's colour and who plays it, the rules; then start.
+
+A/B move the cursor, C steps the row's value forward (held: back), ROLL starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import new_game
+
+from ..debounce import Press
+from .messages import StartGame
+from .model import App, Button, GameScreen, Seat, Settings, Setup, with_states
+from .navigate import Result, open_menu, to_game
+
+
+def setup_rows(setup: Setup) -> list[tuple[str, object]]:
+    """(key, raw value) rows of the new-game screen, in screen order (words.setup_row names them)."""
+    rows: list[tuple[str, object]] = [("players", len(setup.seats))]
+    for i, seat in enumerate(setup.seats):
+        rows.append((f"colour{i}", seat.colour))
+        rows.append((f"plays{i}", seat.bot))
+    r = setup.rules
+    rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("start", None)]
+    return rows
+
+
+def setup_press(app: App, p: Press) -> Result:
+    setup = app.setup
+    rows = setup_rows(setup)
+    if p.button in (Button.A, Button.B):
+        step = -1 if p.button == Button.A else 1
+        return replace(app, setup=replace(setup, cursor=(setup.cursor + step) % len(rows))), ()
+    if p.button == Button.MENU:
+        return to_game(app) if app.in_game else open_menu(app)
+    if p.button == Button.ROLL or (p.button == Button.C and rows[setup.cursor][0] == "start"):
+        return start_game(app)
+    if p.button == Button.C:
+        # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
+        direction = -1 if p.long else 1
+        return replace(app, setup=change(app.settings, setup, rows[setup.cursor][0], direction)), ()
+    return app, ()
+
+
+def change(settings: Settings, setup: Setup, key: str, direction: int = 1) -> Setup:
+    """The setup with the row ``key`` stepped forward (``direction`` 1) or back (-1), wrapping round."""
+    seats = list(setup.seats)
+    rules = setup.rules
+    if key == "players":
+        seats = _resize(settings, seats, direction)
+    elif key.startswith("colour"):
+        i = int(key[6:])
+        seats[i] = replace(seats[i], colour=_next_colour(settings.colours, seats, i, direction))
+    elif key.startswith("plays"):
+        i = int(key[5:])
+        seats[i] = replace(seats[i], bot=None if seats[i].bot else settings.bot)
+    elif key == "win":
+        rules = replace(rules, columns_to_win=(rules.columns_to_win - 1 + direction) % 11 + 1)
+    elif key == "speedy":
+        rules = replace(rules, speedy=not rules.speedy)
+    elif key == "risky":
+        rules = replace(rules, risky=not rules.risky)
+    cursor = min(setup.cursor, len(setup_rows(Setup(tuple(seats), rules))) - 1)
+    return Setup(tuple(seats), rules, cursor)
+
+
+def _resize(settings: Settings, seats: list[Seat], direction: int) -> list[Seat]:
+    """One player more or fewer (1..4, wrapping); a new seat takes the first colour not in use."""
+    limit = min(4, len(settings.colours))
+    n = (len(seats) - 1 + direction) % limit + 1
+    while len(seats) < n:
+        used = {s.colour for s in seats}
+        seats.append(Seat(next(c for c in settings.colours if c not in used)))
+    return seats[:n]
+
+
+def _next_colour(colours: tuple[str, ...], seats: list[Seat], i: int, direction: int) -> str:
+    """The next colour (or previous) for seat ``i`` that no other seat uses."""
+    used = {s.colour for j, s in enumerate(seats) if j != i}
+    k = colours.index(seats[i].colour) if seats[i].colour in colours else -1
+    for n in range(1, len(colours) + 1):
+        candidate = colours[(k + n * direction) % len(colours)]
+        if candidate not in used:
+            return candidate
+    return seats[i].colour
+
+
+def start_game(app: App) -> Result:
+    setup = app.setup
+    seats = setup.seats
+    players = tuple(s.colour for s in seats)
+    state = new_game(players, setup.rules)
+    app = replace(app, seats=seats, setup=replace(setup, cursor=0), acked=-1)
+    app = with_states(app, (state,), (), screen=GameScreen())
+    meta = {"seats": [s.to_json() for s in seats]}
+    return app, (StartGame(players, setup.rules, meta),)

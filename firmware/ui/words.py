@@ -1,0 +1,227 @@
+"""Every sentence the box says, one formatter per kind of thing.
+
+The update and the presentation never spell out a word themselves: a
+flash, a legend, an instruction for the board or the text of a pairing all
+come from here, so one change (or one translation) reaches every screen
+that shows it. Names are the seats' colours, passed in as strings.
+"""
+
+from __future__ import annotations
+
+from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
+
+# -- short notes over the top line (until the next press) ----------------------
+
+FLASH = {
+    "new_game": "ROLL: new game",
+    "box_plays": "ROLL: let the box play",
+    "roll_first": "Press ROLL to roll",
+    "choose": "Choose A, B or C",
+    "risky_stop": "Risky: can't stop",
+    "roll_or_stop": "ROLL or STOP",
+    "which_column": "A or B: which column",
+    "nothing_to_undo": "Nothing to undo",
+    "game_over": "Game is over",
+    "dice_stay": "Dice stay rolled",
+    "box_moves_stay": "Box moves stay",
+}
+
+
+def cannot_move(label: str) -> str:
+    return f"{label} cannot move"
+
+
+def not_saved(message: str) -> str:
+    return f"NOT SAVED: {message}"
+
+
+# -- the bottom line: what the buttons do now ------------------------------------
+
+KEYS = {
+    "setup": "A/B:move C:change ROLL:start",
+    "confirm": "ROLL:yes MENU:no",
+    "turn": "ROLL:roll MENU:menu",
+    "box_turn": "ROLL:box plays",
+    "choose": "A B C:choose",
+    "box_ok": "ROLL:ok",
+    "roll_or_stop": "ROLL:roll STOP:stop",
+    "roll": "ROLL:roll",
+    "page": "A/B:page ROLL:next",
+    "done": "ROLL:done",
+    "see_winner": "ROLL:see the winner",
+}
+
+
+def next_turn_key(name: str) -> str:
+    return f"ROLL:{name}'s turn"
+
+
+# -- titles and fixed screens --------------------------------------------------
+
+NEW_GAME = "New game"
+MENU = "Menu"
+CONFIRM_NEW = ("New game?", ("This game will end", "(it stays in history)."))
+NO_GAME = ("No game", ("ROLL: new game",))
+
+MENU_ITEMS = {
+    "back": "Back to game",
+    "undo": "Undo",
+    "hint": "Hint",
+    "board": "Board",
+    "new": "New game",
+    "stats": "Statistics",
+}
+
+
+def setup_row(key: str, value) -> tuple[str, str]:
+    """(label, value) of a new-game row; ``value`` is the row's raw value."""
+    if key == "players":
+        return "Players", str(value)
+    if key.startswith("colour"):
+        return f"P{int(key[6:]) + 1} colour", value
+    if key.startswith("plays"):
+        return f"P{int(key[5:]) + 1} plays", "box" if value else "person"
+    if key == "win":
+        return "To win", f"{value} col" + ("s" if value > 1 else "")
+    if key in ("speedy", "risky"):
+        return key.capitalize(), "on" if value else "off"
+    return "Start game", ""
+
+
+# -- the dice: one text per pairing, the same on the dice screen and in hints --
+
+
+def option_text(p: Pairing) -> tuple[str, str]:
+    """(effect, text) of a pairing: what choosing it moves, as the dice screen draws it."""
+    a, b = p.sums
+    moves = [m.sums for m in p.moves]
+    if not moves:
+        return "none", "--"
+    if len(moves) == 2:
+        return "pick", f"{a}/{b}"
+    if moves[0] == (a, a):
+        return "both", f"{a}x2"
+    if len(moves[0]) == 2:
+        return "both", f"{a}+{b}"
+    if moves[0] == (a,):
+        return "first", f"{a}"
+    return "second", f"{b}"
+
+
+def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
+    """An action in the words of the screens: a move as its pairing shows it on the dice screen."""
+    if isinstance(action, Move):
+        for p in pairs:
+            if action in p.moves:
+                text = str(action.sums[0]) if p.needs_pick else option_text(p)[1]
+                return f"{p.label}: {text}"
+        return "+".join(map(str, action.sums))
+    if action == "stop":
+        return "Stop"
+    return "Roll" if g.phase is Phase.ROLL else "Roll again"
+
+
+# -- the turn ------------------------------------------------------------------
+
+
+def opening_note(names: tuple[str, ...], first: str, rules: Rules, box_average: float | None) -> tuple[str, ...]:
+    """Shown as a game's first turn starts: who starts and the variants; for solitaire, the goal."""
+    if len(names) > 1:
+        return (f"{first} starts.",) + rules_note(rules)
+    k = rules.columns_to_win
+    lines = (f"Claim {k} column{'s' if k > 1 else ''} in as", "few turns as you can.")
+    if box_average is not None:
+        lines += (f"Box average: {box_average:.1f} turns.",)
+    return lines
+
+
+def previous_turn_note(who: str, last) -> tuple[str, ...]:
+    """Shown as the next turn starts: how the previous one ended."""
+    if isinstance(last, Stop):
+        return (f"{who} stopped.",)
+    if isinstance(last, Roll):
+        return (f"{who} bust.",)
+    return ()
+
+
+def rules_note(rules: Rules) -> tuple[str, ...]:
+    """The variants in force, said once as the game starts (nothing for the standard game)."""
+    parts = []
+    if rules.columns_to_win != 3:
+        parts.append(f"{rules.columns_to_win} to win")
+    parts += [name for name, on in (("speedy", rules.speedy), ("risky", rules.risky)) if on]
+    return (f"Rules: {', '.join(parts)}.",) if parts else ()
+
+
+def risky_note(column_owner: tuple[int, str] | None) -> str:
+    """Why the risky variant forbids a stop now: a runner sharing a square, and with whom."""
+    if column_owner is None:
+        return "Risky: roll again"
+    column, owner = column_owner
+    return f"Risky: {column} shares with {owner}"
+
+
+# -- after a stop, a bust, an undo ---------------------------------------------
+
+
+def handover_title(name: str, bust: bool) -> str:
+    return f"{name} busts" if bust else f"{name} stops"
+
+
+def bust_big(dice) -> str:
+    return "BUST! " + " ".join(map(str, dice))
+
+
+def bust_lines(had_runners: bool) -> tuple[str, ...]:
+    return ("Take the runners off.", "Markers stay.") if had_runners else ("No move possible.",)
+
+
+def squares(steps: dict[int, int], empty: str = "off") -> str:
+    """Column:square pairs on one line, e.g. ``5:1  9:off``."""
+    return "  ".join(f"{c}:{s or empty}" for c, s in steps.items())
+
+
+def stop_lines(name: str, runners: dict[int, int], claims: list[tuple[int, list[str]]]) -> tuple[str, ...]:
+    """A stop: where the markers go; per claimed column, whose markers come off."""
+    lines = [f"{name} markers to:", squares(runners)]
+    for column, off in claims:
+        lines.append(f"{name} claims {column}!")
+        if off:
+            lines.append(f"Take off {column}: " + ", ".join(off) + ".")
+    return tuple(lines)
+
+
+def undone_title(event) -> str:
+    if isinstance(event, Move):
+        return "Undone: move " + "+".join(map(str, event.sums))
+    if isinstance(event, Stop):
+        return "Undone: stop"
+    return "Undone: roll"
+
+
+def undo_move_lines(columns: dict[int, int]) -> tuple[str, ...]:
+    """Taking back a move: each runner back to ``step`` (0: off the board)."""
+    lines = [f"{c}: runner back to {s}." if s else f"Take runner off {c}." for c, s in columns.items()]
+    return tuple(lines) + ("Same dice: pick again",)
+
+
+def undo_stop_lines(name: str, runners: dict[int, int], markers: dict[int, int],
+                    refill: list[tuple[int, list[str]]]) -> tuple[str, ...]:
+    """Taking back a stop: runners back on, markers back, claimed columns refilled."""
+    lines = ["Runners back on:", squares(runners), f"{name} markers back to:", squares(markers)]
+    for column, back in refill:
+        lines.append(f"Put back on {column}: " + ", ".join(back) + ".")
+    return tuple(lines) + (f"{name} decides again.",)
+
+
+# -- the end -------------------------------------------------------------------
+
+
+def nobody_can_win(columns_to_win: int) -> str:
+    return f"Nobody can claim {columns_to_win} columns any more."
+
+
+def practice_result(turns: int, box_average: float) -> tuple[str, ...]:
+    """Solitaire practice: the player's turns against the box's own average."""
+    verdict = "You beat the box!" if turns < box_average else "The box is quicker."
+    return (f"{turns} turn{'s' if turns > 1 else ''}, box avg {box_average:.1f}", verdict)
