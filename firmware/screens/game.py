@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..views import DiceView, MoveView, PickView, TurnView
+from ..views import DiceView, MoveView, Option, PickView, TurnView
 from .formats import option_sums_text, percent, step_text
 from .frame import legend, top_bar, who
 from .icons import claim_tags, column_tag, die
@@ -63,7 +63,7 @@ def dice(c: Canvas, v: DiceView) -> None:
     legend(c, v.keys)
 
 
-def _pairing_cell(c: Canvas, x0: int, option, on: bool, chosen: str | None) -> None:
+def _pairing_cell(c: Canvas, x0: int, option: Option, on: bool, chosen: str | None) -> None:
     """One pairing under its button: the label tab, what it moves, and the dice as paired."""
     y = 27  # label row; sums below it, then the dice as paired
     fg = 0 if on else 1
