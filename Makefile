@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/store.py
 	$(PY) benchmarks/box.py
 	$(PY) benchmarks/startup.py
+	$(PY) benchmarks/screens.py
 	$(PY) benchmarks/players.py --quick
 
 gallery: $(STAMP)

@@ -313,7 +313,7 @@ def write_gallery(folder: Path) -> list[Path]:
     lines = [
         "# Screen gallery",
         "",
-        "Every sample view of `firmware/gallery.py`, rendered by `firmware/screens.py`",
+        "Every sample view of `firmware/gallery.py`, rendered by `firmware/screens/`",
         "and scaled up 4x (nearest neighbour, lit pixels in OLED blue, grey bezel).",
         "",
         "Regenerate these with `python -m firmware.gallery docs/gallery`, and the golden",

@@ -1,0 +1,98 @@
+"""The frame every screen shares: the top bar and the legend.
+
+- the *top bar* (rows 0..8): the player's seat symbol and colour name on the
+  left, a short status on the right (``T5``, ``1 free``); an ``alert``
+  replaces it, drawn inverted;
+- the *body* (rows 11..54) belongs to each screen;
+- the *legend* (rows 56..63): ``view.keys`` in the small font, each button
+  name in an inverted box (``ROLL:roll`` shows a boxed ROLL, then "roll").
+"""
+
+from __future__ import annotations
+
+from .icons import draw_seat
+from .kit import LEGEND_Y, WIDTH, Canvas, width_of
+
+
+def who(player: str | None, bot: bool = False) -> str:
+    """The name in the top bar: the colour, marked when the box plays it."""
+    if player is None:
+        return ""
+    return f"{player} (bot)" if bot else player
+
+
+def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, alert: str | None = None,
+            reserve: int = 0) -> None:
+    """Symbol + name (or a title) on the left, a short status on the right, a rule below.
+
+    ``reserve`` keeps that many pixels free left of the status for the caller to draw in.
+    """
+    if alert:
+        c.draw.rectangle((0, 0, WIDTH - 1, 9), fill=1)
+        c.text((2, 1), "! " + alert, "small", fill=0, width=WIDTH - 4)
+        return
+    x = 0
+    if seat is not None:
+        draw_seat(c.draw, 0, 1, seat, 7)
+        x = 10
+    right = c.fit(right, WIDTH // 2, "small")
+    rw = width_of(right, "small")
+    if right:
+        c.raw((WIDTH - rw + 1, 0), right, "small")
+    c.text((x, 0), left, "small", width=WIDTH - x - rw - reserve - 4)
+    c.draw.line((0, 9, WIDTH - 1, 9), fill=1)
+
+
+def legend_tokens(keys: str) -> list[tuple[str, str]]:
+    """``"A B C:choose ROLL:ok"`` -> [("A", ""), ("B", ""), ("C", "choose"), ("ROLL", "ok")]."""
+    out = []
+    for token in keys.split():
+        if ":" in token:
+            key, label = token.split(":", 1)
+            out.append((key, label))
+        elif token.upper() == token and any(ch.isalpha() for ch in token):
+            out.append((token, ""))
+        else:
+            out.append(("", token))
+    return out
+
+
+def _token_width(key: str, label: str) -> int:
+    w = 0
+    if key:
+        w += width_of(key, "small") + 1
+    if label:
+        w += (2 if key else 0) + width_of(label, "small") - 1
+    return w
+
+
+def _gap(widths: list[int]) -> int:
+    """The widest gap between tokens (5 down to 2 pixels) that lets the legend fit."""
+    for gap in (5, 4, 3, 2):
+        if sum(widths) + gap * max(0, len(widths) - 1) <= WIDTH:
+            break
+    return gap
+
+
+def legend(c: Canvas, keys: str) -> None:
+    """The bottom line: each button name boxed and inverted, followed by what it does now."""
+    tokens = legend_tokens(keys)
+    gap = _gap([_token_width(k, lab) for k, lab in tokens])
+    y = LEGEND_Y
+    x = 0
+    for key, label in tokens:
+        if x >= WIDTH:
+            c.cut(keys)
+            break
+        if key:
+            key = c.fit(key, WIDTH - x - 1, "small")
+            kw = width_of(key, "small")
+            c.draw.rectangle((x, y, x + kw, y + 7), fill=1)
+            c.raw((x + 1, y), key, "small", fill=0)
+            x += kw + 1
+        if label:
+            x += 2 if key else 0
+            text = c.fit(label, WIDTH - x + 1, "small")
+            c.raw((x, y), text, "small")
+            x += width_of(text, "small") - 1
+        x += gap

@@ -1,0 +1,139 @@
+"""The screens of a turn in play: whose turn it is, the dice and pairings, the pick, the move."""
+
+from __future__ import annotations
+
+from ..views import DiceView, MoveView, Option, PickView, TurnView
+from .formats import option_sums_text, percent, step_text
+from .frame import legend, top_bar, who
+from .icons import claim_tags, column_tag, die
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap, wrap_all
+
+CELL_X = (0, 43, 86)  # left edge of each pairing's cell (42 wide)
+BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
+
+
+# ---- turn ----------------------------------------------------------------
+
+
+def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, str, list[str]]:
+    """Heading font, note font and the wrapped note lines: the largest fonts that fit the body."""
+    for head_font, note_font in (("large", "medium"), ("large", "small"), ("medium", "small")):
+        notes = wrap_all(note, WIDTH, note_font)
+        need = PITCH[head_font] + 1 + len(notes) * PITCH[note_font]
+        if need <= BODY_SPACE and width_of(heading, head_font) <= WIDTH:
+            return head_font, note_font, notes
+    head_font, note_font = "medium", "small"
+    notes = wrap_all(note, WIDTH, note_font)
+    keep = (BODY_SPACE - PITCH[head_font] - 1) // PITCH[note_font]
+    if len(notes) > keep:
+        c.cut(" / ".join(note))
+        notes = notes[:keep]
+    return head_font, note_font, notes
+
+
+def turn(c: Canvas, v: TurnView) -> None:
+    name = who(v.player, v.bot)
+    status = f"turn {v.turn}"
+    tags_w = sum(width_of(str(col), "small") + 3 for col in v.claims)
+    if tags_w + width_of(status, "small") + width_of(name, "small") + 14 > WIDTH:
+        status = f"T{v.turn}"
+    top_bar(c, name, status, v.seat, v.alert, reserve=tags_w + 2)
+    if v.claims and not v.alert:
+        # claimed columns as inverted tags just left of the status
+        claim_tags(c, v.claims, WIDTH - width_of(status, "small") - 3, 0)
+    heading = f"{v.player} (bot)" if v.bot else f"{v.player}'s turn"
+    head_font, note_font, notes = _turn_layout(c, heading, v.note)
+    c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
+    y = BODY_TOP + PITCH[head_font] + 1
+    c.lines(y - INK_TOP[note_font], notes, note_font, PITCH[note_font])
+    legend(c, v.keys)
+
+
+# ---- dice ----------------------------------------------------------------
+
+
+def dice(c: Canvas, v: DiceView) -> None:
+    chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
+    status = f"box: {chosen_label}" if v.bot and chosen_label else ("box plays" if v.bot else "choose")
+    top_bar(c, who(v.player, v.bot), status, v.seat, v.alert)
+    for i, value in enumerate(v.dice):
+        die(c, 16 + 32 * i, BODY_TOP, value)
+    for i, option in enumerate(v.options):
+        _pairing_cell(c, CELL_X[i], option, option.label == chosen_label, v.chosen)
+    legend(c, v.keys)
+
+
+def _pairing_cell(c: Canvas, x0: int, option: Option, on: bool, chosen: str | None) -> None:
+    """One pairing under its button: the label tab, what it moves, and the dice as paired."""
+    y = 27  # label row; sums below it, then the dice as paired
+    fg = 0 if on else 1
+    if on:
+        c.draw.rectangle((x0, y - 1, x0 + 41, BODY_BOTTOM), fill=1)
+    # the label: a filled tab when the pairing is legal, hollow when not
+    tab = (x0 + 15, y, x0 + 26, y + 8)
+    if option.effect != "none":
+        c.draw.rectangle(tab, fill=fg)
+        c.raw((x0 + 19, y + 1), option.label, "small", fill=1 - fg)
+    else:
+        c.draw.rectangle(tab, outline=fg)
+        c.raw((x0 + 19, y + 1), option.label, "small", fill=fg)
+    big = option_sums_text(option, chosen)
+    c.center(y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + 42)
+    (p, q), (r, s) = option.pairs
+    c.center(y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + 42)
+
+
+# ---- pick ----------------------------------------------------------------
+
+
+def pick(c: Canvas, v: PickView) -> None:
+    top_bar(c, v.player, " ".join(map(str, v.dice)), v.seat, v.alert)
+    c.center(BODY_TOP - 1, f"{v.label} moves one: which?", "medium")
+    for i, (key, column) in enumerate(zip("AB", v.choices)):
+        x0 = 2 + i * 64
+        box = (x0, 25, x0 + 59, BODY_BOTTOM)
+        c.draw.rounded_rectangle(box, radius=4, outline=1)
+        c.draw.rounded_rectangle((x0 + 5, 32, x0 + 18, 47), radius=2, fill=1)
+        c.raw((x0 + 8, 31), key, "large", fill=0)
+        c.center(25 + 4 - INK_TOP["huge"] + 4, str(column), "huge", x0=x0 + 16, x1=x0 + 60)
+    legend(c, v.keys)
+
+
+# ---- move ----------------------------------------------------------------
+
+
+def _move_lines(v: MoveView, room: int) -> list[str]:
+    """The words beside the chance: why a stop is refused, the bot's next action, or the plain warning."""
+    if v.stop_note and not v.can_stop:
+        lines = ["can't stop:", *wrap(v.stop_note, room, "small")]
+        return lines if len(lines) <= 2 else wrap(v.stop_note, room, "small")
+    if v.bot and v.bot_next:
+        return ["box will", v.bot_next.upper()]
+    return ["bust if you", "roll again"]
+
+
+def move(c: Canvas, v: MoveView) -> None:
+    status = f"{v.free_runners} free" if v.can_stop or not v.stop_note else "can't stop"
+    top_bar(c, who(v.player, v.bot), status, v.seat, v.alert)
+    for i, step in enumerate(v.steps[:2]):
+        y = BODY_TOP + i * 14
+        column_tag(c, 0, y, step.column)
+        c.text((24, y), step_text(step), "medium")
+    if len(v.steps) > 2:
+        c.cut(repr(v.steps))
+    chance = percent(v.bust)
+    # the chance in the huge font; the large one when a stop note needs the room
+    for font_name in ("huge", "large"):
+        x = width_of(chance, font_name) + 4
+        lines = _move_lines(v, WIDTH - x)
+        if len(lines) <= 2:
+            break
+    if len(lines) > 2:
+        c.cut(" ".join(lines))
+        lines = lines[:2]
+    if font_name == "huge":
+        c.raw((0, BODY_BOTTOM - 18 - INK_TOP["huge"] + 1), chance, "huge")
+    else:
+        c.raw((0, BODY_BOTTOM - 13 - INK_TOP["large"] + 1), chance, "large")
+    c.lines(BODY_BOTTOM - 15, lines, "small", 8, x=x)
+    legend(c, v.keys)

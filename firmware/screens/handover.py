@@ -1,0 +1,66 @@
+"""Between turns: what to do on the board after a stop, a bust or an undo, and the win."""
+
+from __future__ import annotations
+
+from ..views import InstructionsView, WinView
+from .frame import legend, top_bar
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap_all
+
+BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
+#: Heading and note fonts a win screen tries, largest first.
+WIN_FONTS = (("huge", "small"), ("large", "medium"), ("large", "small"), ("medium", "small"))
+
+
+def instructions(c: Canvas, v: InstructionsView) -> None:
+    """Physical steps: a title bar, an optional large line, then up to four medium lines."""
+    status = f"{v.page}/{v.pages}" if v.pages > 1 else ""
+    top_bar(c, v.title, status, v.seat, v.alert)
+    y = BODY_TOP
+    if v.big:
+        c.draw.rectangle((0, y, WIDTH - 1, y + PITCH["large"]), fill=1)
+        c.center(y + 1 - INK_TOP["large"], c.fit(v.big, WIDTH - 2, "large"), "large", fill=0)
+        y += PITCH["large"] + 3
+    keep = (BODY_BOTTOM + 1 - y) // PITCH["medium"]
+    lines = list(v.lines)
+    if len(lines) > keep or any(width_of(line, "medium") > WIDTH for line in lines):
+        c.cut(" / ".join(v.lines))
+    shown = [c.fit(line, WIDTH, "medium") for line in lines[:keep]]
+    c.lines(y - INK_TOP["medium"], shown, "medium", PITCH["medium"])
+    legend(c, v.keys)
+
+
+def _win_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, str, list[str]]:
+    """Heading font, note font and the note lines: the largest fonts that fit the body."""
+    for head_font, note_font in WIN_FONTS:
+        if width_of(heading, head_font) > WIDTH:
+            continue
+        notes = wrap_all(note, WIDTH, note_font)
+        need = PITCH[head_font] + 1 + PITCH["medium"] + 1 + len(notes) * PITCH[note_font]
+        if need <= BODY_SPACE:
+            return head_font, note_font, notes
+    head_font, note_font = "medium", "small"
+    notes = wrap_all(note, WIDTH, note_font)
+    keep = max(0, (BODY_SPACE - PITCH[head_font] - PITCH["medium"] - 2) // PITCH[note_font])
+    if len(notes) > keep:
+        c.cut(" / ".join(note))
+    return head_font, note_font, notes[:keep]
+
+
+def win(c: Canvas, v: WinView) -> None:
+    if v.player is None:
+        top_bar(c, "Game over", f"{v.turns} turns", None, v.alert)
+        heading = "GAME OVER"
+    else:
+        top_bar(c, v.player, f"{v.turns} turns", v.seat, v.alert)
+        heading = f"{v.player.upper()} WINS!"
+    claims = "claimed " + " ".join(map(str, v.claims)) if v.claims else "nobody claimed 3"
+    if v.player is None and not v.claims:
+        claims = f"after {v.turns} turns"
+    head_font, note_font, notes = _win_layout(c, heading, v.note)
+    y = BODY_TOP
+    c.center(y - INK_TOP[head_font], heading, head_font)
+    y += PITCH[head_font] + 1
+    c.center(y - INK_TOP["medium"], claims, "medium")
+    y += PITCH["medium"] + 1
+    c.lines(y - INK_TOP[note_font], notes, note_font, PITCH[note_font])
+    legend(c, v.keys)

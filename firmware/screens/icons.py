@@ -1,0 +1,91 @@
+"""Small drawn marks shared by several screens: seat symbols, a die, tags, the runner, scroll arrows.
+
+Players are told apart on the mono screen by a drawn seat symbol (filled
+square, hollow square, filled circle, cross), shown next to every colour name
+and on the board.
+"""
+
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from .kit import BODY_BOTTOM, BODY_TOP, CELLS, Canvas, font, width_of
+
+#: Seat index -> the symbol drawn for that seat.
+SEAT_SYMBOLS = ("filled square", "hollow square", "filled circle", "cross")
+
+
+def seat_symbol(seat: int | None) -> str:
+    """The name of the symbol drawn for ``seat`` (0..3): "filled square", "hollow square", ..."""
+    if seat is None:
+        return ""
+    return SEAT_SYMBOLS[seat % len(SEAT_SYMBOLS)]
+
+
+def draw_seat(draw: ImageDraw.ImageDraw, x: int, y: int, seat: int | None, size: int = 7, fill: int = 1) -> None:
+    """Draw ``seat``'s symbol in the ``size`` x ``size`` square whose top left is (x, y)."""
+    if seat is None:
+        return
+    kind = seat % len(SEAT_SYMBOLS)
+    x1, y1 = x + size - 1, y + size - 1
+    if kind == 0:
+        draw.rectangle((x, y, x1, y1), fill=fill)
+    elif kind == 1:
+        draw.rectangle((x, y, x1, y1), outline=fill)
+    elif kind == 2:
+        if size <= 3:
+            draw.point([(x + 1, y), (x, y + 1), (x + 1, y + 1), (x + 2, y + 1), (x + 1, y + 2)], fill=fill)
+        else:
+            draw.ellipse((x, y, x1, y1), fill=fill)
+    else:
+        _cross(draw, x, y, x1, y1, size, fill)
+
+
+def _cross(draw: ImageDraw.ImageDraw, x: int, y: int, x1: int, y1: int, size: int, fill: int) -> None:
+    draw.line((x, y, x1, y1), fill=fill)
+    draw.line((x, y1, x1, y), fill=fill)
+    if size >= 7:  # a bolder cross reads better at arm's length
+        draw.line((x + 1, y, x1, y1 - 1), fill=fill)
+        draw.line((x, y + 1, x1 - 1, y1), fill=fill)
+        draw.line((x + 1, y1, x1, y + 1), fill=fill)
+        draw.line((x, y1 - 1, x1 - 1, y), fill=fill)
+
+
+def die(c: Canvas, cx: int, y: int, value: int) -> None:
+    """One die: a large digit in a rounded box 18 wide, 15 tall, centred on ``cx``."""
+    c.draw.rounded_rectangle((cx - 9, y, cx + 8, y + 14), radius=3, outline=1)
+    c.raw((cx - 4, y + 1), str(value), "large")
+
+
+def column_tag(c: Canvas, x: int, y: int, column: int, fill: int = 1) -> None:
+    """A column number in the large font, inverted in a 20 x 12 box."""
+    c.draw.rounded_rectangle((x, y, x + 19, y + 11), radius=2, fill=fill)
+    text = str(column)
+    c.raw((x + (20 - width_of(text, "large")) // 2, y - 1), text, "large", fill=1 - fill)
+
+
+def claim_tags(c: Canvas, columns: tuple[int, ...], x_right: int, y: int, font_name: str = "small") -> int:
+    """Claimed columns as inverted number tags ending at ``x_right``; returns the left edge."""
+    ch = CELLS[font_name][1]
+    x = x_right
+    for column in reversed(columns):
+        text = str(column)
+        w = width_of(text, font_name) + 1
+        x -= w
+        c.draw.rectangle((x, y, x + w - 1, y + ch - 1), fill=1)
+        c.draw.text((x + 1, y), text, font=font(font_name), fill=0)
+        x -= 2
+    return x
+
+
+def runner_mark(c: Canvas, x: int, y: int, width: int) -> None:
+    """The runner: a hollow bar (as it looks on the board overview)."""
+    c.draw.rectangle((x, y, x + width - 1, y + 2), outline=1)
+
+
+def scroll_marks(c: Canvas, first: int, shown: int, total: int) -> None:
+    """Small triangles at the right edge when rows are hidden above or below."""
+    if first > 0:
+        c.draw.polygon([(124, BODY_TOP), (127, BODY_TOP + 3), (121, BODY_TOP + 3)], fill=1)
+    if first + shown < total:
+        c.draw.polygon([(121, BODY_BOTTOM - 3), (127, BODY_BOTTOM - 3), (124, BODY_BOTTOM)], fill=1)

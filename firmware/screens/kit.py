@@ -1,0 +1,130 @@
+"""The drawing kit: the frame's geometry, the fonts, text fitting, and the canvas.
+
+Text is measured in fixed font cells (:data:`hw.fonts.CELLS`), so widths are
+exact without drawing. :func:`fit` and :func:`wrap` are pure: they only
+compute strings. A :class:`Canvas` is the one surface a screen is painted on;
+it draws text cut to fit and keeps, for that one frame, the list of texts it
+had to cut (:attr:`Canvas.cuts`), so a caller can check that a view fits
+without any state shared between frames.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image, ImageDraw
+
+from hw import fonts
+
+WIDTH, HEIGHT = 128, 64
+BODY_TOP = 11  # first body row, below the top bar and its rule
+BODY_BOTTOM = 54  # last body row, above the legend
+LEGEND_Y = 56
+ROW_PITCH = 11  # a row of a list in the medium font
+
+CELLS = fonts.CELLS
+
+#: Vertical space a line of each font needs (ink rows, without the empty cell margins).
+PITCH = {"small": 8, "medium": 11, "large": 14, "huge": 20}
+#: Offset from a cell's top to its first inked row.
+INK_TOP = {"small": 0, "medium": 1, "large": 2, "huge": 4}
+
+
+@functools.cache
+def font(name: str):
+    """The loaded bitmap font called ``name`` ("small", "medium", "large", "huge")."""
+    return fonts.load(name)
+
+
+def width_of(text: str, font_name: str) -> int:
+    """Width in pixels of ``text`` in a fixed-cell font."""
+    return len(text) * CELLS[font_name][0]
+
+
+def max_chars(width: int, font_name: str) -> int:
+    """How many characters of ``font_name`` fit in ``width`` pixels."""
+    return max(0, width // CELLS[font_name][0])
+
+
+def fit(text: str, width: int, font_name: str) -> str:
+    """``text`` cut (ending in ``..``) so it fits ``width`` pixels; unchanged when it fits."""
+    n = max_chars(width, font_name)
+    if len(text) <= n:
+        return text
+    return text[: max(0, n - 2)].rstrip() + ".." if n >= 3 else text[:n]
+
+
+def wrap(text: str, width: int, font_name: str) -> list[str]:
+    """Word-wrap ``text`` into lines that fit ``width``; a word too long for a line is split."""
+    n = max(1, max_chars(width, font_name))
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > n:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:n])
+            word = word[n:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= n:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def wrap_all(lines: tuple[str, ...] | list[str], width: int, font_name: str) -> list[str]:
+    """Each line word-wrapped, in order."""
+    out: list[str] = []
+    for line in lines:
+        out.extend(wrap(line, width, font_name))
+    return out
+
+
+class Canvas:
+    """One frame being painted: Pillow's ``draw`` plus the texts cut to fit on this frame."""
+
+    def __init__(self, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+        self.image = Image.new("1", size, 0)
+        self.draw = ImageDraw.Draw(self.image)
+        self.cuts: list[str] = []
+
+    def cut(self, text: str) -> None:
+        """Note that ``text`` (or a part of the view) did not fit and was cut or dropped."""
+        self.cuts.append(text)
+
+    def fit(self, text: str, width: int, font_name: str) -> str:
+        """:func:`fit`, noting a cut."""
+        fitted = fit(text, width, font_name)
+        if fitted != text:
+            self.cut(text)
+        return fitted
+
+    def text(self, xy: tuple[int, int], text: str, font_name: str, fill: int = 1, width: int | None = None) -> None:
+        """Draw ``text`` at ``xy``, cut to ``width`` (default: to the right edge)."""
+        x, y = xy
+        if width is None:
+            width = WIDTH - x
+        self.draw.text((x, y), self.fit(text, width, font_name), font=font(font_name), fill=fill)
+
+    def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int = 1) -> None:
+        """Draw ``text`` at ``xy`` as it is (the caller made sure it fits)."""
+        self.draw.text(xy, text, font=font(font_name), fill=fill)
+
+    def center(self, y: int, text: str, font_name: str, fill: int = 1, x0: int = 0, x1: int = WIDTH) -> None:
+        """Draw ``text`` centred between ``x0`` and ``x1``, cut to that width."""
+        text = self.fit(text, x1 - x0, font_name)
+        x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
+        self.draw.text((x, y), text, font=font(font_name), fill=fill)
+
+    def lines(self, y: int, lines: list[str], font_name: str, pitch: int, x: int = 0, fill: int = 1) -> int:
+        """Draw ``lines`` from row ``y`` down, ``pitch`` apart; returns the row after the last."""
+        for line in lines:
+            self.text((x, y), line, font_name, fill)
+            y += pitch
+        return y

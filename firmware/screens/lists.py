@@ -1,0 +1,82 @@
+"""Screens that are lists: the new-game setup, the menu, and the wins per colour."""
+
+from __future__ import annotations
+
+from ..views import MenuView, SetupView, StatsView
+from .frame import legend, top_bar
+from .icons import scroll_marks
+from .kit import BODY_BOTTOM, BODY_TOP, CELLS, INK_TOP, ROW_PITCH, WIDTH, Canvas, width_of
+
+ROWS_SHOWN = 4
+
+
+def window(cursor: int, total: int, shown: int) -> int:
+    """The first row shown so that the cursor row is visible."""
+    if total <= shown:
+        return 0
+    return min(max(0, cursor - shown + 2), total - shown) if cursor >= shown - 1 else 0
+
+
+def rows(c: Canvas, items: list[tuple[str, str]], cursor: int) -> None:
+    """Up to four rows of label and value, the cursor row inverted, scroll marks when some are hidden."""
+    first = window(cursor, len(items), ROWS_SHOWN)
+    shown = items[first:first + ROWS_SHOWN]
+    scroll = len(items) > ROWS_SHOWN
+    right_edge = WIDTH - (8 if scroll else 0)
+    for i, (label, value) in enumerate(shown):
+        y = BODY_TOP + i * ROW_PITCH
+        on = first + i == cursor
+        if on:
+            c.draw.rectangle((0, y - 1, right_edge - 2, y + ROW_PITCH - 2), fill=1)
+        fg = 0 if on else 1
+        vw = width_of(value, "medium")
+        avail = right_edge - 4
+        if value:
+            value = c.fit(value, avail // 2, "medium")
+            vw = width_of(value, "medium")
+            c.raw((right_edge - 3 - vw, y - 1), value, "medium", fill=fg)
+        c.text((2, y - 1), label, "medium", fill=fg, width=avail - vw - (6 if value else 0))
+    if scroll:
+        scroll_marks(c, first, len(shown), len(items))
+
+
+def menu(c: Canvas, v: MenuView) -> None:
+    total = len(v.items)
+    top_bar(c, v.title, f"{v.cursor + 1}/{total}" if total else "", None, v.alert)
+    rows(c, [(item, "") for item in v.items], v.cursor)
+    legend(c, v.keys)
+
+
+def setup(c: Canvas, v: SetupView) -> None:
+    total = len(v.rows)
+    top_bar(c, v.title, f"{v.cursor + 1}/{total}" if total else "", None, v.alert)
+    rows(c, [(label, value) for label, value in v.rows], v.cursor)
+    legend(c, v.keys)
+
+
+def stats(c: Canvas, v: StatsView) -> None:
+    top_bar(c, "Wins", f"{v.games} game" + ("" if v.games == 1 else "s"), None, v.alert)
+    if not v.rows:
+        c.center(BODY_TOP + 8, "No games yet", "medium")
+        legend(c, v.keys)
+        return
+    shown = list(v.rows)
+    font_name = "medium" if len(shown) <= 4 else "small"
+    pitch = ROW_PITCH if font_name == "medium" else 8
+    keep = (BODY_BOTTOM + 1 - BODY_TOP) // pitch
+    if len(shown) > keep:
+        c.cut(repr(shown))
+        shown = shown[:keep]
+    most = max((wins for _, wins in shown), default=0) or 1
+    name_w = min(9, max(len(name) for name, _ in shown)) * CELLS[font_name][0]
+    for i, (name, wins) in enumerate(shown):
+        y = BODY_TOP + i * pitch
+        count = str(wins)
+        cw = width_of(count, font_name)
+        c.text((0, y - INK_TOP[font_name]), name, font_name, width=name_w)
+        c.raw((WIDTH - cw, y - INK_TOP[font_name]), count, font_name)
+        bar_x0 = name_w + 4
+        bar_len = (WIDTH - cw - 4 - bar_x0) * wins // most
+        if bar_len > 0:
+            c.draw.rectangle((bar_x0, y + 1, bar_x0 + bar_len - 1, y + pitch - 4), fill=1)
+    legend(c, v.keys)
