@@ -103,14 +103,14 @@ SAMPLES = {
         (
             _option("A", ((2, 3), (4, 5)), "both", "5+9"),
             _option("B", ((2, 4), (3, 5)), "both", "6+8"),
-            _option("C", ((2, 5), (3, 4)), "both", "7 x2"),
+            _option("C", ((2, 5), (3, 4)), "both", "7x2"),
         ),
     ),
     "dice_pick_and_illegal": DiceView(
         "Blue", 1, (1, 1, 5, 6),
         (
-            _option("A", ((1, 1), (5, 6)), "pick", "2 or 11"),
-            _option("B", ((1, 5), (1, 6)), "pick", "6 or 7"),
+            _option("A", ((1, 1), (5, 6)), "pick", "2/11"),
+            _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
             _option("C", ((1, 6), (1, 5)), "none", "--"),
         ),
     ),
@@ -126,16 +126,16 @@ SAMPLES = {
         "Magentas", 3, (3, 3, 4, 4),
         (
             _option("A", ((3, 3), (4, 4)), "both", "6+8"),
-            _option("B", ((3, 4), (3, 4)), "both", "7 x2"),
-            _option("C", ((3, 4), (3, 4)), "both", "7 x2"),
+            _option("B", ((3, 4), (3, 4)), "both", "7x2"),
+            _option("C", ((3, 4), (3, 4)), "both", "7x2"),
         ),
         bot=True, chosen="A", keys="ROLL:ok",
     ),
     "dice_bot_pick": DiceView(
         "Blue", 1, (1, 1, 5, 6),
         (
-            _option("A", ((1, 1), (5, 6)), "pick", "2 or 11"),
-            _option("B", ((1, 5), (1, 6)), "pick", "6 or 7"),
+            _option("A", ((1, 1), (5, 6)), "pick", "2/11"),
+            _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
             _option("C", ((1, 6), (1, 5)), "none", "--"),
         ),
         bot=True, chosen="A:11", keys="ROLL:ok",
@@ -143,9 +143,9 @@ SAMPLES = {
     "dice_alert": DiceView(
         "Red", 0, (6, 6, 6, 6),
         (
-            _option("A", ((6, 6), (6, 6)), "both", "12 x2"),
-            _option("B", ((6, 6), (6, 6)), "both", "12 x2"),
-            _option("C", ((6, 6), (6, 6)), "both", "12 x2"),
+            _option("A", ((6, 6), (6, 6)), "both", "12x2"),
+            _option("B", ((6, 6), (6, 6)), "both", "12x2"),
+            _option("C", ((6, 6), (6, 6)), "both", "12x2"),
         ),
         alert="Undo: move taken back",
     ),

@@ -43,13 +43,12 @@ from ..views import (
     WinView,
 )
 from . import board, game, handover, lists, messages
-from .formats import option_sums_text, percent, step_text
 from .icons import SEAT_SYMBOLS, draw_seat, seat_symbol
 from .kit import HEIGHT, WIDTH, Canvas, fit, width_of, wrap
 
 __all__ = [
-    "HEIGHT", "PAINTERS", "SEAT_SYMBOLS", "WIDTH", "Frame", "draw_seat", "fit", "option_sums_text", "percent",
-    "render", "render_checked", "seat_symbol", "step_text", "width_of", "wrap",
+    "HEIGHT", "PAINTERS", "SEAT_SYMBOLS", "WIDTH", "Frame", "draw_seat", "fit",
+    "render", "render_checked", "seat_symbol", "width_of", "wrap",
 ]
 
 #: View type -> the function that paints it on a canvas.

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from .. import words
 from .icons import draw_seat
 from .kit import LEGEND_Y, WIDTH, Canvas, width_of
 
@@ -18,7 +19,7 @@ def who(player: str | None, bot: bool = False) -> str:
     """The name in the top bar: the colour, marked when the box plays it."""
     if player is None:
         return ""
-    return f"{player} (bot)" if bot else player
+    return words.who(player, bot)
 
 
 def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, alert: str | None = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..views import DiceView, MoveView, Option, PickView, TurnView
-from .formats import option_sums_text, percent, step_text
+from .. import words
 from .frame import legend, top_bar, who
 from .icons import claim_tags, column_tag, die
 from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap, wrap_all
@@ -33,15 +33,15 @@ def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, s
 
 def turn(c: Canvas, v: TurnView) -> None:
     name = who(v.player, v.bot)
-    status = f"turn {v.turn}"
+    status = words.turn_status(v.turn)
     tags_w = sum(width_of(str(col), "small") + 3 for col in v.claims)
     if tags_w + width_of(status, "small") + width_of(name, "small") + 14 > WIDTH:
-        status = f"T{v.turn}"
+        status = words.turn_status(v.turn, short=True)
     top_bar(c, name, status, v.seat, v.alert, reserve=tags_w + 2)
     if v.claims and not v.alert:
         # claimed columns as inverted tags just left of the status
         claim_tags(c, v.claims, WIDTH - width_of(status, "small") - 3, 0)
-    heading = f"{v.player} (bot)" if v.bot else f"{v.player}'s turn"
+    heading = words.turn_heading(v.player, v.bot)
     head_font, note_font, notes = _turn_layout(c, heading, v.note)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
     y = BODY_TOP + PITCH[head_font] + 1
@@ -54,7 +54,7 @@ def turn(c: Canvas, v: TurnView) -> None:
 
 def dice(c: Canvas, v: DiceView) -> None:
     chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
-    status = f"box: {chosen_label}" if v.bot and chosen_label else ("box plays" if v.bot else "choose")
+    status = words.dice_status(v.bot, chosen_label)
     top_bar(c, who(v.player, v.bot), status, v.seat, v.alert)
     for i, value in enumerate(v.dice):
         die(c, 16 + 32 * i, BODY_TOP, value)
@@ -77,10 +77,19 @@ def _pairing_cell(c: Canvas, x0: int, option: Option, on: bool, chosen: str | No
     else:
         c.draw.rectangle(tab, outline=fg)
         c.raw((x0 + 19, y + 1), option.label, "small", fill=fg)
-    big = option_sums_text(option, chosen)
+    big = _chosen_sum(option, chosen) or option.text
     c.center(y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + 42)
     (p, q), (r, s) = option.pairs
     c.center(y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + 42)
+
+
+def _chosen_sum(option: Option, chosen: str | None) -> str | None:
+    """A box seat that picked one sum of this pairing ("A:11"): that sum alone."""
+    if chosen and ":" in chosen:
+        label, column = chosen.split(":", 1)
+        if label == option.label:
+            return column
+    return None
 
 
 # ---- pick ----------------------------------------------------------------
@@ -88,7 +97,7 @@ def _pairing_cell(c: Canvas, x0: int, option: Option, on: bool, chosen: str | No
 
 def pick(c: Canvas, v: PickView) -> None:
     top_bar(c, v.player, " ".join(map(str, v.dice)), v.seat, v.alert)
-    c.center(BODY_TOP - 1, f"{v.label} moves one: which?", "medium")
+    c.center(BODY_TOP - 1, words.pick_question(v.label), "medium")
     for i, (key, column) in enumerate(zip("AB", v.choices)):
         x0 = 2 + i * 64
         box = (x0, 25, x0 + 59, BODY_BOTTOM)
@@ -105,23 +114,23 @@ def pick(c: Canvas, v: PickView) -> None:
 def _move_lines(v: MoveView, room: int) -> list[str]:
     """The words beside the chance: why a stop is refused, the bot's next action, or the plain warning."""
     if v.stop_note and not v.can_stop:
-        lines = ["can't stop:", *wrap(v.stop_note, room, "small")]
+        lines = [words.SCREEN["cant_stop_colon"], *wrap(v.stop_note, room, "small")]
         return lines if len(lines) <= 2 else wrap(v.stop_note, room, "small")
     if v.bot and v.bot_next:
-        return ["box will", v.bot_next.upper()]
-    return ["bust if you", "roll again"]
+        return list(words.bot_will(v.bot_next))
+    return list(words.SCREEN["bust_if"])
 
 
 def move(c: Canvas, v: MoveView) -> None:
-    status = f"{v.free_runners} free" if v.can_stop or not v.stop_note else "can't stop"
+    status = words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else words.SCREEN["cant_stop"]
     top_bar(c, who(v.player, v.bot), status, v.seat, v.alert)
     for i, step in enumerate(v.steps[:2]):
         y = BODY_TOP + i * 14
         column_tag(c, 0, y, step.column)
-        c.text((24, y), step_text(step), "medium")
+        c.text((24, y), words.runner_step(step.step, step.new, step.top, step.skipped), "medium")
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
-    chance = percent(v.bust)
+    chance = words.percent(v.bust)
     # the chance in the huge font; the large one when a stop note needs the room
     for font_name in ("huge", "large"):
         x = width_of(chance, font_name) + 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import words
 from ..views import InstructionsView, WinView
 from .frame import legend, top_bar
 from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap_all
@@ -48,14 +49,11 @@ def _win_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, st
 
 def win(c: Canvas, v: WinView) -> None:
     if v.player is None:
-        top_bar(c, "Game over", f"{v.turns} turns", None, v.alert)
-        heading = "GAME OVER"
+        top_bar(c, words.SCREEN["game_over_title"], words.turns_count(v.turns), None, v.alert)
     else:
-        top_bar(c, v.player, f"{v.turns} turns", v.seat, v.alert)
-        heading = f"{v.player.upper()} WINS!"
-    claims = "claimed " + " ".join(map(str, v.claims)) if v.claims else "nobody claimed 3"
-    if v.player is None and not v.claims:
-        claims = f"after {v.turns} turns"
+        top_bar(c, v.player, words.turns_count(v.turns), v.seat, v.alert)
+    heading = words.win_heading(v.player)
+    claims = words.win_claims(v.player, v.claims, v.turns)
     head_font, note_font, notes = _win_layout(c, heading, v.note)
     y = BODY_TOP
     c.center(y - INK_TOP[head_font], heading, head_font)

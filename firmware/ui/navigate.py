@@ -7,7 +7,7 @@ from dataclasses import replace
 from .. import bots
 from .messages import Effect
 from .model import App, BoardScreen, GameScreen, HintScreen, MenuScreen, SetupScreen, default_setup, hint_possible
-from .words import FLASH
+from ..words import FLASH
 
 Result = tuple[App, tuple[Effect, ...]]
 

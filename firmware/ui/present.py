@@ -11,7 +11,7 @@ from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, 
 
 from .. import views as v
 from ..practice import box_average
-from . import words
+from .. import words
 from ._facts import dice_pairs, jumped_squares, round_of
 from .menus import menu_items
 from .model import App, Screen, handover_pending

@@ -13,7 +13,7 @@ from dataclasses import replace
 from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, pairings
 
 from ..debounce import Press
-from . import words
+from .. import words
 from ._facts import stop_claims
 from .messages import Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..debounce import Press
-from . import menus, setup, turns, words
+from .. import words
+from . import menus, setup, turns
 from .messages import DiceRolled, Input, Saved, SaveFailed, Shutdown, StatsLoaded
 from .model import App, Button, OffScreen, Screen
 from .navigate import Result

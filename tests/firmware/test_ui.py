@@ -389,8 +389,8 @@ def test_ui_speedy_move_says_which_squares_it_jumped():
     app, _ = run(app, "ROLL", (3, 4, 6, 6), "A")  # Red: 7 and 12
     step = next(st for st in ui.view(app).steps if st.column == 7)
     assert step == views.Step(7, 2, True, False, (1,))
-    from firmware.screens import step_text
-    assert step_text(step) == "new on 2 past 1"
+    from firmware import words
+    assert words.runner_step(step.step, step.new, step.top, step.skipped) == "new on 2 past 1"
 
 
 def test_ui_setup_hold_c_steps_a_value_back():

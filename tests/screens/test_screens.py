@@ -127,35 +127,24 @@ def test_screens_bot_choice_is_inverted():
 
 def test_screens_illegal_pairing_shows_dashes_and_hollow_label():
     option = SAMPLES["dice_pick_and_illegal"].options[2]
-    assert screens.option_sums_text(option) == "--"
+    assert option.text == "--"
     frame = render(SAMPLES["dice_pick_and_illegal"])
     # the tab of C (illegal) is an outline, the tab of A (legal) is filled
     assert frame.getpixel((86 + 15, 27)) and not frame.getpixel((86 + 16, 28))
     assert frame.getpixel((0 + 15, 27)) and frame.getpixel((0 + 16, 28))
 
 
-def test_screens_option_sums_text_for_each_effect():
-    opts = SAMPLES["dice_pick_and_illegal"].options
-    assert screens.option_sums_text(opts[0]) == "2/11"
-    assert screens.option_sums_text(opts[0], chosen="A:11") == "11"
-    assert screens.option_sums_text(SAMPLES["dice_all_legal"].options[2]) == "7x2"
-    assert screens.option_sums_text(SAMPLES["dice_all_legal"].options[0]) == "5+9"
-    assert screens.option_sums_text(SAMPLES["dice_one_sum"].options[1]) == "10"
+def test_screens_draw_the_option_text_the_view_gives():
+    """One formatter: the cell shows Option.text (the words module's), not a text of its own."""
+    from dataclasses import replace
 
-
-def test_screens_percent_is_exact_to_a_tenth_and_never_hides_a_risk():
-    assert screens.percent(0.239) == "23.9%"
-    assert screens.percent(0.0) == "0%"
-    assert screens.percent(0.0004) == "<0.1%"
-    assert screens.percent(0.9996) == ">99.9%"
-    assert screens.percent(1.0) == "100%"
-
-
-def test_screens_step_text_names_the_physical_move():
-    assert screens.step_text(views.Step(7, 3, False, False)) == "runner up to 3"
-    assert screens.step_text(views.Step(9, 1, True, False)) == "new runner on 1"
-    assert screens.step_text(views.Step(12, 3, False, True)) == "up to 3: TOP!"
-    assert screens.step_text(views.Step(2, 3, True, True)) == "new on 3: TOP!"
+    view = SAMPLES["dice_all_legal"]
+    other = replace(view, options=(replace(view.options[0], text="5"),) + view.options[1:])
+    assert render(view).crop((0, 27, 42, 45)).tobytes() != render(other).crop((0, 27, 42, 45)).tobytes()
+    # a box seat that picked one sum of a pairing shows that sum alone
+    picked = replace(SAMPLES["dice_pick_and_illegal"], bot=True, chosen="A:11")
+    plain = replace(picked, options=(replace(picked.options[0], text="11"),) + picked.options[1:], chosen="A")
+    assert render(picked).crop((0, 27, 42, 45)).tobytes() == render(plain).crop((0, 27, 42, 45)).tobytes()
 
 
 @pytest.mark.parametrize("size", [3, 5, 7])

@@ -1,9 +1,10 @@
-"""Every sentence the box says, one formatter per kind of thing.
+"""Every word the box shows, one formatter per kind of thing.
 
-The update and the presentation never spell out a word themselves: a
-flash, a legend, an instruction for the board or the text of a pairing all
-come from here, so one change (or one translation) reaches every screen
-that shows it. Names are the seats' colours, passed in as strings.
+Neither the UI (:mod:`firmware.ui`) nor the renderer (:mod:`firmware.screens`)
+spells out a word itself: a flash, a legend, an instruction for the board,
+the text of a pairing, a chance or a status in the top bar all come from
+here, so one change (or one translation) reaches every screen that shows
+it. Names are the seats' colours, passed in as strings.
 """
 
 from __future__ import annotations
@@ -225,3 +226,140 @@ def practice_result(turns: int, box_average: float) -> tuple[str, ...]:
     """Solitaire practice: the player's turns against the box's own average."""
     verdict = "You beat the box!" if turns < box_average else "The box is quicker."
     return (f"{turns} turn{'s' if turns > 1 else ''}, box avg {box_average:.1f}", verdict)
+
+
+# -- numbers -------------------------------------------------------------------
+
+
+def percent(p: float) -> str:
+    """An exact chance as a short percentage: "23.9%", never "0.0%" for a chance above zero."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p > 0.999:
+        return ">99.9%"
+    return f"{p * 100:.1f}%"
+
+
+def ranges(squares: tuple[int, ...]) -> str:
+    """(4, 5, 6, 9) -> "4-6 9": runs of squares in few characters."""
+    out, run = [], [squares[0]]
+    for sq in squares[1:]:
+        if sq == run[-1] + 1:
+            run.append(sq)
+        else:
+            out.append(run)
+            run = [sq]
+    out.append(run)
+    return " ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in out)
+
+
+def count(n: int, one: str, many: str) -> str:
+    """"1 game", "3 games"."""
+    return f"{n} {one if n == 1 else many}"
+
+
+# -- what the renderer draws around the views' own texts ---------------------------
+
+
+def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -> str:
+    """The physical instruction for one runner, without its column: "new runner on 1"."""
+    if jumped:  # speedy: say which squares it jumped, or the box looks wrong
+        verb = "new on" if new else "up to"
+        return f"{verb} {step} past {ranges(jumped)}"
+    if top:
+        return f"new on {step}: TOP!" if new else f"up to {step}: TOP!"
+    return f"new runner on {step}" if new else f"runner up to {step}"
+
+
+def who(player: str, bot: bool) -> str:
+    """The name in the top bar: the colour, marked when the box plays it."""
+    return f"{player} (bot)" if bot else player
+
+
+def turn_status(turn: int, short: bool = False) -> str:
+    return f"T{turn}" if short else f"turn {turn}"
+
+
+def turn_heading(player: str, bot: bool) -> str:
+    return f"{player} (bot)" if bot else f"{player}'s turn"
+
+
+def dice_status(bot: bool, chosen: str | None) -> str:
+    if bot:
+        return f"box: {chosen}" if chosen else "box plays"
+    return "choose"
+
+
+def pick_question(label: str) -> str:
+    return f"{label} moves one: which?"
+
+
+def free_runners(n: int) -> str:
+    return f"{n} free"
+
+
+def bot_will(action: str) -> tuple[str, str]:
+    return "box will", action.upper()
+
+
+def bust_status(p: float | None) -> str:
+    return f"bust {percent(p)}" if p is not None else "hint"
+
+
+def win_heading(player: str | None) -> str:
+    return "GAME OVER" if player is None else f"{player.upper()} WINS!"
+
+
+def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:
+    if claims:
+        return "claimed " + " ".join(map(str, claims))
+    return f"after {turns} turns" if player is None else "nobody claimed 3"
+
+
+def turns_count(turns: int) -> str:
+    return f"{turns} turns"
+
+
+def claimed_by(owner: str) -> str:
+    return f"claimed by {owner}"
+
+
+def seat_name(seat: int) -> str:
+    """A seat with no name known (a damaged view): "P2"."""
+    return f"P{seat + 1}"
+
+
+def piece_at(name: str, step: int) -> str:
+    return f"{name} {step}"
+
+
+def runner_at(step: int) -> str:
+    return f"runner {step}"
+
+
+def column_title(column: int, height: int | None) -> str:
+    return f"Column {column} ({height})" if height else f"Column {column} "
+
+
+def no_column(column: int) -> str:
+    return f"no column {column}"
+
+
+#: Fixed words the renderer draws.
+SCREEN = {
+    "cant_stop": "can't stop",
+    "cant_stop_colon": "can't stop:",
+    "bust_if": ("bust if you", "roll again"),
+    "board": "board",
+    "board_title": "Board",
+    "game_over": "game over",
+    "game_over_title": "Game over",
+    "no_pieces": "no pieces",
+    "wins": "Wins",
+    "no_games": "No games yet",
+    "safe": ("Safe to", "unplug"),
+}
