@@ -42,7 +42,7 @@ golden: $(STAMP)
 	$(PY) -m firmware.gallery --golden
 
 wiring: $(STAMP)
-	$(PY) -m firmware.wiring docs/wiring.png
+	$(PY) -m firmware.diagram docs/wiring.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -29,12 +29,12 @@ sys.path.insert(0, str(ROOT))
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from firmware import ui, views  # noqa: E402
-from firmware.config import ButtonsConfig  # noqa: E402
+from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box, seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 
-PINS = ButtonsConfig().pins()
+PINS = ButtonPins().pins()
 
 
 class TimedDisplay:
@@ -61,7 +61,7 @@ def latency(games: int, state_dir: Path, seed: int = 1) -> list[float]:
     """Seconds from each release callback to the frame it caused, over ``games`` whole games."""
     display = TimedDisplay()
     store = Store.open(state_dir)
-    box = Box(ui.Settings(), display, store, dice=seeded_dice(seed))
+    box = Box(GameConfig(), display, store, dice=seeded_dice(seed))
     factory = MockFactory()
     released_at: list[float] = []
 

@@ -21,21 +21,15 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import Rules
+from hw.display import DRIVERS, INTERFACES
+from hw.header import HEADER
+
 DEFAULT_PATHS = ("/etc/cantstop-box/config.toml", "~/.config/cantstop-box/config.toml")
 
-DRIVERS = ("ssd1306", "sh1106", "ssd1309")
-INTERFACES = ("i2c", "spi")
 MAX_GPIO = 27
 MIN_COLOURS, MAX_COLOURS = 4, 8
 MAX_COLOUR_LENGTH = 8
-
-#: The Pi's 40-pin header: physical pin -> BCM GPIO number, or a power/ground name.
-HEADER: dict[int, int | str] = {
-    1: "3V3", 2: "5V", 3: 2, 4: "5V", 5: 3, 6: "GND", 7: 4, 8: 14, 9: "GND", 10: 15,
-    11: 17, 12: 18, 13: 27, 14: "GND", 15: 22, 16: 23, 17: "3V3", 18: 24, 19: 10, 20: "GND",
-    21: 9, 22: 25, 23: 11, 24: 8, 25: "GND", 26: 7, 27: 0, 28: 1, 29: 5, 30: "GND",
-    31: 6, 32: 12, 33: 13, 34: "GND", 35: 19, 36: 16, 37: 26, 38: 20, 39: "GND", 40: 21,
-}
 
 #: What a GPIO's alternate function is, for the buses the display may use.
 I2C_PINS = {2: "the I2C data pin (SDA)", 3: "the I2C clock pin (SCL)"}
@@ -48,18 +42,6 @@ SPI_PINS = {
 }
 
 
-def physical_pin(gpio: int) -> int:
-    """The header pin number (1..40) of a BCM GPIO number.
-
-    >>> physical_pin(5), physical_pin(2)
-    (29, 3)
-    """
-    for pin, what in HEADER.items():
-        if what == gpio:
-            return pin
-    raise ValueError(f"GPIO{gpio} is not on the 40-pin header")
-
-
 class ConfigError(Exception):
     """The config file is missing, unreadable, not TOML, or has a bad value; one line."""
 
@@ -68,7 +50,7 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
-class ButtonsConfig:
+class ButtonPins:
     """The six buttons' BCM GPIO numbers, each wired to ground, and their timing."""
 
     roll: int = 5
@@ -83,7 +65,7 @@ class ButtonsConfig:
     def pins(self) -> dict[str, int]:
         """Button name (as the firmware calls it) -> BCM GPIO number.
 
-        >>> ButtonsConfig().pins()
+        >>> ButtonPins().pins()
         {'ROLL': 5, 'STOP': 6, 'A': 13, 'B': 19, 'C': 26, 'MENU': 16}
         """
         return {key.upper(): getattr(self, key) for key in BUTTON_KEYS}
@@ -140,12 +122,17 @@ class GameConfig:
     speedy: bool = False
     risky: bool = False
 
+    @property
+    def rules(self) -> Rules:
+        """The rules a new game starts with."""
+        return Rules(columns_to_win=self.columns_to_win, speedy=self.speedy, risky=self.risky)
+
 
 @dataclass(frozen=True)
 class Config:
     """Every setting of the box. ``state_dir`` None means the store's default."""
 
-    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    buttons: ButtonPins = field(default_factory=ButtonPins)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     game: GameConfig = field(default_factory=GameConfig)
     state_dir: str | None = None
@@ -162,7 +149,7 @@ def _names(cls: type) -> tuple[str, ...]:
 
 #: The file's layout: section -> its keys, in documentation order.
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "buttons": _names(ButtonsConfig),
+    "buttons": _names(ButtonPins),
     "display": _names(DisplayConfig),
     "game": _names(GameConfig),
     "storage": ("state_dir",),
@@ -264,7 +251,7 @@ class _Checker:
 
     # -- sections ---------------------------------------------------------
 
-    def buttons(self, table: dict[str, Any]) -> ButtonsConfig:
+    def buttons(self, table: dict[str, Any]) -> ButtonPins:
         values = {}
         for key in BUTTON_KEYS:
             if key in table:
@@ -272,7 +259,7 @@ class _Checker:
         for key, low, high in (("debounce_ms", 0, 500), ("long_press_ms", 100, 10_000)):
             if key in table:
                 values[key] = self.integer("buttons", key, table[key], low, high, " milliseconds")
-        result = ButtonsConfig(**values)
+        result = ButtonPins(**values)
         if result.long_press_ms <= result.debounce_ms:
             key = "long_press_ms" if "long_press_ms" in table else "debounce_ms"
             raise self.fail("buttons", key, getattr(result, key),
@@ -310,7 +297,7 @@ class _Checker:
                     raise self.fail("display", key, pin, f"GPIO{pin} is {SPI_PINS[pin]}; choose another pin")
         return result
 
-    def clashes(self, buttons: ButtonsConfig, display: DisplayConfig, tables: dict[str, dict]) -> None:
+    def clashes(self, buttons: ButtonPins, display: DisplayConfig, tables: dict[str, dict]) -> None:
         """Buttons must not sit on the display's bus or control pins."""
         if display.interface == "i2c":
             taken = dict(I2C_PINS)

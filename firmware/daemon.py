@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from engine import Rules
+from .config import GameConfig
 
 from . import ui
 from .debounce import Debouncer
@@ -50,7 +50,7 @@ class Box:
 
     def __init__(
         self,
-        settings: ui.Settings,
+        settings: GameConfig,
         display,
         store=None,
         *,
@@ -359,13 +359,3 @@ def _seats_from_meta(meta: dict | None, players) -> tuple[ui.Seat, ...]:
             bot = raw[i].get("bot") or None
         seats.append(ui.Seat(name, bot))
     return tuple(seats)
-
-
-def settings_from_config(cfg) -> ui.Settings:
-    """The UI settings a config file gives."""
-    g = cfg.game
-    return ui.Settings(
-        colours=tuple(g.colours),
-        players=g.players,
-        rules=Rules(columns_to_win=g.columns_to_win, speedy=g.speedy, risky=g.risky),
-    )

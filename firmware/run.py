@@ -90,10 +90,10 @@ def _open_store(cfg, state_dir_arg):
 
 
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
-    from .daemon import Box, os_dice, settings_from_config
+    from .daemon import Box, os_dice
 
     box = Box(
-        settings_from_config(cfg),
+        cfg.game,
         display,
         store,
         dice=dice or os_dice,

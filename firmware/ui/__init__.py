@@ -34,12 +34,12 @@ from .messages import (
     StartGame,
     StatsLoaded,
 )
-from .model import App, Button, Screen, Seat, Settings, Setup, boot, notify, resume
+from .model import App, Button, Screen, Seat, Setup, boot, notify, resume
 from .present import view
 from .update import update
 
 __all__ = [
     "Append", "DiceRolled", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
-    "App", "Button", "Screen", "Seat", "Settings", "Setup", "boot", "notify", "resume", "view", "update",
+    "App", "Button", "Screen", "Seat", "Setup", "boot", "notify", "resume", "view", "update",
 ]

@@ -18,6 +18,7 @@ from typing import ClassVar
 from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, nobody_can_win
 
 from .. import bots
+from ..config import GameConfig
 
 
 class Button(StrEnum):
@@ -62,14 +63,8 @@ class Seat:
         return {"colour": self.colour, "bot": self.bot}
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What the config file decides about the UI."""
-
-    colours: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
-    players: int = 2
-    rules: Rules = Rules()
-    bot: str = "strong"  # the kind a seat gets when set to "box"
+#: The player the box uses for a seat set to "box".
+BOX_PLAYER = "strong"
 
 
 @dataclass(frozen=True)
@@ -81,7 +76,7 @@ class Setup:
     cursor: int = 0
 
 
-def default_setup(settings: Settings, seats: tuple[Seat, ...] = ()) -> Setup:
+def default_setup(settings: GameConfig, seats: tuple[Seat, ...] = ()) -> Setup:
     """The new-game choices: ``seats`` kept if given, else the config's players and colours."""
     if not seats:
         n = max(1, min(settings.players, 4, len(settings.colours)))
@@ -193,7 +188,7 @@ AnyScreen = (
 class App:
     """Everything the UI knows. Frozen: ``update`` returns a new one."""
 
-    settings: Settings
+    settings: GameConfig
     setup: Setup
     screen: AnyScreen = SetupScreen()
     seats: tuple[Seat, ...] = ()
@@ -280,12 +275,12 @@ def hint_possible(app: App) -> bool:
 # Constructors
 
 
-def boot(settings: Settings) -> App:
+def boot(settings: GameConfig) -> App:
     """The app at power-on with no game to resume: the new-game screen."""
     return App(settings=settings, setup=default_setup(settings))
 
 
-def resume(settings: Settings, seats, rules: Rules, events) -> App:
+def resume(settings: GameConfig, seats, rules: Rules, events) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
     state = new_game([s.colour for s in seats], rules)

@@ -11,7 +11,8 @@ from engine import new_game
 
 from ..debounce import Press
 from .messages import StartGame
-from .model import App, Button, GameScreen, Seat, Settings, Setup, with_states
+from ..config import GameConfig
+from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, with_states
 from .navigate import Result, open_menu, to_game
 
 
@@ -43,7 +44,7 @@ def setup_press(app: App, p: Press) -> Result:
     return app, ()
 
 
-def change(settings: Settings, setup: Setup, key: str, direction: int = 1) -> Setup:
+def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1) -> Setup:
     """The setup with the row ``key`` stepped forward (``direction`` 1) or back (-1), wrapping round."""
     seats = list(setup.seats)
     rules = setup.rules
@@ -54,7 +55,7 @@ def change(settings: Settings, setup: Setup, key: str, direction: int = 1) -> Se
         seats[i] = replace(seats[i], colour=_next_colour(settings.colours, seats, i, direction))
     elif key.startswith("plays"):
         i = int(key[5:])
-        seats[i] = replace(seats[i], bot=None if seats[i].bot else settings.bot)
+        seats[i] = replace(seats[i], bot=None if seats[i].bot else BOX_PLAYER)
     elif key == "win":
         rules = replace(rules, columns_to_win=(rules.columns_to_win - 1 + direction) % 11 + 1)
     elif key == "speedy":
@@ -65,7 +66,7 @@ def change(settings: Settings, setup: Setup, key: str, direction: int = 1) -> Se
     return Setup(tuple(seats), rules, cursor)
 
 
-def _resize(settings: Settings, seats: list[Seat], direction: int) -> list[Seat]:
+def _resize(settings: GameConfig, seats: list[Seat], direction: int) -> list[Seat]:
     """One player more or fewer (1..4, wrapping); a new seat takes the first colour not in use."""
     limit = min(4, len(settings.colours))
     n = (len(seats) - 1 + direction) % limit + 1

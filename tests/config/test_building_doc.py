@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from firmware import config
-from firmware.config import ButtonsConfig, DisplayConfig, GameConfig, physical_pin
+from firmware.config import ButtonPins, DisplayConfig, GameConfig
+from hw.header import physical_pin
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "building.md").read_text()
-MODELS = {"buttons": ButtonsConfig, "display": DisplayConfig, "game": GameConfig}
+MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig}
 
 
 def table_after(heading: str) -> list[list[str]]:
@@ -55,7 +56,7 @@ def test_building_doc_lists_every_key_with_its_default(section):
 
 def test_building_doc_wiring_table_matches_the_default_pins():
     rows = {row[0]: row[1:] for row in table_after("docs/wiring.png`), so it matches a box with no config file. Summary:\n")}
-    for name, gpio in ButtonsConfig().pins().items():
+    for name, gpio in ButtonPins().pins().items():
         assert rows[f"{name} button"] == [str(physical_pin(gpio)), f"GPIO{gpio}"]
     assert rows["OLED SDA"] == ["3", "GPIO2"] and rows["OLED SCL"] == ["5", "GPIO3"]
     assert rows["OLED VCC"][0] == "1" and rows["OLED GND"][0] == "6"

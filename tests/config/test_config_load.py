@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from firmware import config
-from firmware.config import ButtonsConfig, Config, ConfigError, DisplayConfig, GameConfig
+from firmware.config import ButtonPins, Config, ConfigError, DisplayConfig, GameConfig
+from hw.header import physical_pin
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_FILE = REPO / "firmware" / "default_config.toml"
@@ -18,7 +19,7 @@ DEFAULT_FILE = REPO / "firmware" / "default_config.toml"
 def test_config_defaults_match_the_default_wiring():
     c = Config()
     assert c.buttons.pins() == {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}
-    assert [config.physical_pin(p) for p in c.buttons.pins().values()] == [29, 31, 33, 35, 37, 36]
+    assert [physical_pin(p) for p in c.buttons.pins().values()] == [29, 31, 33, 35, 37, 36]
     assert (c.buttons.debounce_ms, c.buttons.long_press_ms) == (30, 800)
     assert c.display == DisplayConfig("ssd1306", "i2c", 1, 0x3C, 0, 24, 25, 0, 255)
     assert c.game == GameConfig(("Red", "Blue", "Green", "Yellow"), 2, 3, False, False)
@@ -60,7 +61,7 @@ def test_config_reference_file_documents_every_key_with_a_comment():
 
 
 def test_config_sections_list_every_dataclass_field():
-    assert config.SECTIONS["buttons"] == tuple(f.name for f in dataclasses.fields(ButtonsConfig))
+    assert config.SECTIONS["buttons"] == tuple(f.name for f in dataclasses.fields(ButtonPins))
     assert config.SECTIONS["display"] == tuple(f.name for f in dataclasses.fields(DisplayConfig))
     assert config.SECTIONS["game"] == tuple(f.name for f in dataclasses.fields(GameConfig))
     top = {f.name for f in dataclasses.fields(Config)}
@@ -79,7 +80,7 @@ def test_config_partial_file_keeps_other_defaults(tmp_path):
                  '[game]\ncolours = ["Red", "Blue", "Green", "Yellow", "Purple"]\nplayers = 4\nrisky = true\n'
                  '[storage]\nstate_dir = "/srv/box"\n')
     c = config.load(str(f))
-    assert c.buttons == ButtonsConfig(roll=17)
+    assert c.buttons == ButtonPins(roll=17)
     assert c.display == DisplayConfig(driver="sh1106", address=0x3D)
     assert c.game == GameConfig(colours=("Red", "Blue", "Green", "Yellow", "Purple"), players=4, risky=True)
     assert c.state_dir == "/srv/box"

@@ -11,14 +11,14 @@ from PIL import ImageChops
 
 from engine import Phase, Record, Roll, Rules, Stop, state_view
 from firmware import ui, views
-from firmware.config import ButtonsConfig
+from firmware.config import ButtonPins, GameConfig
 from firmware.daemon import Box, seeded_dice
 from firmware.screens import render
 from firmware.store import Store, StoreWriteError
 from hw.buttons import GpioButtons
 from hw.fakes import FakeDisplay
 
-PINS = ButtonsConfig().pins()
+PINS = ButtonPins().pins()
 
 
 class Clock:
@@ -40,7 +40,7 @@ class Rig:
         self.clock = Clock()
         self.display = FakeDisplay()
         self.store = store or Store.open(tmp_path)
-        self.box = Box(settings or ui.Settings(), self.display, self.store, dice=seeded_dice(seed),
+        self.box = Box(settings or GameConfig(), self.display, self.store, dice=seeded_dice(seed),
                        clock=self.clock)
         self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
         self.box.start()
@@ -388,7 +388,7 @@ def test_daemon_long_press_on_a_dim_screen_only_wakes_it(rig):
 
 def test_daemon_late_saved_winning_game_is_finished_once_without_an_alert(tmp_path, monkeypatch):
     """The start of the game could not be saved; the first write that works is the winning stop."""
-    r = Rig(tmp_path, settings=ui.Settings(rules=Rules(columns_to_win=1)), seed=1)
+    r = Rig(tmp_path, settings=GameConfig(columns_to_win=1), seed=1)
     try:
         real_new = r.store.new_game
 

@@ -2,12 +2,12 @@
 
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import STOP, Move, Phase, Roll, Rules, apply, new_game, replay
+from engine import STOP, Move, Roll, Rules, new_game, replay
 from firmware import ui, views
+from firmware.config import GameConfig
 from firmware.debounce import Press
 
 BUTTONS = ("ROLL", "STOP", "A", "B", "C", "MENU")
@@ -32,19 +32,19 @@ def run(app, *inputs):
 
 
 def started(players=2, **rules):
-    settings_ = ui.Settings(players=players, rules=Rules(**rules))
+    settings_ = GameConfig(players=players, **rules)
     app, _ = run(ui.boot(settings_), "ROLL")
     return app
 
 
 def test_ui_boot_shows_new_game_with_defaults():
-    v = ui.view(ui.boot(ui.Settings()))
+    v = ui.view(ui.boot(GameConfig()))
     assert isinstance(v, views.SetupView)
     assert ("Players", "2") in v.rows and ("P1 colour", "Red") in v.rows and ("P2 colour", "Blue") in v.rows
 
 
 def test_ui_two_presses_start_a_game_and_roll():
-    app = ui.boot(ui.Settings())
+    app = ui.boot(GameConfig())
     app, eff = press(app, "ROLL")
     assert eff == (ui.StartGame(("Red", "Blue"), Rules(), {"seats": [{"colour": "Red", "bot": None},
                                                                       {"colour": "Blue", "bot": None}]}),)
@@ -227,7 +227,7 @@ def test_ui_new_game_mid_game_asks_first():
 
 
 def test_ui_statistics_loads_from_the_store():
-    app, _ = run(ui.boot(ui.Settings()), "MENU")
+    app, _ = run(ui.boot(GameConfig()), "MENU")
     assert ui.view(app).items == ("New game", "Statistics")
     app, eff = run(app, "B", "ROLL")
     assert eff == [ui.LoadStats()]
@@ -237,7 +237,7 @@ def test_ui_statistics_loads_from_the_store():
 
 
 def test_ui_setup_changes_players_colours_bots_and_rules():
-    app = ui.boot(ui.Settings())
+    app = ui.boot(GameConfig())
     app, _ = run(app, "C", "C")  # players 2 -> 3 -> 4
     v = ui.view(app)
     assert ("Players", "4") in v.rows and ("P4 colour", "Yellow") in v.rows
@@ -278,7 +278,7 @@ def test_ui_resume_gives_the_exact_screen():
 
 
 def test_ui_bot_seat_plays_on_confirm():
-    settings_ = ui.Settings(players=2)
+    settings_ = GameConfig(players=2)
     app = ui.boot(settings_)
     app, _ = run(app, "B", "B", "B", "B", "C")  # P2 plays: box
     assert ("P2 plays", "box") in ui.view(app).rows
@@ -304,7 +304,7 @@ def test_ui_bot_seat_plays_on_confirm():
 
 def _random_session(seed: int, n: int, rules: Rules, players: int):
     rng = random.Random(seed)
-    app = ui.boot(ui.Settings(players=players, rules=rules))
+    app = ui.boot(GameConfig(players=players, columns_to_win=rules.columns_to_win, speedy=rules.speedy, risky=rules.risky))
     app, _ = ui.update(app, Press("ROLL"))
     for _ in range(n):
         inp = Press(rng.choice(BUTTONS), rng.random() < 0.15)
@@ -394,7 +394,7 @@ def test_ui_speedy_move_says_which_squares_it_jumped():
 
 
 def test_ui_setup_hold_c_steps_a_value_back():
-    app = ui.boot(ui.Settings())
+    app = ui.boot(GameConfig())
     app, _ = run(app, "C!")  # players 2 -> 1
     assert ("Players", "1") in ui.view(app).rows
     app, _ = run(app, "C!", "C")  # 1 -> 4 (wraps back) -> 1 (wraps forward)
@@ -419,7 +419,7 @@ def test_ui_a_new_game_asks_to_confirm_its_stops_again():
 
 
 def test_ui_slow_roll_without_a_hint_to_give_is_a_roll():
-    app = ui.boot(ui.Settings())
+    app = ui.boot(GameConfig())
     app, _ = run(app, "B", "B", "C", "ROLL")  # P1 played by the box; start
     app, eff = press(app, "ROLL", long=True)  # a slow confirm still lets the box play
     assert eff == (ui.DrawDice(),)
@@ -446,7 +446,7 @@ def test_ui_view_never_asks_a_player(monkeypatch):
     """A box seat's action and a hint are decided by the update; drawing them asks nobody."""
     from firmware import bots
 
-    app = ui.boot(ui.Settings(players=2))
+    app = ui.boot(GameConfig(players=2))
     app, _ = run(app, "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
                  "ROLL", (6, 6, 5, 5))
     hint_app, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")

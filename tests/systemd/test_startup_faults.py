@@ -12,7 +12,7 @@ import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
-from firmware.config import ButtonsConfig, DisplayConfig, load
+from firmware.config import ButtonPins, DisplayConfig, load
 from hw.buttons import GpioButtons
 from hw.display import open_oled
 from hw.errors import ButtonError, DisplayError
@@ -78,13 +78,13 @@ def test_startup_display_not_found_on_the_bus_names_bus_and_address():
 def test_startup_pin_in_use_in_this_program_names_pin_and_button():
     factory = MockFactory()
     try:
-        squatter = Button(ButtonsConfig().stop, pin_factory=factory)
+        squatter = Button(ButtonPins().stop, pin_factory=factory)
         with pytest.raises(ButtonError) as err:
-            GpioButtons(ButtonsConfig().pins(), lambda name, pressed: None, pin_factory=factory)
+            GpioButtons(ButtonPins().pins(), lambda name, pressed: None, pin_factory=factory)
         assert str(err.value) == "GPIO6 (STOP) is already in use by another device in this program"
         squatter.close()
         # and the pins taken before the failure were given back
-        with GpioButtons(ButtonsConfig().pins(), lambda name, pressed: None, pin_factory=factory) as buttons:
+        with GpioButtons(ButtonPins().pins(), lambda name, pressed: None, pin_factory=factory) as buttons:
             assert buttons.names == ("ROLL", "STOP", "A", "B", "C", "MENU")
     finally:
         factory.reset()

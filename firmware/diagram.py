@@ -1,9 +1,9 @@
 """Draw the wiring diagram (``docs/wiring.png``) from the default pin map.
 
-    python -m firmware.wiring docs/wiring.png
+    python -m firmware.diagram docs/wiring.png
 
-Everything drawn comes from ``ButtonsConfig()`` and ``DisplayConfig()`` and
-the header map in ``firmware.config``, so the picture cannot disagree with
+Everything drawn comes from ``ButtonPins()`` and ``DisplayConfig()`` and
+the header map gpiozero gives (``hw.header``), so the picture cannot disagree with
 the code; a test compares the committed PNG with a fresh render, pixel for
 pixel. Drawn with the repo's bitmap fonts, then doubled, so it stays crisp.
 """
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from firmware.config import HEADER, ButtonsConfig, DisplayConfig, physical_pin
+from firmware.config import ButtonPins, DisplayConfig
+from hw.header import HEADER, physical_pin
 from hw import fonts
 
 SCALE = 2
@@ -51,13 +52,13 @@ class Wire:
     colour: str     # key of COLOURS
 
 
-def wires(buttons: ButtonsConfig | None = None) -> tuple[Wire, ...]:
+def wires(buttons: ButtonPins | None = None) -> tuple[Wire, ...]:
     """Every wire of the default I2C build: the OLED's four, and two per button.
 
     >>> [w.pin for w in wires() if w.part == "ROLL"]
     [29, 39]
     """
-    buttons = buttons or ButtonsConfig()
+    buttons = buttons or ButtonPins()
     result = [  # in the order of the terminals drawn on the module, so no wires cross
         Wire("OLED", "GND", 6, "GND"),
         Wire("OLED", "VCC", 1, "3V3"),
@@ -128,9 +129,9 @@ class _Canvas:
         self.draw.line(points, fill=COLOURS[colour], width=2, joint=None)
 
 
-def render(buttons: ButtonsConfig | None = None, display: DisplayConfig | None = None) -> Image.Image:
+def render(buttons: ButtonPins | None = None, display: DisplayConfig | None = None) -> Image.Image:
     """The wiring diagram as an RGB image (deterministic: same pins, same pixels)."""
-    buttons = buttons or ButtonsConfig()
+    buttons = buttons or ButtonPins()
     c = _Canvas()
     all_wires = wires(buttons)
     used = {w.pin: w for w in all_wires if w.terminal != "GND" or w.part == "OLED"}
@@ -240,7 +241,7 @@ def render(buttons: ButtonsConfig | None = None, display: DisplayConfig | None =
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m firmware.wiring OUTPUT.png", file=sys.stderr)
+        print("usage: python -m firmware.diagram OUTPUT.png", file=sys.stderr)
         return 2
     render().save(args[0], optimize=True)
     return 0

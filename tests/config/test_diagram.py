@@ -1,4 +1,4 @@
-"""firmware.wiring: the diagram is drawn from the config defaults and the committed PNG is current."""
+"""firmware.diagram: the diagram is drawn from the config defaults and the committed PNG is current."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from firmware import wiring
-from firmware.config import HEADER, ButtonsConfig, DisplayConfig, physical_pin
+from firmware import diagram
+from firmware.config import ButtonPins, DisplayConfig
+from hw.header import HEADER, physical_pin
 
 REPO = Path(__file__).resolve().parents[2]
 PNG = REPO / "docs" / "wiring.png"
@@ -19,7 +20,7 @@ def same_pixels(a: Image.Image, b: Image.Image) -> bool:
 
 def test_wiring_committed_png_equals_a_fresh_render():
     with Image.open(PNG) as committed:
-        assert same_pixels(committed, wiring.render()), "docs/wiring.png is stale: python -m firmware.wiring docs/wiring.png"
+        assert same_pixels(committed, diagram.render()), "docs/wiring.png is stale: python -m firmware.diagram docs/wiring.png"
 
 
 def test_wiring_header_map_is_the_pi_40_pin_header():
@@ -30,44 +31,44 @@ def test_wiring_header_map_is_the_pi_40_pin_header():
 
 
 def test_wiring_every_default_button_pin_is_in_the_label_data():
-    wires = wiring.wires()
-    for name, gpio in ButtonsConfig().pins().items():
+    wires = diagram.wires()
+    for name, gpio in ButtonPins().pins().items():
         signal = [w for w in wires if w.part == name and w.terminal == "GPIO"]
         ground = [w for w in wires if w.part == name and w.terminal == "GND"]
         assert [w.pin for w in signal] == [physical_pin(gpio)], name
         assert len(ground) == 1 and HEADER[ground[0].pin] == "GND", name
-        assert wiring.pin_label(physical_pin(gpio)) == f"GPIO{gpio}"
+        assert diagram.pin_label(physical_pin(gpio)) == f"GPIO{gpio}"
     assert {w.pin for w in wires if w.terminal == "GPIO"} == {29, 31, 33, 35, 37, 36}
     assert {w.pin for w in wires if w.terminal == "GND" and w.part != "OLED"} == {39, 34}
 
 
 def test_wiring_oled_goes_to_pins_1_6_3_5():
-    oled = {w.terminal: w.pin for w in wiring.wires() if w.part == "OLED"}
+    oled = {w.terminal: w.pin for w in diagram.wires() if w.part == "OLED"}
     assert oled == {"VCC": 1, "GND": 6, "SDA": 3, "SCL": 5}
-    assert wiring.pin_label(3) == "GPIO2 SDA" and wiring.pin_label(5) == "GPIO3 SCL"
+    assert diagram.pin_label(3) == "GPIO2 SDA" and diagram.pin_label(5) == "GPIO3 SCL"
 
 
 def test_wiring_spi_table_follows_the_display_config():
-    rows = {r[0]: r for r in wiring.spi_rows()}
+    rows = {r[0]: r for r in diagram.spi_rows()}
     d = DisplayConfig()
     assert rows["DC"][1] == str(physical_pin(d.gpio_dc)) == "18"
     assert rows["RES / RST"][1] == str(physical_pin(d.gpio_reset)) == "22"
     assert rows["CS"][1] == "24" and rows["D0 / SCK / CLK"][1] == "23" and rows["D1 / MOSI / SDA"][1] == "19"
-    other = {r[0]: r for r in wiring.spi_rows(DisplayConfig(spi_device=1, gpio_dc=23, gpio_reset=27))}
+    other = {r[0]: r for r in diagram.spi_rows(DisplayConfig(spi_device=1, gpio_dc=23, gpio_reset=27))}
     assert (other["CS"][1], other["DC"][1], other["RES / RST"][1]) == ("26", "16", "13")
 
 
 def test_wiring_picture_changes_with_the_pin_map():
-    moved = ButtonsConfig(roll=17)
-    assert [w.pin for w in wiring.wires(moved) if w.part == "ROLL"][0] == 11
-    assert not same_pixels(wiring.render(moved), wiring.render())
-    assert same_pixels(wiring.render(), wiring.render())
+    moved = ButtonPins(roll=17)
+    assert [w.pin for w in diagram.wires(moved) if w.part == "ROLL"][0] == 11
+    assert not same_pixels(diagram.render(moved), diagram.render())
+    assert same_pixels(diagram.render(), diagram.render())
 
 
 def test_wiring_main_writes_the_png(tmp_path):
     out = tmp_path / "w.png"
-    assert wiring.main([str(out)]) == 0
+    assert diagram.main([str(out)]) == 0
     with Image.open(out) as written:
-        assert written.size == (wiring.WIDTH * wiring.SCALE, wiring.HEIGHT * wiring.SCALE)
-        assert same_pixels(written, wiring.render())
-    assert wiring.main([]) == 2
+        assert written.size == (diagram.WIDTH * diagram.SCALE, diagram.HEIGHT * diagram.SCALE)
+        assert same_pixels(written, diagram.render())
+    assert diagram.main([]) == 2
