@@ -29,9 +29,9 @@ from .views import (
     OffView,
     Option,
     PickView,
+    RunnerMove,
     SetupView,
     StatsView,
-    Step,
     TurnView,
     WinView,
 )
@@ -153,22 +153,22 @@ SAMPLES = {
     "pick": PickView("Blue", 1, (1, 1, 5, 6), "A", (2, 11)),
     # move
     "move_two_steps": MoveView(
-        "Red", 0, (Step(7, 3, False, False), Step(9, 1, True, False)), 0.239, True, 1
+        "Red", 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1
     ),
-    "move_top": MoveView("Yellow", 3, (Step(12, 3, False, True),), 0.4405, True, 0),
-    "move_double": MoveView("Green", 2, (Step(7, 2, True, False),), 0.0, True, 2),
-    "move_speedy": MoveView("Blue", 1, (Step(6, 5, False, False, (4,)), Step(8, 3, True, False, (1, 2))),
+    "move_top": MoveView("Yellow", 3, (RunnerMove(12, 3, False, True),), 0.4405, True, 0),
+    "move_double": MoveView("Green", 2, (RunnerMove(7, 2, True, False),), 0.0, True, 2),
+    "move_speedy": MoveView("Blue", 1, (RunnerMove(6, 5, False, False, (4,)), RunnerMove(8, 3, True, False, (1, 2))),
                             0.1103, True, 1),
     "move_risky_stop": MoveView(
-        "Blue", 1, (Step(6, 6, False, False), Step(8, 4, True, False)), 0.0772, False, 1,
+        "Blue", 1, (RunnerMove(6, 6, False, False), RunnerMove(8, 4, True, False)), 0.0772, False, 1,
         stop_note="Risky: 8 shares with Red", keys="ROLL:roll",
     ),
     "move_risky_long_note": MoveView(
-        "Red", 0, (Step(4, 5, False, False),), 0.2431, False, 0,
+        "Red", 0, (RunnerMove(4, 5, False, False),), 0.2431, False, 0,
         stop_note="Risky: 10 shares with Burgundy", keys="ROLL:roll",
     ),
     "move_bot": MoveView(
-        "Burgundy", 1, (Step(5, 4, True, False), Step(10, 3, False, False)), 0.5563, True, 0,
+        "Burgundy", 1, (RunnerMove(5, 4, True, False), RunnerMove(10, 3, False, False)), 0.5563, True, 0,
         bot=True, bot_next="stop", keys="ROLL:ok",
     ),
     # win

@@ -81,14 +81,14 @@ class PickView:
 
 
 @dataclass(frozen=True)
-class Step:
+class RunnerMove:
     """One physical instruction for a runner."""
 
     column: int
     step: int  # the square to put it on, 1 = bottom
     new: bool  # place a new runner (True) or move the one already there
     top: bool  # the runner is now on the top of its column
-    skipped: tuple[int, ...] = ()  # speedy variant: squares jumped over (other players' markers)
+    jumped: tuple[int, ...] = ()  # speedy variant: squares jumped over (other players' markers)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class MoveView:
 
     player: str
     seat: int
-    steps: tuple[Step, ...]
+    steps: tuple[RunnerMove, ...]
     bust: float  # exact probability that rolling again busts (0..1)
     can_stop: bool
     free_runners: int

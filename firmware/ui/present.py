@@ -180,7 +180,7 @@ def _moved(app: App, alert) -> v.View:
     seat = g.current
     bot = app.seats[seat].bot is not None
     steps = tuple(
-        v.Step(c, g.runners[c], prev.runners[c] == 0, g.runners[c] == HEIGHTS[c], jumped_squares(prev, g, c))
+        v.RunnerMove(c, g.runners[c], prev.runners[c] == 0, g.runners[c] == HEIGHTS[c], jumped_squares(prev, g, c))
         for c in dict.fromkeys(last.sums)
     ) if isinstance(last, Move) else ()
     stoppable = can_stop(g)

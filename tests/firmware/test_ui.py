@@ -70,7 +70,7 @@ def test_ui_move_tells_what_to_place_and_the_bust_chance():
     assert eff[-1] == ui.Append(Move((7, 7)))
     v = ui.view(app)
     assert isinstance(v, views.MoveView)
-    assert v.steps == (views.Step(7, 2, True, False),)
+    assert v.steps == (views.RunnerMove(7, 2, True, False),)
     assert v.can_stop and v.free_runners == 2 and v.bust == 0.0
 
 
@@ -388,9 +388,9 @@ def test_ui_speedy_move_says_which_squares_it_jumped():
     assert app.game.markers[1][7] == 1
     app, _ = run(app, "ROLL", (3, 4, 6, 6), "A")  # Red: 7 and 12
     step = next(st for st in ui.view(app).steps if st.column == 7)
-    assert step == views.Step(7, 2, True, False, (1,))
+    assert step == views.RunnerMove(7, 2, True, False, (1,))
     from firmware import words
-    assert words.runner_step(step.step, step.new, step.top, step.skipped) == "new on 2 past 1"
+    assert words.runner_step(step.step, step.new, step.top, step.jumped) == "new on 2 past 1"
 
 
 def test_ui_setup_hold_c_steps_a_value_back():
