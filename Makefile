@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden wiring clean setup
+.PHONY: run test soak bench gallery golden wiring fonts clean setup
 
 setup: $(STAMP)
 
@@ -40,6 +40,11 @@ gallery: $(STAMP)
 
 golden: $(STAMP)
 	$(PY) -m firmware.gallery --golden
+
+# Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
+# the built files are committed, so nothing else ever needs npm).
+fonts: $(STAMP)
+	$(PY) hw/fonts/build_galmuri.py
 
 wiring: $(STAMP)
 	$(PY) -m firmware.wiring docs/wiring.png
