@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/box.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/screens.py
+	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
 
 gallery: $(STAMP)

@@ -30,6 +30,8 @@ from PIL import Image
 MAGIC = b"CSGLYPH1"
 HEADER = struct.Struct("<HHIHH")
 BLOCK_SIZE = 128
+#: Glyph images kept ready per file; past this the cache starts again (a screen uses a few dozen).
+MAX_CACHED = 2048
 
 
 class FormatError(ValueError):
@@ -135,5 +137,7 @@ class GlyphFile:
         adv = self.advances[k]
         bits = raw[i * stride:(i + 1) * stride]
         image = Image.frombytes("1", (adv, self.height), bits, "raw", "1", self.row_bytes) if adv else None
+        if len(self._images) >= MAX_CACHED:
+            self._images.clear()  # a name in a thousand different characters must not grow memory
         self._images[cp] = hit = (adv, image)
         return hit
