@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden wiring fonts clean setup
+.PHONY: run test soak bench gallery golden wiring fonts messages clean setup
 
 setup: $(STAMP)
 
@@ -46,6 +46,12 @@ golden: $(STAMP)
 # the built files are committed, so nothing else ever needs npm).
 fonts: $(STAMP)
 	$(PY) hw/fonts/build_galmuri.py
+
+# Message catalogues: extract the marked sentences into firmware/locale/cantstop.pot,
+# merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo
+# (committed beside it). See docs/translating.md.
+messages: $(STAMP)
+	$(PY) -m firmware.catalogues
 
 wiring: $(STAMP)
 	$(PY) -m firmware.wiring docs/wiring.png
