@@ -124,13 +124,18 @@ def keys(catalog: Catalog) -> set[tuple[str | None, str]]:
 
 
 def merge(catalog: Catalog, template: Catalog) -> Catalog:
-    """``catalog`` updated to ``template`` (msgmerge-like, reviving obsolete entries that return)."""
-    wanted = keys(template)
+    """``catalog`` updated to ``template``, msgmerge-like.
+
+    Obsolete translations take part too: one whose sentence returns comes back
+    as it was, one whose sentence returns a little changed comes back fuzzy,
+    and the rest stay obsolete.
+    """
+    live = keys(catalog)
     for key, message in list(catalog.obsolete.items()):
         plain = message.id[0] if isinstance(message.id, tuple) else message.id
-        if (message.context, plain) in wanted:
+        if message.string and (message.context, plain) not in live:
             del catalog.obsolete[key]
-            catalog[message.id] = message  # back among the live ones, translation and all
+            catalog[message.id] = message
     catalog.update(template, update_header_comment=False, update_creation_date=False)
     return catalog
 

@@ -159,6 +159,22 @@ def test_i18n_marked_sentences_flow_into_a_working_catalogue(tmp_path):
     assert t.gettext("A brand new sentence") == "A brand new sentence"  # untranslated: English
 
 
+def test_i18n_a_slightly_changed_sentence_keeps_its_translation_as_fuzzy(tmp_path):
+    src = tmp_path / "firmware"
+    src.mkdir()
+    (src / "w.py").write_text("t.gettext('Box average: {box_average:.1f} turns.')\n")
+    catalog = catalogues.merge(catalogues.read(catalogues.po_path("ja"), "ja"), catalogues.extract(src))
+    message = catalog.get("Box average: {box_average:.1f} turns.")
+    assert message.fuzzy and message.previous_id == ["Box average: {average:.1f} turns."]
+    assert message.string == "CPU平均: {average:.1f}手番"  # for the translator to fix, never shown
+    mo = tmp_path / "ja.mo"
+    mo.write_bytes(catalogues.mo_bytes(catalog))
+    with open(mo, "rb") as f:
+        t = gettext.GNUTranslations(f)
+    assert t.gettext("Box average: {box_average:.1f} turns.") == "Box average: {box_average:.1f} turns."
+    assert ("off", "marker") in catalog.obsolete  # the rest wait, still obsolete
+
+
 def test_i18n_sentence_gone_from_source_becomes_obsolete_and_save_is_idempotent(tmp_path):
     src = tmp_path / "firmware"
     src.mkdir()
