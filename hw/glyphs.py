@@ -7,7 +7,10 @@ other glyph comes from the Galmuri size drawn for that cell (same height, same
 baseline; a Hangul syllable is 8, 10, 12 or 15 pixels wide against Spleen's
 5, 6, 8 or 12). A character neither font has is drawn as a hollow box one
 Spleen cell wide, so a strange name shows as boxes instead of vanishing or
-crashing. ``text_width`` measures exactly what ``draw_text`` draws.
+crashing. ``text_width`` measures exactly what ``draw_text`` draws, and
+``fit`` / ``wrap`` cut and break text by that measure (Japanese breaks
+between characters, Korean and English at spaces), so a renderer written for
+fixed Spleen cells swaps its ``len(text) * cell`` for these.
 
 Text is NFC-normalised first (a decomposed "é" or a jamo sequence draws as
 its one composed glyph) and invisible format characters (zero-width joiners,
@@ -130,3 +133,79 @@ def draw_text(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[int, int], te
                 _missing_box(draw, x, y, size, fill)
                 x += cell
     return x
+
+
+# -- fitting and wrapping by measured width ------------------------------------
+
+#: Characters a line must not start with (Japanese line-breaking rules, and closing ASCII punctuation).
+NO_BREAK_BEFORE = frozenset("、。，．・ー：；！？」』）〕】〉》ゝゞヽヾ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ!),.:;?%")
+#: Characters a line must not end with (opening brackets).
+NO_BREAK_AFTER = frozenset("「『（〔【〈《(")
+
+
+def _breaks_anywhere(ch: str) -> bool:
+    """Kana, kanji, CJK punctuation, full-width forms: a line may break beside them without a space.
+
+    Hangul is not among them: Korean, like English, breaks between words.
+    """
+    cp = ord(ch)
+    return 0x3000 <= cp <= 0x30FF or 0x3400 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF or 0xFF00 <= cp <= 0xFFEF
+
+
+def _pieces(word: str) -> list[str]:
+    """A space-free word cut where a line may break inside it (between Japanese characters)."""
+    pieces = [word[:1]]
+    for a, b in zip(word, word[1:]):
+        if (_breaks_anywhere(a) or _breaks_anywhere(b)) and b not in NO_BREAK_BEFORE and a not in NO_BREAK_AFTER:
+            pieces.append(b)
+        else:
+            pieces[-1] += b
+    return pieces
+
+
+def _longest_prefix(text: str, width: int, size: str) -> int:
+    """How many leading characters of ``text`` fit in ``width`` (at least 1)."""
+    k = 1
+    while k < len(text) and text_width(text[:k + 1], size) <= width:
+        k += 1
+    return k
+
+
+def fit(text: str, width: int, size: str) -> str:
+    """``text`` cut so it fits ``width`` pixels, ending in ``..``; unchanged when it fits."""
+    if text_width(text, size) <= width:
+        return text
+    dots = text_width("..", size)
+    if width < dots + text_width(text[:1], size):
+        k = 0
+        while k < len(text) and text_width(text[:k + 1], size) <= width:
+            k += 1
+        return text[:k]
+    return text[:_longest_prefix(text, width - dots, size)].rstrip() + ".."
+
+
+def wrap(text: str, width: int, size: str) -> list[str]:
+    """``text`` broken into lines that fit ``width``: at spaces, and between Japanese characters.
+
+    Japanese breaks between any two characters except before closing marks
+    (。、」ー small kana ...) and after opening ones; a word longer than a line
+    is split. For plain English this is ordinary word wrapping.
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        for i, piece in enumerate(_pieces(word)):
+            joined = line + (" " if i == 0 and line else "") + piece
+            if line and text_width(joined, size) <= width:
+                line = joined
+                continue
+            if line:
+                lines.append(line)
+            while len(piece) > 1 and text_width(piece, size) > width:
+                k = _longest_prefix(piece, width, size)
+                lines.append(piece[:k])
+                piece = piece[k:]
+            line = piece
+    if line or not lines:
+        lines.append(line)
+    return lines

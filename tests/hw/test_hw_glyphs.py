@@ -177,5 +177,51 @@ def test_glyphs_galmuri_licence_ships_beside_the_glyphs():
     assert "Galmuri" in glyphs.galmuri("small").note and "OFL-1.1" in glyphs.galmuri("small").note
 
 
+# -- fit and wrap by measured width ------------------------------------------------
+
+
+def test_glyphs_fit_cuts_by_measured_width():
+    assert glyphs.fit("Roll 7", 128, "medium") == "Roll 7"
+    assert glyphs.fit("Hello world", 30, "small") == "Hell.."  # 6 cells: 4 letters and the dots
+    assert glyphs.fit("Hello", 10, "small") == "He"  # no room for dots
+    assert glyphs.fit("Hello world", 40, "small") == "Hello.."  # the space before the dots goes
+    cut = glyphs.fit("ランナーを7の列へ", 60, "medium")
+    assert cut == "ランナー.." and glyphs.text_width(cut, "medium") <= 60
+    assert glyphs.fit("확보", 9, "medium") == ""  # not even one syllable fits
+
+
+def test_glyphs_wrap_english_at_spaces():
+    assert glyphs.wrap("Claim 3 columns in as few turns as you can.", 128, "medium") == [
+        "Claim 3 columns in as", "few turns as you can."]
+    assert glyphs.wrap("", 128, "medium") == [""]
+    assert glyphs.wrap("abcdefghij", 20, "small") == ["abcd", "efgh", "ij"]  # a word longer than a line
+
+
+def test_glyphs_wrap_korean_between_words():
+    assert glyphs.wrap("최대한 적은 턴에 3개 열을 점령하세요.", 128, "medium") == [
+        "최대한 적은 턴에 3개", "열을 점령하세요."]
+
+
+def test_glyphs_wrap_japanese_between_characters_but_not_before_closing_marks():
+    assert glyphs.wrap("できるだけ少ない手番で3列を確保しよう。", 128, "medium") == [
+        "できるだけ少ない手番で3列", "を確保しよう。"]
+    # 6 characters a line, but a line never starts with 。 so す。 go down together
+    assert glyphs.wrap("ランナーを外す。色の駒はそのまま。", 60, "medium") == ["ランナーを外", "す。色の駒は", "そのまま。"]
+    assert glyphs.wrap("「確保」する", 20, "medium") == ["「確", "保」", "する"]  # brackets are 5 wide
+
+
+WRAP_TEXT = st.text(alphabet="ab 7+.。、ーっ「」가나 다확보あいう確保列", max_size=40)
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=WRAP_TEXT, width=st.integers(min_value=12, max_value=128), size=st.sampled_from(glyphs.SIZES))
+def test_glyphs_wrap_keeps_every_character_and_fits(text, width, size):
+    lines = glyphs.wrap(text, width, size)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    for line in lines:
+        assert glyphs.text_width(line, size) <= width or len(line) == 1
+        assert line == line.strip()
+
+
 if __name__ == "__main__":
     write_golden(look=Path(sys.argv[sys.argv.index("--look") + 1]) if "--look" in sys.argv else None)
