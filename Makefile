@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden wiring clean setup
+.PHONY: run test soak bench gallery golden wiring fonts messages clean setup
 
 setup: $(STAMP)
 
@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/box.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/screens.py
+	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
 
 gallery: $(STAMP)
@@ -40,6 +41,17 @@ gallery: $(STAMP)
 
 golden: $(STAMP)
 	$(PY) -m firmware.gallery --golden
+
+# Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
+# the built files are committed, so nothing else ever needs npm).
+fonts: $(STAMP)
+	$(PY) hw/fonts/build_galmuri.py
+
+# Message catalogues: extract the marked sentences into firmware/locale/cantstop.pot,
+# merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo
+# (committed beside it). See docs/translating.md.
+messages: $(STAMP)
+	$(PY) -m firmware.catalogues
 
 wiring: $(STAMP)
 	$(PY) -m firmware.diagram docs/wiring.png
