@@ -21,13 +21,14 @@ from collections.abc import Callable
 
 from .config import GameConfig
 
-from . import ui
+from . import ui, words
 from .debounce import Debouncer
 from .screens import render
 
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
+MEMORY_KEY = "table"  # the store fact holding ui.memory()
 
 
 def os_dice() -> tuple[int, int, int, int]:
@@ -83,6 +84,7 @@ class Box:
         self.dimmed = False
         self._last_press = clock()
         self._waking = False  # the press that woke a dim screen is swallowed
+        self._memory: dict | None = None  # the UI facts last stored
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -98,23 +100,7 @@ class Box:
 
     def start(self) -> None:
         """Resume the open game (or show the new-game screen) and draw the first frame."""
-        app = ui.boot(self.settings)
-        notices: list[tuple[str, tuple[str, ...]]] = []
-        if self.store is not None:
-            if getattr(self.store, "notice", None):
-                notices.append(("Saved games reset", (self.store.notice,)))
-            try:
-                stored = self.store.open_game()
-            except Exception as err:  # a store that cannot even be read: play on, unsaved
-                log.error("cannot read the saved game: %s", err)
-                stored = None
-                notices.append(("Saved game unreadable", (str(err),)))
-            if stored is not None:
-                app, problem = self._resume(stored)
-                if problem:
-                    notices.append(("Saved game damaged", (problem, "It stays in history.")))
-        elif self.store_error:
-            app, _ = ui.update(app, ui.SaveFailed(self.store_error))
+        app, notices = self._load()
         for title, lines in notices:
             log.warning("%s: %s", title, " ".join(lines))
             app = ui.notify(app, title, lines)
@@ -123,6 +109,52 @@ class Box:
         self._draw()
         if self.notifier is not None:
             self.notifier.ready("showing the first screen")
+
+    def _load(self) -> tuple[ui.App, list[tuple[str, tuple[str, ...]]]]:
+        """The app the table left: its open game (or its last result), its screen and settings."""
+        app = ui.boot(self.settings)
+        notices: list[tuple[str, tuple[str, ...]]] = []
+        if self.store is None:
+            if self.store_error:
+                app, _ = ui.update(app, ui.SaveFailed(self.store_error))
+            return app, notices
+        if getattr(self.store, "notice", None):
+            notices.append(words.notice("reset", self.store.notice))
+        kept = self._kept()
+        try:
+            stored = self.store.open_game() or self._last_result(kept)
+        except Exception as err:  # a store that cannot even be read: play on, unsaved
+            log.error("cannot read the saved game: %s", err)
+            stored = None
+            notices.append(words.notice("unreadable", str(err)))
+        if stored is not None:
+            app, problem = self._resume(stored)
+            if problem:
+                notices.append(words.notice("damaged", problem))
+        same_game = isinstance(kept, dict) and self.game_id is not None and kept.get("game") == self.game_id
+        app = ui.recall(app, kept, game=same_game)
+        self._memory = self._memory_of(app)
+        return app, notices
+
+    def _kept(self) -> dict | None:
+        """The UI facts kept at the last change (:mod:`firmware.ui.memory`), or None."""
+        try:
+            kept = self.store.fact(MEMORY_KEY)
+        except Exception as err:
+            log.error("cannot read the kept screen: %s", err)
+            return None
+        return kept if isinstance(kept, dict) else None
+
+    def _last_result(self, kept: dict | None):
+        """The finished game the table was looking at when the power went, or None."""
+        game_id = kept.get("game") if kept and kept.get("screen") == "game" else None
+        if type(game_id) is not int:
+            return None
+        try:
+            stored = self.store.game(game_id)
+        except Exception:
+            return None
+        return stored if stored.status == "finished" else None
 
     def _resume(self, stored) -> tuple[ui.App, str | None]:
         seats = _seats_from_meta(stored.meta, stored.players)
@@ -204,9 +236,10 @@ class Box:
             self.feed(press)
 
     def feed(self, inp) -> None:
-        """Step the UI with one input, carry out its effects, then draw."""
+        """Update the UI with one input, carry out its effects, keep what a restart needs, then draw."""
         with self._lock:
             self._update(inp)
+            self._remember()
             self._draw()
 
     def _update(self, inp) -> None:
@@ -272,6 +305,18 @@ class Box:
             return
         if self.app.alert:
             self._update(ui.Saved())
+
+    def _memory_of(self, app: ui.App) -> dict:
+        return ui.memory(app) | {"game": self.game_id}
+
+    def _remember(self) -> None:
+        """Store the UI facts a restart needs (:mod:`firmware.ui.memory`) when they changed."""
+        if self.store is None:
+            return
+        kept = self._memory_of(self.app)
+        if kept != self._memory:
+            self._memory = kept
+            self._save(lambda: self.store.put_fact(MEMORY_KEY, kept))
 
     def _dim(self, on: bool) -> None:
         dim = getattr(self.display, "dim", None)

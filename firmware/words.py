@@ -215,6 +215,21 @@ def undo_stop_lines(name: str, runners: dict[int, int], markers: dict[int, int],
     return tuple(lines) + (f"{name} decides again.",)
 
 
+# -- notices at start ---------------------------------------------------------
+
+_NOTICES = {
+    "reset": ("Saved games reset", ()),
+    "unreadable": ("Saved game unreadable", ()),
+    "damaged": ("Saved game damaged", ("It stays in history.",)),
+}
+
+
+def notice(kind: str, detail: str) -> tuple[str, tuple[str, ...]]:
+    """(title, lines) of a notice the box shows as it starts, e.g. a damaged saved game."""
+    title, after = _NOTICES[kind]
+    return title, (detail,) + after
+
+
 # -- the end -------------------------------------------------------------------
 
 

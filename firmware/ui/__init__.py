@@ -34,6 +34,7 @@ from .messages import (
     StartGame,
     StatsLoaded,
 )
+from .memory import memory, recall
 from .model import App, Button, Screen, Seat, Setup, boot, notify, resume
 from .present import view
 from .update import update
@@ -41,5 +42,5 @@ from .update import update
 __all__ = [
     "Append", "DiceRolled", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
-    "App", "Button", "Screen", "Seat", "Setup", "boot", "notify", "resume", "view", "update",
+    "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
 ]

@@ -1,0 +1,66 @@
+"""What must survive a power cut besides the game itself: the small facts a screen needs.
+
+The store keeps every event, so a restart replays the game. But three things
+the table did are not events: it confirmed the board after a stop or a bust,
+it chose new-game settings (maybe without starting yet), and it was looking
+at a finished game's result. :func:`memory` says them as plain JSON data;
+the daemon stores that whenever it changes, and :func:`recall` puts them
+back on the app at start, so a restart shows the screen people left.
+Anything in a stored memory that does not fit today's config is ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import Rules, RulesError
+
+from ..config import GameConfig
+from .model import App, Screen, Seat, Setup, SetupScreen
+
+#: The bot kinds a stored seat may name.
+_BOTS = ("strong", "rule28", "random")
+
+
+def memory(app: App) -> dict:
+    """The app's facts worth keeping (the daemon adds the stored game's id)."""
+    return {
+        "setup": {"seats": [s.to_json() for s in app.setup.seats], "rules": app.setup.rules.to_json()},
+        "screen": "setup" if app.screen.kind is Screen.SETUP else "game",
+        "acked": app.acked,
+    }
+
+
+def recall(app: App, kept: dict | None, *, game: bool) -> App:
+    """``app`` with the kept facts back; ``game`` says they belong to the game loaded."""
+    if not isinstance(kept, dict):
+        return app
+    setup = _setup(app.settings, kept.get("setup"))
+    if setup is not None:
+        app = replace(app, setup=setup)
+    acked = kept.get("acked")
+    if game and type(acked) is int and 0 <= acked <= len(app.events):
+        app = replace(app, acked=acked)
+    if kept.get("screen") == "setup" and app.screen.kind is not Screen.MESSAGE:
+        app = replace(app, screen=SetupScreen())
+    return app
+
+
+def _setup(settings: GameConfig, raw) -> Setup | None:
+    """The stored new-game choices, or None when they do not fit the config any more."""
+    try:
+        seats = tuple(_seat(settings, s) for s in raw["seats"])
+        rules = Rules.from_json(raw["rules"])
+    except (KeyError, TypeError, ValueError, RulesError):
+        return None
+    colours = [s.colour for s in seats]
+    if not 1 <= len(seats) <= min(4, len(settings.colours)) or len(set(colours)) != len(colours):
+        return None
+    return Setup(seats, rules)
+
+
+def _seat(settings: GameConfig, raw) -> Seat:
+    colour, bot = raw["colour"], raw["bot"]
+    if colour not in settings.colours or (bot is not None and bot not in _BOTS):
+        raise ValueError(f"seat {raw!r} does not fit the config")
+    return Seat(colour, bot)

@@ -1,0 +1,120 @@
+"""A restart (a power cut: no shutdown) shows the screen the table left, in every case.
+
+Issue 10 item 9: the confirmed handover, the last settings, a finished game's
+result and a confirmed new-game setup all survive, through the store's UI
+facts (:mod:`firmware.ui.memory`).
+"""
+
+from dataclasses import replace
+
+import pytest
+
+from firmware import ui, views
+from firmware.config import GameConfig
+from firmware.store import Store
+
+from .test_daemon import Rig, play_to_the_end
+
+
+def restart(rig: Rig, tmp_path, **kw) -> Rig:
+    rig.close()  # no shutdown: as if the power went
+    return Rig(tmp_path, store=Store.open(tmp_path), **kw)
+
+
+def stop_after_one_move(rig: Rig) -> None:
+    rig.tap("ROLL")  # roll
+    v = rig.view
+    rig.tap(next(o.label for o in v.options if o.effect != "none"))
+    if isinstance(rig.view, views.PickView):
+        rig.tap("A")
+    rig.tap("STOP")
+
+
+def test_restart_after_a_confirmed_stop_shows_the_next_turn(tmp_path):
+    rig = Rig(tmp_path, seed=3)
+    rig.tap("ROLL")  # start
+    stop_after_one_move(rig)
+    assert isinstance(rig.view, views.InstructionsView)
+    rig.tap("ROLL")  # the board is done
+    shown = rig.view
+    assert isinstance(shown, views.TurnView) and shown.player == "Blue"
+    rig = restart(rig, tmp_path)
+    assert rig.view == shown  # not the confirmed instructions again
+    rig.close()
+
+
+def test_restart_before_confirming_a_stop_shows_the_instructions_again(tmp_path):
+    rig = Rig(tmp_path, seed=3)
+    rig.tap("ROLL")
+    stop_after_one_move(rig)
+    shown = rig.view
+    assert isinstance(shown, views.InstructionsView)
+    rig = restart(rig, tmp_path)
+    assert rig.view == shown
+    rig.close()
+
+
+def test_restart_after_a_win_shows_the_result_then_the_last_settings(tmp_path):
+    settings = GameConfig(columns_to_win=1)
+    rig = Rig(tmp_path, seed=5, settings=settings)
+    rig.tap("C")  # players 2 -> 3: a setting the config does not have
+    rig.tap("ROLL")
+    win = play_to_the_end(rig)
+    rig = restart(rig, tmp_path, settings=settings)
+    assert rig.view == win  # the result, not a new game with the config's defaults
+    rig.tap("ROLL")  # on to a new game
+    setup = rig.view
+    assert isinstance(setup, views.SetupView) and ("Players", "3") in setup.rows
+    rig = restart(rig, tmp_path, settings=settings)
+    assert rig.view == setup  # the result was dismissed; the settings last used stay
+    rig.close()
+
+
+def test_restart_in_a_confirmed_new_game_setup_keeps_it(tmp_path):
+    rig = Rig(tmp_path, seed=3)
+    rig.tap("ROLL")
+    stop_after_one_move(rig)
+    rig.tap("ROLL")
+    game = rig.view
+    rig.tap("MENU")
+    items = rig.view.items
+    for _ in range(items.index("New game")):
+        rig.tap("B")
+    rig.tap("ROLL")
+    assert rig.view.title == "New game?"
+    rig.tap("ROLL")  # yes
+    rows = [label for label, _ in rig.view.rows]
+    for _ in range(rows.index("Risky")):
+        rig.tap("B")
+    rig.tap("C")  # risky on
+    setup = rig.view
+    assert ("Risky", "on") in setup.rows
+    rig = restart(rig, tmp_path)
+    assert rig.view == setup  # not the old game, and risky is still on
+    rig.tap("MENU")  # the old game is still there until the new one starts
+    assert rig.view == game
+    rig.close()
+
+
+@pytest.mark.parametrize("kept", [
+    None, 7, "x", {"setup": "x"}, {"setup": {"seats": [{"colour": "Mauve", "bot": None}], "rules": {}}},
+    {"setup": {"seats": [{"colour": "Red", "bot": "god"}], "rules": {}}},
+    {"setup": {"seats": [{"colour": "Red", "bot": None}] * 2, "rules": {}}},
+    {"setup": {"seats": [{"colour": "Red", "bot": None}], "rules": {"columns_to_win": 99}}},
+    {"acked": 10**9}, {"acked": "3"}, {"screen": 3},
+])
+def test_recall_ignores_what_does_not_fit(kept):
+    app = ui.boot(GameConfig())
+    assert ui.recall(app, kept, game=True) == app
+
+
+def test_memory_round_trips_through_json():
+    import json
+
+    app = ui.boot(GameConfig(colours=("Red", "Blue", "Green", "Pink")))
+    app, _ = ui.update(app, ui.messages.Press("C")) if hasattr(ui, "messages") else (app, ())
+    app = replace(app, setup=replace(app.setup, rules=replace(app.setup.rules, speedy=True)))
+    kept = json.loads(json.dumps(ui.memory(app)))
+    back = ui.recall(ui.boot(GameConfig(colours=("Red", "Blue", "Green", "Pink"))), kept, game=False)
+    assert back.setup.seats == app.setup.seats and back.setup.rules == app.setup.rules
+    assert back.screen.kind is ui.Screen.SETUP
