@@ -39,12 +39,19 @@ from PIL import Image
 #: Bytes-equivalent cost of starting another write window: the address
 #: commands and the extra bus transactions (two on I2C, each with an address
 #: and control byte, plus the host's per-transfer overhead).
-WINDOW_COST = 16
+WINDOW_COST = 12
 
 SSD1306_COLUMNADDR, SSD1306_PAGEADDR = 0x21, 0x22
 SH1106_PAGE = 0xB0
 
-_NONZERO = re.compile(rb"[^\x00]+")
+_RUNS: dict[int, re.Pattern[bytes]] = {}
+
+
+def _runs_pattern(merge_gap: int) -> re.Pattern[bytes]:
+    """Non-zero bytes, with up to ``merge_gap`` zero bytes between them bridged."""
+    if merge_gap not in _RUNS:
+        _RUNS[merge_gap] = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % max(0, merge_gap))
+    return _RUNS[merge_gap]
 
 
 def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
@@ -65,28 +72,37 @@ def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
     return [raw[pages - 1 - p::pages] for p in range(pages)]
 
 
-def changed_runs(old: bytes, new: bytes, merge_gap: int = WINDOW_COST) -> list[tuple[int, int]]:
-    """Half-open column ranges where ``new`` differs from ``old``; gaps up to ``merge_gap`` are bridged.
+def changed_runs(old: bytes, new: bytes, width: int, merge_gap: int = WINDOW_COST) -> list[list[tuple[int, int]]]:
+    """Per page, the half-open column ranges where ``new`` differs from ``old`` (both page after page).
 
-    >>> changed_runs(b"abcdefgh", b"aXcdefYh", merge_gap=1)
-    [(1, 2), (6, 7)]
-    >>> changed_runs(b"abcdefgh", b"aXcdefYh", merge_gap=4)
-    [(1, 7)]
-    >>> changed_runs(b"same", b"same")
-    []
+    Runs on a page closer than ``merge_gap`` unchanged bytes are bridged. One
+    XOR of the two frames as big integers and one regular-expression pass
+    over the result (which does the bridging too) find them, without a Python
+    loop over the bytes.
+
+    >>> changed_runs(b"abcdefgh", b"aXcdefYh", width=8, merge_gap=1)
+    [[(1, 2), (6, 7)]]
+    >>> changed_runs(b"abcdefgh", b"aXcdefYh", width=8, merge_gap=4)
+    [[(1, 7)]]
+    >>> changed_runs(b"abcdefgh", b"abcXYfgh", width=4)
+    [[(3, 4)], [(0, 1)]]
     """
+    pages: list[list[tuple[int, int]]] = [[] for _ in range(len(new) // width)]
     if old == new:
-        return []
-    size = len(new)
-    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(size, "big")
-    runs: list[tuple[int, int]] = []
-    for match in _NONZERO.finditer(diff):
+        return pages
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+    for match in _runs_pattern(merge_gap).finditer(diff):
         start, end = match.span()
-        if runs and start - runs[-1][1] <= merge_gap:
-            runs[-1] = (runs[-1][0], end)
-        else:
-            runs.append((start, end))
-    return runs
+        while start < end:  # a run over a page boundary is one run on each page
+            page, column = divmod(start, width)
+            stop = min(end - page * width, width)
+            runs = pages[page]
+            if runs and column - runs[-1][1] <= merge_gap:
+                runs[-1] = (runs[-1][0], stop)
+            else:
+                runs.append((column, stop))
+            start = page * width + stop
+    return pages
 
 
 def plan_windows(runs: list[list[tuple[int, int]]], cost: int = WINDOW_COST) -> list[tuple[int, int, int, int]]:
@@ -138,7 +154,7 @@ def plan_windows(runs: list[list[tuple[int, int]]], cost: int = WINDOW_COST) -> 
 class _Partial:
     """What the three drivers share: the RAM copy, when to distrust it, and ``display``."""
 
-    _ram: list[bytes] | None = None  # what the controller's RAM holds, per page (None: unknown)
+    _ram: bytes | None = None  # what the controller's RAM holds, page after page (None: unknown)
     window_cost = WINDOW_COST
 
     def __init__(self, serial_interface=None, width=128, height=64, rotate=0, **kwargs) -> None:
@@ -150,12 +166,12 @@ class _Partial:
         if image.mode != self.mode or image.size != self.size:
             raise ValueError(f"frame is {image.mode} {image.size[0]}x{image.size[1]}, "
                              f"the display takes {self.mode} {self.width}x{self.height}")
-        new = page_bytes(self.preprocess(image), self._pages)
+        new = b"".join(page_bytes(self.preprocess(image), self._pages))
         old, self._ram = self._ram, None  # unknown until every write below went through
         if old is None:
-            self._write_all(new)
+            self._write_changes([[(0, self._w)]] * self._pages, new)
         else:
-            self._write_changes([changed_runs(o, n, self.window_cost) for o, n in zip(old, new)], new)
+            self._write_changes(changed_runs(old, new, self._w, self.window_cost), new)
         self._ram = new
 
     def invalidate(self) -> None:
@@ -185,10 +201,8 @@ class _Partial:
         super().__init__(self._serial_interface, **self._init_args)
         self.persist = persist
 
-    def _write_all(self, new: list[bytes]) -> None:
-        self._write_changes([[(0, self._w)]] * self._pages, new)
-
-    def _write_changes(self, runs: list[list[tuple[int, int]]], new: list[bytes]) -> None:
+    def _write_changes(self, runs: list[list[tuple[int, int]]], new: bytes) -> None:
+        """Send ``new``'s bytes in ``runs`` (per page, column ranges) to the controller."""
         raise NotImplementedError
 
 
@@ -196,10 +210,14 @@ class _Windowed(_Partial):
     """SSD1306 family: horizontal addressing through a column/page window."""
 
     def _write_changes(self, runs, new):
+        width = self._w
         for first, end, low, high in plan_windows(runs, self.window_cost):
             self.command(SSD1306_COLUMNADDR, self._colstart + low, self._colstart + high - 1,
                          SSD1306_PAGEADDR, first, end - 1)
-            self.data(b"".join(new[p][low:high] for p in range(first, end)))
+            if low == 0 and high == width:
+                self.data(new[first * width:end * width])
+            else:
+                self.data(b"".join(new[p * width + low:p * width + high] for p in range(first, end)))
 
 
 class ssd1306(_Windowed, _luma_ssd1306):
@@ -214,12 +232,12 @@ class sh1106(_Partial, _luma_sh1106):
     """luma's SH1106, sending only what changed, page by page."""
 
     def _write_changes(self, runs, new):
-        offset = self._page_address_offset
+        offset, width = self._page_address_offset, self._w
         for page, page_runs in enumerate(runs):
             for low, high in page_runs:
                 column = offset + low
                 self.command(SH1106_PAGE + page, column & 0x0F, 0x10 | column >> 4)
-                self.data(new[page][low:high])
+                self.data(new[page * width + low:page * width + high])
 
 
 DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106}
