@@ -29,7 +29,6 @@ power and with it its set-up.
 
 from __future__ import annotations
 
-import re
 
 from luma.oled.device import sh1106 as _luma_sh1106
 from luma.oled.device import ssd1306 as _luma_ssd1306
@@ -43,16 +42,6 @@ WINDOW_COST = 12
 
 SSD1306_COLUMNADDR, SSD1306_PAGEADDR = 0x21, 0x22
 SH1106_PAGE = 0xB0
-
-_RUNS: dict[int, re.Pattern[bytes]] = {}
-
-
-def _runs_pattern(merge_gap: int) -> re.Pattern[bytes]:
-    """Non-zero bytes, with up to ``merge_gap`` zero bytes between them bridged."""
-    if merge_gap not in _RUNS:
-        _RUNS[merge_gap] = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % max(0, merge_gap))
-    return _RUNS[merge_gap]
-
 
 def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
     """A 1-bit frame as the controller's RAM holds it: per page, one byte per column.
@@ -75,10 +64,10 @@ def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
 def changed_runs(old: bytes, new: bytes, width: int, merge_gap: int = WINDOW_COST) -> list[list[tuple[int, int]]]:
     """Per page, the half-open column ranges where ``new`` differs from ``old`` (both page after page).
 
-    Runs on a page closer than ``merge_gap`` unchanged bytes are bridged. One
-    XOR of the two frames as big integers and one regular-expression pass
-    over the result (which does the bridging too) find them, without a Python
-    loop over the bytes.
+    Runs on a page with at most ``merge_gap`` unchanged bytes between them are
+    bridged. One XOR of the two frames as big integers marks every changed
+    byte non-zero; per page, stripping and searching for a long enough stretch
+    of zeros (all in C) finds the runs, without a Python loop over the bytes.
 
     >>> changed_runs(b"abcdefgh", b"aXcdefYh", width=8, merge_gap=1)
     [[(1, 2), (6, 7)]]
@@ -91,17 +80,20 @@ def changed_runs(old: bytes, new: bytes, width: int, merge_gap: int = WINDOW_COS
     if old == new:
         return pages
     diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
-    for match in _runs_pattern(merge_gap).finditer(diff):
-        start, end = match.span()
-        while start < end:  # a run over a page boundary is one run on each page
-            page, column = divmod(start, width)
-            stop = min(end - page * width, width)
-            runs = pages[page]
-            if runs and column - runs[-1][1] <= merge_gap:
-                runs[-1] = (runs[-1][0], stop)
-            else:
-                runs.append((column, stop))
-            start = page * width + stop
+    hole = bytes(max(0, merge_gap) + 1)
+    for page, runs in enumerate(pages):
+        row = diff[page * width:(page + 1) * width]
+        end = len(row.rstrip(b"\x00"))
+        if not end:
+            continue
+        start = width - len(row.lstrip(b"\x00"))
+        while True:
+            gap = row.find(hole, start, end)
+            if gap < 0:
+                runs.append((start, end))
+                break
+            runs.append((start, gap))
+            start = end - len(row[gap:end].lstrip(b"\x00"))
     return pages
 
 
@@ -119,22 +111,28 @@ def plan_windows(runs: list[list[tuple[int, int]]], cost: int = WINDOW_COST) -> 
     [(0, 1, 0, 2), (0, 1, 60, 62), (3, 4, 0, 128)]
     """
     pages = len(runs)
+    lows = [r[0][0] if r else -1 for r in runs]
+    highs = [r[-1][1] if r else -1 for r in runs]
     best = [0] * (pages + 1)
     choice: list[int | None] = [None] * (pages + 1)  # where the last window starts (None: page skipped)
     for end in range(1, pages + 1):
-        if not runs[end - 1]:
-            best[end], choice[end] = best[end - 1], None
+        last = end - 1
+        if lows[last] < 0:
+            best[end], choice[end] = best[last], None
             continue
-        best[end] = best[end - 1] + sum(cost + b - a for a, b in runs[end - 1])
-        choice[end] = end - 1
-        low, high = runs[end - 1][0][0], runs[end - 1][-1][1]
-        for start in range(end - 2, -1, -1):
-            if not runs[start]:
+        cheapest = best[last] + sum(cost + b - a for a, b in runs[last])
+        start_at, low, high = last, lows[last], highs[last]
+        for start in range(last - 1, -1, -1):
+            if lows[start] < 0:
                 continue
-            low, high = min(low, runs[start][0][0]), max(high, runs[start][-1][1])
+            if lows[start] < low:
+                low = lows[start]
+            if highs[start] > high:
+                high = highs[start]
             total = best[start] + cost + (end - start) * (high - low)
-            if total < best[end]:
-                best[end], choice[end] = total, start
+            if total < cheapest:
+                cheapest, start_at = total, start
+        best[end], choice[end] = cheapest, start_at
     windows: list[tuple[int, int, int, int]] = []
     end = pages
     while end > 0:
