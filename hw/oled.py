@@ -29,7 +29,6 @@ power and with it its set-up.
 
 from __future__ import annotations
 
-
 from luma.oled.device import sh1106 as _luma_sh1106
 from luma.oled.device import ssd1306 as _luma_ssd1306
 from luma.oled.device import ssd1309 as _luma_ssd1309
@@ -42,6 +41,7 @@ WINDOW_COST = 12
 
 SSD1306_COLUMNADDR, SSD1306_PAGEADDR = 0x21, 0x22
 SH1106_PAGE = 0xB0
+
 
 def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
     """A 1-bit frame as the controller's RAM holds it: per page, one byte per column.
@@ -192,7 +192,9 @@ class _Partial:
         """Send luma's whole init sequence again, for a panel that lost power (and its set-up).
 
         Ends like the first start: RAM cleared, panel on, luma's default
-        contrast; ``persist`` is kept.
+        contrast; ``persist`` is kept. (luma's ``__init__`` registers its exit
+        hook again, on this same device: ``cleanup`` at exit may run once per
+        init, which is harmless.)
         """
         persist = self.persist
         self._ram = None
