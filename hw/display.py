@@ -61,11 +61,11 @@ class LumaDisplay:
         """Send the frame (what changed of it); raise ``DisplayError`` if the bus fails."""
         if image.size != self.size:
             raise ValueError(f"frame is {image.size[0]}x{image.size[1]}, the display is {self.size[0]}x{self.size[1]}")
+        self._last = image.copy()  # what the glass should show, even if this write fails
         with self._talking():
             if self._failed:
                 self._set_up_again()
             self.device.display(image)
-        self._last = image.copy()
 
     def clear(self) -> None:
         """Blank the screen."""

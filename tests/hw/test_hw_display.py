@@ -175,6 +175,18 @@ def test_display_wake_from_dim_repaints_the_whole_last_frame():
     assert sum(len(payload) for kind, payload in serial.take() if kind == "data") == 1024
 
 
+def test_display_wake_after_a_failed_frame_paints_that_frame():
+    display, serial, model = model_display(contrast=180)
+    display.show(with_pixels((1, 1)))
+    serial.unplugged = True
+    wanted = with_pixels((50, 50))
+    with pytest.raises(DisplayError):
+        display.show(wanted)
+    serial.unplugged = False
+    display.dim(False)  # the box wakes the screen before anything else is drawn
+    assert model.on and model.contrast == 180 and ram_shows(model, wanted)
+
+
 def test_display_dim_with_no_frame_yet_only_sets_contrast():
     display, serial, model = model_display(contrast=180)
     serial.take()
