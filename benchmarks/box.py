@@ -9,7 +9,12 @@ Targets (issue 3), on this machine:
 - idle: no polling loop, under 1% of one core while waiting for a press;
 - resident memory of the running daemon (``cantstop-box emulate``) under 60 MB.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N]``.
+Then press to glass (issue 14, :mod:`glass`): bytes on the wire per press,
+frame conversion, and the modelled time until the pixels change at 100 and
+400 kHz I2C and 8 MHz SPI, for this repository's display path beside
+luma.oled's full-frame one, over whole scripted games.
+
+Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N] [--glass-games N]``.
 """
 
 import argparse
@@ -33,6 +38,8 @@ from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box, seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
+
+import glass  # noqa: E402  (benchmarks/glass.py, beside this file)
 
 PINS = ButtonPins().pins()
 
@@ -166,6 +173,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3, help="whole 2-player games to play for the latency (3)")
     ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure (10)")
+    ap.add_argument("--glass-games", type=int, default=3, help="whole games for press to glass (3)")
+    ap.add_argument("--transfer-us", type=float, default=50.0,
+                    help="press to glass: host overhead per bus transfer, microseconds (50)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         samples = latency(args.games, Path(tmp))
@@ -177,6 +187,7 @@ def main(argv=None) -> int:
     print(f"idle: {idle_cpu(args.idle) * 100:.2f}% of one core over {args.idle:.0f} s")
     start, played = resident_mb()
     print(f"resident memory of 'cantstop-box emulate': {start:.1f} MB after start, {played:.1f} MB after play")
+    print("\n".join(glass.report(args.glass_games, args.transfer_us)))
     return 0
 
 

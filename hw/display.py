@@ -1,14 +1,20 @@
 """The OLED: a 128x64 1-bit frame in, bytes on I2C or SPI out (via luma).
 
-``Display`` is the port the firmware draws on. ``open_oled`` builds luma's
-serial interface and driver from the config values and wraps them in
-``LumaDisplay``; every luma/smbus/spidev fault comes out as a one-line
-``DisplayError``. ``LumaDisplay`` is deliberately dumb: it sends every frame
-it is given (skipping unchanged frames is the daemon's job).
+``Display`` is the port the firmware draws on. ``open_oled`` builds the
+serial interface and one of :mod:`hw.oled`'s drivers (luma's own device
+classes, sending only the part of a frame that changed) from the config
+values and wraps them in ``LumaDisplay``; every luma/smbus/spidev fault comes
+out as a one-line ``DisplayError``.
+
+``LumaDisplay`` keeps the panel honest around faults: after a failed write the
+next frame first sends the whole init sequence again (a panel unplugged and
+plugged back has lost its set-up and RAM), then the contrast, then the whole
+frame; waking from dim repaints the whole last frame.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
 from PIL import Image
@@ -43,30 +49,61 @@ class LumaDisplay:
         self.device = device
         self._where = where
         self._contrast = contrast
+        self._dimmed = False
+        self._last: Image.Image | None = None
+        self._failed = False  # a write failed: set the panel up again before the next frame
 
     @property
     def size(self) -> tuple[int, int]:
         return tuple(self.device.size)
 
     def show(self, image: Image.Image) -> None:
-        """Send the whole frame; raise ``DisplayError`` if the bus fails."""
+        """Send the frame (what changed of it); raise ``DisplayError`` if the bus fails."""
         if image.size != self.size:
             raise ValueError(f"frame is {image.size[0]}x{image.size[1]}, the display is {self.size[0]}x{self.size[1]}")
-        try:
+        self._last = image.copy()  # what the glass should show, even if this write fails
+        with self._talking():
+            if self._failed:
+                self._set_up_again()
             self.device.display(image)
-        except Exception as exc:  # smbus OSError, luma DeviceNotFoundError, spidev ...
-            raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
 
     def clear(self) -> None:
         """Blank the screen."""
         self.show(Image.new("1", self.size))
 
     def dim(self, on: bool) -> None:
-        """Turn the brightness right down (an idle screen wears an OLED) or back to the config's level."""
+        """Turn the brightness right down (an idle screen wears an OLED) or back up.
+
+        Waking repaints the whole last frame, so whatever happened to the
+        panel while it sat dim, the players see the real screen.
+        """
+        self._dimmed = bool(on)
+        with self._talking():
+            if self._failed:
+                self._set_up_again()
+            self.device.contrast(self._level())
+            if not on and self._last is not None:
+                _invalidate(self.device)
+                self.device.display(self._last)
+
+    def _level(self) -> int:
+        return 1 if self._dimmed else self._contrast
+
+    def _set_up_again(self) -> None:
+        reinit = getattr(self.device, "reinit", None)
+        if reinit is not None:
+            reinit()
+            self.device.contrast(self._level())
+        _invalidate(self.device)
+
+    @contextmanager
+    def _talking(self):
         try:
-            self.device.contrast(1 if on else self._contrast)
-        except Exception as exc:
+            yield
+        except Exception as exc:  # smbus OSError, luma DeviceNotFoundError, spidev ...
+            self._failed = True
             raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
+        self._failed = False
 
     def close(self) -> None:
         """Blank and switch off the panel, release the bus; never raises."""
@@ -83,6 +120,12 @@ class LumaDisplay:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+def _invalidate(device) -> None:
+    invalidate = getattr(device, "invalidate", None)
+    if invalidate is not None:
+        invalidate()
 
 
 def open_oled(
@@ -127,10 +170,11 @@ def open_oled(
                               spi_device=spi_device, gpio_dc=gpio_dc, gpio_reset=gpio_reset)
 
     from luma.core.error import DeviceDisplayModeError
-    from luma.oled import device as oled
+
+    from hw.oled import DRIVERS as driver_classes
 
     try:
-        device = getattr(oled, driver)(serial, width=width, height=height, rotate=rotation)
+        device = driver_classes[driver](serial, width=width, height=height, rotate=rotation)
         device.contrast(contrast)
     except DeviceDisplayModeError as exc:
         _close_quietly(serial)

@@ -35,10 +35,10 @@ class Clock:
 class Rig:
     """A box on mock pins: press buttons, read frames and the store."""
 
-    def __init__(self, tmp_path, *, seed=7, settings=None, store=None):
+    def __init__(self, tmp_path, *, seed=7, settings=None, store=None, display=None):
         self.factory = MockFactory()
         self.clock = Clock()
-        self.display = FakeDisplay()
+        self.display = display or FakeDisplay()
         self.store = store or Store.open(tmp_path)
         self.box = Box(settings or GameConfig(), self.display, self.store, dice=seeded_dice(seed),
                        clock=self.clock)

@@ -111,11 +111,87 @@ def test_display_open_blanks_switches_on_then_sets_contrast(serial, driver):
     assert all(not any(data) for kind, data in calls if kind == "data")
 
 
-def test_display_show_sends_every_frame_even_if_unchanged(serial):
+def test_display_show_sends_only_what_changed(serial):
     display = opened("ssd1306", serial)
     display.show(blank())
+    assert [kind for kind, _ in serial.take()] == ["command", "data"]  # the first frame: whole
     display.show(blank())
-    assert [kind for kind, _ in serial.take()] == ["command", "data", "command", "data"]
+    assert serial.take() == []  # unchanged: nothing on the bus
+    display.show(with_pixels((5, 9)))
+    assert serial.take() == [("command", (COLUMNADDR, 5, 5, PAGEADDR, 1, 1)), ("data", b"\x02")]
+
+
+def model_display(driver="ssd1306", contrast=200):
+    from hw.oled_model import SH1106, SSD1306, ModelSerial
+
+    model = (SH1106 if driver == "sh1106" else SSD1306)()
+    serial = ModelSerial(model)
+    return open_oled(driver, serial=serial, contrast=contrast), serial, model
+
+
+def ram_shows(model, image, offset=0) -> bool:
+    from PIL import ImageChops
+
+    return ImageChops.difference(model.image(offset=offset).convert("L"), image.convert("L")).getbbox() is None
+
+
+@pytest.mark.parametrize(("driver", "offset"), [("ssd1306", 0), ("sh1106", 2)])
+def test_display_replugged_panel_is_set_up_again_with_its_contrast(driver, offset):
+    display, serial, model = model_display(driver, contrast=200)
+    display.show(with_pixels((1, 1)))
+    serial.unplugged = True
+    with pytest.raises(DisplayError):
+        display.show(with_pixels((2, 2)))
+    model.power_cycle(seed=1)  # plugged back: off, page addressing, noise in RAM
+    serial.unplugged = False
+    frame = with_pixels((3, 3), (100, 60))
+    display.show(frame)
+    assert model.on and model.contrast == 200 and ram_shows(model, frame, offset)
+
+
+def test_display_replugged_while_dim_comes_back_dim():
+    display, serial, model = model_display(contrast=200)
+    display.show(with_pixels((1, 1)))
+    display.dim(True)
+    serial.unplugged = True
+    with pytest.raises(DisplayError):
+        display.show(with_pixels((2, 2)))
+    model.power_cycle(seed=2)
+    serial.unplugged = False
+    display.show(with_pixels((2, 2)))
+    assert model.on and model.contrast == 1
+
+
+def test_display_wake_from_dim_repaints_the_whole_last_frame():
+    display, serial, model = model_display(contrast=180)
+    frame = with_pixels((10, 10), (127, 0))
+    display.show(frame)
+    display.dim(True)
+    assert model.contrast == 1
+    model.ram[4][64] ^= 0x5A  # whatever happened to the RAM while the screen sat dim
+    serial.take()
+    display.dim(False)
+    assert model.contrast == 180 and ram_shows(model, frame)
+    assert sum(len(payload) for kind, payload in serial.take() if kind == "data") == 1024
+
+
+def test_display_wake_after_a_failed_frame_paints_that_frame():
+    display, serial, model = model_display(contrast=180)
+    display.show(with_pixels((1, 1)))
+    serial.unplugged = True
+    wanted = with_pixels((50, 50))
+    with pytest.raises(DisplayError):
+        display.show(wanted)
+    serial.unplugged = False
+    display.dim(False)  # the box wakes the screen before anything else is drawn
+    assert model.on and model.contrast == 180 and ram_shows(model, wanted)
+
+
+def test_display_dim_with_no_frame_yet_only_sets_contrast():
+    display, serial, model = model_display(contrast=180)
+    serial.take()
+    display.dim(False)
+    assert serial.take() == [("command", bytes([SETCONTRAST, 180]))]
 
 
 def test_display_wrong_frame_size_rejected(serial):

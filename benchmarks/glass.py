@@ -1,0 +1,280 @@
+"""Press to glass: what reaches the OLED after each press, and how long it takes to get there.
+
+Plays whole scripted games through the real daemon (mock pins, real store,
+real renderer, a fake clock so no sleeping) and hands every frame to two
+drivers of each kind at once: this repository's (:mod:`hw.oled`, only what
+changed) and luma.oled's stock one (the whole frame, packed in Python). Both
+talk to a recording serial interface, so nothing but their own work is timed.
+
+Per press that changed the screen it reports:
+
+- bytes on the wire: I2C bytes including each transfer's address and control
+  byte (SPI sends two fewer per transfer);
+- conversion: the driver's ``display()`` CPU time (packing, comparing,
+  planning; luma's is its packing loop);
+- modelled press to glass = measured press-to-frame (button release through
+  the UI step, the store commit and the render) + the driver's CPU time +
+  the bus: bits / clock (9 bits a byte on I2C with start and stop, 8 on SPI)
+  + a fixed host overhead per transfer (``--transfer-us``, an assumption: a
+  Linux i2c-dev/spidev ioctl costs tens of microseconds on a Pi).
+
+Run: ``.venv/bin/python benchmarks/glass.py [--games N]`` (also part of
+``benchmarks/box.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import random  # noqa: E402
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+from luma.oled import device as luma_devices  # noqa: E402
+
+from firmware import ui, views  # noqa: E402
+from firmware.config import ButtonsConfig  # noqa: E402
+from firmware.daemon import Box, seeded_dice  # noqa: E402
+from firmware.screens import render  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from hw import oled  # noqa: E402
+from hw.buttons import GpioButtons  # noqa: E402
+
+PINS = ButtonsConfig().pins()
+FULL_FRAME = 1024
+BUSES = (("I2C 100 kHz", 100_000, 9, 2), ("I2C 400 kHz", 400_000, 9, 2), ("SPI 8 MHz", 8_000_000, 8, 0))
+MAX_TRANSFER = 4096  # luma's largest single write (i2c_rdwr, spidev)
+
+
+class CountingSerial:
+    """A luma serial interface that only notes the size of each transfer."""
+
+    def __init__(self) -> None:
+        self.transfers: list[int] = []
+
+    def command(self, *cmd) -> None:
+        self.transfers.append(len(cmd))
+
+    def data(self, data) -> None:
+        n = len(data)
+        self.transfers += [min(MAX_TRANSFER, n - i) for i in range(0, n, MAX_TRANSFER)]
+
+    def cleanup(self) -> None:
+        pass
+
+    def take(self) -> list[int]:
+        out, self.transfers = self.transfers, []
+        return out
+
+
+class Path_:
+    """One driver on its counting bus, with what each frame cost it."""
+
+    def __init__(self, device_class) -> None:
+        self.serial = CountingSerial()
+        self.device = device_class(self.serial)
+        self.serial.take()
+        self.frames: list[tuple[float, list[int]]] = []  # (display() seconds, transfer sizes)
+
+    def show(self, image) -> None:
+        t0 = time.perf_counter()
+        self.device.display(image)
+        self.frames.append((time.perf_counter() - t0, self.serial.take()))
+
+
+class Bench:
+    """The daemon's display: hands each frame to every path and notes when it arrived."""
+
+    size = (128, 64)
+
+    def __init__(self) -> None:
+        self.paths = {
+            ("SSD1306", "this path"): Path_(oled.ssd1306),
+            ("SSD1306", "luma full frame"): Path_(luma_devices.ssd1306),
+            ("SH1106", "this path"): Path_(oled.sh1106),
+            ("SH1106", "luma full frame"): Path_(luma_devices.sh1106),
+        }
+        self.arrived: list[float] = []
+        self.conversions: list[float] = []
+        self.differing: list[int] = []  # bytes of RAM that differ from the previous frame's
+        self._previous = b""
+
+    def show(self, image) -> None:
+        self.arrived.append(time.perf_counter())
+        for path in self.paths.values():
+            path.show(image)
+        t0 = time.perf_counter()
+        pages = oled.page_bytes(image, 8)
+        self.conversions.append(time.perf_counter() - t0)
+        ram = b"".join(pages)
+        if len(self._previous) == len(ram):
+            diff = (int.from_bytes(ram, "big") ^ int.from_bytes(self._previous, "big")).to_bytes(len(ram), "big")
+            self.differing.append(len(diff) - diff.count(0))
+        else:
+            self.differing.append(len(ram))
+        self._previous = ram
+
+    def dim(self, on) -> None:
+        pass
+
+    def clear(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[float, range]], list[float]]:
+    """Whole games by the mock pins; per press: (release time, the frames it caused), and render times."""
+    bench, clock, renders = Bench(), Clock(), []
+
+    def timed_render(view, size):
+        t0 = time.perf_counter()
+        image = render(view, size)
+        renders.append(time.perf_counter() - t0)
+        return image
+
+    box = Box(ui.Settings(), bench, Store.open(state_dir), dice=seeded_dice(seed), clock=clock,
+              renderer=timed_render, dim_after=None)
+    factory = MockFactory()
+    buttons = GpioButtons(PINS, box.sink, pin_factory=factory)
+    box.start()
+    rng = random.Random(seed)
+    presses: list[tuple[float, range]] = []
+
+    def tap(name: str) -> None:
+        pin = factory.pin(PINS[name])
+        pin.drive_low()
+        clock.t += 0.1
+        box.pump()
+        pin.drive_high()
+        clock.t += 0.1
+        before, released = len(bench.arrived), time.perf_counter()
+        box.pump()
+        presses.append((released, range(before, len(bench.arrived))))
+
+    finished = 0
+    tap("ROLL")
+    while finished < games:
+        v = ui.view(box.app)
+        if isinstance(v, views.WinView):
+            finished += 1
+            tap("ROLL")
+            tap("ROLL")
+        elif isinstance(v, views.DiceView):
+            tap(rng.choice([o.label for o in v.options if o.effect != "none"]))
+        elif isinstance(v, views.PickView):
+            tap(rng.choice("AB"))
+        elif isinstance(v, views.MoveView) and v.can_stop and rng.random() < 0.4:
+            tap("STOP")
+        else:
+            tap("ROLL")
+    buttons.close()
+    factory.reset()
+    return bench, presses, renders
+
+
+def bus_seconds(transfers: list[int], clock_hz: int, bits: int, framing: int, transfer_s: float) -> float:
+    """Time on the bus for these transfers (payload sizes), with per-transfer framing and host overhead."""
+    wire_bits = sum((n + framing) * bits + (2 if framing else 0) for n in transfers)
+    return wire_bits / clock_hz + len(transfers) * transfer_s
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def _ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1e3:6.2f} {pct(values, 0.99) * 1e3:6.2f}"
+
+
+def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        bench, presses, renders = play(games, Path(tmp), seed)
+    transfer_s = transfer_us / 1e6
+    shown = [(released, caused) for released, caused in presses if caused]
+    to_frame = [bench.arrived[caused[0]] - released for released, caused in shown]
+    render_of = [sum(renders[k] for k in caused) for _, caused in shown]
+    floor = [sum(bench.differing[k] for k in caused) for _, caused in shown]
+    lines = [
+        f"press to glass, modelled: {len(shown)} presses that changed the screen, of {len(presses)},"
+        f" over {games} whole games (seed {seed})",
+        f"  render: median {statistics.median(renders) * 1e3:.2f} ms; button release to frame handed over"
+        f" (UI step, store commit, render) median {statistics.median(to_frame) * 1e3:.2f} ms,"
+        f" p99 {pct(to_frame, 0.99) * 1e3:.2f} ms",
+        f"  frame conversion, this path (Pillow transpose + tobytes): median {statistics.median(bench.conversions) * 1e3:.3f} ms,"
+        f" p99 {pct(bench.conversions, 0.99) * 1e3:.3f} ms (luma's: its whole display() below)",
+        f"  bytes that differ from the previous frame (the floor for any byte-level path): median"
+        f" {statistics.median(floor):.0f} ({statistics.median(floor) / FULL_FRAME:.0%}), p99 {pct(floor, 0.99):.0f}",
+        "  press to glass = render + display() CPU + bus: I2C (bytes + address + control) x 9 bits + start/stop"
+        f" per transfer, SPI bytes x 8 bits, + {transfer_us:.0f} us host overhead per transfer",
+        f"  {'':24} {'I2C bytes/press':>17} {'display() ms':>14} {'I2C 100 kHz ms':>15}"
+        f" {'I2C 400 kHz ms':>15} {'SPI 8 MHz ms':>15}",
+        f"  {'':24} {'median   p99':>17} {'median   p99':>14} {'median   p99':>15} {'median   p99':>15} {'median   p99':>15}",
+    ]
+    at400 = {}
+    for (chip, name), path in bench.paths.items():
+        per = [(sum(path.frames[k][0] for k in caused), [n for k in caused for n in path.frames[k][1]])
+               for _, caused in shown]
+        wire = [sum(n + 2 for n in transfers) for _, transfers in per]
+        cpu = [seconds for seconds, _ in per]
+        row = f"  {chip + ' ' + name:24} {statistics.median(wire):8.0f} {pct(wire, 0.99):6.0f}   {_ms(cpu)}"
+        for label, hz, bits, framing in BUSES:
+            glass = [r + seconds + bus_seconds(transfers, hz, bits, framing, transfer_s)
+                     for r, (seconds, transfers) in zip(render_of, per)]
+            row += f"   {_ms(glass)}"
+            if hz == 400_000:
+                at400[(chip, name)] = (wire, cpu, glass)
+        lines.append(row)
+    lines += _targets(at400, bench.conversions, to_frame, render_of)
+    return lines
+
+
+def _targets(at400, conversions, to_frame, render_of) -> list[str]:
+    wire, cpu, glass = at400[("SSD1306", "this path")]
+    checks = [
+        ("bytes per press median < 30% of a full frame", statistics.median(wire) / FULL_FRAME < 0.30,
+         f"{statistics.median(wire) / FULL_FRAME:.0%}"),
+        ("press to glass at 400 kHz median < 8 ms", statistics.median(glass) < 0.008, f"{statistics.median(glass) * 1e3:.2f} ms"),
+        ("press to glass at 400 kHz p99 < 26 ms", pct(glass, 0.99) < 0.026, f"{pct(glass, 0.99) * 1e3:.2f} ms"),
+        ("frame conversion median < 0.1 ms", statistics.median(conversions) < 0.0001,
+         f"{statistics.median(conversions) * 1e3:.3f} ms"),
+    ]
+    lines = ["  targets (SSD1306, this path): " + "; ".join(f"{what}: {value} {'met' if ok else 'NOT met'}"
+                                                          for what, ok, value in checks)]
+    extra = [f - r for f, r in zip(to_frame, render_of)]
+    luma = at400[("SSD1306", "luma full frame")][2]
+    lines.append(f"  adding the measured UI step and store commit (median {statistics.median(extra) * 1e3:.2f} ms) at 400 kHz:"
+                 f" this path median {(statistics.median(glass) + statistics.median(extra)) * 1e3:.2f} ms,"
+                 f" luma {(statistics.median(luma) + statistics.median(extra)) * 1e3:.2f} ms")
+    return lines
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3, help="whole 2-player games to play (3)")
+    ap.add_argument("--transfer-us", type=float, default=50.0, help="host overhead per bus transfer, microseconds (50)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    print("\n".join(report(args.games, args.transfer_us, args.seed)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

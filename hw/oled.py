@@ -1,0 +1,243 @@
+"""OLED drivers that send only the part of the frame that changed.
+
+These are luma.oled's own ``ssd1306``, ``ssd1309`` and ``sh1106`` device
+classes (subclasses: init sequence, contrast, hide/show, rotation, persist and
+``cleanup`` are luma's) with one method replaced: ``display``. luma sends all
+1,024 bytes of a 128x64 frame every time, after packing it in a Python loop
+over 8,192 pixels; here the frame is packed by Pillow (one transpose and
+``tobytes``) and compared with what the controller's RAM already holds, and
+only the changed bytes go out:
+
+- SSD1306/SSD1309 (horizontal addressing, as luma's init sets it): each
+  changed rectangle of pages x columns through the column/page address window
+  (commands 0x21 and 0x22), then its bytes in one data write;
+- SH1106 (page addressing only): per changed run of a page, the page address
+  (0xB0 + page) and the start column as two nibbles (with the panel's column
+  offset, 2 on the usual 132-column RAM), then its bytes.
+
+Changed runs closer than ``window_cost`` bytes are merged (setting up another
+window costs about that much on the bus), and for SSD1306 adjacent pages are
+merged into one window when that is cheaper.
+
+The RAM copy is only trusted while nothing can have disturbed it: the whole
+frame is sent after start-up (luma's init ends by switching the panel on),
+after ``show()`` (panel on again), after ``invalidate()``, and after any
+failed write (the copy is dropped *before* writing, so an exception leaves it
+unknown). ``reinit()`` sends luma's init sequence again, for a panel that lost
+power and with it its set-up.
+"""
+
+from __future__ import annotations
+
+from luma.oled.device import sh1106 as _luma_sh1106
+from luma.oled.device import ssd1306 as _luma_ssd1306
+from luma.oled.device import ssd1309 as _luma_ssd1309
+from PIL import Image
+
+#: Bytes-equivalent cost of starting another write window: the address
+#: commands and the extra bus transactions (two on I2C, each with an address
+#: and control byte, plus the host's per-transfer overhead).
+WINDOW_COST = 12
+
+SSD1306_COLUMNADDR, SSD1306_PAGEADDR = 0x21, 0x22
+SH1106_PAGE = 0xB0
+
+
+def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
+    """A 1-bit frame as the controller's RAM holds it: per page, one byte per column.
+
+    Bit n of column x's byte on page p is the pixel (x, 8p + n). Turning the
+    frame a quarter clockwise makes each column a row whose packed bytes
+    (``tobytes``, most significant bit first) run from the bottom page up, with
+    the bottom pixel of each page in bit 7: exactly the controller's layout,
+    interleaved. Slicing every ``pages``-th byte picks one page out.
+
+    >>> frame = Image.new("1", (4, 16))
+    >>> frame.putpixel((1, 0), 1); frame.putpixel((2, 15), 1)
+    >>> [p.hex() for p in page_bytes(frame, 2)]
+    ['00010000', '00008000']
+    """
+    raw = image.transpose(Image.Transpose.ROTATE_270).tobytes()
+    return [raw[pages - 1 - p::pages] for p in range(pages)]
+
+
+def changed_runs(old: bytes, new: bytes, width: int, merge_gap: int = WINDOW_COST) -> list[list[tuple[int, int]]]:
+    """Per page, the half-open column ranges where ``new`` differs from ``old`` (both page after page).
+
+    Runs on a page with at most ``merge_gap`` unchanged bytes between them are
+    bridged. One XOR of the two frames as big integers marks every changed
+    byte non-zero; per page, stripping and searching for a long enough stretch
+    of zeros (all in C) finds the runs, without a Python loop over the bytes.
+
+    >>> changed_runs(b"abcdefgh", b"aXcdefYh", width=8, merge_gap=1)
+    [[(1, 2), (6, 7)]]
+    >>> changed_runs(b"abcdefgh", b"aXcdefYh", width=8, merge_gap=4)
+    [[(1, 7)]]
+    >>> changed_runs(b"abcdefgh", b"abcXYfgh", width=4)
+    [[(3, 4)], [(0, 1)]]
+    """
+    pages: list[list[tuple[int, int]]] = [[] for _ in range(len(new) // width)]
+    if old == new:
+        return pages
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+    hole = bytes(max(0, merge_gap) + 1)
+    for page, runs in enumerate(pages):
+        row = diff[page * width:(page + 1) * width]
+        end = len(row.rstrip(b"\x00"))
+        if not end:
+            continue
+        start = width - len(row.lstrip(b"\x00"))
+        while True:
+            gap = row.find(hole, start, end)
+            if gap < 0:
+                runs.append((start, end))
+                break
+            runs.append((start, gap))
+            start = end - len(row[gap:end].lstrip(b"\x00"))
+    return pages
+
+
+def plan_windows(runs: list[list[tuple[int, int]]], cost: int = WINDOW_COST) -> list[tuple[int, int, int, int]]:
+    """The cheapest set of (first page, end page, first column, end column) windows covering ``runs``.
+
+    ``runs[p]`` are page p's changed column ranges. A window of several pages
+    covers the same columns on each, so it is used only where it costs less
+    (``cost`` per window plus its bytes) than separate ones: a small dynamic
+    programme over the pages.
+
+    >>> plan_windows([[(0, 4)], [(0, 4)], [], []], cost=16)
+    [(0, 2, 0, 4)]
+    >>> plan_windows([[(0, 2), (60, 62)], [], [], [(0, 128)]], cost=16)
+    [(0, 1, 0, 2), (0, 1, 60, 62), (3, 4, 0, 128)]
+    """
+    pages = len(runs)
+    lows = [r[0][0] if r else -1 for r in runs]
+    highs = [r[-1][1] if r else -1 for r in runs]
+    best = [0] * (pages + 1)
+    choice: list[int | None] = [None] * (pages + 1)  # where the last window starts (None: page skipped)
+    for end in range(1, pages + 1):
+        last = end - 1
+        if lows[last] < 0:
+            best[end], choice[end] = best[last], None
+            continue
+        cheapest = best[last] + sum(cost + b - a for a, b in runs[last])
+        start_at, low, high = last, lows[last], highs[last]
+        for start in range(last - 1, -1, -1):
+            if lows[start] < 0:
+                continue
+            if lows[start] < low:
+                low = lows[start]
+            if highs[start] > high:
+                high = highs[start]
+            total = best[start] + cost + (end - start) * (high - low)
+            if total < cheapest:
+                cheapest, start_at = total, start
+        best[end], choice[end] = cheapest, start_at
+    windows: list[tuple[int, int, int, int]] = []
+    end = pages
+    while end > 0:
+        start = choice[end]
+        if start is None:
+            end -= 1
+            continue
+        if start == end - 1:
+            windows[:0] = [(start, end, a, b) for a, b in runs[start]]
+        else:
+            covered = [r for p in range(start, end) for r in runs[p]]
+            windows.insert(0, (start, end, min(a for a, _ in covered), max(b for _, b in covered)))
+        end = start
+    return windows
+
+
+class _Partial:
+    """What the three drivers share: the RAM copy, when to distrust it, and ``display``."""
+
+    _ram: bytes | None = None  # what the controller's RAM holds, page after page (None: unknown)
+    window_cost = WINDOW_COST
+
+    def __init__(self, serial_interface=None, width=128, height=64, rotate=0, **kwargs) -> None:
+        self._init_args = dict(width=width, height=height, rotate=rotate, **kwargs)
+        super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
+
+    def display(self, image: Image.Image) -> None:
+        """Send the part of ``image`` (mode "1", the device's size) that differs from the panel's RAM."""
+        if image.mode != self.mode or image.size != self.size:
+            raise ValueError(f"frame is {image.mode} {image.size[0]}x{image.size[1]}, "
+                             f"the display takes {self.mode} {self.width}x{self.height}")
+        new = b"".join(page_bytes(self.preprocess(image), self._pages))
+        old, self._ram = self._ram, None  # unknown until every write below went through
+        if old is None:
+            self._write_changes([[(0, self._w)]] * self._pages, new)
+        else:
+            self._write_changes(changed_runs(old, new, self._w, self.window_cost), new)
+        self._ram = new
+
+    def invalidate(self) -> None:
+        """Forget what the panel holds: the next frame goes out whole."""
+        self._ram = None
+
+    def command(self, *cmd: int) -> None:
+        try:
+            super().command(*cmd)
+        except BaseException:
+            self._ram = None  # a broken transfer may have left the controller anywhere
+            raise
+
+    def show(self) -> None:
+        """Switch the panel on (luma's), and send the next frame whole."""
+        self._ram = None
+        super().show()
+
+    def reinit(self) -> None:
+        """Send luma's whole init sequence again, for a panel that lost power (and its set-up).
+
+        Ends like the first start: RAM cleared, panel on, luma's default
+        contrast; ``persist`` is kept. (luma's ``__init__`` registers its exit
+        hook again, on this same device: ``cleanup`` at exit may run once per
+        init, which is harmless.)
+        """
+        persist = self.persist
+        self._ram = None
+        super().__init__(self._serial_interface, **self._init_args)
+        self.persist = persist
+
+    def _write_changes(self, runs: list[list[tuple[int, int]]], new: bytes) -> None:
+        """Send ``new``'s bytes in ``runs`` (per page, column ranges) to the controller."""
+        raise NotImplementedError
+
+
+class _Windowed(_Partial):
+    """SSD1306 family: horizontal addressing through a column/page window."""
+
+    def _write_changes(self, runs, new):
+        width = self._w
+        for first, end, low, high in plan_windows(runs, self.window_cost):
+            self.command(SSD1306_COLUMNADDR, self._colstart + low, self._colstart + high - 1,
+                         SSD1306_PAGEADDR, first, end - 1)
+            if low == 0 and high == width:
+                self.data(new[first * width:end * width])
+            else:
+                self.data(b"".join(new[p * width + low:p * width + high] for p in range(first, end)))
+
+
+class ssd1306(_Windowed, _luma_ssd1306):
+    """luma's SSD1306, sending only what changed."""
+
+
+class ssd1309(_Windowed, _luma_ssd1309):
+    """luma's SSD1309 (the SSD1306 command set), sending only what changed."""
+
+
+class sh1106(_Partial, _luma_sh1106):
+    """luma's SH1106, sending only what changed, page by page."""
+
+    def _write_changes(self, runs, new):
+        offset, width = self._page_address_offset, self._w
+        for page, page_runs in enumerate(runs):
+            for low, high in page_runs:
+                column = offset + low
+                self.command(SH1106_PAGE + page, column & 0x0F, 0x10 | column >> 4)
+                self.data(new[page * width + low:page * width + high])
+
+
+DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106}

@@ -1,0 +1,166 @@
+"""Whole games onto a modelled OLED: after every frame the controller's RAM is the frame.
+
+The box runs as in test_daemon (mock pins, real store, real renderer), but its
+display is the real ``open_oled`` driver talking to ``hw.oled_model``: the
+bytes the serial interface receives are played into a model of the
+controller's RAM and addressing, and each frame the daemon hands over is
+compared with what the RAM then holds.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PIL import ImageChops
+from test_daemon import Rig, _tap_on, play_to_the_end
+
+from firmware import views
+from hw.display import open_oled
+from hw.errors import DisplayError
+from hw.oled_model import HORIZONTAL, SH1106, SSD1306, ModelSerial
+
+CONTRAST = 200
+PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2)]
+#: luma's SH1106 init sequence carries two SSD1306 commands the SH1106 does not know (harmless)
+LUMA_SH1106_INIT_QUIRKS = ["unknown command 0x20", "unknown command 0x8D"]
+
+
+class Glass:
+    """The daemon's display: the real driver on a modelled controller, checked after every frame."""
+
+    def __init__(self, driver: str, model_class, offset: int, model=None) -> None:
+        self.model = model or model_class()
+        self.serial = ModelSerial(self.model)
+        self.inner = open_oled(driver, serial=self.serial, contrast=CONTRAST)
+        self.model.warnings.clear()
+        self.offset = offset
+        self.checked = 0
+        self.failed = 0
+        self.wrong: list[str] = []
+        self.last = None
+
+    @property
+    def size(self):
+        return self.inner.size
+
+    def show(self, image) -> None:
+        try:
+            self.inner.show(image)
+        except DisplayError:
+            self.failed += 1
+            raise
+        self.last = image
+        self.check(f"frame {self.checked + self.failed}")
+
+    def dim(self, on: bool) -> None:
+        self.inner.dim(on)
+        if not on and self.last is not None:
+            self.check("after waking")
+
+    def clear(self) -> None:
+        self.inner.clear()
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def check(self, when: str) -> None:
+        """Compare RAM and frame (never raises: the daemon would swallow it); ``wrong`` collects misses."""
+        self.checked += 1
+        ram = self.model.image(offset=self.offset).convert("L")
+        if ImageChops.difference(ram, self.last.convert("L")).getbbox() is not None:
+            self.wrong.append(f"{when}: RAM differs from the frame")
+        if not self.model.on:
+            self.wrong.append(f"{when}: panel off")
+        warnings = [w for w in self.model.warnings if w not in LUMA_SH1106_INIT_QUIRKS or not isinstance(self.model, SH1106)]
+        if warnings:
+            self.wrong.append(f"{when}: {warnings}")
+        self.model.warnings.clear()
+
+    def data_bytes(self) -> list[int]:
+        return [len(payload) for kind, payload in self.serial.take() if kind == "data"]
+
+
+@pytest.fixture(params=PANELS, ids=[p[0] for p in PANELS])
+def glass_rig(request, tmp_path):
+    glass = Glass(*request.param)
+    rig = Rig(tmp_path, display=glass)
+    yield rig, glass
+    rig.close()
+
+
+def test_glass_a_whole_game_ram_equals_every_frame(glass_rig):
+    rig, glass = glass_rig
+    glass.serial.take()
+    rig.tap("ROLL")
+    play_to_the_end(rig)
+    assert glass.wrong == []
+    assert glass.checked == rig.box.frames > 50 and glass.failed == 0
+    sent = glass.data_bytes()
+    assert sum(sent) < 0.5 * 1024 * len(sent)  # and most of each frame stayed where it was
+
+
+def test_glass_missed_frames_are_made_good(glass_rig):
+    """Every fifth press the bus dies partway through a frame; the next frame puts the RAM right."""
+    rig, glass = glass_rig
+    rig.tap("ROLL")
+    for press in range(150):
+        if press % 5 == 0:
+            glass.serial.fail_after = 7 + press % 50
+        _tap_on(rig)
+        glass.serial.fail_after = None
+        if isinstance(rig.view, views.WinView):
+            break
+    rig.tap("MENU")  # one more frame, after the last fault
+    assert glass.failed > 5
+    assert glass.wrong == []
+    assert glass.model.contrast == CONTRAST
+
+
+def test_glass_wake_from_dim_repaints_what_the_ram_lost(glass_rig):
+    rig, glass = glass_rig
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    rig.clock.advance(601)
+    rig.box.pump()
+    assert rig.box.dimmed and glass.model.contrast == 1
+    glass.model.ram[2][40] ^= 0xFF  # a disturbed RAM on a dim screen
+    glass.model.ram[7][90] ^= 0x0F
+    rig.tap("A")  # only wakes
+    assert not rig.box.dimmed and glass.model.contrast == CONTRAST
+    assert glass.wrong == [] and glass.checked >= 3
+
+
+def test_glass_panel_replugged_mid_game_is_set_up_again(glass_rig):
+    """Unplugged: frames fail. Plugged back: power-cycled controller, the next frame re-inits it."""
+    rig, glass = glass_rig
+    rig.tap("ROLL")
+    for _ in range(6):
+        _tap_on(rig)
+    glass.serial.unplugged = True
+    for _ in range(3):
+        _tap_on(rig)
+    assert glass.failed >= 1
+    glass.model.power_cycle(seed=3)  # off, page addressing, default contrast, noise in RAM
+    glass.serial.unplugged = False
+    for _ in range(10):
+        _tap_on(rig)
+    assert glass.wrong == []
+    assert glass.model.on and glass.model.contrast == CONTRAST
+    if isinstance(glass.model, SSD1306):
+        assert glass.model.mode == HORIZONTAL
+
+
+def test_glass_box_restart_re_inits_the_same_panel(tmp_path):
+    """A new box on the same (still lit, still horizontal) panel: luma's init, then correct frames."""
+    glass = Glass("ssd1306", SSD1306, 0)
+    first = Rig(tmp_path, display=glass)
+    first.tap("ROLL")
+    first.tap("ROLL")
+    first.close()
+    again = Glass("ssd1306", SSD1306, 0, model=glass.model)
+    second = Rig(tmp_path, display=again)
+    try:
+        _tap_on(second)
+        _tap_on(second)
+        assert again.wrong == [] and again.checked >= 3
+    finally:
+        second.close()
