@@ -40,14 +40,14 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from luma.oled import device as luma_devices  # noqa: E402
 
 from firmware import ui, views  # noqa: E402
-from firmware.config import ButtonsConfig  # noqa: E402
+from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box, seeded_dice  # noqa: E402
 from firmware.screens import render  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 
-PINS = ButtonsConfig().pins()
+PINS = ButtonPins().pins()
 FULL_FRAME = 1024
 BUSES = (("I2C 100 kHz", 100_000, 9, 2), ("I2C 400 kHz", 400_000, 9, 2), ("SPI 8 MHz", 8_000_000, 8, 0))
 MAX_TRANSFER = 4096  # luma's largest single write (i2c_rdwr, spidev)
@@ -149,7 +149,7 @@ def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[
         renders.append(time.perf_counter() - t0)
         return image
 
-    box = Box(ui.Settings(), bench, Store.open(state_dir), dice=seeded_dice(seed), clock=clock,
+    box = Box(GameConfig(), bench, Store.open(state_dir), dice=seeded_dice(seed), clock=clock,
               renderer=timed_render, dim_after=None)
     factory = MockFactory()
     buttons = GpioButtons(PINS, box.sink, pin_factory=factory)

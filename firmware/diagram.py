@@ -129,21 +129,33 @@ class _Canvas:
         self.draw.line(points, fill=COLOURS[colour], width=2, joint=None)
 
 
+LEFT_LABEL_X, RIGHT_LABEL_X = CX - 36, CX + 36
+BUTTON_W = 40
+
+
 def render(buttons: ButtonPins | None = None, display: DisplayConfig | None = None) -> Image.Image:
     """The wiring diagram as an RGB image (deterministic: same pins, same pixels)."""
     buttons = buttons or ButtonPins()
     c = _Canvas()
     all_wires = wires(buttons)
-    used = {w.pin: w for w in all_wires if w.terminal != "GND" or w.part == "OLED"}
-    grounds = {w.pin for w in all_wires if w.terminal == "GND"}
-
     c.text(WIDTH // 2, 14, "Can't Stop box: default wiring", font=c.big, anchor="c")
     c.text(WIDTH // 2, 34, "Raspberry Pi 40-pin header from above; pin 1 (square pad, SD-card end) at the top.",
            anchor="c")
     c.text(WIDTH // 2, 48, "Boxed numbers are physical pins; config.toml uses the GPIO (BCM) numbers.", anchor="c")
+    _header(c, all_wires)
+    edges = {p: LEFT_LABEL_X - len(pin_label(p)) * c.cw - 4 for p in HEADER if p % 2}
+    edges |= {p: RIGHT_LABEL_X + len(pin_label(p)) * c.cw + 4 for p in HEADER if not p % 2}
+    _oled(c, [w for w in all_wires if w.part == "OLED"], edges)
+    _buttons(c, buttons, all_wires, edges)
+    _spi_table(c, display)
+    c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=GREY)
+    return c.image.resize((WIDTH * SCALE, HEIGHT * SCALE), Image.Resampling.NEAREST)
 
-    # -- the header --------------------------------------------------------
-    left_label_x, right_label_x = CX - 36, CX + 36
+
+def _header(c: _Canvas, all_wires) -> None:
+    """The 40 pins, coloured where a wire goes, each labelled with its GPIO or power name."""
+    used = {w.pin: w for w in all_wires if w.terminal != "GND" or w.part == "OLED"}
+    grounds = {w.pin for w in all_wires if w.terminal == "GND"}
     c.draw.rectangle((CX - 30, TOP - 12, CX + 30, _row_y(40) + 12), fill=BOARD, outline=GREY)
     for pin in HEADER:
         y = _row_y(pin)
@@ -156,73 +168,73 @@ def render(buttons: ButtonPins | None = None, display: DisplayConfig | None = No
         c.text(x0 + 11, y, str(pin), fill=WHITE if active else GREY, anchor="c")
         label = pin_label(pin)
         if left:
-            c.text(left_label_x, y, label, fill=INK if active else GREY, anchor="r")
+            c.text(LEFT_LABEL_X, y, label, fill=INK if active else GREY, anchor="r")
         else:
-            c.text(right_label_x, y, label, fill=INK if active else GREY)
+            c.text(RIGHT_LABEL_X, y, label, fill=INK if active else GREY)
 
-    left_edge = {p: left_label_x - len(pin_label(p)) * c.cw - 4 for p in HEADER if p % 2}
-    right_edge = {p: right_label_x + len(pin_label(p)) * c.cw + 4 for p in HEADER if not p % 2}
 
-    # -- the OLED, top left ---------------------------------------------------
+def _oled(c: _Canvas, oled, edges) -> None:
+    """The display, top left, and its four wires to the header."""
     ox, oy = 24, TOP - 8
     c.draw.rectangle((ox, oy, ox + 112, oy + 76), outline=INK, width=2)
     c.draw.rectangle((ox + 10, oy + 22, ox + 70, oy + 66), fill=INK)
     c.text(ox + 40, oy + 11, "128x64 OLED", anchor="c")
     c.text(ox + 40, oy + 44, "I2C", fill=WHITE, anchor="c")
-    oled = [w for w in all_wires if w.part == "OLED"]
-    bus_x = [left_label_x - 104, left_label_x - 98, left_label_x - 92, left_label_x - 86]
+    bus_x = [LEFT_LABEL_X - 104, LEFT_LABEL_X - 98, LEFT_LABEL_X - 92, LEFT_LABEL_X - 86]
     for i, w in enumerate(oled):
         ty = oy + 14 + i * 16
         c.text(ox + 108, ty, w.terminal, anchor="r")
         start = (ox + 114, ty)
         if w.pin % 2:  # left column: across, down to the row, into the label
-            c.path([start, (bus_x[i], ty), (bus_x[i], _row_y(w.pin)), (left_edge[w.pin], _row_y(w.pin))], w.colour)
+            c.path([start, (bus_x[i], ty), (bus_x[i], _row_y(w.pin)), (edges[w.pin], _row_y(w.pin))], w.colour)
         else:  # right column: over the top of the header, down the far side
-            over_y, far_x = TOP - 22, right_edge[w.pin] + 14
+            over_y, far_x = TOP - 22, edges[w.pin] + 14
             c.path([start, (bus_x[i], ty), (bus_x[i], over_y), (far_x, over_y), (far_x, _row_y(w.pin)),
-                    (right_edge[w.pin], _row_y(w.pin))], w.colour)
+                    (edges[w.pin], _row_y(w.pin))], w.colour)
 
-    # -- buttons -------------------------------------------------------------
-    names = list(buttons.pins())
-    left_buttons = [n for n in names if physical_pin(buttons.pins()[n]) % 2]
-    right_buttons = [n for n in names if n not in left_buttons]
-    button_w = 40
 
-    def button(x: int, y: int, name: str) -> None:
-        c.draw.rectangle((x, y - 7, x + button_w, y + 7), fill=WHITE, outline=INK, width=2)
-        c.text(x + button_w // 2, y, name, anchor="c")
+def _button(c: _Canvas, x: int, y: int, name: str) -> None:
+    c.draw.rectangle((x, y - 7, x + BUTTON_W, y + 7), fill=WHITE, outline=INK, width=2)
+    c.text(x + BUTTON_W // 2, y, name, anchor="c")
+
+
+def _buttons(c: _Canvas, buttons: ButtonPins, all_wires, edges) -> None:
+    """Each button beside its GPIO's row, with one ground wire per side."""
+    pins = buttons.pins()
+    left_buttons = [n for n in pins if physical_pin(pins[n]) % 2]
+    right_buttons = [n for n in pins if n not in left_buttons]
+
+    def wire(name: str, terminal: str) -> Wire:
+        return next(w for w in all_wires if w.part == name and w.terminal == terminal)
 
     gnd_bus_x = 24
     left_ground = 0
     for name in left_buttons:
-        sig = next(w for w in all_wires if w.part == name and w.terminal == "GPIO")
-        gnd = next(w for w in all_wires if w.part == name and w.terminal == "GND")
-        y = _row_y(sig.pin)
-        bx = left_label_x - 150
-        button(bx, y, name)
-        c.path([(bx + button_w, y), (left_edge[sig.pin], y)], "BUTTON")
+        sig, gnd = wire(name, "GPIO"), wire(name, "GND")
+        y, bx = _row_y(sig.pin), LEFT_LABEL_X - 150
+        _button(c, bx, y, name)
+        c.path([(bx + BUTTON_W, y), (edges[sig.pin], y)], "BUTTON")
         c.path([(bx, y), (gnd_bus_x, y)], "GND")
         left_ground = gnd.pin
     if left_buttons:
-        ys = [_row_y(physical_pin(buttons.pins()[n])) for n in left_buttons]
+        ys = [_row_y(physical_pin(pins[n])) for n in left_buttons]
         gy = _row_y(left_ground)
         c.path([(gnd_bus_x, min(ys + [gy])), (gnd_bus_x, max(ys + [gy]))], "GND")
-        c.path([(gnd_bus_x, gy), (left_edge[left_ground], gy)], "GND")
+        c.path([(gnd_bus_x, gy), (edges[left_ground], gy)], "GND")
     for name in right_buttons:
-        sig = next(w for w in all_wires if w.part == name and w.terminal == "GPIO")
-        gnd = next(w for w in all_wires if w.part == name and w.terminal == "GND")
-        y = _row_y(sig.pin)
-        bx = right_label_x + 84
-        button(bx, y, name)
-        c.path([(right_edge[sig.pin], y), (bx, y)], "BUTTON")
-        far = bx + button_w + 12
-        c.path([(bx + button_w, y), (far, y), (far, _row_y(gnd.pin)), (right_edge[gnd.pin], _row_y(gnd.pin))], "GND")
-
+        sig, gnd = wire(name, "GPIO"), wire(name, "GND")
+        y, bx = _row_y(sig.pin), RIGHT_LABEL_X + 84
+        _button(c, bx, y, name)
+        c.path([(edges[sig.pin], y), (bx, y)], "BUTTON")
+        far = bx + BUTTON_W + 12
+        c.path([(bx + BUTTON_W, y), (far, y), (far, _row_y(gnd.pin)), (edges[gnd.pin], _row_y(gnd.pin))], "GND")
     for i, line in enumerate(("Each button: one leg to its GPIO,", "the other to ground (the buttons",
                               "share one ground wire per side).", "No resistors: the Pi pulls up.")):
         c.text(24, _row_y(13) + i * 14, line)
 
-    # -- SPI table -----------------------------------------------------------
+
+def _spi_table(c: _Canvas, display: DisplayConfig | None) -> None:
+    """The seven wires of an SPI display, as a table under the picture."""
     ty = _row_y(40) + 34
     c.text(24, ty, 'SPI display instead (interface = "spi" in [display]): 7 wires', font=c.big)
     ty += 20
@@ -234,8 +246,6 @@ def render(buttons: ButtonPins | None = None, display: DisplayConfig | None = No
         ty += 14
         for x, cell in zip(cols, row):
             c.text(x, ty, cell)
-    c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=GREY)
-    return c.image.resize((WIDTH * SCALE, HEIGHT * SCALE), Image.Resampling.NEAREST)
 
 
 def main(argv: list[str] | None = None) -> int:
