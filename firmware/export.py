@@ -3,7 +3,7 @@
 Without GAME, the open game, else the latest one. The output is accepted by
 ``cantstop-box replay -``. Besides the contract's keys it carries optional
 ones: ``id``, ``status``, ``started`` and ``finished`` (ISO 8601, UTC),
-``winner``, ``meta`` (and ``colours`` when the box knew them); a damaged game
+``winner`` and ``meta`` (the seats: colour and bot of each player); a damaged game
 also has ``problem`` and ``damaged_events`` (the stored rows that do not
 replay, kept verbatim) while ``events`` holds the ones that do.
 """
@@ -63,9 +63,6 @@ def record_json(game: StoredGame) -> dict:
     obj["started"] = iso(game.started)
     obj["finished"] = iso(game.finished)
     obj["winner"] = game.winner
-    colours = game.meta.get("colours")
-    if isinstance(colours, list):
-        obj["colours"] = colours
     obj["meta"] = game.meta
     if game.problem:
         obj["problem"] = game.problem

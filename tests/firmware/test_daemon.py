@@ -190,7 +190,8 @@ def test_daemon_resumes_on_the_exact_screen(tmp_path):
     first.tap("ROLL")
     first.tap("ROLL")
     shown = first.view
-    first.close()  # no shutdown: as if the power went
+    first.close()  # no shutdown: as if the power went ...
+    first.store._lock.release()  # ... which drops the box's lock with its process
     second = Rig(tmp_path, seed=99, store=Store.open(tmp_path))
     assert second.view == shown
     assert isinstance(shown, views.DiceView)

@@ -70,7 +70,8 @@ def test_store_export_of_a_finished_game_by_number(state_dir, filled, capsys, tm
     assert capsys.readouterr().out == ""
     record = json.loads(out.read_text())
     won, final = filled["won"]
-    assert record["players"] == ["Ann", "Bob"] and record["colours"] == ["red", "blue"]
+    assert record["players"] == ["Ann", "Bob"] and record["meta"] == {"colours": ["red", "blue"]}
+    assert "colours" not in record  # meta is carried as stored, not copied into keys of its own
     assert record["status"] == "finished" and record["winner"] == final.winner
     assert Record.from_json(record).events == tuple(won)
     assert Record.from_json(record).replay().winner == final.winner

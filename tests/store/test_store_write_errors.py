@@ -126,28 +126,31 @@ def test_store_undo_of_a_saved_event_while_read_only_is_saved_later(state_dir, c
     assert [p for _, p in _stored_rows(state_dir, game.id)] == ['{"roll":[2,3,4,5]}', '{"move":[6,8]}']
 
 
-def test_store_finish_while_read_only_is_shown_and_saved_by_the_next_write(state_dir, clock):
+def test_store_win_while_read_only_is_shown_and_saved_by_the_next_write(state_dir, clock):
     events, final = random_events(10_000, seed=9)
     with Store.open(state_dir, clock=clock) as store:
         store._db.execute("PRAGMA synchronous=OFF")  # a whole game: no need to wait for the disk here
-        game = store.new_game(["Red", "Blue"], Rules(), meta={"colours": ["red", "blue"]})
-        for e in events:
+        game = store.new_game(["Red", "Blue"], Rules())
+        for e in events[:-1]:
             store.append(game.id, e)
         store._db.execute("PRAGMA query_only = ON")
         clock.advance(5)
         with pytest.raises(StoreWriteError):
-            store.finish(game.id, final.winner)
+            store.append(game.id, events[-1])  # the winning stop: it and the finish stay pending together
+        assert store.pending == 2
+        store.finish(game.id, final.winner)  # the daemon's finish: nothing more to do
         assert store.open_game() is None
         assert store.game(game.id).status == "finished"
-        assert store.wins_by_colour() == {["red", "blue"][final.winner]: 1}
+        assert [(g.status, g.winner) for g in store.games()] == [("finished", final.winner)]
         with pytest.raises(StoreWriteError):
             store.new_game(["Red", "Blue"], Rules())  # nothing created ...
         assert [g.id for g in store.games()] == [game.id]
         store._db.execute("PRAGMA query_only = OFF")
-        second = store.new_game(["Red", "Blue"], Rules())  # ... and the finish is saved first
+        second = store.new_game(["Red", "Blue"], Rules())  # ... and the win is saved first
     with Store.open(state_dir, clock=clock) as store:
         done = store.game(game.id)
         assert (done.status, done.winner, done.finished) == ("finished", final.winner, clock.now)
+        assert done.events == tuple(events)
         assert store.open_game().id == second.id
 
 

@@ -1,0 +1,400 @@
+"""The event log and the game queries: :class:`Store`, what the daemon and the commands call.
+
+Every game is a row of ``games`` and every event a row of ``events``
+(``seq`` from 1). :meth:`Store.append` checks an event against the game with
+the engine and returns once it is committed and synced. A write that fails is
+kept by the pending queue (:mod:`.pending`) and reads show it as if saved.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import pathlib
+import sqlite3
+import time
+from collections.abc import Sequence
+
+import engine
+from engine import Event, IllegalEventError, Record, Rules
+
+from . import file, queries
+from .errors import StoreError, StoreGameError, StoreWriteError
+from .games import Cursor, GameSummary, StoredGame, replay_rows, summary, turns_played
+from .pending import DeleteEvent, MarkAbandoned, MarkFinished, Queue, SaveEvent, SaveFact, Write
+from .schema import SCHEMA_VERSION
+
+log = logging.getLogger("cantstop.store")
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+class Store:
+    """The games on disk. Open with :meth:`Store.open`; use from one thread at a time."""
+
+    notice: str | None
+    """A one-line message for the screen when the store had to start clean, else None."""
+    cannot_save: str | None
+    """Why the store cannot save right now (``cannot save: ...``), None once a write works."""
+
+    def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, *, notice: str | None = None,
+                 readonly: bool = False, version: int = SCHEMA_VERSION, lock: file.Lock | None = None,
+                 cannot_save: str | None = None):
+        self._db = db
+        self.path = path
+        self._clock = clock
+        self.notice = notice
+        self.readonly = readonly
+        self.cannot_save = cannot_save
+        self._writable = not readonly and cannot_save is None  # a read-write connection to the file
+        self._version = version  # a store that reads only may read an older file
+        self._lock = lock
+        self._queue = Queue()
+        self._cursors: dict[int, Cursor] = {}  # open games: what the next append or undo needs
+
+    # -- opening and closing -------------------------------------------------
+
+    @classmethod
+    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False) -> "Store":
+        """Open (creating if needed) the store in ``state_dir``.
+
+        A database that will not open, fails its integrity check or has an
+        unknown schema is moved aside with a timestamp and the store starts
+        clean, with :attr:`notice` set. A second box on the same directory
+        raises :class:`StoreLockedError`. When the file cannot be written (a
+        read-only card, a full disk) the store opens anyway, reading what it
+        can, with :attr:`cannot_save` set; each write tries again.
+
+        ``readonly=True`` (for the command line, beside a running box) takes
+        no lock and creates and moves nothing: a missing store raises
+        :class:`StoreMissingError`, a bad one :class:`StoreError`, and every
+        write fails.
+        """
+        state_dir = pathlib.Path(state_dir)
+        path = state_dir / file.DB_NAME
+        if readonly:
+            db, version = file.open_reader(path)
+            store = cls(db, path, clock, readonly=True, version=version)
+        else:
+            lock = file.Lock(state_dir / file.LOCK_NAME)
+            try:
+                opened = file.open_writer(state_dir, lock, clock)
+            except BaseException:
+                lock.release()
+                raise
+            store = cls(opened.db, path, clock, notice=opened.notice, version=opened.version, lock=lock,
+                        cannot_save=opened.cannot_save)
+        store._finish_won_games()
+        return store
+
+    def close(self) -> None:
+        """Try once more to save pending operations, then close (pending ones left are logged)."""
+        if self._db is None:
+            return
+        if len(self._queue) and not self.readonly:
+            try:
+                self._save([])
+            except StoreWriteError as err:
+                log.error("closing with %d unsaved operations: %s", len(self._queue), err)
+        try:
+            self._db.close()
+        finally:
+            self._db = None
+            if self._lock is not None:
+                self._lock.release()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def pending(self) -> int:
+        """How many operations wait to be saved (0 when everything is on disk)."""
+        return len(self._queue)
+
+    def _finish_won_games(self) -> None:
+        """Finish every open game whose events end in a win (a power cut from before the one-transaction win)."""
+        found = self._connection().execute(
+            "SELECT g.id, e.payload FROM games g JOIN events e ON e.game_id = g.id "
+            "WHERE g.status = 'open' AND g.problem IS NULL "
+            "AND e.seq = (SELECT MAX(seq) FROM events WHERE game_id = g.id)").fetchall()
+        writes: list[Write] = []
+        for game_id, payload in found:
+            if not (isinstance(payload, str) and '"stop"' in payload):
+                continue  # only a stop wins: no replay for the others
+            game = self.game(game_id)
+            cursor = self._cursors.get(game_id)
+            if game.status == "open" and cursor is not None and cursor.state.is_over:
+                log.warning("game %d ended in a win but was left open: marked finished", game_id)
+                del self._cursors[game_id]
+                writes.append(MarkFinished(game_id, game.times[-1], cursor.state.winner, turns_played(cursor.state)))
+        if not writes:
+            return
+        if self.readonly:
+            self._queue.keep(writes)  # shown in reads, never written by a reader
+            return
+        try:
+            self._save(writes)
+        except StoreWriteError:
+            pass  # kept pending, saved by the next write that works
+
+    # -- writing -------------------------------------------------------------
+
+    def new_game(self, players: Sequence[str], rules: Rules | None = None, *, meta: dict | None = None) -> StoredGame:
+        """Start a game (an open game left behind is marked abandoned and kept in history).
+
+        Raises :class:`StoreWriteError` if it cannot be saved (then no game
+        was created, but earlier pending operations stay pending).
+        """
+        rules = Rules() if rules is None else rules
+        state = engine.new_game(players, rules)  # checks players and rules
+        meta = {} if meta is None else meta
+        if not isinstance(meta, dict):
+            raise StoreGameError("meta must be a JSON object (a dict)")
+        try:
+            meta_text = _dump(meta)
+        except (TypeError, ValueError) as err:
+            raise StoreGameError(f"meta must be JSON data: {err}") from None
+        now = self._clock()
+
+        def insert(db: sqlite3.Connection) -> tuple[int, list[int]]:
+            left = [r[0] for r in db.execute("SELECT id FROM games WHERE status = 'open'")]
+            for game_id in left:
+                MarkAbandoned(game_id, now, self._turns_known(game_id)).execute(db)
+            cur = db.execute("INSERT INTO games (players, rules, meta, started, status) VALUES (?, ?, ?, ?, 'open')",
+                             (_dump(list(state.players)), _dump(rules.to_json()), meta_text, now))
+            return cur.lastrowid, left
+
+        game_id, left = self._save([], insert, keep=False)
+        for old in left:
+            self._cursors.pop(old, None)
+            log.info("game %d left open: marked abandoned", old)
+        self._cursors[game_id] = Cursor(0, state)
+        return StoredGame(game_id, state.players, rules, json.loads(meta_text), (), now, None, None, "open")
+
+    def append(self, game_id: int, event: Event) -> None:
+        """Save one event of an open game; returns only once it is committed and synced.
+
+        The event must be legal after the game's events (an illegal one raises
+        :class:`engine.IllegalEventError`, numbered, and nothing is saved). The
+        event that wins the game finishes it in the same transaction.
+        Raises :class:`StoreWriteError` when saving fails: the event is then
+        kept as pending and saved first by the next write that works.
+        """
+        cursor = self._cursor(game_id)
+        seq = cursor.seq + 1
+        try:
+            state = engine.apply(cursor.state, event)
+        except IllegalEventError as err:
+            raise err.at(seq) from None
+        cursor.push(event, state)
+        now = self._clock()
+        writes: list[Write] = [SaveEvent(game_id, seq, _dump(event.to_json()), now)]
+        if state.is_over:  # the win and the finish land together, or neither does
+            writes.append(MarkFinished(game_id, now, state.winner, turns_played(state)))
+            del self._cursors[game_id]
+        self._save(writes)
+
+    def pop_last(self, game_id: int) -> Event:
+        """Undo: remove the last event of an open game if it is a move or a stop.
+
+        Raises :class:`StoreGameError` if the game has no events or the last
+        one is a roll (the dice once drawn stay drawn). An event still pending
+        is dropped without writing; a saved one is deleted
+        (:class:`StoreWriteError` if that fails: the undo holds in the store
+        and is saved by the next write that works).
+        """
+        cursor = self._cursor(game_id)
+        seq = cursor.seq
+        event = cursor.pop(game_id)
+        if self._queue.drop_event(game_id, seq) is None:
+            self._save([DeleteEvent(game_id, seq)])
+        return event
+
+    def finish(self, game_id: int, winner: int | None) -> None:
+        """Mark an open game finished now with its winner (an index into players, or None).
+
+        A game its winning event already finished (same winner) is left as it is.
+        """
+        row = self._row(game_id)
+        if row["status"] == "finished" and not row["problem"] and row["winner"] == winner is not None:
+            return
+        if row["status"] != "open" or row["problem"]:
+            state = "damaged" if row["problem"] else row["status"]
+            raise StoreGameError(f"game {game_id} is {state} and cannot be finished")
+        cursor = self._cursor(game_id)
+        count = len(cursor.state.players)
+        if winner is not None and not (type(winner) is int and 0 <= winner < count):
+            raise StoreGameError(f"winner must be a player number 0 to {count - 1}, not {winner!r}")
+        del self._cursors[game_id]
+        self._save([MarkFinished(game_id, self._clock(), winner, turns_played(cursor.state))])
+
+    def abandon(self, game_id: int) -> None:
+        """Mark an open game abandoned (it stays in history)."""
+        self._row(game_id)
+        turns = self._turns_known(game_id)
+        self._cursors.pop(game_id, None)
+        self._save([MarkAbandoned(game_id, self._clock(), turns)])
+
+    def put_fact(self, key: str, value) -> None:
+        """Keep a small UI fact (JSON data) under ``key``; ``None`` removes it.
+
+        Saved like an event: :class:`StoreWriteError` when saving fails, the
+        fact then pending (and :meth:`fact` already gives it).
+        """
+        if not isinstance(key, str) or not key:
+            raise StoreGameError(f"a fact's key is a non-empty string, not {key!r}")
+        try:
+            text = None if value is None else _dump(value)
+        except (TypeError, ValueError) as err:
+            raise StoreGameError(f"fact {key!r} must be JSON data: {err}") from None
+        self._save([SaveFact(key, text, self._clock())])
+
+    def _turns_known(self, game_id: int) -> int | None:
+        """Turns played in a game whose cursor is in memory, else None (history replays it when asked)."""
+        cursor = self._cursors.get(game_id)
+        return turns_played(cursor.state) if cursor else None
+
+    def _save(self, writes: list[Write], then=None, *, keep: bool = True):
+        """Save pending writes, ``writes`` and ``then(db)`` in one transaction (see :meth:`pending.Queue.save`)."""
+        try:
+            db = self._connection_for_writing()
+        except StoreWriteError as err:
+            self.cannot_save = str(err)
+            raise self._queue.failed(err, writes if keep else []) from None
+        try:
+            result = self._queue.save(db, writes, then, keep=keep)
+        except StoreWriteError as err:
+            self.cannot_save = str(err)
+            raise
+        self.cannot_save = None
+        return result
+
+    def _connection_for_writing(self) -> sqlite3.Connection:
+        """The connection to write with; a store that could not write at open tries a read-write open again."""
+        if self.readonly or self._writable:
+            return self._connection()
+        self._connection()  # a closed store stays closed
+        db = file.reopen_writer(self.path, self._lock)
+        self._db.close()
+        self._db, self._version, self._writable = db, SCHEMA_VERSION, True
+        log.warning("the game file takes writes again: saving %d kept operation(s)", len(self._queue))
+        return db
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("the game store is closed")
+        return self._db
+
+    # -- reading -------------------------------------------------------------
+
+    def open_game(self) -> StoredGame | None:
+        """The newest game not finished nor abandoned, or None.
+
+        A damaged one comes back with status ``"damaged"``, its ``problem``
+        and the events that replay; the daemon shows the problem and starts a
+        new game (which abandons it; it stays in history and can be exported).
+        """
+        rows = self._rows(status="open", limit=1)
+        return self._load(rows[0])[0] if rows else None
+
+    def game(self, game_id: int) -> StoredGame:
+        """One game by id; raises :class:`StoreGameError` naming an unknown id."""
+        return self._load(self._row(game_id))[0]
+
+    def record(self, game_id: int) -> Record:
+        """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
+        return self.game(game_id).record()
+
+    def games(self, limit: int | None = None, *, check: bool = False) -> list[GameSummary]:
+        """Games newest first: players, turns, winner, duration, status.
+
+        Open games are replayed; a closed game uses the turns kept when it
+        closed, so the list stays quick with a long history. ``check=True``
+        replays every game, so damage anywhere shows as status ``"damaged"``
+        (the ``history`` command does this). A damaged row is listed as
+        damaged, never fatal.
+        """
+        rows = self._rows(limit=limit)
+        quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
+        out = []
+        for row in rows:
+            if row["id"] in quick:
+                out.append(quick[row["id"]])
+            else:
+                out.append(summary(*self._load(row)))
+        return out
+
+    def fact(self, key: str):
+        """The UI fact kept under ``key`` (as put), or None."""
+        found, text = self._queue.fact(key)
+        if not found and self._version >= 3:
+            row = self._connection().execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
+            text = row[0] if row else None
+        if text is None:
+            return None
+        try:
+            return json.loads(text)
+        except (ValueError, TypeError):
+            log.warning("fact %r is damaged (%.40r): ignored", key, text)
+            return None
+
+    # -- internals -----------------------------------------------------------
+
+    def _rows(self, *, status: str | None = None, game_id: int | None = None,
+              limit: int | None = None) -> list[dict]:
+        """Game rows as dicts, newest first, checked (damage recorded), pending writes shown."""
+        rows = queries.game_rows(self._connection(), self._queue, self._version,
+                                 status=status, game_id=game_id, limit=limit)
+        for row in rows:
+            if row.get("damage") and not row["problem"]:
+                row["problem"] = row["damage"]
+                self._mark_damaged(row["id"], row["damage"])
+        return rows
+
+    def _row(self, game_id) -> dict:
+        if type(game_id) is not int:
+            raise StoreGameError(f"a game id is a whole number, not {game_id!r}")
+        rows = self._rows(game_id=game_id)
+        if not rows:
+            raise StoreGameError(f"there is no game {game_id}")
+        return rows[0]
+
+    def _load(self, row: dict) -> tuple[StoredGame, Cursor | None]:
+        """Parse and replay one game; a problem marks it damaged (rows kept, never dropped)."""
+        rows = queries.event_rows(self._connection(), self._queue, row["id"])
+        game, cursor, found = replay_rows(row, rows)
+        if found and not row["problem"]:
+            self._mark_damaged(game.id, found)
+        if game.status == "open":
+            self._cursors[game.id] = cursor
+        else:
+            self._cursors.pop(game.id, None)
+        return game, cursor
+
+    def _mark_damaged(self, game_id: int, problem: str) -> None:
+        """Record the problem on the game row (best effort: reads never fail because a write did)."""
+        if not self._writable:
+            log.info("damaged game: %s", problem)
+            return
+        log.error("damaged game: %s (its rows are kept)", problem)
+        try:
+            self._connection().execute("UPDATE games SET problem = ? WHERE id = ?", (problem, game_id))
+        except sqlite3.Error as err:
+            log.warning("could not mark game %d damaged: %s", game_id, err)
+
+    def _cursor(self, game_id: int) -> Cursor:
+        """The cursor of an open, undamaged game (loading it if needed)."""
+        cursor = self._cursors.get(game_id)
+        if cursor is not None:
+            return cursor
+        game = self.game(game_id)
+        if game.status == "damaged":
+            raise StoreGameError(f"game {game_id} is damaged and takes no more events ({game.problem})")
+        if game.status != "open":
+            raise StoreGameError(f"game {game_id} is {game.status} and takes no more events")
+        return self._cursors[game_id]

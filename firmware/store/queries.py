@@ -1,0 +1,86 @@
+"""The SQL that reads games: game rows and event rows with pending writes shown, and the quick history list."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from engine import CantStopError, Rules
+
+from .games import GameSummary, check_row, is_time, parse_players
+from .pending import EventRow, Queue
+
+
+def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str | None = None,
+              game_id: int | None = None, limit: int | None = None) -> list[dict]:
+    """Game rows as dicts, newest first, each checked by :func:`check_row` (its problem under ``"damage"``).
+
+    Pending finishes and abandons are shown, so a status filter sees them too.
+    """
+    touched = sorted(queue.touched_games(closing=True))
+    where, params = [], []
+    if game_id is not None:
+        where.append("id = ?")
+        params.append(game_id)
+    if status is not None:
+        # A pending finish/abandon may change a row's status: fetch those rows too, filter below.
+        where.append("(status = ?" + "".join(" OR id = ?" for _ in touched) + ")")
+        params += [status, *touched]
+    turns = "turns" if version >= 2 else "NULL AS turns"
+    sql = f"SELECT id, players, rules, meta, started, finished, winner, status, problem, {turns} FROM games"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY id DESC"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(max(0, int(limit)) + len(touched))
+    cur = db.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    rows = [dict(zip(names, r)) for r in cur]
+    for row in rows:
+        row["damage"] = check_row(row)
+    if touched:
+        queue.on_game_rows(rows)
+        if status is not None:
+            rows = [r for r in rows if r["status"] == status]
+    if limit is not None:
+        rows = rows[: max(0, int(limit))]
+    return rows
+
+
+def event_rows(db: sqlite3.Connection, queue: Queue, game_id: int) -> list[EventRow]:
+    """The game's event rows (seq, payload, time) in order, pending appends and undos applied."""
+    rows = db.execute("SELECT seq, payload, time FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    return queue.on_event_rows(game_id, rows)
+
+
+def quick_summaries(db: sqlite3.Connection, rows: list[dict], touched: set[int]) -> dict[int, GameSummary]:
+    """Summaries of closed games from their rows and a count of their events, without replaying.
+
+    Only for rows that kept their turns when they closed and that no pending
+    write touches; a row that does not read cleanly is left to the replay.
+    """
+    quick = [r for r in rows if r["status"] != "open" and r["turns"] is not None and r["started"] is not None
+             and r["id"] not in touched]
+    if not quick:
+        return {}
+    marks = ",".join("?" * len(quick))
+    counts = {gid: (n, last) for gid, n, last in db.execute(
+        f"SELECT game_id, COUNT(*), MAX(time) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+        [r["id"] for r in quick])}
+    out = {}
+    for row in quick:
+        n, last = counts.get(row["id"], (0, None))
+        try:
+            players = parse_players(row["players"])
+            rules = Rules.from_json(json.loads(row["rules"]))
+            meta = json.loads(row["meta"])
+        except (ValueError, TypeError, CantStopError):
+            continue  # unreadable: the replay marks it damaged
+        if last is not None and not is_time(last):
+            continue  # a damaged event time: the replay finds it
+        status = "damaged" if row["problem"] else row["status"]
+        out[row["id"]] = GameSummary(row["id"], players, rules, meta if isinstance(meta, dict) else {},
+                                     row["started"], row["finished"], row["winner"], row["turns"], status,
+                                     row["problem"], n, last)
+    return out

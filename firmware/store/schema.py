@@ -1,0 +1,93 @@
+"""What the game file holds: its tables, its version and how an older file is brought up to date.
+
+The version lives in ``PRAGMA user_version``. A file of version N is brought
+up to :data:`SCHEMA_VERSION` in place, in one transaction; a newer or unknown
+schema makes the file unusable (it is moved aside, see :mod:`.file`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from .errors import BadFile
+
+SCHEMA_VERSION = 3
+
+SCHEMA = """
+CREATE TABLE games (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    players  TEXT NOT NULL,               -- JSON list of names, turn order
+    rules    TEXT NOT NULL,               -- JSON, the record's rules object
+    meta     TEXT NOT NULL DEFAULT '{}',  -- JSON, free-form for the UI (the seats)
+    started  REAL NOT NULL,               -- seconds since the epoch
+    finished REAL,                        -- when finished or abandoned
+    winner   INTEGER,                     -- index into players
+    status   TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished', 'abandoned')),
+    problem  TEXT,                        -- set when an event does not replay: the game is damaged
+    turns    INTEGER                      -- turns played, kept when the game closes (history without replay)
+);
+CREATE INDEX games_status ON games (status);
+CREATE TABLE events (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seq      INTEGER NOT NULL,            -- 1, 2, 3 ... within the game
+    payload  TEXT NOT NULL,               -- the record's JSON for the event
+    time     REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE facts (
+    key      TEXT PRIMARY KEY,            -- a small UI fact, e.g. the settings last used
+    value    TEXT NOT NULL,               -- JSON
+    time     REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+# Statements that bring a file of version N up to N + 1.
+MIGRATIONS = {
+    1: "ALTER TABLE games ADD COLUMN turns INTEGER;",
+    2: "CREATE TABLE facts (key TEXT PRIMARY KEY, value TEXT NOT NULL, time REAL NOT NULL) WITHOUT ROWID;",
+}
+
+# The tables a file of each version must have.
+TABLES = {1: {"games", "events"}, 2: {"games", "events"}, 3: {"games", "events", "facts"}}
+
+
+def check(db: sqlite3.Connection) -> int:
+    """The schema version of a usable file; raises BadFile (or sqlite3.DatabaseError) for a bad one."""
+    db.execute("PRAGMA busy_timeout=5000")
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+    tables.discard("sqlite_sequence")
+    if version > SCHEMA_VERSION:
+        raise BadFile(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
+    if version == 0 and tables:
+        raise BadFile(f"unknown tables {', '.join(sorted(tables))} and no schema version")
+    if version > 0 and not TABLES.get(version, set()) <= tables:
+        missing = TABLES.get(version, set()) - tables
+        raise BadFile(f"schema version {version} but tables {', '.join(sorted(missing))} missing")
+    problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
+    if problems != ["ok"]:
+        raise BadFile("integrity check failed: " + "; ".join(str(p) for p in problems)[:200])
+    return version
+
+
+def bring_up_to_date(db: sqlite3.Connection, version: int) -> bool:
+    """Create the tables (version 0) or run the migrations from ``version``; True if anything changed.
+
+    One transaction: a power cut leaves either the old file or the new one.
+    """
+    if version == 0:
+        steps = SCHEMA
+    elif version < SCHEMA_VERSION:
+        steps = "".join(MIGRATIONS[v] for v in range(version, SCHEMA_VERSION))
+    else:
+        return False
+    db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+    return True
+
+
+def empty() -> sqlite3.Connection:
+    """An empty store in memory: what reads see while no file can be created (nothing is written to it)."""
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    bring_up_to_date(db, 0)
+    db.execute("PRAGMA query_only = ON")
+    return db
