@@ -133,6 +133,8 @@ class Box:
                 notices.append(words.notice("damaged", problem))
         same_game = isinstance(kept, dict) and self.game_id is not None and kept.get("game") == self.game_id
         app = ui.recall(app, kept, game=same_game)
+        if getattr(self.store, "cannot_save", None):  # e.g. a read-only card: saved once it takes writes
+            app, _ = ui.update(app, ui.SaveFailed(_short(self.store.cannot_save)))
         self._memory = self._memory_of(app)
         return app, notices
 

@@ -23,6 +23,7 @@ log = logging.getLogger("cantstop")
 
 EXIT_CONFIG = 78  # EX_CONFIG
 EXIT_HARDWARE = 69  # EX_UNAVAILABLE
+EXIT_IN_USE = 75  # EX_TEMPFAIL: another box runs on the same state directory
 
 # Emulator keys: key -> (button, hold). A hold of None means a long press.
 KEYS = {
@@ -66,21 +67,23 @@ def _load_config(path):
     return load(path)
 
 
+class _Refused(Exception):
+    """Another box already runs on this state directory."""
+
+
 def _open_store(cfg, state_dir_arg):
-    """The store, or (None, reason) when it cannot be opened at all: the box then plays unsaved."""
-    from .store import Store, StoreError, StoreWriteError, default_state_dir
+    """The store, or (None, reason) when it cannot be opened at all: the box then plays unsaved.
+
+    A card that cannot be written still gives a store (it reads what it can and
+    saves once it can). Another box on the same state directory: _Refused.
+    """
+    from .store import Store, StoreError, StoreLockedError, default_state_dir
 
     state_dir = Path(state_dir_arg or cfg.state_dir or default_state_dir()).expanduser()
     try:
         return Store.open(state_dir), None
-    except StoreWriteError as err:
-        # A card gone read-only: resume the open game from it; writes then
-        # fail one by one (the alert shows) and stay in memory.
-        log.error("game store is read-only (%s): resuming without saving", err)
-        try:
-            return Store.open(state_dir, readonly=True), None
-        except StoreError as again:
-            return None, str(again)
+    except StoreLockedError as err:
+        raise _Refused(str(err)) from None
     except StoreError as err:
         log.error("game store unavailable (%s): playing without saving", err)
         return None, str(err)
@@ -154,7 +157,10 @@ def run_box(args) -> int:
         return _fail(str(err), EXIT_HARDWARE)
     from .sdnotify import Notifier
 
-    store, store_error = _open_store(cfg, args.state_dir)
+    try:
+        store, store_error = _open_store(cfg, args.state_dir)
+    except _Refused as err:
+        return _fail(str(err), EXIT_IN_USE)
     box = _make_box(cfg, display, store, store_error, notifier=Notifier.from_env())
     try:
         from hw.buttons import GpioButtons
@@ -236,7 +242,10 @@ def run_emulator(args) -> int:
         if cols < need_cols or lines < need_lines:
             return _fail(f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
                          "make the window bigger (or its font smaller) and run it again", 2)
-    store, store_error = _open_store(cfg, args.state_dir)
+    try:
+        store, store_error = _open_store(cfg, args.state_dir)
+    except _Refused as err:
+        return _fail(str(err), EXIT_IN_USE)
     if args.trace:
         display = _Traced(display)
     from .sdnotify import Notifier

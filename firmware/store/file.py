@@ -184,18 +184,21 @@ def open_reader(path: pathlib.Path) -> tuple[sqlite3.Connection, int]:
         if not wal.exists() or wal.stat().st_size == 0:
             uris.append(_ro_uri(path) + "&immutable=1")
         for i, uri in enumerate(uris):
-            db = sqlite_connect(uri, uri=True)
+            db = None
             try:
+                db = sqlite_connect(uri, uri=True)
                 version = schema.check(db)
             except sqlite3.DatabaseError as err:
-                db.close()
+                if db is not None:
+                    db.close()
                 if is_corruption(err):
                     raise BadFile(one_line(err)) from None
                 if sqlite_code(err) == SQLITE_CANTOPEN and i + 1 < len(uris):
                     continue
                 raise StoreError(f"cannot read the game file {path}: {one_line(err)}") from None
             except BaseException:
-                db.close()
+                if db is not None:
+                    db.close()
                 raise
             if version == 0:
                 db.close()
@@ -232,15 +235,17 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
     version = 0
     if path.exists():
         _check_header(path)
-        probe = sqlite_connect(_ro_uri(path), uri=True)
+        probe = None
         try:
+            probe = sqlite_connect(_ro_uri(path), uri=True)
             version = schema.check(probe)
         except sqlite3.DatabaseError as err:
             if is_corruption(err):
                 raise BadFile(one_line(err)) from None
             raise StoreWriteError(_open_message(path, err)) from None
         finally:
-            probe.close()
+            if probe is not None:
+                probe.close()
     db = None
     try:
         db = sqlite_connect(str(path))

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import random
 import sqlite3
+import subprocess
+import tempfile
+from pathlib import Path
 
 from engine import ALL_ROLLS, STOP, Event, GameState, Phase, Roll, Rules, apply, can_stop, new_game
 
@@ -62,3 +68,64 @@ class CommitLandsThenFails:
 
     def __getattr__(self, name):
         return getattr(self._real, name)
+
+
+@contextlib.contextmanager
+def small_fs(size: str = "1m"):
+    """A tmpfs of ``size`` mounted on a new directory (root only): skips the test if it cannot be mounted."""
+    import pytest
+
+    where = tempfile.mkdtemp(prefix="cantstop-fs-")
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", where],
+                              capture_output=True, text=True)
+    except OSError as err:
+        done = subprocess.CompletedProcess([], 1, "", str(err))
+    if done.returncode != 0:
+        os.rmdir(where)
+        pytest.skip(f"cannot mount a small file system here: {done.stderr.strip() or 'mount failed'}")
+    try:
+        yield Path(where)
+    finally:
+        subprocess.run(["umount", "-l", where], capture_output=True)
+        os.rmdir(where)
+
+
+def remount(where: Path, *, readonly: bool) -> None:
+    """Remount a :func:`small_fs` read-only or read-write again, as a card would flip."""
+    subprocess.run(["mount", "-o", "remount," + ("ro" if readonly else "rw"), str(where)], check=True)
+
+
+def fill(where: Path) -> Path:
+    """Fill the file system under ``where`` until it is full; returns the filler file (delete it for room)."""
+    filler = where / "filler"
+    with open(filler, "wb", buffering=0) as f:
+        block = b"\0" * 4096
+        try:
+            while True:
+                f.write(block)
+        except OSError as err:
+            assert err.errno == errno.ENOSPC, err
+    return filler
+
+
+def refuse_connections(monkeypatch, error: str, code: int, *, unless=lambda target: False):
+    """Make every new connection to the game file fail with SQLite ``error``/``code`` (as a bad card would).
+
+    ``unless(target)`` lets some through (e.g. an ``immutable`` open on a read-only card). Returns a
+    function that lets every connection through again (the card is back).
+    """
+    from firmware.store import file
+
+    real = file.sqlite_connect
+    state = {"on": True}
+
+    def connect(target, *, uri=False):
+        if state["on"] and not unless(target):
+            err = sqlite3.OperationalError(error)
+            err.sqlite_errorcode = code
+            raise err
+        return real(target, uri=uri)
+
+    monkeypatch.setattr(file, "sqlite_connect", connect)
+    return lambda: state.update(on=False)

@@ -162,3 +162,25 @@ def test_store_history_json_has_players_turns_winner_and_duration(state_dir, fil
     assert games[0]["turns"] == filled["open"][1].turn and games[0]["status"] == "open"
     assert main(["history", "--json", "-n", "1", "--state-dir", str(state_dir)]) == 0
     assert [g["id"] for g in json.loads(capsys.readouterr().out)] == [3]
+
+
+@pytest.mark.parametrize("sql", ["UPDATE games SET started = 'yesterday' WHERE id = 1",
+                                 "UPDATE games SET winner = 7 WHERE id = 1",
+                                 "UPDATE games SET finished = x'00ff' WHERE id = 1"])
+def test_store_commands_report_a_damaged_row_and_go_on(state_dir, filled, sql):
+    db = sqlite3.connect(state_dir / DB_NAME)
+    db.execute(sql)
+    db.commit()
+    db.close()
+    status, out, err = _cli("history", "--state-dir", str(state_dir))
+    assert status == 0 and err == "", err
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines[1:4]] == ["3", "2", "1"] and lines[3].rstrip().endswith("damaged")
+    assert lines[-1].startswith("damaged: game 1: ")
+    status, out, err = _cli("history", "--json", "--state-dir", str(state_dir))
+    assert status == 0 and json.loads(out)[2]["status"] == "damaged"
+    status, out, err = _cli("export", "1", "--state-dir", str(state_dir))
+    assert status == 0 and "Traceback" not in err and err.count("\n") == 1 and "game 1: " in err
+    record = json.loads(out)
+    assert record["status"] == "damaged" and len(record["events"]) == len(filled["won"][0])
+    assert _replay_text(out)["players"] == ["Ann", "Bob"]
