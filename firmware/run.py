@@ -92,6 +92,18 @@ def _open_store(cfg, state_dir_arg):
         return None, err.strerror or str(err)
 
 
+def _one_box(command):
+    """A second box on the same state directory refuses in one line (exit 75) instead of fighting the first."""
+    def run(args) -> int:
+        try:
+            return command(args)
+        except _Refused as err:
+            return _fail(str(err), EXIT_IN_USE)
+
+    run.__doc__ = command.__doc__
+    return run
+
+
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
     from .daemon import Box, os_dice
 
@@ -129,6 +141,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser)
 
 
+@_one_box
 def run_box(args) -> int:
     _setup_logging(args.verbose)
     from hw.errors import HardwareError
@@ -157,10 +170,7 @@ def run_box(args) -> int:
         return _fail(str(err), EXIT_HARDWARE)
     from .sdnotify import Notifier
 
-    try:
-        store, store_error = _open_store(cfg, args.state_dir)
-    except _Refused as err:
-        return _fail(str(err), EXIT_IN_USE)
+    store, store_error = _open_store(cfg, args.state_dir)
     box = _make_box(cfg, display, store, store_error, notifier=Notifier.from_env())
     try:
         from hw.buttons import GpioButtons
@@ -221,6 +231,7 @@ def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
 
+@_one_box
 def run_emulator(args) -> int:
     _setup_logging(args.verbose, stream=_LogFile.stream(args))
     from hw.buttons import GpioButtons, mock_pin_factory
@@ -242,10 +253,7 @@ def run_emulator(args) -> int:
         if cols < need_cols or lines < need_lines:
             return _fail(f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
                          "make the window bigger (or its font smaller) and run it again", 2)
-    try:
-        store, store_error = _open_store(cfg, args.state_dir)
-    except _Refused as err:
-        return _fail(str(err), EXIT_IN_USE)
+    store, store_error = _open_store(cfg, args.state_dir)
     if args.trace:
         display = _Traced(display)
     from .sdnotify import Notifier
