@@ -253,6 +253,7 @@ def test_store_damaged_row_in_the_statistics_screen_of_the_box(state_dir, clock,
     for _ in range(labels.index(next(x for x in labels if "tatistic" in str(x)))):
         rig.tap("B")
     rig.tap("ROLL")
-    assert rig.box.running and rig.box.app.stats is not None
-    assert rig.box.app.stats[1] == 1  # one finished game counted; the damaged one skipped
+    shown = rig.view
+    assert rig.box.running and type(shown).__name__ == "StatsView"
+    assert shown.games == 1 and sum(n for _, n in shown.rows) == 1  # the damaged game is skipped
     rig.box.shutdown()
