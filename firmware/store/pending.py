@@ -139,7 +139,7 @@ class Queue:
         """Add writes without trying to save them (a store that only reads)."""
         self._writes += writes
 
-    def save(self, db: sqlite3.Connection, writes: list[Write], then: Callable[[sqlite3.Connection], Any] = None,
+    def save(self, db: sqlite3.Connection, writes: list[Write], then: Callable[[sqlite3.Connection], Any] | None = None,
              *, keep: bool = True):
         """Save the pending writes, then ``writes``, then ``then(db)``, in one transaction.
 
