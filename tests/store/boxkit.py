@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from firmware import ui
+from firmware.config import GameConfig
 from firmware.daemon import Box, seeded_dice
 from hw.fakes import FakeDisplay
 
@@ -13,7 +14,7 @@ class TapBox:
     def __init__(self, store, *, seed: int = 7):
         self.t = 1000.0
         self.store = store
-        self.box = Box(ui.Settings(), FakeDisplay(), store, dice=seeded_dice(seed), clock=lambda: self.t)
+        self.box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(seed), clock=lambda: self.t)
         self.box.start()
 
     def tap(self, name: str = "ROLL") -> None:
