@@ -305,8 +305,15 @@ class Box:
             log.error("store: %s", err)
             self._update(ui.SaveFailed(message))
             return
-        if self.app.alert:
+        if self.app.alert and self._all_saved():
             self._update(ui.Saved())
+
+    def _all_saved(self) -> bool:
+        """Nothing waits to be saved: no pending store write, and the game (if any) has its stored id.
+
+        A small write that works (a UI fact) must not clear NOT SAVED while the game itself is unsaved.
+        """
+        return getattr(self.store, "pending", 0) == 0 and (self.app.game is None or self.game_id is not None)
 
     def _memory_of(self, app: ui.App) -> dict:
         return ui.memory(app) | {"game": self.game_id}
