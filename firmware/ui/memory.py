@@ -17,6 +17,7 @@ from engine import Rules, RulesError
 
 from ..config import GameConfig
 from .model import App, Screen, Seat, Setup, SetupScreen
+from .setup import setup_rows
 
 #: The bot kinds a stored seat may name.
 _BOTS = ("strong", "rule28", "random")
@@ -25,7 +26,8 @@ _BOTS = ("strong", "rule28", "random")
 def memory(app: App) -> dict:
     """The app's facts worth keeping (the daemon adds the stored game's id)."""
     return {
-        "setup": {"seats": [s.to_json() for s in app.setup.seats], "rules": app.setup.rules.to_json()},
+        "setup": {"seats": [s.to_json() for s in app.setup.seats], "rules": app.setup.rules.to_json(),
+                  "cursor": app.setup.cursor},
         "screen": "setup" if app.screen.kind is Screen.SETUP else "game",
         "acked": app.acked,
     }
@@ -56,7 +58,9 @@ def _setup(settings: GameConfig, raw) -> Setup | None:
     colours = [s.colour for s in seats]
     if not 1 <= len(seats) <= min(4, len(settings.colours)) or len(set(colours)) != len(colours):
         return None
-    return Setup(seats, rules)
+    cursor = raw.get("cursor", 0)
+    rows = len(setup_rows(Setup(seats, rules)))
+    return Setup(seats, rules, cursor if type(cursor) is int and 0 <= cursor < rows else 0)
 
 
 def _seat(settings: GameConfig, raw) -> Seat:
