@@ -212,7 +212,7 @@ def test_display_unknown_interface_lists_valid_ones():
         open_oled("ssd1306", interface="parallel")
 
 
-def test_display_missing_i2c_bus_is_one_line_error(tmp_path, monkeypatch):
+def test_display_missing_i2c_bus_is_one_line_error():
     with pytest.raises(DisplayError) as info:
         open_oled("ssd1306", port=97)  # no /dev/i2c-97 here (nor on a Pi)
     message = str(info.value)

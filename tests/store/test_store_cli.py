@@ -108,7 +108,8 @@ def test_store_export_of_a_damaged_game_replays_its_valid_prefix(state_dir, fill
     (["export", "two"], "cantstop-box export: GAME must be a game number like 3, not 'two'\n"),
     (["export", "-1"], "cantstop-box export: GAME must be a game number like 3, not '-1'\n"),
 ])
-def test_store_export_bad_game_is_one_line_exit_2(state_dir, filled, capsys, argv, message):
+@pytest.mark.usefixtures("filled")  # games 1 to 3 exist: 9 is missing among real ones
+def test_store_export_bad_game_is_one_line_exit_2(state_dir, capsys, argv, message):
     assert main([*argv, "--state-dir", str(state_dir)]) == 2
     out = capsys.readouterr()
     assert out.out == "" and out.err == message
