@@ -81,6 +81,8 @@ def _open_store(cfg, state_dir_arg):
             return Store.open(state_dir, readonly=True), None
         except StoreError as again:
             return None, str(again)
+        except OSError as again:  # e.g. a path too long to name a file
+            return None, again.strerror or str(again)
     except StoreError as err:
         log.error("game store unavailable (%s): playing without saving", err)
         return None, str(err)
