@@ -223,7 +223,6 @@ def run_emulator(args) -> int:
     from hw.terminal import QUIT, KeyPins, KeyReader, TerminalDisplay
 
     from .config import ConfigError
-    from .daemon import seeded_dice
 
     try:
         cfg = _load_config(args.config)
@@ -243,8 +242,10 @@ def run_emulator(args) -> int:
         display = _Traced(display)
     from .sdnotify import Notifier
 
-    dice = seeded_dice(args.seed) if args.seed is not None else None
+    holder: list = []
+    dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
     box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env())
+    holder.append(box)
     if args.trace:
         display.box = box
     factory = mock_pin_factory()
@@ -276,6 +277,21 @@ def run_emulator(args) -> int:
         if hasattr(display, "close"):
             display.close()
     return 0
+
+
+def emulator_dice(seed: int, get_box):
+    """``--seed`` dice drawn from the seed and the game's position (its number, its events so far).
+
+    A resumed game goes on with the dice it would have had, instead of
+    replaying the seed's opening rolls on every start.
+    """
+    from .daemon import positional_dice
+
+    def position():
+        box = get_box()
+        return box.game_id, len(box.app.events)
+
+    return positional_dice(seed, position)
 
 
 class _Traced:
