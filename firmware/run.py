@@ -228,11 +228,10 @@ def run_emulator(args) -> int:
         cfg = _load_config(args.config)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
-    display = TerminalDisplay(footer=KEY_HELP)
-    if sys.stdout.isatty():
-        import shutil
-
-        cols, lines = shutil.get_terminal_size()
+    on_tty = sys.stdout.isatty()
+    display = TerminalDisplay(footer=KEY_HELP, terminal_size=_terminal_size if on_tty else None)
+    if on_tty:
+        cols, lines = _terminal_size()
         need_cols, need_lines = display.needed_size
         if cols < need_cols or lines < need_lines:
             return _fail(f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
@@ -265,13 +264,23 @@ def run_emulator(args) -> int:
             log.debug("key %r", key)
 
     _install_signals(box)
-    reader = KeyReader(on_key)
+    repeats = None
+    if sys.stdin is not None and sys.stdin.isatty():
+        from hw.keyrepeat import RepeatKeys
+
+        repeats = RepeatKeys(on_key)  # a key held down repeats: one held press, not a burst of taps
+    reader = KeyReader(repeats or on_key)
+    if on_tty:
+        inner = display.inner if args.trace else display
+        inner.follow_resize()  # redraw, or say "too small", whenever the window changes size
     try:
         box.start()
         reader.start()
         box.run()
     finally:
         reader.close()
+        if repeats is not None:
+            repeats.close()
         keypins.close()
         buttons.close()
         if hasattr(display, "close"):
@@ -292,6 +301,14 @@ def emulator_dice(seed: int, get_box):
         return box.game_id, len(box.app.events)
 
     return positional_dice(seed, position)
+
+
+def _terminal_size() -> tuple[int, int]:
+    """(columns, lines) of the terminal on standard output now."""
+    import shutil
+
+    size = shutil.get_terminal_size()
+    return size.columns, size.lines
 
 
 class _Traced:
