@@ -189,3 +189,105 @@ def test_hostile_repeat_keys_swallow_a_burst():
         assert sent == ["r"]
     finally:
         keys.close()
+
+
+# -- the real emulator on a pseudo-terminal -------------------------------------------
+
+class PtyBox:
+    """``cantstop-box emulate`` on a pseudo-terminal of a given size: keys in, screen text out."""
+
+    def __init__(self, state_dir, cols=140, lines=40):
+        import fcntl
+        import pty
+        import struct
+        import sys
+        import termios
+        from pathlib import Path
+
+        self._fcntl, self._struct, self._termios = fcntl, struct, termios
+        repo = Path(__file__).resolve().parents[2]
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the emulator, the pty as its terminal
+            os.chdir(repo)
+            env = dict(os.environ, XDG_STATE_HOME=str(state_dir / "log"))
+            os.execve(sys.executable, [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1",
+                                       "--state-dir", str(state_dir)], env)
+        self.resize(cols, lines)
+        self.text = ""
+
+    def resize(self, cols, lines):
+        size = self._struct.pack("HHHH", lines, cols, 0, 0)
+        self._fcntl.ioctl(self.fd, self._termios.TIOCSWINSZ, size)
+
+    def read(self, seconds: float) -> str:
+        import select
+
+        end, got = time.monotonic() + seconds, []
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                try:
+                    got.append(os.read(self.fd, 65536).decode("utf-8", "replace"))
+                except OSError:
+                    break
+        self.text += "".join(got)
+        return "".join(got)
+
+    def wait_for(self, needle: str, seconds: float = 15.0) -> bool:
+        end = time.monotonic() + seconds
+        while needle not in self.text and time.monotonic() < end:
+            self.read(0.1)
+        return needle in self.text
+
+    def key(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def close(self) -> int:
+        try:
+            self.key("q")
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                self.read(0.1)
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+                if done:
+                    return os.waitstatus_to_exitcode(status)
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            return -9
+        finally:
+            os.close(self.fd)
+
+
+def open_events(state_dir) -> list:
+    from firmware.store import Store
+
+    with Store.open(state_dir, readonly=True) as store:
+        game = store.open_game()
+        return [] if game is None else game.record().to_json()["events"]
+
+
+def test_hostile_emulator_on_a_terminal_holds_roll_as_one_press_and_follows_resizes(tmp_path):
+    box = PtyBox(tmp_path)
+    try:
+        assert box.wait_for("└"), box.text[-500:]  # the first frame: New game
+        box.read(1.0)
+        # ROLL held down on New game: the terminal sends r, then after its delay a stream of r.
+        # One press starts the game; the repeats must not roll the first player's dice.
+        box.key("r")
+        time.sleep(0.5)
+        for _ in range(25):
+            box.key("r")
+            time.sleep(0.033)
+        box.read(1.5)
+        assert [e for e in open_events(tmp_path) if "roll" in e] == []
+        box.key("r")  # a later tap rolls, once
+        box.read(1.5)
+        assert sum("roll" in e for e in open_events(tmp_path)) == 1
+        box.resize(80, 24)  # the kernel sends SIGWINCH to the emulator
+        assert box.wait_for("terminal 80x24 is too small"), box.text[-500:]
+        box.text = ""
+        box.resize(140, 40)
+        assert box.wait_for("└"), box.text[-500:]  # the whole frame again
+    finally:
+        status = box.close()
+    assert status == 0
