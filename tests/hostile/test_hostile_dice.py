@@ -5,14 +5,14 @@ from __future__ import annotations
 from gpiozero.pins.mock import MockFactory
 
 from firmware import ui, views
-from firmware.config import ButtonsConfig
+from firmware.config import ButtonPins, GameConfig
 from firmware.daemon import Box
 from firmware.run import emulator_dice
 from firmware.store import Store
 from hw.buttons import GpioButtons
 from hw.fakes import FakeDisplay
 
-PINS = ButtonsConfig().pins()
+PINS = ButtonPins().pins()
 
 
 class Clock:
@@ -34,7 +34,7 @@ class Session:
         self.factory, self.clock = MockFactory(), Clock()
         self.store = Store.open(state_dir)
         holder: list = []
-        self.box = Box(ui.Settings(), FakeDisplay(), self.store, dice=emulator_dice(seed, lambda: holder[0]),
+        self.box = Box(GameConfig(), FakeDisplay(), self.store, dice=emulator_dice(seed, lambda: holder[0]),
                        clock=self.clock)
         holder.append(self.box)
         self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
