@@ -96,11 +96,19 @@ def iter_results(kinds, games: int, seed: int, rules=None, max_turns: int = 500,
     import itertools
     import multiprocessing
 
-    with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with context.Pool(workers, initializer=_ignore_ctrl_c) as pool:
         # Pool.imap would queue every job at once; a window of jobs keeps memory flat.
         while window := list(itertools.islice(jobs, 4 * workers)):
             for part in pool.imap(_part, window):  # in order: the summary does not depend on scheduling
                 yield from part
+
+
+def _ignore_ctrl_c() -> None:
+    """In a worker: Ctrl-C is for the parent, which stops the pool (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_series(kinds, games: int, seed: int, rules=None, max_turns: int = 500, rotate: bool = False,

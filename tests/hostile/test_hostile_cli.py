@@ -245,3 +245,22 @@ def test_hostile_simulate_tally_matches_the_engine_summary_with_flat_memory():
     finally:
         tracemalloc.stop()
     assert peak < 200_000, f"{peak} bytes for 100,000 games: the tally keeps the games"
+
+
+def test_hostile_simulate_ctrl_c_stops_a_long_series_quietly():
+    """Ctrl-C in a terminal signals the whole foreground group: parent and workers alike."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "simulate", "--players", "rule28",
+                             "--games", "1000000000", "--workers", "2"], cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(2.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out, err) == (130, "", "")
