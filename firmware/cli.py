@@ -24,6 +24,52 @@ class UsageError(Exception):
     """A user's mistake on the command line: reported in one line, exit status 2."""
 
 
+class OutputError(Exception):
+    """Standard output cannot take the text (a full disk, ``> /dev/full``): one line, exit status 1."""
+
+
+#: The biggest whole number SQLite stores: game numbers and counts past it cannot name anything.
+MAX_INT = 2**63 - 1
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to standard output and flush; an ``OutputError`` (one line) if it cannot."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
+    except OSError as err:
+        raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """A user's word quoted for a one-line message, cut short when it is long."""
+    text = " ".join(str(text).split())
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _os_error_line(err: OSError) -> str:
+    """An operating-system error in one line: what failed and on which file, with a hint for permissions."""
+    text = err.strerror or str(err) or type(err).__name__
+    if err.filename is not None:
+        text += f": {err.filename}"
+    if isinstance(err, PermissionError):
+        text += " (run it as the box's user, or with sudo)"
+    return " ".join(text.split())
+
+
 def _command(spec: str):
     """The object serving a command: a module, or ``module:attribute``."""
     module_name, _, attr = spec.partition(":")
@@ -62,14 +108,46 @@ def main(argv: list[str] | None = None) -> int:
     selected = next((w for w in words if not w.startswith("-")), None)
     parser = build_parser(selected if selected in COMMANDS else None)
     args = parser.parse_args(argv)
+    name = f"cantstop-box {args.command}"
     try:
-        return args._module.run(args)
+        code = args._module.run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a buffered print fails here, not in the interpreter's exit
+        return code
     except UsageError as err:
-        print(f"cantstop-box {args.command}: {err}", file=sys.stderr)
+        print(f"{name}: {err}", file=sys.stderr)
         return 2
+    except OutputError as err:
+        print(f"{name}: {err}", file=sys.stderr)
+        _quiet_stdout()
+        return 1
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    except OSError as err:  # the system said no (a path too long, a folder not ours, a full disk)
+        failed_output = err.filename is None and _stdout_is_broken()
+        print(f"{name}: {'cannot write to standard output: ' if failed_output else ''}{_os_error_line(err)}",
+              file=sys.stderr)
+        if failed_output:
+            _quiet_stdout()
+        return 1
     except KeyboardInterrupt:
         return 130
 
 
+def _stdout_is_broken() -> bool:
+    """Whether standard output still refuses its buffered text (so the error was writing it)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m firmware.cli`: run the imported module's main, so that the commands'
+    # UsageError and OutputError are the very classes main() catches (not __main__'s copies).
+    from firmware.cli import main as _main
+
+    sys.exit(_main())

@@ -30,6 +30,10 @@ DEFAULT_PATHS = ("/etc/cantstop-box/config.toml", "~/.config/cantstop-box/config
 MAX_GPIO = 27
 MIN_COLOURS, MAX_COLOURS = 4, 8
 MAX_COLOUR_LENGTH = 8
+#: The biggest config file read (the documented default is about 3 KB); checked while reading.
+MAX_CONFIG_BYTES = 64 * 1024
+#: The deepest nesting of tables and lists accepted (a section holding a list of names is 2).
+MAX_NESTING = 8
 
 #: What a GPIO's alternate function is, for the buses the display may use.
 I2C_PINS = {2: "the I2C data pin (SDA)", 3: "the I2C clock pin (SCL)"}
@@ -179,7 +183,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
-            raw = f.read()
+            raw = _read_limited(f, name)
     except FileNotFoundError:
         raise ConfigError(f"{name}: config file not found") from None
     except IsADirectoryError:
@@ -201,11 +205,60 @@ def parse(data: bytes | str, name: str = "<config>") -> Config:
             raise ConfigError(f"{name}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02X})") from None
     else:
         text = data
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{name}: {_too_big()}")
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: TOML syntax error: {exc}") from None
+    except RecursionError:  # arrays or tables nested hundreds deep
+        raise ConfigError(f"{name}: TOML nested too deep for a config file") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits (Python's int conversion limit)
+        if "digits" in str(exc):
+            raise ConfigError(f"{name}: a number has thousands of digits; settings are small whole numbers") from None
+        raise ConfigError(f"{name}: TOML value error: {_one_line(exc)[:80]}") from None
+    if _too_deep(document):
+        raise ConfigError(f"{name}: TOML nested too deep for a config file")
     return _Checker(name).config(document)
+
+
+def _too_deep(document: dict[str, Any]) -> bool:
+    """Whether lists or tables nest deeper than ``MAX_NESTING`` (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return False
+
+
+def _too_big() -> str:
+    return f"bigger than {MAX_CONFIG_BYTES // 1024} KB: not a config file (the documented one is about 3 KB)"
+
+
+def _read_limited(f, name: str) -> bytes:
+    """The file's bytes, read in chunks: a ConfigError as soon as it passes ``MAX_CONFIG_BYTES``.
+
+    Reading in chunks also lets Ctrl-C through (``--config /dev/zero`` would otherwise
+    fill memory in one read).
+    """
+    chunks, size = [], 0
+    while True:
+        chunk = f.read(min(16 * 1024, MAX_CONFIG_BYTES + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{name}: {_too_big()}")
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
 
 
 class _Checker:

@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import datetime, timezone
 
-from firmware.cli import UsageError
+from firmware.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.store import Store, StoredGame, StoreError, default_state_dir
 
 DESCRIPTION = __doc__
@@ -51,7 +51,9 @@ def parse_game_id(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1 or not text.strip().isdigit():
-        raise UsageError(f"GAME must be a game number like 3, not {text!r}")
+        raise UsageError(f"GAME must be a game number like 3, not {shown(text)}")
+    if value > MAX_INT:
+        raise UsageError(f"there is no game {shown(text)}: game numbers stop at {MAX_INT}")
     return value
 
 
@@ -107,7 +109,7 @@ def run(args) -> int:
         except OSError as err:
             raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     if game.problem:
         print(f"cantstop-box export: warning: {game.problem}; exported the {len(game.events)} events that replay",
               file=sys.stderr)

@@ -9,7 +9,7 @@ import argparse
 import json
 import time
 
-from firmware.cli import UsageError
+from firmware.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.export import add_state_dir_argument, iso, open_store
 from firmware.store import GameSummary, StoreError
 
@@ -27,8 +27,8 @@ def _positive(text: str) -> int:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of games, 1 or more, not {text!r}")
+    if not 1 <= value <= MAX_INT:
+        raise argparse.ArgumentTypeError(f"must be a whole number of games from 1 to {MAX_INT}, not {shown(text)}")
     return value
 
 
@@ -106,7 +106,7 @@ def run(args) -> int:
     if not games:
         raise UsageError(f"no saved games in {store.path.parent}")
     if args.json:
-        print(json.dumps([summary_json(g) for g in games], ensure_ascii=False, indent=1))
+        write_stdout(json.dumps([summary_json(g) for g in games], ensure_ascii=False, indent=1) + "\n")
     else:
-        print(table(games), end="")
+        write_stdout(table(games))
     return 0

@@ -3,6 +3,9 @@
 Events are checked in order, so the error names the first bad event. On bad
 input it prints nothing on standard output, one line on standard error
 naming the problem (``event N: ...`` for an event) and exits with status 2.
+A record may be at most 4 MB (a long game is under 100 KB); the file is read
+in chunks and refused as soon as it passes that, so ``replay /dev/zero``
+stops at once.
 """
 
 import argparse
@@ -10,12 +13,34 @@ import json
 import sys
 
 from engine import CantStopError, parse_json, replay_json, state_view
+from firmware.cli import write_stdout
 
 DESCRIPTION = __doc__
 
+#: The biggest game record read; checked while reading.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+CHUNK = 64 * 1024
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record in JSON, or - for standard input")
+    parser.add_argument("file", metavar="FILE", help="a game record in JSON (at most 4 MB), or - for standard input")
+
+
+def read_limited(f, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """At most ``limit`` bytes of ``f``, read in chunks; a one-line ValueError as soon as there are more.
+
+    Chunks also let Ctrl-C through between reads.
+    """
+    chunks, size = [], 0
+    while True:
+        chunk = f.read(min(CHUNK, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise ValueError(f"bigger than {limit // (1024 * 1024)} MB: not a game record "
+                             "(a long game is under 100 KB)")
 
 
 def read_text(path: str) -> str:
@@ -23,10 +48,10 @@ def read_text(path: str) -> str:
     if path == "-":
         if sys.stdin is None:
             raise OSError("standard input is closed")
-        data = sys.stdin.buffer.read()
+        data = read_limited(sys.stdin.buffer)
     else:
         with open(path, "rb") as f:
-            data = f.read()
+            data = read_limited(f)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -49,24 +74,5 @@ def run(args) -> int:
     except (CantStopError, ValueError) as err:
         print(_one_line(str(err)), file=sys.stderr)
         return 2
-    try:
-        print(json.dumps(state_view(state)), flush=True)
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing more to say
-        _quiet_stdout()
-        return 1
-    except OSError as err:
-        print(_one_line(f"cannot write the state view: {err.strerror or err}"), file=sys.stderr)
-        _quiet_stdout()
-        return 1
+    write_stdout(json.dumps(state_view(state)) + "\n")
     return 0
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot raise again."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass

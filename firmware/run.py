@@ -238,17 +238,15 @@ def run_emulator(args) -> int:
     from hw.terminal import QUIT, KeyPins, KeyReader, TerminalDisplay
 
     from .config import ConfigError
-    from .daemon import seeded_dice
 
     try:
         cfg = _load_config(args.config)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
-    display = TerminalDisplay(footer=KEY_HELP)
-    if sys.stdout.isatty():
-        import shutil
-
-        cols, lines = shutil.get_terminal_size()
+    on_tty = sys.stdout.isatty()
+    display = TerminalDisplay(footer=KEY_HELP, terminal_size=_terminal_size if on_tty else None)
+    if on_tty:
+        cols, lines = _terminal_size()
         need_cols, need_lines = display.needed_size
         if cols < need_cols or lines < need_lines:
             return _fail(f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
@@ -258,8 +256,10 @@ def run_emulator(args) -> int:
         display = _Traced(display)
     from .sdnotify import Notifier
 
-    dice = seeded_dice(args.seed) if args.seed is not None else None
+    holder: list = []
+    dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
     box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env())
+    holder.append(box)
     if args.trace:
         display.box = box
     factory = mock_pin_factory()
@@ -279,18 +279,51 @@ def run_emulator(args) -> int:
             log.debug("key %r", key)
 
     _install_signals(box)
-    reader = KeyReader(on_key)
+    repeats = None
+    if sys.stdin is not None and sys.stdin.isatty():
+        from hw.keyrepeat import RepeatKeys
+
+        repeats = RepeatKeys(on_key)  # a key held down repeats: one held press, not a burst of taps
+    reader = KeyReader(repeats or on_key)
+    if on_tty:
+        inner = display.inner if args.trace else display
+        inner.follow_resize()  # redraw, or say "too small", whenever the window changes size
     try:
         box.start()
         reader.start()
         box.run()
     finally:
         reader.close()
+        if repeats is not None:
+            repeats.close()
         keypins.close()
         buttons.close()
         if hasattr(display, "close"):
             display.close()
     return 0
+
+
+def emulator_dice(seed: int, get_box):
+    """``--seed`` dice drawn from the seed and the game's position (its number, its events so far).
+
+    A resumed game goes on with the dice it would have had, instead of
+    replaying the seed's opening rolls on every start.
+    """
+    from .daemon import positional_dice
+
+    def position():
+        box = get_box()
+        return box.game_id, len(box.app.events)
+
+    return positional_dice(seed, position)
+
+
+def _terminal_size() -> tuple[int, int]:
+    """(columns, lines) of the terminal on standard output now."""
+    import shutil
+
+    size = shutil.get_terminal_size()
+    return size.columns, size.lines
 
 
 class _Traced:

@@ -10,6 +10,11 @@ is the same whatever the number of worker processes. Solitaire (one player)
 reports the mean turns to claim the needed columns. Games stop after
 ``--max-turns`` turns (every player's turns counted); the summary says how
 many hit that cap. Bad arguments: one line on standard error, exit status 2.
+
+Games are played and counted as a stream, so memory stays flat whatever
+``--games`` is. ``--games`` is at most 1,000,000,000 (days of computing on a
+laptop): a bigger number is a typo, not a series anyone waits for, and is
+refused in one line. Ctrl-C stops a long series (exit status 130).
 """
 
 import argparse
@@ -22,6 +27,8 @@ from engine import Rules, RulesError
 DESCRIPTION = __doc__
 
 CHUNK = 25
+MAX_GAMES = 1_000_000_000
+MAX_WORKERS = 256
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,13 +51,17 @@ class UsageError(ValueError):
     """A mistake in the arguments: reported in one line, exit status 2."""
 
 
-def _whole(text, name: str, low: int) -> int:
+def _whole(text, name: str, low: int, high: int | None = None) -> int:
+    from firmware.cli import shown
+
     try:
         value = int(str(text).strip())
     except ValueError:
-        raise UsageError(f"{name} must be a whole number, not {text!r}") from None
+        raise UsageError(f"{name} must be a whole number, not {shown(text)}") from None
     if value < low:
         raise UsageError(f"{name} must be at least {low}, not {value}")
+    if high is not None and value > high:
+        raise UsageError(f"{name} must be at most {high:,}, not {shown(text)}")
     return value
 
 
@@ -74,25 +85,92 @@ def _part(job):
     return play_series_part(kinds, seed, range(start, stop), rules, max_turns, rotate)
 
 
+def iter_results(kinds, games: int, seed: int, rules=None, max_turns: int = 500, rotate: bool = False,
+                 workers: int = 1):
+    """Every game's result, in game order, as a stream: only a few chunks are ever in flight."""
+    jobs = ((kinds, seed, s, min(s + CHUNK, games), rules, max_turns, rotate) for s in range(0, games, CHUNK))
+    if workers <= 1 or games <= CHUNK:
+        for job in jobs:
+            yield from _part(job)
+        return
+    import itertools
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with context.Pool(workers, initializer=_ignore_ctrl_c) as pool:
+        # Pool.imap would queue every job at once; a window of jobs keeps memory flat.
+        while window := list(itertools.islice(jobs, 4 * workers)):
+            for part in pool.imap(_part, window):  # in order: the summary does not depend on scheduling
+                yield from part
+
+
+def _ignore_ctrl_c() -> None:
+    """In a worker: Ctrl-C is for the parent, which stops the pool (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_series(kinds, games: int, seed: int, rules=None, max_turns: int = 500, rotate: bool = False,
                workers: int = 1, progress=None) -> list:
     """Every game's result, in game order; ``progress(done, total)`` is called as chunks finish."""
-    jobs = [(kinds, seed, s, min(s + CHUNK, games), rules, max_turns, rotate) for s in range(0, games, CHUNK)]
     results = []
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            results.extend(_part(job))
-            if progress:
-                progress(len(results), games)
-        return results
-    import multiprocessing
-
-    with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
-        for part in pool.imap(_part, jobs):  # in order: the summary does not depend on scheduling
-            results.extend(part)
-            if progress:
-                progress(len(results), games)
+    for result in iter_results(kinds, games, seed, rules, max_turns, rotate, workers):
+        results.append(result)
+        if progress and (len(results) % CHUNK == 0 or len(results) == games):
+            progress(len(results), games)
     return results
+
+
+class Tally:
+    """The series summary counted game by game (what ``engine.players.summarize`` gives for the list).
+
+    Turn counts go into a histogram (a game has at most ``max_turns`` turns),
+    so the mean and the median need no list of every game.
+    """
+
+    def __init__(self, kinds, seed, rotate: bool, max_turns: int) -> None:
+        self.kinds, self.seed, self.rotate, self.max_turns = list(kinds), seed, rotate, max_turns
+        self.games = self.capped = 0
+        self.wins_by_seat = [0] * len(self.kinds)
+        self.wins_by_player = [0] * len(self.kinds)
+        self.turns: dict[int, int] = {}
+
+    def add(self, r) -> None:
+        self.games += 1
+        if r.winner is not None:
+            self.wins_by_seat[r.winner] += 1
+            self.wins_by_player[r.order[r.winner]] += 1
+        if r.capped:
+            self.capped += 1
+        else:
+            self.turns[r.turns] = self.turns.get(r.turns, 0) + 1
+
+    def _median(self, count: int):
+        lower, upper = (count - 1) // 2, count // 2  # the middle position(s), counting from 0
+        seen, low_value = 0, None
+        for value in sorted(self.turns):
+            seen += self.turns[value]
+            if low_value is None and seen > lower:
+                low_value = value
+            if seen > upper:
+                return low_value if lower == upper else (low_value + value) / 2
+        return None
+
+    def summary(self) -> dict:
+        count = sum(self.turns.values())
+        total = sum(t * n for t, n in self.turns.items())
+        summary = {
+            "players": self.kinds, "games": self.games, "seed": self.seed, "rotate": self.rotate,
+            "max_turns": self.max_turns, "wins_by_seat": self.wins_by_seat, "wins_by_player": self.wins_by_player,
+            "no_winner": self.games - sum(self.wins_by_seat), "capped": self.capped,
+            "mean_turns": round(total / count, 4) if count else None,
+            "median_turns": self._median(count) if count else None,
+            "first_player_win_rate": round(self.wins_by_seat[0] / self.games, 4) if self.games else None,
+        }
+        if len(self.kinds) == 1:
+            summary["mean_turns_to_claim"] = summary["mean_turns"]
+        return summary
 
 
 def _bar(stream):
@@ -132,21 +210,26 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from engine.players import summarize
+    from firmware.cli import write_stdout
 
     kinds = parse_players(args.players)
-    games = _whole(args.games, "--games", 1)
+    games = _whole(args.games, "--games", 1, MAX_GAMES)
     seed = _whole(args.seed, "--seed", 0)
     max_turns = _whole(args.max_turns, "--max-turns", 1)
-    workers = _whole(args.workers, "--workers", 1) if args.workers is not None else (os.cpu_count() or 1)
+    workers = (_whole(args.workers, "--workers", 1, MAX_WORKERS) if args.workers is not None
+               else (os.cpu_count() or 1))
     try:
         rules = Rules(columns_to_win=_whole(args.columns_to_win, "--columns-to-win", 1),
                       speedy=args.speedy, risky=args.risky)
     except RulesError as err:
         raise UsageError(str(err)) from None
     progress = _bar(sys.stderr) if sys.stderr.isatty() else None
-    results = run_series(kinds, games, seed, rules, max_turns, args.rotate, workers, progress)
-    summary = summarize(kinds, results, seed, args.rotate, max_turns)
+    tally = Tally(kinds, seed, args.rotate, max_turns)
+    for result in iter_results(kinds, games, seed, rules, max_turns, args.rotate, workers):
+        tally.add(result)
+        if progress and (tally.games % CHUNK == 0 or tally.games == games):
+            progress(tally.games, games)
+    summary = tally.summary()
     summary["rules"] = rules.to_json()
-    print(json.dumps(summary) if args.json else format_summary(summary))
+    write_stdout((json.dumps(summary) if args.json else format_summary(summary)) + "\n")
     return 0

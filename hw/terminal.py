@@ -65,7 +65,8 @@ class TerminalDisplay:
     """The ``Display`` port drawn in a terminal, redrawn in place each frame."""
 
     def __init__(self, stream: TextIO | None = None, *, footer: str = "",
-                 size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+                 size: tuple[int, int] = (WIDTH, HEIGHT),
+                 terminal_size: Callable[[], tuple[int, int]] | None = None) -> None:
         self._stream = stream if stream is not None else sys.stdout
         self._size = (int(size[0]), int(size[1]))
         self.footer = footer
@@ -73,6 +74,10 @@ class TerminalDisplay:
         self._lock = threading.Lock()
         self._dim = False
         self._last: Image.Image | None = None
+        # (columns, lines) of the terminal now, or None to draw without checking (a pipe, a test).
+        self._terminal_size = terminal_size
+        self._drawn_for: tuple[int, int] | None = None
+        self._watch = None  # a hw.winch.ResizeWatch once follow_resize() runs
 
     @property
     def size(self) -> tuple[int, int]:
@@ -88,22 +93,54 @@ class TerminalDisplay:
         """Draw the frame over the previous one; one write, one flush."""
         if image.size != self._size:
             raise ValueError(f"frame is {image.size[0]}x{image.size[1]}, the display is {self._size[0]}x{self._size[1]}")
+        with self._lock:
+            self._last = image
+            self._draw()
+
+    def redraw(self) -> None:
+        """Draw the last frame again for the terminal's size now (after a resize)."""
+        with self._lock:
+            if self._last is not None:
+                self._draw()
+
+    def too_small_note(self, cols: int, lines: int) -> str:
+        """The one line shown instead of the frame in a terminal too small for it."""
+        need_cols, need_lines = self.needed_size
+        return f"terminal {cols}x{lines} is too small: the box needs {need_cols}x{need_lines} (make it bigger)"
+
+    def _draw(self) -> None:
+        """Write the last frame (the lock is held): whole, or the one-line note when it cannot fit."""
+        now = self._terminal_size() if self._terminal_size is not None else None
+        need_cols, need_lines = self.needed_size
+        first = "" if self._started else HIDE_CURSOR
+        if now is not None and (now[0] < need_cols or now[1] < need_lines):
+            # Wrapped rows would be garbage: one line, cut to fit, on a clean screen.
+            text = first + CLEAR_SCREEN + CURSOR_HOME + self.too_small_note(*now)[: max(now[0] - 1, 0)]
+        else:
+            # A new size may leave fragments of the old frame or the note: start clean.
+            clear = not self._started or now != self._drawn_for
+            text = first + (CLEAR_SCREEN if clear else "") + self._frame_text(self._last)
+        self._drawn_for = now
+        self._started = True
+        self._stream.write(text)
+        self._stream.flush()
+
+    def _frame_text(self, image: Image.Image) -> str:
         width = self._size[0]
-        parts = []
-        if not self._started:
-            parts.append(CLEAR_SCREEN + HIDE_CURSOR)
-        parts.append(CURSOR_HOME)
-        parts.append("┌" + "─" * width + "┐\n")
+        parts = [CURSOR_HOME, "┌" + "─" * width + "┐\n"]
         faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
         parts.extend(f"│{faint}{row}{normal}│\n" for row in frame_to_text(image))
         parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
         for line in self.footer.splitlines():
             parts.append(line[: width + 2] + CLEAR_TO_EOL + "\n")
-        with self._lock:
-            self._started = True
-            self._last = image
-            self._stream.write("".join(parts))
-            self._stream.flush()
+        return "".join(parts)
+
+    def follow_resize(self) -> None:
+        """Redraw whenever the terminal is resized (SIGWINCH); call from the main thread. ``close`` stops it."""
+        if self._watch is None:
+            from hw.winch import ResizeWatch
+
+            self._watch = ResizeWatch(self.redraw)
 
     def clear(self) -> None:
         """Draw a blank frame."""
@@ -118,6 +155,9 @@ class TerminalDisplay:
 
     def close(self) -> None:
         """Give the cursor back; the last frame stays on screen."""
+        watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.close()
         with self._lock:
             if self._started:
                 self._stream.write(SHOW_CURSOR)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -273,13 +274,31 @@ def test_deploy_ci_deps_does_nothing_when_tools_are_there(fake_bin):
     assert not log.exists()
 
 
+@pytest.fixture
+def open_copy():
+    """deploy/ copied where any user can read it: the checkout may sit in a 0700 folder (``mktemp -d``)."""
+    base = Path(tempfile.mkdtemp(prefix="cantstop-deploy-", dir="/tmp" if os.path.isdir("/tmp") else None))
+    try:
+        base.chmod(0o755)
+        shutil.copytree(REPO / "deploy", base / "deploy")
+        # What makes it a checkout to install.sh: pyproject.toml and the unit.
+        (base / "systemd").mkdir()
+        for name in ("pyproject.toml", "systemd/cantstop-box.service"):
+            shutil.copy(REPO / name, base / name)
+        for path in [base / "deploy", base / "systemd", *base.glob("*/*"), base / "pyproject.toml"]:
+            path.chmod(0o755)
+        yield base / "deploy"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 @pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
-def test_deploy_scripts_refuse_the_real_system_without_root(script):
-    command = [BASH, str(script)]
+def test_deploy_scripts_refuse_the_real_system_without_root(script, open_copy):
+    command = [BASH, str(open_copy / script.name)]
     if os.geteuid() == 0:  # drop to nobody for this check
         command = [shutil.which("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", *command]
     env = {k: v for k, v in os.environ.items() if k != "ROOT"}
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, cwd=open_copy)
     assert done.returncode == 1
     assert f"{script.name}: needs root: run 'sudo deploy/{script.name}'" in done.stderr
     assert done.stderr.count("\n") == 1 and done.stdout == ""

@@ -1,0 +1,294 @@
+"""The emulator under a careless user: a window resized while running, a key held down."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import threading
+import time
+
+import pytest
+from PIL import Image, ImageDraw
+
+from hw.keyrepeat import RepeatFilter, RepeatKeys
+from hw.terminal import CLEAR_SCREEN, CURSOR_HOME, TerminalDisplay
+
+FOOTER = "keys: r roll  q quit"
+
+
+def frame() -> Image.Image:
+    image = Image.new("1", (128, 64))
+    ImageDraw.Draw(image).rectangle((10, 10, 60, 30), fill=1)
+    return image
+
+
+class Terminal:
+    """A terminal whose size the test changes; what was written since the last look."""
+
+    def __init__(self, cols=140, lines=40):
+        self.size = (cols, lines)
+        self.out = io.StringIO()
+        self.seen = 0
+
+    def new(self) -> str:
+        text = self.out.getvalue()[self.seen:]
+        self.seen = len(self.out.getvalue())
+        return text
+
+
+@pytest.fixture
+def term():
+    return Terminal()
+
+
+@pytest.fixture
+def display(term):
+    return TerminalDisplay(term.out, footer=FOOTER, terminal_size=lambda: term.size)
+
+
+def visible_lines(text: str) -> list[str]:
+    """The text after the last clear, split in lines (what the terminal shows)."""
+    return text.rsplit(CLEAR_SCREEN, 1)[-1].replace(CURSOR_HOME, "").splitlines()
+
+
+def test_hostile_shrunk_terminal_shows_one_line_not_a_wrapped_frame(term, display):
+    display.show(frame())
+    assert len(visible_lines(term.new())) == 32 + 2 + 1
+    term.size = (80, 24)
+    display.redraw()
+    shown = term.new()
+    assert shown.startswith(CLEAR_SCREEN)
+    lines = visible_lines(shown)
+    assert lines == ["terminal 80x24 is too small: the box needs 130x35 (make it bigger)"]
+    assert "█" not in shown and "▀" not in shown
+
+
+def test_hostile_frames_while_too_small_stay_one_line_cut_to_the_width(term, display):
+    term.size = (30, 10)
+    display.show(frame())
+    display.show(frame())
+    for text in term.new().split(CLEAR_SCREEN)[1:]:
+        assert visible_lines(text) == ["terminal 30x10 is too small: "[:29]]
+
+
+def test_hostile_grown_terminal_is_cleared_and_gets_the_whole_frame_back(term, display):
+    display.show(frame())
+    term.size = (60, 20)
+    display.redraw()
+    term.new()
+    term.size = (150, 50)
+    display.redraw()
+    shown = term.new()
+    assert shown.count(CLEAR_SCREEN) == 1  # the fragments of the note and the old frame are gone
+    lines = visible_lines(shown)
+    assert len(lines) == 35 and lines[-1].startswith(FOOTER)
+    assert all(len(line.replace("\x1b[K", "")) <= 130 for line in lines)
+
+
+def test_hostile_same_size_redraw_does_not_clear(term, display):
+    display.show(frame())
+    term.new()
+    display.show(frame())
+    assert CLEAR_SCREEN not in term.new()
+
+
+def test_hostile_sigwinch_redraws_while_running(term, display):
+    display.show(frame())
+    before = signal.getsignal(signal.SIGWINCH)
+    display.follow_resize()
+    try:
+        term.new()
+        term.size = (70, 20)
+        os.kill(os.getpid(), signal.SIGWINCH)
+        deadline = time.monotonic() + 5
+        while "too small" not in term.out.getvalue()[term.seen:] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert visible_lines(term.new()) == ["terminal 70x20 is too small: the box needs 130x35 (make it bigger)"]
+    finally:
+        display.close()
+    assert signal.getsignal(signal.SIGWINCH) == before  # closing gives the signal back
+
+
+# -- auto-repeat ------------------------------------------------------------------------
+
+def feed(f: RepeatFilter, arrivals) -> list[tuple[float, str]]:
+    """Keys (time, key) in order; returns (time, key) of each press sent, including held-back ones."""
+    sent = []
+    for at, key in arrivals:
+        for k in f.due(at):
+            sent.append((at, k))
+        sent.extend((at, k) for k in f.key(key, at))
+    sent.extend((99.0, k) for k in f.due(99.0))
+    return sent
+
+
+def held(key: str, start: float, seconds: float, delay=0.5, rate=0.033):
+    """What a terminal sends while ``key`` is held: once, then after ``delay`` every ``rate``."""
+    times = [start]
+    t = start + delay
+    while t < start + seconds:
+        times.append(t)
+        t += rate
+    return [(round(t, 4), key) for t in times]
+
+
+@pytest.mark.parametrize("delay, rate", [(0.25, 0.033), (0.5, 0.04), (0.66, 0.04), (0.6, 0.1)])
+def test_hostile_a_held_key_is_one_press(delay, rate):
+    f = RepeatFilter()
+    assert [k for _, k in feed(f, held("r", 0.0, 3.0, delay, rate))] == ["r"]
+
+
+def test_hostile_a_key_held_twice_is_two_presses():
+    f = RepeatFilter()
+    arrivals = held("r", 0.0, 2.0) + held("r", 3.0, 2.0)
+    assert [at for at, _ in feed(f, arrivals)] == [0.0, 3.0]
+
+
+def test_hostile_quick_deliberate_taps_all_count():
+    f = RepeatFilter()
+    arrivals = [(0.0, "a"), (0.25, "a"), (0.5, "a"), (0.75, "a"), (1.0, "b"), (1.2, "b")]
+    assert [k for _, k in feed(f, arrivals)] == ["a", "a", "a", "a", "b", "b"]
+
+
+def test_hostile_held_key_then_another_key_counts_the_other():
+    f = RepeatFilter()
+    arrivals = held("r", 0.0, 1.5) + [(1.6, "s")]
+    assert [k for _, k in feed(f, arrivals)] == ["r", "s"]
+
+
+def test_hostile_repeat_keys_on_the_clock_send_a_held_back_tap_after_the_wait():
+    sent, done = [], threading.Event()
+
+    def emit(k):
+        sent.append(k)
+        if len(sent) == 2:
+            done.set()
+
+    keys = RepeatKeys(emit, rate_gap=0.05)
+    try:
+        keys("r")
+        time.sleep(0.2)
+        keys("r")  # a deliberate second tap: held back for rate_gap, then sent
+        assert done.wait(2.0)
+        assert sent == ["r", "r"]
+    finally:
+        keys.close()
+
+
+def test_hostile_repeat_keys_swallow_a_burst():
+    """Timers may fire (on the real clock); on the key clock the repeats never pause, so nothing more is sent."""
+    sent, now = [], [0.0]
+    keys = RepeatKeys(sent.append, rate_gap=0.1, clock=lambda: now[0])
+    try:
+        keys("r")
+        now[0] = 0.5
+        for _ in range(20):
+            keys("r")
+            time.sleep(0.01)
+            now[0] += 0.033
+        time.sleep(0.3)
+        assert sent == ["r"]
+    finally:
+        keys.close()
+
+
+# -- the real emulator on a pseudo-terminal -------------------------------------------
+
+class PtyBox:
+    """``cantstop-box emulate`` on a pseudo-terminal of a given size: keys in, screen text out."""
+
+    def __init__(self, state_dir, cols=140, lines=40):
+        import fcntl
+        import pty
+        import struct
+        import sys
+        import termios
+        from pathlib import Path
+
+        self._fcntl, self._struct, self._termios = fcntl, struct, termios
+        repo = Path(__file__).resolve().parents[2]
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the emulator, the pty as its terminal
+            os.chdir(repo)
+            env = dict(os.environ, XDG_STATE_HOME=str(state_dir / "log"))
+            os.execve(sys.executable, [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1",
+                                       "--state-dir", str(state_dir)], env)
+        self.resize(cols, lines)
+        self.text = ""
+
+    def resize(self, cols, lines):
+        size = self._struct.pack("HHHH", lines, cols, 0, 0)
+        self._fcntl.ioctl(self.fd, self._termios.TIOCSWINSZ, size)
+
+    def read(self, seconds: float) -> str:
+        import select
+
+        end, got = time.monotonic() + seconds, []
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                try:
+                    got.append(os.read(self.fd, 65536).decode("utf-8", "replace"))
+                except OSError:
+                    break
+        self.text += "".join(got)
+        return "".join(got)
+
+    def wait_for(self, needle: str, seconds: float = 15.0) -> bool:
+        end = time.monotonic() + seconds
+        while needle not in self.text and time.monotonic() < end:
+            self.read(0.1)
+        return needle in self.text
+
+    def key(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def close(self) -> int:
+        try:
+            self.key("q")
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                self.read(0.1)
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+                if done:
+                    return os.waitstatus_to_exitcode(status)
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            return -9
+        finally:
+            os.close(self.fd)
+
+
+def open_events(state_dir) -> list:
+    from firmware.store import Store
+
+    with Store.open(state_dir, readonly=True) as store:
+        game = store.open_game()
+        return [] if game is None else game.record().to_json()["events"]
+
+
+def test_hostile_emulator_on_a_terminal_holds_roll_as_one_press_and_follows_resizes(tmp_path):
+    box = PtyBox(tmp_path)
+    try:
+        assert box.wait_for("└"), box.text[-500:]  # the first frame: New game
+        box.read(1.0)
+        # ROLL held down on New game: the terminal sends r, then after its delay a stream of r.
+        # One press starts the game; the repeats must not roll the first player's dice.
+        box.key("r")
+        time.sleep(0.5)
+        box.key("r")  # the first repeat after the delay, then the stream (in one write: a busy
+        box.key("r" * 25)  # test machine must not stretch the gaps into separate presses)
+        box.read(1.5)
+        assert [e for e in open_events(tmp_path) if "roll" in e] == []
+        box.key("r")  # a later tap rolls, once
+        box.read(1.5)
+        assert sum("roll" in e for e in open_events(tmp_path)) == 1
+        box.resize(80, 24)  # the kernel sends SIGWINCH to the emulator
+        assert box.wait_for("terminal 80x24 is too small"), box.text[-500:]
+        box.text = ""
+        box.resize(140, 40)
+        assert box.wait_for("└"), box.text[-500:]  # the whole frame again
+    finally:
+        status = box.close()
+    assert status == 0
