@@ -1,267 +1,36 @@
-"""The box's settings: a TOML file read once at start, checked, frozen.
-
-``load(path)`` reads ``[buttons]``, ``[display]``, ``[game]`` and
-``[storage]`` (see ``firmware/default_config.toml``, which documents every
-key) and returns a frozen ``Config``. Anything wrong in the file is a
-``ConfigError`` whose message is one line naming the file, the key and the
-problem, e.g.::
-
-    /etc/cantstop-box/config.toml: [buttons] roll = 2: GPIO2 is the I2C data pin (SDA); choose another pin
-
-The defaults match the default wiring (``docs/wiring.png``), so a box built
-as documented runs with no config file at all.
-"""
+"""Checking a parsed config document, key by key: the first problem is a one-line ConfigError."""
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import os
-import tomllib
-from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Rules
 from hw.display import DRIVERS, INTERFACES
 from hw.header import HEADER
 
-DEFAULT_PATHS = ("/etc/cantstop-box/config.toml", "~/.config/cantstop-box/config.toml")
-
-MAX_GPIO = 27
-MIN_COLOURS, MAX_COLOURS = 4, 8
-MAX_COLOUR_LENGTH = 8
-#: The biggest config file read (the documented default is about 3 KB); checked while reading.
-MAX_CONFIG_BYTES = 64 * 1024
-#: The deepest nesting of tables and lists accepted (a section holding a list of names is 2).
-MAX_NESTING = 8
-
-#: What a GPIO's alternate function is, for the buses the display may use.
-I2C_PINS = {2: "the I2C data pin (SDA)", 3: "the I2C clock pin (SCL)"}
-SPI_PINS = {
-    7: "the SPI chip-select pin (CE1)",
-    8: "the SPI chip-select pin (CE0)",
-    9: "the SPI MISO pin",
-    10: "the SPI data pin (MOSI)",
-    11: "the SPI clock pin (SCLK)",
-}
+from .models import (
+    BUTTON_KEYS,
+    I2C_PINS,
+    MAX_COLOUR_LENGTH,
+    MAX_COLOURS,
+    MAX_GPIO,
+    MIN_COLOURS,
+    SECTIONS,
+    SPI_PINS,
+    ButtonPins,
+    Config,
+    ConfigError,
+    DisplayConfig,
+    GameConfig,
+)
 
 
-class ConfigError(Exception):
-    """The config file is missing, unreadable, not TOML, or has a bad value; one line."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(" ".join(str(message).split()))
-
-
-@dataclass(frozen=True)
-class ButtonPins:
-    """The six buttons' BCM GPIO numbers, each wired to ground, and their timing."""
-
-    roll: int = 5
-    stop: int = 6
-    a: int = 13
-    b: int = 19
-    c: int = 26
-    menu: int = 16
-    debounce_ms: int = 30
-    long_press_ms: int = 800
-
-    def pins(self) -> dict[str, int]:
-        """Button name (as the firmware calls it) -> BCM GPIO number.
-
-        >>> ButtonPins().pins()
-        {'ROLL': 5, 'STOP': 6, 'A': 13, 'B': 19, 'C': 26, 'MENU': 16}
-        """
-        return {key.upper(): getattr(self, key) for key in BUTTON_KEYS}
-
-
-BUTTON_KEYS = ("roll", "stop", "a", "b", "c", "menu")
-
-
-@dataclass(frozen=True)
-class DisplayConfig:
-    """The OLED: driver chip, bus, and how it is mounted.
-
-    ``port`` is the I2C bus number (``/dev/i2c-<port>``); over SPI the display
-    is on SPI0, chip select ``spi_device``, with ``gpio_dc`` and ``gpio_reset``.
-    """
-
-    driver: str = "ssd1306"
-    interface: str = "i2c"
-    port: int = 1
-    address: int = 0x3C
-    spi_device: int = 0
-    gpio_dc: int = 24
-    gpio_reset: int = 25
-    rotation: int = 0
-    contrast: int = 255
-    dim_after_min: int = 10
-
-    def oled_options(self) -> dict[str, Any]:
-        """Keyword arguments for ``hw.display.open_oled(driver, **options)``.
-
-        >>> DisplayConfig(interface="spi").oled_options()["spi_port"]
-        0
-        """
-        return {
-            "interface": self.interface,
-            "port": self.port,
-            "address": self.address,
-            "spi_port": 0,
-            "spi_device": self.spi_device,
-            "gpio_dc": self.gpio_dc,
-            "gpio_reset": self.gpio_reset,
-            "rotation": self.rotation,
-            "contrast": self.contrast,
-        }
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """What a new game starts with: the colours players pick from, and the rules."""
-
-    colours: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
-    players: int = 2
-    columns_to_win: int = 3
-    speedy: bool = False
-    risky: bool = False
-
-    @property
-    def rules(self) -> Rules:
-        """The rules a new game starts with."""
-        return Rules(columns_to_win=self.columns_to_win, speedy=self.speedy, risky=self.risky)
-
-
-@dataclass(frozen=True)
-class Config:
-    """Every setting of the box. ``state_dir`` None means the store's default."""
-
-    buttons: ButtonPins = field(default_factory=ButtonPins)
-    display: DisplayConfig = field(default_factory=DisplayConfig)
-    game: GameConfig = field(default_factory=GameConfig)
-    state_dir: str | None = None
-    path: str | None = None
-
-    def replace(self, **changes: Any) -> Config:
-        """A copy with some fields changed (the models are frozen)."""
-        return dataclasses.replace(self, **changes)
-
-
-def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
-#: The file's layout: section -> its keys, in documentation order.
-SECTIONS: dict[str, tuple[str, ...]] = {
-    "buttons": _names(ButtonPins),
-    "display": _names(DisplayConfig),
-    "game": _names(GameConfig),
-    "storage": ("state_dir",),
-}
-
-
-def default_path() -> str | None:
-    """The first of ``DEFAULT_PATHS`` that exists (``~`` expanded), or None."""
-    for candidate in DEFAULT_PATHS:
-        expanded = os.path.expanduser(candidate)
-        if os.path.exists(expanded):
-            return expanded
-    return None
-
-
-def load(path: str | os.PathLike | None = None) -> Config:
-    """The config from ``path``; with None, from the first existing default path, else the defaults.
-
-    Raises ``ConfigError`` (one line: file, key, problem) for a missing
-    explicit file, an unreadable file, bad TOML or a bad value.
-    """
-    if path is None:
-        found = default_path()
-        if found is None:
-            return Config()
-        path = found
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as f:
-            raw = _read_limited(f, name)
-    except FileNotFoundError:
-        raise ConfigError(f"{name}: config file not found") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{name}: is a directory, not a config file") from None
-    except PermissionError:
-        raise ConfigError(f"{name}: cannot read the config file: permission denied") from None
-    except OSError as exc:
-        raise ConfigError(f"{name}: cannot read the config file: {exc.strerror or exc}") from None
-    return parse(raw, name)
-
-
-def parse(data: bytes | str, name: str = "<config>") -> Config:
-    """The config in TOML text ``data``; ``name`` is the file named in error messages."""
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            raise ConfigError(f"{name}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02X})") from None
-    else:
-        text = data
-    if len(text) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{name}: {_too_big()}")
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{name}: TOML syntax error: {exc}") from None
-    except RecursionError:  # arrays or tables nested hundreds deep
-        raise ConfigError(f"{name}: TOML nested too deep for a config file") from None
-    except ValueError as exc:  # e.g. an integer of thousands of digits (Python's int conversion limit)
-        if "digits" in str(exc):
-            raise ConfigError(f"{name}: a number has thousands of digits; settings are small whole numbers") from None
-        raise ConfigError(f"{name}: TOML value error: {_one_line(exc)[:80]}") from None
-    if _too_deep(document):
-        raise ConfigError(f"{name}: TOML nested too deep for a config file")
-    return _Checker(name).config(document)
-
-
-def _too_deep(document: dict[str, Any]) -> bool:
-    """Whether lists or tables nest deeper than ``MAX_NESTING`` (checked without recursion)."""
-    stack: list[tuple[Any, int]] = [(document, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_NESTING:
-            return True
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return False
-
-
-def _too_big() -> str:
-    return f"bigger than {MAX_CONFIG_BYTES // 1024} KB: not a config file (the documented one is about 3 KB)"
-
-
-def _read_limited(f, name: str) -> bytes:
-    """The file's bytes, read in chunks: a ConfigError as soon as it passes ``MAX_CONFIG_BYTES``.
-
-    Reading in chunks also lets Ctrl-C through (``--config /dev/zero`` would otherwise
-    fill memory in one read).
-    """
-    chunks, size = [], 0
-    while True:
-        chunk = f.read(min(16 * 1024, MAX_CONFIG_BYTES + 1 - size))
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{name}: {_too_big()}")
-
-
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
-class _Checker:
+class Checker:
     """Turns a parsed TOML document into a ``Config``, raising on the first problem."""
 
     def __init__(self, name: str) -> None:
