@@ -41,7 +41,8 @@ from luma.oled import device as luma_devices  # noqa: E402
 
 from firmware import ui, views  # noqa: E402
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon import Box, seeded_dice  # noqa: E402
+from firmware.daemon import Box  # noqa: E402
+from firmware.dice import seeded_dice  # noqa: E402
 from firmware.screens import render  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402

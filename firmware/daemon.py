@@ -14,50 +14,21 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable
 
-from .config import GameConfig
-
 from . import ui, words
+from .config import GameConfig
 from .debounce import Debouncer
+from .dice import os_dice
+from .stats import seats_from_meta, wins_per_colour
 from .screens import render
 
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
 MEMORY_KEY = "table"  # the store fact holding ui.memory()
-
-
-def os_dice() -> tuple[int, int, int, int]:
-    """Four dice from the operating system's entropy source."""
-    rng = _SYSTEM_RANDOM
-    return tuple(rng.randint(1, 6) for _ in range(4))  # type: ignore[return-value]
-
-
-_SYSTEM_RANDOM = random.SystemRandom()
-
-
-def seeded_dice(seed: int) -> Callable[[], tuple[int, int, int, int]]:
-    """Reproducible dice, for tests and the emulator's ``--seed`` only."""
-    rng = random.Random(seed)
-    return lambda: tuple(rng.randint(1, 6) for _ in range(4))  # type: ignore[return-value]
-
-
-def positional_dice(seed: int, position: Callable[[], object]) -> Callable[[], tuple[int, int, int, int]]:
-    """Reproducible dice drawn from ``seed`` and the game's ``position()`` (e.g. game id and events so far).
-
-    Nothing is carried from roll to roll, so a game resumed after a restart
-    rolls what it would have rolled without the restart, never its opening
-    dice again (the emulator's ``--seed``).
-    """
-    def dice() -> tuple[int, int, int, int]:
-        rng = random.Random(f"{seed}:{position()}")  # text seeds hash the same in every process
-        return tuple(rng.randint(1, 6) for _ in range(4))  # type: ignore[return-value]
-
-    return dice
 
 
 class Box:
@@ -173,7 +144,7 @@ class Box:
         return stored if stored.status == "finished" else None
 
     def _resume(self, stored) -> tuple[ui.App, str | None]:
-        seats = _seats_from_meta(stored.meta, stored.players)
+        seats = seats_from_meta(stored.meta, stored.players)
         if stored.status == "damaged":
             # The valid prefix stays in the store, exportable; the table starts afresh.
             self._save(lambda: self.store.abandon(stored.id))
@@ -394,36 +365,3 @@ def _short(err: BaseException) -> str:
         if text.startswith(prefix):
             text = text[len(prefix):]
     return text[:40]
-
-
-def wins_per_colour(summaries, colours) -> tuple[tuple[tuple[str, int], ...], int]:
-    """Statistics screen rows: wins per colour over finished games of two or more players.
-
-    Solitaire practice is not a win over anybody, so it is left out; a seat the
-    box played counts under "Box", not its colour. Every configured colour is
-    listed, with 0 where it never won.
-    """
-    wins = dict.fromkeys(colours, 0)
-    games = 0
-    for g in summaries:
-        if g.status != "finished" or len(g.players) < 2:
-            continue
-        games += 1
-        if g.winner is None:
-            continue
-        seats = _seats_from_meta(g.meta, g.players)
-        name = "Box" if seats[g.winner].bot else g.players[g.winner]
-        wins[name] = wins.get(name, 0) + 1
-    rows = tuple(sorted(wins.items(), key=lambda kv: (-kv[1], list(wins).index(kv[0]))))
-    return rows, games
-
-
-def _seats_from_meta(meta: dict | None, players) -> tuple[ui.Seat, ...]:
-    seats = []
-    raw = (meta or {}).get("seats") or []
-    for i, name in enumerate(players):
-        bot = None
-        if i < len(raw) and isinstance(raw[i], dict):
-            bot = raw[i].get("bot") or None
-        seats.append(ui.Seat(name, bot))
-    return tuple(seats)

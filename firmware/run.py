@@ -105,7 +105,8 @@ def _one_box(command):
 
 
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
-    from .daemon import Box, os_dice
+    from .daemon import Box
+    from .dice import os_dice
 
     box = Box(
         cfg.game,
@@ -309,7 +310,7 @@ def emulator_dice(seed: int, get_box):
     A resumed game goes on with the dice it would have had, instead of
     replaying the seed's opening rolls on every start.
     """
-    from .daemon import positional_dice
+    from .dice import positional_dice
 
     def position():
         box = get_box()

@@ -12,7 +12,8 @@ from PIL import ImageChops
 from engine import Phase, Record, Roll, Rules, Stop, state_view
 from firmware import ui, views
 from firmware.config import ButtonPins, GameConfig
-from firmware.daemon import Box, seeded_dice
+from firmware.daemon import Box
+from firmware.dice import seeded_dice
 from firmware.screens import render
 from firmware.store import Store, StoreWriteError
 from hw.buttons import GpioButtons
@@ -345,7 +346,7 @@ def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
 def test_daemon_statistics_count_multiplayer_wins_per_colour():
     from types import SimpleNamespace as G
 
-    from firmware.daemon import wins_per_colour
+    from firmware.stats import wins_per_colour
 
     def game(players, winner, status="finished", bots=()):
         seats = [{"colour": p, "bot": "strong" if i in bots else None} for i, p in enumerate(players)]

@@ -194,7 +194,7 @@ def test_store_games_counts_a_turn_only_once_it_is_rolled(store):
 def test_store_statistics_count_wins_of_finished_games(store):
     # Store.wins_by_colour is gone (it read meta["colours"], which nothing writes): the statistics
     # screen counts wins from games() by the seat's colour, the name the box gives each player.
-    from firmware.daemon import wins_per_colour
+    from firmware.stats import wins_per_colour
 
     def won(players, winner, bots=None):
         meta = {"seats": [{"colour": p, "bot": b} for p, b in zip(players, bots or [None] * len(players))]}

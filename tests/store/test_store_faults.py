@@ -226,7 +226,7 @@ def _two_finished_games(state_dir, clock):
 
 @pytest.mark.parametrize("sql, reason", DAMAGE)
 def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason):
-    from firmware.daemon import wins_per_colour
+    from firmware.stats import wins_per_colour
 
     final = _two_finished_games(state_dir, clock)
     _sql(state_dir, sql)
