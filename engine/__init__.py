@@ -13,20 +13,22 @@ The game is a list of events applied to a frozen state::
 No I/O, no clock and no randomness happen inside: the dice are data.
 """
 
-from .board import ALL_ROLLS, COLUMNS, HEIGHTS, RUNNERS, pairing_sums
+from .board import ALL_ROLLS, COLUMNS, DISTINCT_ROLLS, HEIGHTS, PAIRINGS, RUNNERS, dice_pairs, pairing_sums
 from .errors import CantStopError, GameOverError, IllegalEventError, RecordError, RulesError
 from .events import STOP, Event, Move, Roll, Stop, event_from_json
-from .game import Pairing, apply, can_roll, can_stop, legal_moves, nobody_can_win, pairings, step_after
+from .game import (Outcome, Pairing, apply, can_roll, can_stop, jumped_squares, legal_moves, nobody_can_win,
+                   outcome, pairings, step_after, stop_claims)
 from .odds import bust_chance, bust_probability, bust_probability_of, hit_count
 from .record import Record, parse_json, replay, replay_json, state_view
 from .rules import Rules
 from .state import GameState, Phase, new_game
 
 __all__ = [
-    "ALL_ROLLS", "COLUMNS", "HEIGHTS", "RUNNERS", "pairing_sums",
+    "ALL_ROLLS", "COLUMNS", "DISTINCT_ROLLS", "HEIGHTS", "PAIRINGS", "RUNNERS", "dice_pairs", "pairing_sums",
     "CantStopError", "GameOverError", "IllegalEventError", "RecordError", "RulesError",
     "STOP", "Event", "Move", "Roll", "Stop", "event_from_json",
-    "Pairing", "apply", "can_roll", "can_stop", "legal_moves", "nobody_can_win", "pairings", "step_after",
+    "Outcome", "Pairing", "apply", "can_roll", "can_stop", "jumped_squares", "legal_moves", "nobody_can_win",
+    "outcome", "pairings", "step_after", "stop_claims",
     "bust_chance", "bust_probability", "bust_probability_of", "hit_count",
     "Record", "parse_json", "replay", "replay_json", "state_view", "Rules", "GameState", "Phase", "new_game",
 ]

@@ -15,7 +15,7 @@
 
 from typing import NamedTuple
 
-from .board import COLUMNS, DISTINCT_PAIRS, TOP, pairing_sums
+from .board import COLUMNS, DISTINCT_PAIRS, PAIRING_LABELS, TOP, pairing_sums
 from .errors import GameOverError, IllegalEventError
 from .events import Move, Roll, Stop
 from .state import EMPTY_RUNNERS, GameState, Phase
@@ -26,17 +26,39 @@ _ROLL, _MOVE, _DECIDE, _OVER = Phase.ROLL, Phase.MOVE, Phase.DECIDE, Phase.OVER
 _new = tuple.__new__
 
 # One shared Move per possible effect, so legal-move lists allocate nothing.
+# Each effect also has a small code (1..77) so that what a roll's pairings
+# found can be keyed by one integer.
 _MOVE_OF: dict[tuple[int, ...], Move] = {}
+_CODE_OF: dict[tuple[int, ...], int] = {}
+_SUMS_OF_CODE: list[tuple[int, ...]] = [()]
 for _a in COLUMNS:
-    _MOVE_OF[(_a,)] = Move((_a,))
-    for _b in COLUMNS:
-        if _a <= _b:
-            _MOVE_OF[(_a, _b)] = Move((_a, _b))
-del _a, _b
+    for _sums in [(_a,)] + [(_a, _b) for _b in COLUMNS if _a <= _b]:
+        _MOVE_OF[_sums] = Move(_sums)
+        _CODE_OF[_sums] = len(_SUMS_OF_CODE)
+        _SUMS_OF_CODE.append(_sums)
+del _a, _sums
 
-# What a roll's pairings found (in pairing order, repeats included) to the
-# sorted, de-duplicated legal moves. Bounded: at most a few thousand keys.
-_MOVES_OF: dict[tuple[tuple[int, ...], ...], tuple[Move, ...]] = {}
+# Per ordered roll, its distinct pairings (a <= b) with the codes of the
+# effects each can have: both sums, only a, only b.
+_PAIR_CODES: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {
+    roll: tuple((a, b, _CODE_OF[(a, b)], _CODE_OF[(a,)], _CODE_OF[(b,)]) for a, b in pairs)
+    for roll, pairs in DISTINCT_PAIRS.items()
+}
+
+# What a roll's pairings found (codes in pairing order, 7 bits each) to the
+# sorted, de-duplicated legal moves. Bounded and small: a key is what at most
+# three pairings of one of the 126 distinct rolls found, each one of five
+# results (nothing, both, a, b, a or b), so fewer than 126 * 5**3 keys can
+# ever exist (a few thousand occur).
+_MOVES_OF: dict[int, tuple[Move, ...]] = {}
+
+
+def _moves_of(key: int) -> tuple[Move, ...]:
+    codes = set()
+    while key:
+        codes.add(key & 127)
+        key >>= 7
+    return tuple(_MOVE_OF[sums] for sums in sorted(_SUMS_OF_CODE[c] for c in codes))
 
 
 def _next_step(state: GameState, column: int, step: int) -> int:
@@ -67,7 +89,7 @@ def _pair_moves(state: GameState, a: int, b: int, free: int) -> list[tuple[int, 
         if not movable_a:
             return []
         base = ra or state.markers[state.current][a]
-        first = base + 1 if not state.rules.speedy else _next_step(state, a, base)
+        first = _next_step(state, a, base)
         return [(a, a)] if first < TOP[a] else [(a,)]
     rb = runners[b]
     movable_b = claimed[b] < 0 and rb < TOP[b] and (rb or free)
@@ -80,39 +102,6 @@ def _pair_moves(state: GameState, a: int, b: int, free: int) -> list[tuple[int, 
     if movable_b:
         return [(b,)]
     return []
-
-
-def _legal_moves(state: GameState, dice) -> tuple[Move, ...]:
-    # The hot path of every roll: _pair_moves inlined, for speed.
-    runners = state.runners
-    claimed = state.claimed
-    free = runners.count(0) - 10
-    found = []
-    for a, b in DISTINCT_PAIRS[dice]:
-        ra = runners[a]
-        movable_a = claimed[a] < 0 and ra < TOP[a] and (ra or free)
-        if a == b:
-            if movable_a:
-                found += _pair_moves(state, a, b, free)
-            continue
-        rb = runners[b]
-        movable_b = claimed[b] < 0 and rb < TOP[b] and (rb or free)
-        if movable_a:
-            if movable_b:
-                if (not ra) + (not rb) <= free:
-                    found.append((a, b))
-                else:
-                    found.append((a,))
-                    found.append((b,))
-            else:
-                found.append((a,))
-        elif movable_b:
-            found.append((b,))
-    key = tuple(found)
-    moves = _MOVES_OF.get(key)
-    if moves is None:
-        moves = _MOVES_OF[key] = tuple(_MOVE_OF[m] for m in sorted(set(found)))
-    return moves
 
 
 def _pass_turn(state: GameState, markers, claimed) -> GameState:
@@ -133,17 +122,49 @@ def _pass_turn(state: GameState, markers, claimed) -> GameState:
 
 
 def _roll(state: GameState, dice) -> GameState:
+    """The hot path of every roll: the legal moves of ``dice`` (:func:`_pair_moves` inlined)."""
     phase = state.phase
-    if phase is not _ROLL and phase is not _DECIDE:
-        if phase is _MOVE:
-            raise IllegalEventError("a roll cannot come now: the dice are out, choose a move first")
+    if phase is _ROLL:
+        free = 3  # a turn starts: every runner is free
+    elif phase is _DECIDE:
+        free = state.free_runners
+    elif phase is _MOVE:
+        raise IllegalEventError("a roll cannot come now: the dice are out, choose a move first")
+    else:
         raise GameOverError(_over_message(state))
+    runners = state.runners
+    claimed = state.claimed
+    key = 0
     try:
-        moves = _legal_moves(state, dice)
+        pairs = _PAIR_CODES[dice]
     except (KeyError, TypeError):
         raise IllegalEventError(f"dice must be four whole numbers 1 to 6, not {dice!r}") from None
-    if not moves:  # bust: the runners come off, the markers stay, play passes on
-        return _pass_turn(state, state.markers, state.claimed)
+    for a, b, both, only_a, only_b in pairs:
+        ra = runners[a]
+        movable_a = claimed[a] < 0 and ra < TOP[a] and (ra or free)
+        if a == b:
+            if movable_a:  # a double climbs two squares unless the first step reaches the top
+                base = ra or state.markers[state.current][a]
+                first = _next_step(state, a, base) if state.rules.speedy else base + 1
+                key = key << 7 | (both if first < TOP[a] else only_a)
+            continue
+        rb = runners[b]
+        movable_b = claimed[b] < 0 and rb < TOP[b] and (rb or free)
+        if movable_a:
+            if movable_b:
+                if (not ra) + (not rb) <= free:
+                    key = key << 7 | both
+                else:  # two new runners needed, one free: the player picks
+                    key = (key << 7 | only_a) << 7 | only_b
+            else:
+                key = key << 7 | only_a
+        elif movable_b:
+            key = key << 7 | only_b
+    if not key:  # bust: the runners come off, the markers stay, play passes on
+        return _pass_turn(state, state.markers, claimed)
+    moves = _MOVES_OF.get(key)
+    if moves is None:
+        moves = _MOVES_OF[key] = _moves_of(key)
     return _new(GameState, (
         state.players,
         state.rules,
@@ -151,9 +172,9 @@ def _roll(state: GameState, dice) -> GameState:
         _MOVE,
         dice,
         moves,
-        state.runners,
+        runners,
         state.markers,
-        state.claimed,
+        claimed,
         None,
         state.turn,
     ))
@@ -164,17 +185,20 @@ def _move(state: GameState, move: Move) -> GameState:
         if state.phase is _OVER:
             raise GameOverError(_over_message(state))
         raise IllegalEventError("a move must come right after a roll")
-    if move not in state.moves:
-        legal = ", ".join(_sums_text(m) for m in state.moves)
-        raise IllegalEventError(
-            f"move {_sums_text(move)} is not legal for dice {list(state.dice)}; legal moves: {legal}"
-        )
+    for legal_move in state.moves:  # identity first: legal moves are shared objects
+        if legal_move is move:
+            break
+    else:
+        if move not in state.moves:
+            _refuse_move(state, move)
     runners = list(state.runners)
     own = state.markers[state.current]
-    speedy = state.rules.speedy
-    for s in move.sums:
-        base = runners[s] or own[s]
-        runners[s] = _next_step(state, s, base) if speedy else base + 1
+    if state.rules.speedy:
+        for s in move.sums:
+            runners[s] = _next_step(state, s, runners[s] or own[s])
+    else:
+        for s in move.sums:
+            runners[s] = (runners[s] or own[s]) + 1
     return _new(GameState, (
         state.players,
         state.rules,
@@ -188,6 +212,13 @@ def _move(state: GameState, move: Move) -> GameState:
         None,
         state.turn,
     ))
+
+
+def _refuse_move(state: GameState, move: Move):
+    legal = ", ".join(_sums_text(m) for m in state.moves)
+    raise IllegalEventError(
+        f"move {_sums_text(move)} is not legal for dice {list(state.dice)}; legal moves: {legal}"
+    )
 
 
 def _stop(state: GameState) -> GameState:
@@ -264,6 +295,74 @@ def nobody_can_win(state: GameState) -> bool:
         return False
     need = state.rules.columns_to_win
     return all(claimed.count(i) + open_columns < need for i in range(len(state.players)))
+
+
+class Outcome(NamedTuple):
+    """How a game ended: ``winner`` is the winning player's index, or None when nobody can win any more."""
+
+    winner: int | None
+
+
+_NOBODY = Outcome(None)
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """How the game ended, or None while it goes on.
+
+    ``Outcome(winner=i)`` once player ``i`` has won (phase OVER).
+    ``Outcome(winner=None)`` when a turn starts and no player can reach the
+    columns to win any more (see :func:`nobody_can_win`): the rules know no
+    draw, so this is where the box and the simulator end such a game.
+
+    >>> from engine import new_game
+    >>> outcome(new_game(["Red", "Blue"])) is None
+    True
+    """
+    phase = state.phase
+    if phase is _OVER:
+        return Outcome(state.winner)
+    if phase is _ROLL and nobody_can_win(state):
+        return _NOBODY
+    return None
+
+
+def stop_claims(state: GameState) -> tuple[int, ...]:
+    """The columns the player to act claims if they stop now, ascending: those whose runner stands on the top.
+
+    Whether a stop is allowed now is :func:`can_stop`'s question (the risky
+    variant may forbid it); outside phase DECIDE there is nothing to stop.
+
+    >>> from engine import new_game, apply, Roll, Move
+    >>> s = apply(new_game(["Red", "Blue"]), Roll((1, 1, 1, 1)))
+    >>> s = apply(apply(s, Move.of(2, 2)), Roll((1, 1, 6, 6)))
+    >>> stop_claims(apply(s, Move.of(2, 12)))
+    (2,)
+    """
+    if state.phase is not _DECIDE:
+        return ()
+    runners = state.runners
+    return tuple(c for c in COLUMNS if runners[c] == TOP[c])
+
+
+def jumped_squares(before: GameState, after: GameState, column: int) -> tuple[int, ...]:
+    """Speedy variant: the squares the runner in ``column`` jumped from ``before`` to ``after``.
+
+    A step skips squares where another player's marker stands; this walks
+    the engine's own steps from where the piece stood in ``before`` (its
+    runner, or else its marker) to the runner in ``after`` and returns the
+    squares passed over, ascending. Empty under the standard rules, and when
+    the runner did not climb (a bust or a stop clears the runners).
+    """
+    if not before.rules.speedy:
+        return ()
+    step = before.runners[column] or before.markers[before.current][column]
+    end = after.runners[column]
+    jumped = []
+    while step < end:
+        landing = _next_step(before, column, step)
+        jumped.extend(range(step + 1, landing))
+        step = landing
+    return tuple(jumped)
 
 
 def _is_risky_blocked(state: GameState) -> bool:
@@ -344,9 +443,9 @@ def pairings(state: GameState) -> tuple[Pairing, Pairing, Pairing]:
     """
     if state.phase is not _MOVE:
         raise IllegalEventError("there are no dice out to pair")
-    free = state.runners.count(0) - 10
+    free = state.free_runners
     out = []
-    for label, (a, b) in zip("ABC", pairing_sums(state.dice)):
+    for label, (a, b) in zip(PAIRING_LABELS, pairing_sums(state.dice)):
         lo, hi = (a, b) if a <= b else (b, a)
         out.append(Pairing(label, (a, b), tuple(_MOVE_OF[m] for m in _pair_moves(state, lo, hi, free))))
     return tuple(out)

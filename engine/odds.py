@@ -2,8 +2,10 @@
 
 A roll busts exactly when none of the sums its pairings make is *movable*.
 Whether a sum is movable depends only on the set of movable columns, so the
-odds are a table over the 2**11 sets, computed once from all 1,296 rolls
-with a subset-sum transform; a query builds the set and looks it up.
+odds are a table over the 2**11 sets, computed once from the roll
+distribution (:data:`engine.board.DISTINCT_ROLLS`, the 126 distinct rolls
+weighted to the 1,296 ordered ones) with a subset-sum transform; a query
+builds the set and looks it up.
 
 >>> from engine import new_game
 >>> bust_chance(new_game(["Red"]))
@@ -12,7 +14,7 @@ with a subset-sum transform; a query builds the set and looks it up.
 0.5617
 """
 
-from .board import ALL_ROLLS, COLUMNS, TOP
+from .board import COLUMNS, DISTINCT_ROLLS, TOP
 from .state import GameState
 
 _FULL = (1 << 11) - 1
@@ -23,11 +25,11 @@ def _table() -> list[int]:
     global _BUST_COUNTS
     if _BUST_COUNTS is None:
         exact = [0] * (1 << 11)
-        for d1, d2, d3, d4 in ALL_ROLLS:
+        for _, weight, pairs in DISTINCT_ROLLS:
             hit = 0
-            for s in (d1 + d2, d3 + d4, d1 + d3, d2 + d4, d1 + d4, d2 + d3):
-                hit |= 1 << (s - 2)
-            exact[hit] += 1
+            for a, b in pairs:
+                hit |= 1 << (a - 2) | 1 << (b - 2)
+            exact[hit] += weight
         # within[S] = number of rolls whose sums all lie inside S.
         within = exact
         for bit in range(11):
@@ -48,7 +50,7 @@ def movable_mask(state: GameState) -> int:
     """The columns where a sum could move now, as bits (bit c-2 for column c)."""
     runners = state.runners
     mask = 0
-    if runners.count(0) > 10:  # a runner is still free: every open, untopped column
+    if state.free_runners:  # a runner is still free: every open, untopped column
         claimed = state.claimed
         for c in COLUMNS:
             if claimed[c] < 0 and runners[c] < TOP[c]:

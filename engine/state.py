@@ -25,6 +25,13 @@ class Phase(str, Enum):
 # slots 0 and 1 are always 0 (or -1 for ``claimed``).
 EMPTY_RUNNERS: tuple[int, ...] = (0,) * 13
 NO_CLAIMS: tuple[int, ...] = (-1,) * 13
+_EMPTY_SLOTS = 13 - RUNNERS  # zeros in ``runners`` when every runner is free
+
+
+def free_runners_of(runners) -> int:
+    """Runners not yet placed (0..3) in a column-indexed runners tuple: :attr:`GameState.free_runners`
+    for runners that are not (yet) a state's, such as a player's look-ahead."""
+    return runners.count(0) - _EMPTY_SLOTS
 
 
 class GameState(NamedTuple):
@@ -63,7 +70,12 @@ class GameState(NamedTuple):
     @property
     def free_runners(self) -> int:
         """Runners not yet placed this turn (0..3)."""
-        return self.runners.count(0) - (13 - RUNNERS)
+        return self.runners.count(0) - _EMPTY_SLOTS  # free_runners_of(self.runners), one call fewer
+
+    @property
+    def round(self) -> int:
+        """The round number: every player's first turn is round 1, their second round 2, ..."""
+        return (self.turn - 1) // len(self.players) + 1
 
     def runner_steps(self) -> dict[int, int]:
         """This turn's runners as ``{column: step}``, columns ascending."""

@@ -14,12 +14,12 @@ the decision in at most two lines of 20 characters, for the 128x64 screen.
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..board import COLUMNS, HEIGHTS, TOP
+from ..board import COLUMNS, TOP
 from ..errors import CantStopError
 from ..events import Move
-from ..game import can_stop, step_after
+from ..game import can_stop, step_after, stop_claims
 from ..odds import bust_probability
-from ..state import GameState, Phase
+from ..state import GameState, Phase, free_runners_of
 from .turn import climbing_mask, outcomes, placeable_mask
 
 ROLL = "roll"
@@ -125,7 +125,7 @@ def runners_after(state: GameState, move: Move) -> tuple[int, ...]:
 
 def bust_after(state: GameState, runners) -> float:
     """The chance that a roll busts with these runners (same board otherwise)."""
-    free = runners.count(0) - 10
+    free = free_runners_of(runners)
     _, bust = outcomes(climbing_mask(runners), placeable_mask(runners, state.claimed), free)
     return bust / 1296
 
@@ -140,7 +140,7 @@ def squares_at_risk(state: GameState, runners=None) -> int:
 def roll_gain(state: GameState) -> float:
     """Expected net squares of one more roll: squares it adds (best option) less bust x at risk."""
     runners = state.runners
-    free = runners.count(0) - 10
+    free = state.free_runners
     classes, bust = outcomes(climbing_mask(runners), placeable_mask(runners, state.claimed), free)
     own = state.markers[state.current]
     gain = 0
@@ -154,12 +154,6 @@ def roll_gain(state: GameState) -> float:
             best = max(best, room)
         gain += weight * best
     return (gain - bust * squares_at_risk(state)) / 1296
-
-
-def stop_claims(state: GameState, runners=None) -> tuple[int, ...]:
-    """The columns a stop would claim now (runners on their top)."""
-    runners = state.runners if runners is None else runners
-    return tuple(c for c in COLUMNS if runners[c] and runners[c] == HEIGHTS[c])
 
 
 def stop_wins(state: GameState) -> bool:

@@ -31,7 +31,7 @@ from ..board import COLUMNS, HEIGHTS, TOP
 from ..events import Move
 from ..game import can_stop
 from ..odds import hit_count
-from ..state import GameState, Phase
+from ..state import GameState, Phase, free_runners_of
 from .base import Player, runners_after
 from .turn import climbing_mask, outcomes, placeable_mask
 
@@ -189,7 +189,7 @@ class _Context:
 
     def roll_value(self, runners, exact: bool) -> float:
         """Expected value of rolling now; children valued exactly (``exact``) or by stopping."""
-        free = runners.count(0) - 10
+        free = free_runners_of(runners)
         classes, bust = outcomes(climbing_mask(runners), placeable_mask(runners, self.claimed), free)
         total = bust * self.s0
         seen = {}
@@ -210,7 +210,7 @@ class _Context:
         """Value of stopping, or of the one forced roll the risky variant imposes."""
         s = self.stop_value(runners)
         if self.blocked(runners):
-            free = runners.count(0) - 10
+            free = free_runners_of(runners)
             _, bust = outcomes(climbing_mask(runners), placeable_mask(runners, self.claimed), free)
             q = bust / 1296
             return (1 - q) * s + q * self.s0
@@ -226,7 +226,7 @@ class _Context:
         if s == (1.0 if self.multi else 0.0):  # stopping wins
             self.memo_d[runners] = s
             return s
-        free = runners.count(0) - 10
+        free = free_runners_of(runners)
         fixed = self.tuning.exact and (free == 0 or not placeable_mask(runners, self.claimed))
         if fixed:
             one = self.roll_value(runners, exact=False)
@@ -296,7 +296,7 @@ class StrongPlayer(Player):
         """(value of stopping, value of rolling) now, in the player's own units."""
         ctx = _context(state, self.tuning)
         runners = state.runners
-        free = runners.count(0) - 10
+        free = state.free_runners
         fixed = self.tuning.exact and (free == 0 or not placeable_mask(runners, ctx.claimed))
         roll = ctx.roll_value(runners, exact=fixed)
         stop = ctx.stop_value(runners) if can_stop(state) else -math.inf

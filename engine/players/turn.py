@@ -19,41 +19,18 @@ options they give and is memoised on exactly that key.
 (728, 1296)
 """
 
-from itertools import combinations_with_replacement
+from ..board import COLUMNS, DISTINCT_ROLLS, TOP
 
-from ..board import COLUMNS, TOP
-
-
-def _pairs(dice) -> tuple[tuple[int, int], ...]:
-    d1, d2, d3, d4 = dice
-    seen = []
-    for a, b in ((d1 + d2, d3 + d4), (d1 + d3, d2 + d4), (d1 + d4, d2 + d3)):
-        pair = (a, b) if a <= b else (b, a)
-        if pair not in seen:
-            seen.append(pair)
-    return tuple(seen)
-
-
-def _orderings(dice) -> int:
-    count = 24
-    for face in set(dice):
-        for k in range(2, dice.count(face) + 1):
-            count //= k
-    return count
-
-
-_MULTISETS: tuple | None = None
+_MULTISETS = tuple((weight, pairs) for _, weight, pairs in DISTINCT_ROLLS)
 
 
 def multisets() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
     """Per distinct roll: (how many of the 1,296 ordered rolls it is, its pairings as (low, high) sums).
 
-    Built at first use, not at import.
+    The board's roll distribution (:data:`engine.board.DISTINCT_ROLLS`) without the faces.
     """
-    global _MULTISETS
-    if _MULTISETS is None:
-        _MULTISETS = tuple((_orderings(d), _pairs(d)) for d in combinations_with_replacement(range(1, 7), 4))
     return _MULTISETS
+
 
 _OUTCOMES: dict[tuple[int, int, int], tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], int]] = {}
 
