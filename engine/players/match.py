@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..board import ALL_ROLLS
 from ..events import STOP, Roll
-from ..game import apply, nobody_can_win
+from ..game import apply, outcome
 from ..rules import Rules
 from ..state import Phase, new_game
 from .base import PlayerError
@@ -52,15 +52,15 @@ def play_game(players, rng: random.Random, rules: Rules | None = None,
         raise PlayerError(f"a game needs 1 to 4 players, not {len(players)}")
     state = new_game([f"P{k + 1}" for k in range(len(players))], rules)
     rand = rng.random
-    MOVE, DECIDE, OVER, ROLL_PHASE = Phase.MOVE, Phase.DECIDE, Phase.OVER, Phase.ROLL
+    MOVE, DECIDE = Phase.MOVE, Phase.DECIDE
     while True:
         phase = state.phase
-        if phase is OVER:
-            return GameResult(tuple(order or range(len(players))), state.winner, state.turn, False)
-        if state.turn > max_turns:
+        if state.turn > max_turns:  # (a won game never gets here: its last turn was within the cap)
             return GameResult(tuple(order or range(len(players))), None, max_turns, True)
-        if phase is ROLL_PHASE and nobody_can_win(state):
-            return GameResult(tuple(order or range(len(players))), None, state.turn, False)  # no draw: stop here
+        if phase is not MOVE and phase is not DECIDE:
+            ended = outcome(state)  # a win, or nobody can win any more (no draw in the rules: stop here)
+            if ended is not None:
+                return GameResult(tuple(order or range(len(players))), ended.winner, state.turn, False)
         player = players[state.current]
         if phase is MOVE:
             event = player.choose_move(state, rng)

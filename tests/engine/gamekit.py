@@ -192,6 +192,32 @@ def someone_can_still_win(state: GameState) -> bool:
     return any(len(state.claims_of(p)) + open_columns >= need for p in range(len(state.players)))
 
 
+def ref_outcome(state: GameState) -> tuple[bool, int | None]:
+    """(ended, winner): a won game (phase OVER), or a turn starting when nobody can reach the goal."""
+    if state.phase is Phase.OVER:
+        return True, state.winner
+    if state.phase is Phase.ROLL and not someone_can_still_win(state):
+        return True, None
+    return False, None
+
+
+def ref_stop_claims(state: GameState) -> list[int]:
+    """The columns a stop in phase DECIDE would newly claim, from the reference stop."""
+    if state.phase is not Phase.DECIDE:
+        return []
+    claimed = ref_stop(state).claimed
+    return sorted(c for c, owner in claimed.items() if state.claimed[c] < 0 and owner == state.current)
+
+
+def ref_jumped(before: GameState, after: GameState, column: int) -> list[int]:
+    """Speedy: the squares strictly between the piece's start and its runner now that other markers hold."""
+    if not before.rules.speedy:
+        return []
+    start = before.runners[column] or before.markers[before.current][column]
+    others = {before.markers[p][column] for p in range(len(before.players)) if p != before.current}
+    return [sq for sq in range(start + 1, after.runners[column]) if sq in others]
+
+
 def check_transition(before: GameState, event, after: GameState) -> None:
     """``after`` is what the reference model says ``event`` does to ``before``."""
     n = len(before.players)

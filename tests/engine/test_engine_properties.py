@@ -28,8 +28,11 @@ from engine import (
     apply,
     bust_probability,
     can_stop,
+    jumped_squares,
     new_game,
+    outcome,
     replay,
+    stop_claims,
 )
 from gamekit import (
     FAST,
@@ -43,6 +46,9 @@ from gamekit import (
     player_counts,
     random_game,
     record_round_trip,
+    ref_jumped,
+    ref_outcome,
+    ref_stop_claims,
     rules_strategy,
     seeds,
 )
@@ -57,6 +63,28 @@ def test_properties_every_event_follows_the_rules_and_keeps_the_invariants(game)
     for step in random_game(seed, players, rules):
         check_transition(step.before, step.event, step.after)
         check_invariants(step.after)
+
+
+def check_facts(step) -> None:
+    """outcome, stop_claims and jumped_squares agree with the reference model."""
+    state = step.after
+    ended, winner = ref_outcome(state)
+    assert outcome(state) == ((winner,) if ended else None)
+    assert list(stop_claims(state)) == ref_stop_claims(state)
+    if isinstance(step.event, Move):
+        for c in set(step.event.sums):
+            assert list(jumped_squares(step.before, state, c)) == ref_jumped(step.before, state, c)
+    if step.event is STOP:
+        newly = [c for c in range(2, 13) if state.claimed[c] >= 0 and step.before.claimed[c] < 0]
+        assert list(stop_claims(step.before)) == newly
+
+
+@FAST
+@given(games)
+def test_properties_outcome_stop_claims_and_jumps_match_the_reference_at_every_step(game):
+    seed, players, rules = game
+    for step in random_game(seed, players, rules):
+        check_facts(step)
 
 
 @FAST
@@ -156,6 +184,7 @@ def test_properties_soak_every_check_on_many_games(game):
         check_transition(step.before, step.event, step.after)
         check_invariants(step.after)
         check_view(step.after)
+        check_facts(step)
         check_events_accepted_only_when_legal(step.after, rng)
         if step.after.phase in (Phase.ROLL, Phase.DECIDE) and rng.random() < 0.05:
             assert bust_probability(step.after) == brute_force_bust_count(step.after) / 1296
