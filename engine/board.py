@@ -83,7 +83,7 @@ and players weigh these 126 instead of all 1,296."""
 
 _PAIRS_OF_FACES = {dice: pairs for dice, _, pairs in DISTINCT_ROLLS}
 
-DISTINCT_PAIRS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {
-    roll: _PAIRS_OF_FACES[tuple(sorted(roll))] for roll in ALL_ROLLS
-}
+DISTINCT_PAIRS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = dict(
+    zip(ALL_ROLLS, map(_PAIRS_OF_FACES.__getitem__, map(tuple, map(sorted, ALL_ROLLS))))
+)
 """Per ordered roll, the pairs of its distinct roll in :data:`DISTINCT_ROLLS`."""

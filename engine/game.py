@@ -13,9 +13,10 @@
 {7: 2}
 """
 
+from itertools import compress
 from typing import NamedTuple
 
-from .board import COLUMNS, DISTINCT_PAIRS, PAIRING_LABELS, TOP, pairing_sums
+from .board import COLUMNS, DISTINCT_PAIRS, DISTINCT_ROLLS, PAIRING_LABELS, TOP, pairing_sums
 from .errors import GameOverError, IllegalEventError
 from .events import Move, Roll, Stop
 from .state import EMPTY_RUNNERS, GameState, Phase
@@ -24,6 +25,7 @@ _ROLL, _MOVE, _DECIDE, _OVER = Phase.ROLL, Phase.MOVE, Phase.DECIDE, Phase.OVER
 # GameState is a NamedTuple: building it with tuple.__new__ skips a Python-level
 # __new__ frame on the hot path (the fields are given in declaration order).
 _new = tuple.__new__
+_SLOTS = range(13)  # with compress(_SLOTS, runners): the columns that have a runner
 
 # One shared Move per possible effect, so legal-move lists allocate nothing.
 # Each effect also has a small code (1..77) so that what a roll's pairings
@@ -40,10 +42,14 @@ del _a, _sums
 
 # Per ordered roll, its distinct pairings (a <= b) with the codes of the
 # effects each can have: both sums, only a, only b.
-_PAIR_CODES: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {
-    roll: tuple((a, b, _CODE_OF[(a, b)], _CODE_OF[(a,)], _CODE_OF[(b,)]) for a, b in pairs)
-    for roll, pairs in DISTINCT_PAIRS.items()
+_CODES_OF_PAIRS = {
+    id(pairs): tuple((a, b, _CODE_OF[(a, b)], _CODE_OF[(a,)], _CODE_OF[(b,)]) for a, b in pairs)
+    for _, _, pairs in DISTINCT_ROLLS
 }
+_PAIR_CODES: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int, int], ...]] = dict(
+    zip(DISTINCT_PAIRS, map(_CODES_OF_PAIRS.__getitem__, map(id, DISTINCT_PAIRS.values())))
+)
+del _CODES_OF_PAIRS
 
 # What a roll's pairings found (codes in pairing order, 7 bits each) to the
 # sorted, de-duplicated legal moves. Bounded and small: a key is what at most
@@ -238,12 +244,10 @@ def _stop(state: GameState) -> GameState:
     own = list(state.markers[cur])
     claimed = state.claimed
     new_claims = []
-    for c in COLUMNS:
-        r = runners[c]
-        if r:
-            own[c] = r
-            if r == TOP[c]:
-                new_claims.append(c)
+    for c in compress(_SLOTS, runners):  # the columns with a runner
+        r = own[c] = runners[c]
+        if r == TOP[c]:
+            new_claims.append(c)
     markers = list(state.markers)
     markers[cur] = tuple(own)
     if new_claims:
@@ -341,7 +345,7 @@ def stop_claims(state: GameState) -> tuple[int, ...]:
     if state.phase is not _DECIDE:
         return ()
     runners = state.runners
-    return tuple(c for c in COLUMNS if runners[c] == TOP[c])
+    return tuple(c for c in compress(_SLOTS, runners) if runners[c] == TOP[c])
 
 
 def jumped_squares(before: GameState, after: GameState, column: int) -> tuple[int, ...]:
