@@ -126,7 +126,7 @@ def runners_after(state: GameState, move: Move) -> tuple[int, ...]:
 def bust_after(state: GameState, runners) -> float:
     """The chance that a roll busts with these runners (same board otherwise)."""
     free = free_runners_of(runners)
-    _, bust = outcomes(climbing_mask(runners), placeable_mask(runners, state.claimed), free)
+    bust = outcomes(climbing_mask(runners), placeable_mask(runners, state.claimed), free)[2]
     return bust / 1296
 
 
@@ -141,10 +141,10 @@ def roll_gain(state: GameState) -> float:
     """Expected net squares of one more roll: squares it adds (best option) less bust x at risk."""
     runners = state.runners
     free = state.free_runners
-    classes, bust = outcomes(climbing_mask(runners), placeable_mask(runners, state.claimed), free)
+    weights, option_sets, bust = outcomes(climbing_mask(runners), placeable_mask(runners, state.claimed), free)
     own = state.markers[state.current]
     gain = 0
-    for weight, options in classes:
+    for weight, options in zip(weights, option_sets):
         best = 0
         for opt in options:
             room = 0

@@ -150,9 +150,7 @@ class _Context:
                     new_claims.append(c)
         mine = self.claimed.count(self.cur) + len(new_claims)
         if mine >= self.need:
-            value = 1.0 if self.multi else 0.0
-            self.memo_s[runners] = value
-            return value
+            return _remember(self.memo_s, runners, 1.0 if self.multi else 0.0)
         me = _turns_to_go(costs, mine, self.need, t.spread, new_claims, idx)
         if not self.multi:
             value = -me
@@ -170,8 +168,7 @@ class _Context:
             else:
                 x = (opp - me + t.tempo) / t.temperature
                 value = 1.0 / (1.0 + math.exp(-x)) if x > -60 else 0.0
-        self.memo_s[runners] = value
-        return value
+        return _remember(self.memo_s, runners, value)
 
     # -- rolling ----------------------------------------------------------------
 
@@ -190,10 +187,10 @@ class _Context:
     def roll_value(self, runners, exact: bool) -> float:
         """Expected value of rolling now; children valued exactly (``exact``) or by stopping."""
         free = free_runners_of(runners)
-        classes, bust = outcomes(climbing_mask(runners), placeable_mask(runners, self.claimed), free)
+        weights, option_sets, bust = outcomes(climbing_mask(runners), placeable_mask(runners, self.claimed), free)
         total = bust * self.s0
         seen = {}
-        for weight, options in classes:
+        for weight, options in zip(weights, option_sets):
             best = -math.inf
             for opt in options:
                 v = seen.get(opt)
@@ -211,7 +208,7 @@ class _Context:
         s = self.stop_value(runners)
         if self.blocked(runners):
             free = free_runners_of(runners)
-            _, bust = outcomes(climbing_mask(runners), placeable_mask(runners, self.claimed), free)
+            bust = outcomes(climbing_mask(runners), placeable_mask(runners, self.claimed), free)[2]
             q = bust / 1296
             return (1 - q) * s + q * self.s0
         return s
@@ -224,8 +221,7 @@ class _Context:
         can = not self.blocked(runners)
         s = self.stop_value(runners) if can else -math.inf
         if s == (1.0 if self.multi else 0.0):  # stopping wins
-            self.memo_d[runners] = s
-            return s
+            return _remember(self.memo_d, runners, s)
         free = free_runners_of(runners)
         fixed = self.tuning.exact and (free == 0 or not placeable_mask(runners, self.claimed))
         if fixed:
@@ -236,8 +232,7 @@ class _Context:
                 value = max(s, self.roll_value(runners, exact=True))
         else:
             value = max(s, self.roll_value(runners, exact=False))
-        self.memo_d[runners] = value
-        return value
+        return _remember(self.memo_d, runners, value)
 
 
 def _turns_to_go(costs, claims, need, spread, new_claims, idx) -> float:
@@ -260,8 +255,20 @@ def _turns_to_go(costs, claims, need, spread, new_claims, idx) -> float:
     return total
 
 
+# The memos are bounded: a context per turn (the last few kept), and in each
+# context at most _MAX_MEMO values of stopping and of deciding (a turn of the
+# default player meets a few hundred; exact=True some thousands).
 _CONTEXTS: dict = {}
-_MAX_CONTEXTS = 8
+_MAX_CONTEXTS = 4
+_MAX_MEMO = 10_000
+
+
+def _remember(memo: dict, runners, value: float) -> float:
+    if len(memo) >= _MAX_MEMO:
+        memo.clear()
+    memo[runners] = value
+    return value
+
 
 
 def _context(state: GameState, tuning: Tuning) -> _Context:
