@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/screens.py
 	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
+	$(PY) benchmarks/player_memory.py
 
 gallery: $(STAMP)
 	$(PY) -m firmware.gallery docs/gallery
