@@ -27,7 +27,7 @@ table lookups: well under a millisecond on average.
 import math
 from dataclasses import dataclass
 
-from ..board import COLUMNS, HEIGHTS, TOP
+from ..board import COLUMNS, HEIGHTS
 from ..events import Move
 from ..game import can_stop
 from ..odds import hit_count
