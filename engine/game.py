@@ -16,7 +16,7 @@
 from itertools import compress
 from typing import NamedTuple
 
-from .board import COLUMNS, DISTINCT_PAIRS, DISTINCT_ROLLS, PAIRING_LABELS, TOP, pairing_sums
+from .board import COLUMNS, DISTINCT_PAIRS, DISTINCT_ROLLS, PAIRING_LABELS, RUNNERS, TOP, pairing_sums
 from .errors import GameOverError, IllegalEventError
 from .events import Move, Roll, Stop
 from .state import EMPTY_RUNNERS, GameState, Phase
@@ -131,7 +131,7 @@ def _roll(state: GameState, dice) -> GameState:
     """The hot path of every roll: the legal moves of ``dice`` (:func:`_pair_moves` inlined)."""
     phase = state.phase
     if phase is _ROLL:
-        free = 3  # a turn starts: every runner is free
+        free = RUNNERS  # a turn starts: every runner is free
     elif phase is _DECIDE:
         free = state.free_runners
     elif phase is _MOVE:
