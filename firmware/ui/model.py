@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import ClassVar
 
-from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, nobody_can_win
+from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
 
 from .. import bots
 from ..config import GameConfig
@@ -207,7 +207,7 @@ class App:
     def ended(self) -> bool:
         """The loaded game is over: won, or nobody can win any more."""
         g = self.game
-        return g is not None and (g.phase is Phase.OVER or is_blocked(g))
+        return g is not None and outcome(g) is not None
 
     @property
     def in_game(self) -> bool:
@@ -223,11 +223,6 @@ class App:
         if g is None or g.phase is Phase.OVER:
             return None
         return self.seats[g.current].bot
-
-
-def is_blocked(g: GameState) -> bool:
-    """A long game where nobody can reach the columns to win: the box ends it (no draw in the rules)."""
-    return g.phase is Phase.ROLL and nobody_can_win(g)
 
 
 def with_states(app: App, states: tuple[GameState, ...], events: tuple[Event, ...], **changes) -> App:

@@ -7,12 +7,11 @@ next action and a hint were decided by the update).
 
 from __future__ import annotations
 
-from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, pairings
+from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, dice_pairs, jumped_squares, pairings
 
 from .. import views as v
 from ..practice import box_average
 from .. import words
-from ._facts import dice_pairs, jumped_squares, round_of
 from .menus import menu_items
 from .model import App, Screen, handover_pending
 from .pages import paginate
@@ -129,7 +128,7 @@ def _end(app: App, alert) -> v.View:
         note = words.practice_result(g.turn, average) + note
     winner = g.winner
     return v.WinView(None if winner is None else app.name(winner), winner,
-                     g.claims_of(winner) if winner is not None else (), round_of(g), note, alert=alert)
+                     g.claims_of(winner) if winner is not None else (), g.round, note, alert=alert)
 
 
 def _turn(app: App, alert) -> v.View:
@@ -137,7 +136,7 @@ def _turn(app: App, alert) -> v.View:
     seat = g.current
     bot = app.seats[seat].bot is not None
     keys = words.KEYS["box_turn" if bot else "turn"]
-    return v.TurnView(app.name(seat), seat, round_of(g), g.claims_of(seat), _turn_note(app), bot, keys, alert)
+    return v.TurnView(app.name(seat), seat, g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert)
 
 
 def _turn_note(app: App) -> tuple[str, ...]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, pairings
+from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
 
 from ..debounce import Press
 from .. import words
-from ._facts import stop_claims
 from .messages import Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (
     App,
@@ -24,7 +23,6 @@ from .model import (
     UndoneScreen,
     handover_pending,
     hint_possible,
-    is_blocked,
     undo_blocker,
     with_states,
 )
@@ -37,10 +35,9 @@ def play(app: App, event: Event) -> Result:
     state = apply(app.game, event)
     app = with_states(app, app.states + (state,), app.events + (event,), screen=GameScreen())
     effects: tuple[Effect, ...] = (Append(event),)
-    if state.phase is Phase.OVER:
-        effects += (FinishGame(state.winner),)
-    elif is_blocked(state):  # nobody can win any more: the game ends without a winner
-        effects += (FinishGame(None),)
+    ended = outcome(state)  # a winner, or nobody can win any more (the box ends that game)
+    if ended is not None:
+        effects += (FinishGame(ended.winner),)
     return app, effects
 
 
