@@ -26,6 +26,8 @@ test: $(STAMP)
 soak: $(STAMP)
 	$(PY) -m pytest -q -m slow
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/firmware/test_crash.py
+	$(PY) benchmarks/daemon_memory.py --games 2000
+	$(PY) benchmarks/simulate_memory.py --games 20000
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py

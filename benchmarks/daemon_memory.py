@@ -1,0 +1,122 @@
+"""Resident memory of the daemon over many games: a box seat, and a person who asks for a hint at every choice.
+
+    python benchmarks/daemon_memory.py [--games 2000] [--limit-mb 10]
+
+Plays whole games through the daemon (``Box.feed``: the UI, the store, the
+renderer, the strong player for the box seat and for the hints) and its OLED driver (on luma's
+``noop`` serial), on a store in a temporary directory (``/dev/shm`` when there is one, so the disk does not
+set the pace). Prints the resident memory after 20 games and at the end, and
+exits 1 when it grew by more than ``--limit-mb`` (the appliance runs for
+weeks: every cache must be bounded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from firmware import ui, views  # noqa: E402
+from firmware.config import GameConfig  # noqa: E402
+from firmware.daemon import Box  # noqa: E402
+from firmware.debounce import Press  # noqa: E402
+from firmware.dice import seeded_dice  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from hw.display import LumaDisplay  # noqa: E402
+from hw.oled import ssd1306  # noqa: E402
+
+
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (Linux)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _press(box: Box, button: str, long: bool = False) -> None:
+    box.feed(Press(button, long))
+
+
+def _follow_hint(box: Box) -> None:
+    """Ask for a hint (hold ROLL), read it, close it, and do what it says."""
+    _press(box, "ROLL", long=True)
+    hint = ui.view(box.app)
+    _press(box, "ROLL")  # back to the game
+    if not isinstance(hint, views.HintView):
+        _press(box, "ROLL")
+        return
+    action = hint.action
+    if ":" in action:  # "A: 5+9" or, after a pick, "A: 11"
+        label, what = action.split(": ", 1)
+        _press(box, label)
+        v = ui.view(box.app)
+        if isinstance(v, views.PickView):
+            _press(box, "A" if str(v.choices[0]) == what else "B")
+    else:
+        _press(box, "STOP" if action == "Stop" else "ROLL")
+
+
+def play(box: Box, games: int) -> int:
+    """Play ``games`` whole games; returns the number of presses."""
+    presses = 0
+    finished = 0
+    while finished < games:
+        v = ui.view(box.app)
+        presses += 1
+        if isinstance(v, views.WinView):
+            finished += 1
+            _press(box, "ROLL")  # the new-game screen, same seats
+        elif isinstance(v, (views.DiceView, views.MoveView)) and not v.bot:
+            _follow_hint(box)
+        elif isinstance(v, views.PickView):
+            _press(box, "A")
+        else:  # set-up, a turn, a box step, instructions: ROLL
+            _press(box, "ROLL")
+    return presses
+
+
+def make_box(state_dir: str) -> Box:
+    from luma.core.interface.serial import noop
+
+    display = LumaDisplay(ssd1306(noop()))  # the box's own OLED driver, on a serial that goes nowhere
+    box = Box(GameConfig(), display, Store.open(state_dir), dice=seeded_dice(11), dim_after=None)
+    box.start()
+    for button in ("B", "B", "B", "B", "C"):  # P2 plays: box
+        _press(box, button)
+    return box
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--limit-mb", type=float, default=10.0)
+    args = parser.parse_args(argv)
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    with tempfile.TemporaryDirectory(dir=base) as state_dir:
+        box = make_box(state_dir)
+        start = time.perf_counter()
+        play(box, 20)
+        gc.collect()
+        early = rss_mb()
+        presses = play(box, args.games - 20)
+        gc.collect()
+        late = rss_mb()
+        took = time.perf_counter() - start
+        box.shutdown()
+    growth = late - early
+    print(f"daemon memory: {early:.1f} MB after 20 games, {late:.1f} MB after {args.games} "
+          f"(+{growth:.1f} MB; limit +{args.limit_mb:g}); {presses} presses in {took:.0f} s")
+    return 0 if growth <= args.limit_mb else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
