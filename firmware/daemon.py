@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from . import ui, words
+from . import roster, ui, words
 from .config import GameConfig
 from .debounce import Debouncer
 from .dice import os_dice
@@ -70,6 +70,7 @@ class Box:
         self._last_press = clock()
         self._waking = False  # the press that woke a dim screen is swallowed
         self._memory: dict | None = None  # the UI facts last stored
+        self.roster = roster.Roster(settings.roster)  # the names a seat can take (read from the store at start)
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -97,7 +98,8 @@ class Box:
 
     def _load(self) -> tuple[ui.App, list[tuple[str, tuple[str, ...]]]]:
         """The app the table left: its open game (or its last result), its screen and settings."""
-        app = ui.boot(self.settings)
+        self.roster = roster.load(self.store, self.settings.roster)
+        app = ui.boot(self.settings, self.roster.names)
         notices: list[tuple[str, tuple[str, ...]]] = []
         if self.store is None:
             if self.store_error:
@@ -148,13 +150,13 @@ class Box:
         if stored.status == "damaged":
             # The valid prefix stays in the store, exportable; the table starts afresh.
             self._save(lambda: self.store.abandon(stored.id))
-            return ui.boot(self.settings), stored.problem or f"game {stored.id} does not replay"
+            return ui.boot(self.settings, self.roster.names), stored.problem or f"game {stored.id} does not replay"
         try:
-            app = ui.resume(self.settings, seats, stored.rules, stored.events)
+            app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names)
         except Exception as err:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)
-            return ui.boot(self.settings), problem
+            return ui.boot(self.settings, self.roster.names), problem
         self.game_id = stored.id
         return app, None
 

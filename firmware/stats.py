@@ -31,8 +31,9 @@ def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
     seats = []
     raw = (meta or {}).get("seats") or []
     for i, name in enumerate(players):
-        bot = None
+        bot = person = None
         if i < len(raw) and isinstance(raw[i], dict):
             bot = raw[i].get("bot") or None
-        seats.append(Seat(name, bot))
+            person = raw[i].get("name")
+        seats.append(Seat(name, bot, person if isinstance(person, str) and person else None))
     return tuple(seats)

@@ -80,8 +80,12 @@ def setup_row(key: str, value) -> tuple[str, str]:
         return "Players", str(value)
     if key.startswith("colour"):
         return f"P{int(key[6:]) + 1} colour", value
+    if key.startswith("name"):
+        return f"P{int(key[4:]) + 1} name", value or "-"
     if key.startswith("plays"):
         return f"P{int(key[5:]) + 1} plays", "box" if value else "person"
+    if key == "first":
+        return "Starts", value
     if key == "win":
         return "To win", f"{value} col" + ("s" if value > 1 else "")
     if key in ("speedy", "risky"):

@@ -54,13 +54,17 @@ class Screen(StrEnum):
 
 @dataclass(frozen=True)
 class Seat:
-    """A place at the table: its colour, and whether the box plays it."""
+    """A place at the table: its colour (the pieces), who sits there, and whether the box plays it."""
 
     colour: str
     bot: str | None = None  # None for a person, else the bot kind ("strong", "rule28")
+    name: str | None = None  # a name from the roster; None: the seat is called by its colour
 
     def to_json(self) -> dict:
-        return {"colour": self.colour, "bot": self.bot}
+        out = {"colour": self.colour, "bot": self.bot}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
 
 
 #: The player the box uses for a seat set to "box".
@@ -74,6 +78,7 @@ class Setup:
     seats: tuple[Seat, ...]
     rules: Rules
     cursor: int = 0
+    first: int = 0  # the seat that starts; the game's turn order begins there
 
 
 def default_setup(settings: GameConfig, seats: tuple[Seat, ...] = ()) -> Setup:
@@ -82,6 +87,11 @@ def default_setup(settings: GameConfig, seats: tuple[Seat, ...] = ()) -> Setup:
         n = max(1, min(settings.players, 4, len(settings.colours)))
         seats = tuple(Seat(c) for c in settings.colours[:n])
     return Setup(seats, settings.rules)
+
+
+def seat_name(seat: Seat) -> str:
+    """What the box calls a seat: its player's name, else its colour."""
+    return seat.name if seat.name else seat.colour
 
 
 # --------------------------------------------------------------------------
@@ -198,6 +208,7 @@ class App:
     plan: Move | str | None = None  # a box seat's next action, decided when its state arrived
     alert: str | None = None  # stays until a save works again
     flash: str | None = None  # shown until the next input
+    roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
 
     @property
     def game(self) -> GameState | None:
@@ -215,7 +226,8 @@ class App:
         return self.game is not None and not self.ended
 
     def name(self, seat: int) -> str:
-        return self.seats[seat].colour
+        """The one place a seat's display name comes from: its player's name, else its colour."""
+        return seat_name(self.seats[seat])
 
     def seat_bot(self) -> str | None:
         """The bot kind playing the seat to act, None for a person or a finished game."""
@@ -270,20 +282,25 @@ def hint_possible(app: App) -> bool:
 # Constructors
 
 
-def boot(settings: GameConfig) -> App:
-    """The app at power-on with no game to resume: the new-game screen."""
-    return App(settings=settings, setup=default_setup(settings))
+def boot(settings: GameConfig, roster: tuple[str, ...] | None = None) -> App:
+    """The app at power-on with no game to resume: the new-game screen.
+
+    ``roster`` is the names to offer (the store's list); None: the config's.
+    """
+    roster = settings.roster if roster is None else tuple(roster)
+    return App(settings=settings, setup=default_setup(settings), roster=roster)
 
 
-def resume(settings: GameConfig, seats, rules: Rules, events) -> App:
+def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
+    roster = settings.roster if roster is None else tuple(roster)
     state = new_game([s.colour for s in seats], rules)
     states = [state]
     for e in events:
         state = apply(state, e)
         states.append(state)
-    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats)
+    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster)
     return with_states(app, tuple(states), tuple(events))
 
 

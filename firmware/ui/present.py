@@ -33,7 +33,7 @@ def _message(app: App, alert) -> v.View:
 
 
 def _setup(app: App, alert) -> v.View:
-    rows = tuple(words.setup_row(key, value) for key, value in setup_rows(app.setup))
+    rows = tuple(words.setup_row(key, value) for key, value in setup_rows(app.setup, app.roster))
     return v.SetupView(words.NEW_GAME, rows, app.setup.cursor, words.KEYS["setup"], alert)
 
 
@@ -143,7 +143,7 @@ def _turn_note(app: App) -> tuple[str, ...]:
     """What to say as a turn starts: the opening of the game, or how the previous turn ended."""
     g = app.game
     if not app.events:
-        names = tuple(s.colour for s in app.seats)
+        names = tuple(app.name(i) for i in range(len(app.seats)))
         return words.opening_note(names, app.name(g.current), g.rules, box_average(g.rules.columns_to_win))
     return words.previous_turn_note(app.name(app.states[-2].current), app.events[-1])
 
