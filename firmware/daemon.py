@@ -22,7 +22,8 @@ from . import roster, ui, words
 from .config import GameConfig
 from .debounce import Debouncer
 from .dice import os_dice
-from .stats import seats_from_meta, wins_per_colour
+from . import people
+from .stats import load_stats, seats_from_meta, unfinished
 from .screens import render
 
 log = logging.getLogger("cantstop.daemon")
@@ -251,14 +252,44 @@ class Box:
             self._save(start)
         elif isinstance(effect, ui.FinishGame):
             self._save(lambda: self._with_game(lambda gid: self.store.finish(gid, effect.winner)))
-        elif isinstance(effect, ui.LoadStats):
-            summaries = []
-            if self.store is not None:
-                try:
-                    summaries = self.store.games()
-                except Exception as err:
-                    log.error("cannot read statistics: %s", err)
-            self._update(ui.StatsLoaded(*wins_per_colour(summaries, self.settings.colours)))
+            self._keep_tally()
+        elif isinstance(effect, (ui.LoadStats, ui.LoadUnfinished)):
+            self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
+        elif isinstance(effect, ui.ContinueGame):
+            self._continue(effect.game_id)
+
+    def _read(self, reader, effect):
+        """Statistics or the unfinished games, read from the store (nothing, if it cannot be read)."""
+        try:
+            return reader(self.store, self.roster)
+        except Exception as err:
+            log.error("cannot read the games: %s", err)
+            return reader(None, self.roster)
+
+    def _keep_tally(self) -> None:
+        """Keep the finished game's tally for the statistics, so they never replay it."""
+        app = self.app
+        if self.store is None or self.game_id is None or app.game is None:
+            return
+        g = app.game
+        t = people.tally(g.players, app.seats, g.rules, app.events, g.winner)
+        self._save(lambda: people.keep_tally(self.store, self.game_id, t))
+
+    def _continue(self, game_id: int) -> None:
+        """Reopen an unfinished game; the one being played is left unfinished in its place."""
+        if self.store is None:
+            return
+        if self.app.game is not None and self.game_id is None and self.app.events:
+            self._save(lambda: self._with_game(lambda gid: None))  # the game played now is saved first
+        try:
+            stored = self.store.reopen(game_id)
+        except Exception as err:
+            log.error("cannot continue game %d: %s", game_id, err)
+            self._update(ui.SaveFailed(_short(err)))
+            return
+        self.game_id = stored.id
+        seats = seats_from_meta(stored.meta, stored.players)
+        self._update(ui.GameContinued(seats, stored.rules, tuple(stored.events)))
 
     def _with_game(self, action: Callable[[int], object], *, covered: bool = False) -> None:
         """Run ``action(game_id)``; if the game was never saved, save all of it first.

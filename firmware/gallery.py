@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from . import words
 from .screens import render
 from .views import (
     BoardView,
@@ -30,8 +31,11 @@ from .views import (
     Option,
     PickView,
     RunnerMove,
+    RecapRow,
+    RecapView,
     SetupView,
     StatsView,
+    TableView,
     TurnView,
     WinView,
 )
@@ -217,6 +221,30 @@ SAMPLES = {
     "hint_pairing": HintView("Blue", 1, "A: 6+8", ("Both sums move.",)),
     "stats": StatsView((("Red", 7), ("Blue", 4), ("Burgundy", 2), ("Yellow", 0)), 13),
     "stats_empty": StatsView((), 0),
+    # people: names on the new-game screen, statistics per person, a game's recap, continuing a game
+    "setup_names": SetupView(
+        "New game",
+        (("Players", "2"), ("P1 colour", "Red"), ("P1 name", "Ann"), ("P1 plays", "person"),
+         ("P2 colour", "Blue"), ("P2 name", "Maximiliane-Louise"), ("P2 plays", "person"),
+         ("Starts", "Maximiliane-Louise"), ("To win", "3 cols"), ("Speedy", "off"), ("Risky", "off"),
+         ("Start game", "")),
+        5,
+    ),
+    "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), ("Box", 2), ("Red", 1)), 11,
+                              words.KEYS["stats"]),
+    "stats_person": TableView("Ann", "2/4", words.person_rows(8, 5, 5 / 8, 0.2857, {3: (9, 11.25)})[:4],
+                              words.KEYS["stats"]),
+    "stats_person_solo": TableView("Maximiliane-Louise", "3/4",
+                                   words.person_rows(0, 0, None, None, {1: (2, 3.5), 3: (12, 14.0)})[2:6],
+                                   words.KEYS["stats"]),
+    "recap": RecapView(words.RECAP, words.recap_status(11), (RecapRow("Ann", 0, 11, 3, 9),
+                       RecapRow("Maximiliane-Louise", 1, 11, 5, 6)), 0, words.KEYS["recap"]),
+    "recap_four": RecapView(words.RECAP, words.recap_status(14), (
+        RecapRow("Ann", 0, 14, 4, 7), RecapRow("Bob", 1, 14, 6, 12), RecapRow("Box", 2, 14, 2, 8),
+        RecapRow("Christopher", 3, 13, 7, 5)), 1, words.KEYS["recap"]),
+    "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), words.win_keys(True)),
+    "continue_list": MenuView(words.CONTINUE, (words.continue_item(41, ("Ann", "Bob"), 17),
+                                               words.continue_item(37, ("Maximiliane-Louise", "Red", "Box"), 5)), 0),
     "off": OffView(),
     "off_reason": OffView("Power button: game saved"),
 }
@@ -301,6 +329,14 @@ CAPTIONS = {
     "hint_pairing": "A hint naming a pairing.",
     "stats": "Wins per colour.",
     "stats_empty": "Statistics before any game.",
+    "setup_names": "New game with names from the roster; a long name is cut, and who starts is chosen.",
+    "stats_people": "Wins per person (the first statistics page; A/B page on to each person).",
+    "stats_person": "One person's numbers: games, wins and win rate, busts per turn, solitaire.",
+    "stats_person_solo": "A person's solitaire best and average turns per number of columns.",
+    "recap": "After a win: each player's turns, busts and biggest turn (the game's biggest inverted).",
+    "recap_four": "A four-player recap in the small font.",
+    "win_recap_key": "The win screen with B opening the recap.",
+    "continue_list": "Games left unfinished, to continue one.",
     "off": "Shutting down: safe to unplug.",
     "off_reason": "Shutting down with a reason.",
 }

@@ -1,8 +1,10 @@
 """``cantstop-box history``: the saved games, newest first.
 
-One row per game: number, start (local time), players, turns reached, winner,
-duration and status. ``--json`` prints a list of objects instead (times as
-ISO 8601 in UTC, duration in seconds). Export one with ``cantstop-box export N``.
+One row per game: number, start (local time), players (by name, with the
+colour of their pieces: "Ann (Red)"; a seat without a name by its colour),
+turns reached, winner, duration and status. ``--json`` prints a list of
+objects instead (times as ISO 8601 in UTC, duration in seconds; the keys are
+listed in docs/store.md). Export one with ``cantstop-box export N``.
 """
 
 import argparse
@@ -11,6 +13,7 @@ import time
 
 from firmware.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.export import add_state_dir_argument, iso, open_store
+from firmware.stats import seats_from_meta
 from firmware.store import GameSummary, StoreError
 
 DESCRIPTION = __doc__
@@ -44,16 +47,33 @@ def duration_text(seconds: float) -> str:
     return f"{hours}h {minutes:02d}m"
 
 
+def names(game: GameSummary) -> list[str | None]:
+    """Each seat's player's name as stored in the game's meta, None where it had none."""
+    return [s.name for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
+
+
+def shown_names(game: GameSummary) -> list[str]:
+    """Each seat as the box called it: the player's name, else the colour."""
+    return [name or colour for name, colour in zip(names(game), game.players)]
+
+
 def winner_name(game: GameSummary) -> str | None:
     if game.winner is None or not 0 <= game.winner < len(game.players):
         return None
-    return game.players[game.winner]
+    return shown_names(game)[game.winner]
+
+
+def _players_cell(game: GameSummary) -> str:
+    if not game.players:
+        return "?"
+    return ", ".join(f"{name} ({colour})" if name else colour for name, colour in zip(names(game), game.players))
 
 
 def summary_json(game: GameSummary) -> dict:
     return {
         "id": game.id,
         "players": list(game.players),
+        "names": names(game),
         "rules": game.rules.to_json(),
         "meta": game.meta,
         "started": iso(game.started),
@@ -76,7 +96,7 @@ def table(games: list[GameSummary]) -> str:
         rows.append((
             str(g.id),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)),
-            ", ".join(g.players) if g.players else "?",
+            _players_cell(g),
             str(g.turns),
             winner_name(g) or "-",
             duration_text(g.duration),

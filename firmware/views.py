@@ -224,6 +224,40 @@ class StatsView:
 
 
 @dataclass(frozen=True)
+class TableView:
+    """Rows of (label, value) to read, not to choose from: one person's statistics."""
+
+    title: str
+    status: str
+    rows: tuple[tuple[str, str], ...]
+    keys: str = "A/B:page MENU:back"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
+class RecapRow:
+    """One seat in a game's recap."""
+
+    player: str
+    seat: int
+    turns: int
+    busts: int
+    best: int  # squares climbed in this seat's biggest turn
+
+
+@dataclass(frozen=True)
+class RecapView:
+    """After a game: each seat's turns, busts and biggest turn; ``biggest`` marks the game's biggest."""
+
+    title: str
+    status: str
+    rows: tuple[RecapRow, ...]
+    biggest: int | None = None  # index into rows
+    keys: str = "ROLL:back"
+    alert: str | None = None
+
+
+@dataclass(frozen=True)
 class OffView:
     """The box is shutting down (or has stopped): safe to unplug."""
 
@@ -232,5 +266,5 @@ class OffView:
 
 View = (
     TurnView | DiceView | PickView | MoveView | InstructionsView | WinView | BoardView | MenuView
-    | SetupView | MessageView | HintView | StatsView | OffView
+    | SetupView | MessageView | HintView | StatsView | TableView | RecapView | OffView
 )

@@ -25,6 +25,7 @@ FLASH = {
     "game_over": "Game is over",
     "dice_stay": "Dice stay rolled",
     "box_moves_stay": "Box moves stay",
+    "set_board": "Set the board like this",
 }
 
 
@@ -50,6 +51,9 @@ KEYS = {
     "page": "A/B:page ROLL:next",
     "done": "ROLL:done",
     "see_winner": "ROLL:see the winner",
+    "stats": "A/B:page MENU:back",
+    "recap": "ROLL:back",
+    "back": "MENU:back",
 }
 
 
@@ -71,7 +75,48 @@ MENU_ITEMS = {
     "board": "Board",
     "new": "New game",
     "stats": "Statistics",
+    "continue": "Continue a game",
 }
+
+CONTINUE = "Continue"
+NO_UNFINISHED = ("Continue", ("No unfinished games.",))
+RECAP = "Recap"
+
+
+def continue_item(game_id: int, names: tuple[str, ...], turns: int) -> str:
+    """A game left unfinished, as the list of games to continue shows it: "12 Ann, Bob T5"."""
+    return f"{game_id} {', '.join(names)} T{turns}"
+
+
+def win_keys(recap: bool) -> str:
+    """The win screen's legend; B opens the recap of the game."""
+    return "B:recap ROLL:new MENU:menu" if recap else "ROLL:new game MENU:menu"
+
+
+# -- statistics per person ---------------------------------------------------
+
+#: The recap's column headings: turns, busts, biggest turn (squares climbed).
+RECAP_HEADINGS = ("turn", "bust", "best")
+
+
+def recap_status(rounds: int) -> str:
+    return count(rounds, "round", "rounds")
+
+
+def person_rows(games: int, wins: int, win_rate: float | None, busts_per_turn: float | None,
+                solo: dict[int, tuple[int, float]]) -> tuple[tuple[str, str], ...]:
+    """One person's statistics as (label, value) rows; ``solo``: columns -> (best, average) turns of solitaire wins."""
+    rows = [("Games", str(games)), ("Wins", f"{wins} ({win_rate:.0%})" if win_rate is not None else str(wins))]
+    rows.append(("Busts a turn", f"{busts_per_turn:.2f}" if busts_per_turn is not None else "-"))
+    for columns in sorted(solo):
+        best, average = solo[columns]
+        rows.append((f"{columns} col solo best", str(best)))
+        rows.append((f"{columns} col solo avg", f"{average:.1f}"))
+    return tuple(rows)
+
+
+def page_of(page: int, pages: int) -> str:
+    return f"{page}/{pages}"
 
 
 def setup_row(key: str, value) -> tuple[str, str]:

@@ -21,7 +21,7 @@ from engine import Event, IllegalEventError, Record, Rules
 from . import file, queries
 from .errors import StoreError, StoreGameError, StoreWriteError
 from .games import Cursor, GameSummary, StoredGame, replay_rows, summary, turns_played
-from .pending import DeleteEvent, MarkAbandoned, MarkFinished, Queue, SaveEvent, SaveFact, Write
+from .pending import DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, Write
 from .schema import SCHEMA_VERSION
 
 log = logging.getLogger("cantstop.store")
@@ -239,6 +239,20 @@ class Store:
         turns = self._turns_known(game_id)
         self._cursors.pop(game_id, None)
         self._save([MarkAbandoned(game_id, self._clock(), turns)])
+
+    def reopen(self, game_id: int) -> StoredGame:
+        """Continue an abandoned game: it becomes the open game; the one open now is abandoned in its place."""
+        row = self._row(game_id)
+        if row["problem"] or row["status"] != "abandoned":
+            state = "damaged" if row["problem"] else row["status"]
+            raise StoreGameError(f"game {game_id} is {state} and cannot be continued")
+        now = self._clock()
+        left = [r["id"] for r in self._rows(status="open")]
+        writes: list[Write] = [MarkAbandoned(old, now, self._turns_known(old)) for old in left]
+        for old in left:
+            self._cursors.pop(old, None)
+        self._save(writes + [MarkReopened(game_id)])
+        return self.game(game_id)
 
     def put_fact(self, key: str, value) -> None:
         """Keep a small UI fact (JSON data) under ``key``; ``None`` removes it.

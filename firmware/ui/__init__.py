@@ -21,6 +21,12 @@ MENU to undo the last choice or stop, hold ROLL for a hint.
 
 from .messages import (
     Append,
+    ContinueGame,
+    GameContinued,
+    LoadUnfinished,
+    PersonStats,
+    Unfinished,
+    UnfinishedLoaded,
     DiceRolled,
     DrawDice,
     Effect,
@@ -42,5 +48,6 @@ from .update import update
 __all__ = [
     "Append", "DiceRolled", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
+    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
 ]

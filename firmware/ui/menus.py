@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..debounce import Press
-from .messages import LoadStats
-from .model import App, Button, ConfirmScreen, MenuScreen, Screen, SetupScreen, StatsScreen, hint_possible, undo_blocker
+from .messages import LoadStats, LoadUnfinished
+from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
+                    hint_possible, undo_blocker)
 from .navigate import Result, leave_menu, open_board, open_hint, open_setup, to_game
 from .turns import undo
 
@@ -25,7 +26,7 @@ def menu_items(app: App) -> tuple[str, ...]:
             items.append("hint")
     if app.game is not None:
         items.append("board")
-    items += ["new", "stats"]
+    items += ["new", "stats", "continue"]
     return tuple(items)
 
 
@@ -55,6 +56,8 @@ def _choose(app: App, item: str) -> Result:
         if app.in_game and app.events:
             return replace(app, screen=ConfirmScreen(back=app.screen)), ()
         return open_setup(app, fresh=False)
+    if item == "continue":
+        return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
     return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)
 
 

@@ -43,6 +43,8 @@ class Screen(StrEnum):
     BOARD = "board"
     HINT = "hint"
     STATS = "stats"
+    RECAP = "recap"
+    CONTINUE = "continue"
     MESSAGE = "message"
     UNDONE = "undone"
     OFF = "off"
@@ -151,12 +153,30 @@ class HintScreen:
 
 @dataclass(frozen=True)
 class StatsScreen:
-    """Wins per colour; ``rows`` None until the store has answered."""
+    """Wins per person, then a page or two per person; ``rows`` None until the store has answered."""
 
     kind: ClassVar[Screen] = Screen.STATS
     rows: tuple[tuple[str, int], ...] | None = None
     games: int = 0
     back: object = MenuScreen()
+    people: tuple = ()  # messages.PersonStats
+    page: int = 0
+
+
+@dataclass(frozen=True)
+class RecapScreen:
+    """A finished game's recap: turns, busts and the biggest turn of each seat."""
+
+    kind: ClassVar[Screen] = Screen.RECAP
+
+
+@dataclass(frozen=True)
+class ContinueScreen:
+    """The games left unfinished, to continue one; ``games`` None until the store has answered."""
+
+    kind: ClassVar[Screen] = Screen.CONTINUE
+    games: tuple | None = None  # messages.Unfinished
+    cursor: int = 0
 
 
 @dataclass(frozen=True)
@@ -187,7 +207,7 @@ class OffScreen:
 
 AnyScreen = (
     SetupScreen | GameScreen | PickScreen | MenuScreen | ConfirmScreen | BoardScreen | HintScreen
-    | StatsScreen | MessageScreen | UndoneScreen | OffScreen
+    | StatsScreen | RecapScreen | ContinueScreen | MessageScreen | UndoneScreen | OffScreen
 )
 
 # --------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, 
 from .. import views as v
 from ..practice import box_average
 from .. import words
+from . import people
 from .menus import menu_items
 from .model import App, Screen, handover_pending
 from .pages import paginate
@@ -48,8 +49,7 @@ def _confirm(app: App, alert) -> v.View:
 
 
 def _stats(app: App, alert) -> v.View:
-    s = app.screen
-    return v.StatsView(s.rows or (), s.games if s.rows is not None else 0, alert=alert)
+    return people.stats_view(app, alert)
 
 
 def _hint(app: App, alert) -> v.View:
@@ -128,7 +128,8 @@ def _end(app: App, alert) -> v.View:
         note = words.practice_result(g.turn, average) + note
     winner = g.winner
     return v.WinView(None if winner is None else app.name(winner), winner,
-                     g.claims_of(winner) if winner is not None else (), g.round, note, alert=alert)
+                     g.claims_of(winner) if winner is not None else (), g.round, note,
+                     words.win_keys(people.can_recap(app)), alert=alert)
 
 
 def _turn(app: App, alert) -> v.View:
@@ -213,4 +214,6 @@ _VIEWS = {
     Screen.PICK: _pick,
     Screen.UNDONE: _undone,
     Screen.GAME: _game,
+    Screen.RECAP: people.recap_view,
+    Screen.CONTINUE: people.continue_view,
 }

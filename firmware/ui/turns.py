@@ -20,6 +20,7 @@ from .model import (
     Button,
     GameScreen,
     PickScreen,
+    RecapScreen,
     UndoneScreen,
     handover_pending,
     hint_possible,
@@ -62,6 +63,8 @@ def game_press(app: App, p: Press) -> Result:
     if app.ended:
         if p.button == Button.ROLL:
             return open_setup(app, fresh=False)
+        if p.button == Button.B and app.game.phase is Phase.OVER:
+            return replace(app, screen=RecapScreen()), ()
         return flash(app, "new_game")
     if app.seat_bot() is not None:
         if p.button != Button.ROLL:

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from ..debounce import Press
 from .. import words
-from . import menus, setup, turns
-from .messages import DiceRolled, Input, Saved, SaveFailed, Shutdown, StatsLoaded
+from . import menus, people, setup, turns
+from .messages import DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, UnfinishedLoaded
 from .model import App, Button, OffScreen, Screen
 from .navigate import Result
 
@@ -25,7 +25,9 @@ _PRESS = {
     Screen.CONFIRM: menus.confirm_press,
     Screen.BOARD: menus.board_press,
     Screen.HINT: menus.hint_press,
-    Screen.STATS: menus.back_press,
+    Screen.STATS: people.stats_press,
+    Screen.RECAP: people.recap_press,
+    Screen.CONTINUE: people.continue_press,
     Screen.MESSAGE: menus.back_press,
     Screen.OFF: lambda app, p: (app, ()),
 }
@@ -51,8 +53,15 @@ def update(app: App, inp: Input) -> Result:
         return (replace(app, alert=None) if app.alert else app), ()
     if isinstance(inp, StatsLoaded):
         if app.screen.kind is Screen.STATS:
-            return replace(app, screen=replace(app.screen, rows=tuple(inp.rows), games=inp.games)), ()
+            return replace(app, screen=replace(app.screen, rows=tuple(inp.rows), games=inp.games,
+                                               people=tuple(inp.people), page=0)), ()
         return app, ()
+    if isinstance(inp, UnfinishedLoaded):
+        if app.screen.kind is Screen.CONTINUE:
+            return replace(app, screen=replace(app.screen, games=tuple(inp.games), cursor=0)), ()
+        return app, ()
+    if isinstance(inp, GameContinued):
+        return people.on_continued(app, inp)
     if isinstance(inp, Shutdown):
         return replace(app, screen=OffScreen(inp.reason)), ()
     return app, ()

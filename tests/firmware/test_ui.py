@@ -196,7 +196,7 @@ def test_ui_menu_navigates_and_returns():
     app, _ = press(app, "MENU")
     v = ui.view(app)
     assert isinstance(v, views.MenuView)
-    assert v.items == ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics")
+    assert v.items == ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics", "Continue a game")
     app, _ = run(app, "B", "B", "B", "ROLL")
     assert isinstance(ui.view(app), views.BoardView)
     app, _ = run(app, "B")
@@ -228,7 +228,7 @@ def test_ui_new_game_mid_game_asks_first():
 
 def test_ui_statistics_loads_from_the_store():
     app, _ = run(ui.boot(GameConfig()), "MENU")
-    assert ui.view(app).items == ("New game", "Statistics")
+    assert ui.view(app).items == ("New game", "Statistics", "Continue a game")
     app, eff = run(app, "B", "ROLL")
     assert eff == [ui.LoadStats()]
     app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
