@@ -249,6 +249,9 @@ SAMPLES = {
     "off_reason": OffView("Power button: game saved"),
 }
 
+#: Samples that show a long player's name cut to fit, on purpose (the test checks they are cut).
+CUT_NAMES = {"setup_names", "stats_people", "recap", "recap_four", "continue_list"}
+
 
 def write_golden(folder: Path = GOLDEN) -> list[Path]:
     """Render every sample as a 1-bit PNG named after it (the golden images)."""

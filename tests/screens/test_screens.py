@@ -86,6 +86,9 @@ def test_screens_distinct_samples_give_distinct_frames():
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_screens_sample_text_fits_without_cuts(name):
     cut = render_checked(SAMPLES[name]).cuts
+    if name in gallery.CUT_NAMES:  # a long player's name, cut on purpose: only the name
+        assert cut and all("Maximiliane-Louise" in c or "Christopher" in c for c in cut), cut
+        return
     assert cut == (), f"{name}: text cut to fit: {cut}"
 
 
