@@ -32,6 +32,7 @@ soak: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/store.py
+	$(PY) benchmarks/people.py
 	$(PY) benchmarks/box.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/screens.py

@@ -2,10 +2,11 @@
 
 A *tally* is what one finished game says about each seat (turns begun,
 busts, the biggest turn in squares climbed, who played it, who won); it is
-computed once per game, from its events, and kept in the store's fact
-``tallies`` so the statistics screen never replays old games: opening it
-reads the game list and that one fact, and replays only games finished
-without a tally yet (made by an older version, say), once.
+computed once per game, from its events, as it ends, and kept in the
+store's fact ``tallies`` so the statistics screen never replays old games:
+opening it reads the finished games' numbers and that one fact, and
+replays only games finished without a tally yet (by an older version, say),
+once (``benchmarks/people.py`` times it with 2,000 games).
 
 People are seats' names (after the roster's renames); a seat without a name
 counts under its colour, as before names existed, and a seat the box played
@@ -102,35 +103,35 @@ def _valid(t) -> bool:
     return isinstance(t, dict) and isinstance(t.get("seats"), list) and all(isinstance(s, dict) for s in t["seats"])
 
 
-def load_tallies(store, summaries, seats_of) -> list[dict]:
-    """The tallies of every finished game in ``summaries``, computing (and keeping) the missing ones.
+def load_tallies(store, seats_of) -> list[dict]:
+    """The tallies of every finished game, computing (and keeping) the missing ones.
 
-    ``seats_of(summary)`` gives a game's seats from its meta. A game that
-    cannot be read is left out (it is listed as damaged elsewhere).
+    Only the finished games' numbers and the one fact are read; a game
+    without a tally is replayed once (``seats_of(meta, players)`` gives its
+    seats). A game that cannot be read is left out (history lists it as damaged).
     """
     kept = store.fact(TALLIES_KEY)
     kept = kept if isinstance(kept, dict) else {}
     out, added = [], False
-    for g in summaries:
-        if g.status != "finished":
-            continue
-        t = kept.get(str(g.id))
+    for game_id in store.finished_ids():
+        t = kept.get(str(game_id))
         if not _valid(t):
             try:
-                stored = store.game(g.id)
+                stored = store.game(game_id)
                 if stored.status != "finished":
                     continue
-                t = tally(stored.players, seats_of(g), stored.rules, stored.events, stored.winner)
+                t = tally(stored.players, seats_of(stored.meta, stored.players), stored.rules, stored.events,
+                          stored.winner)
             except Exception:
                 continue
-            kept[str(g.id)] = t
+            kept[str(game_id)] = t
             added = True
         out.append(t)
     if added:
         try:
             store.put_fact(TALLIES_KEY, kept)
         except Exception:
-            pass  # kept pending by the store, or recomputed next time: the numbers shown are right either way
+            pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
     return out
 
 

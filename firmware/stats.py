@@ -43,14 +43,13 @@ def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
 def load_stats(store, roster) -> "ui.StatsLoaded":
     """The statistics screen's data: wins per person (contests only) and each person's numbers.
 
-    Reads the game list and the kept tallies (:mod:`firmware.people`); only a
-    finished game without a tally yet is replayed, once.
+    Reads the finished games' numbers and the kept tallies (:mod:`firmware.people`);
+    only a finished game without a tally yet is replayed, once.
     """
     from . import people
     from .ui.messages import PersonStats, StatsLoaded
 
-    summaries = store.games() if store is not None else []
-    tallies = people.load_tallies(store, summaries, lambda g: seats_from_meta(g.meta, g.players)) if store else []
+    tallies = people.load_tallies(store, seats_from_meta) if store is not None else []
     found, contests = people.people(tallies, roster.current)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(

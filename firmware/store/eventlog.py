@@ -343,6 +343,17 @@ class Store:
                 out.append(summary(*self._load(row)))
         return out
 
+    def finished_ids(self) -> list[int]:
+        """Ids of finished, undamaged games, newest first: a quick check for the statistics (no row is parsed)."""
+        ids = queries.finished_ids(self._connection(), self._version)
+        for game_id in self._queue.touched_games(closing=True):
+            row = self._row(game_id)
+            if row["status"] == "finished" and not row["problem"]:
+                ids.add(game_id)
+            else:
+                ids.discard(game_id)
+        return sorted(ids, reverse=True)
+
     def fact(self, key: str):
         """The UI fact kept under ``key`` (as put), or None."""
         found, text = self._queue.fact(key)
