@@ -9,7 +9,8 @@ change.
 
 Conventions every view follows:
 
-- ``player`` is the colour name of the player concerned (``"Red"``), and
+- ``player`` is the display name of the player concerned (``"Ann"``, or the
+  colour ``"Red"`` for a seat without a name), and
   ``seat`` its index in turn order (0..3), which the renderer maps to a
   marker symbol so players can be told apart on a mono screen.
 - ``keys`` is the legend for the bottom line: what the buttons do *now*,

@@ -4,7 +4,8 @@ Neither the UI (:mod:`firmware.ui`) nor the renderer (:mod:`firmware.screens`)
 spells out a word itself: a flash, a legend, an instruction for the board,
 the text of a pairing, a chance or a status in the top bar all come from
 here, so one change (or one translation) reaches every screen that shows
-it. Names are the seats' colours, passed in as strings.
+it. Names are the seats' display names (a player's name from the roster, else
+the seat's colour), passed in as strings.
 """
 
 from __future__ import annotations

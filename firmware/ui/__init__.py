@@ -8,7 +8,8 @@ Where to look:
   carries out;
 - :mod:`.update`: the transition, dispatching a press to the handlers of
   the screen that is up: :mod:`.turns` (a game), :mod:`.setup` (new game),
-  :mod:`.menus` (the menu and what it opens), :mod:`.navigate` (moving
+  :mod:`.menus` (the menu and what it opens), :mod:`.people` (statistics
+  per person, a game's recap, continuing a game), :mod:`.navigate` (moving
   between screens);
 - :mod:`.words`: every sentence the box says;
 - :mod:`.present`: ``view(app)``, the screen as plain data
