@@ -60,16 +60,19 @@ def load_stats(store, roster) -> "ui.StatsLoaded":
     return StatsLoaded(rows, contests, stats)
 
 
-#: The most unfinished games the menu lists.
-UNFINISHED_SHOWN = 12
+#: The most unfinished games the menu lists, and how far back it looks (quick with a long history).
+UNFINISHED_SHOWN, UNFINISHED_LOOK_BACK = 12, 200
 
 
 def unfinished(store, roster=None) -> "ui.UnfinishedLoaded":
-    """The games left unfinished (abandoned, not damaged, at least one turn begun), newest first."""
+    """The games left unfinished (abandoned, not damaged, at least one turn begun), newest first.
+
+    Only the newest games are looked at: one given up hundreds of games ago is no longer on anybody's table.
+    """
     from .ui.messages import Unfinished, UnfinishedLoaded
 
     games = []
-    for g in store.games() if store is not None else []:
+    for g in store.games(limit=UNFINISHED_LOOK_BACK) if store is not None else []:
         if g.status != "abandoned" or g.problem or not g.turns:
             continue
         seats = seats_from_meta(g.meta, g.players)
