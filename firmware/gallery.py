@@ -243,6 +243,8 @@ SAMPLES = {
         RecapRow("Ann", 0, 14, 4, 7), RecapRow("Bob", 1, 14, 6, 12), RecapRow("Box", 2, 14, 2, 8),
         RecapRow("Christopher", 3, 13, 7, 5)), 1, words.KEYS["recap"]),
     "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), words.win_keys(True)),
+    "turn_name_hangul": TurnView("김민준", 0, 3, (7,), ("Ann stopped.",)),
+    "stats_people_scripts": StatsView((("김민준", 4), ("さくら", 3), ("Zoë", 1)), 8, words.KEYS["stats"]),
     "continue_list": MenuView(words.CONTINUE, (words.continue_item(41, ("Ann", "Bob"), 17),
                                                words.continue_item(37, ("Maximiliane-Louise", "Red", "Box"), 5)), 0),
     "off": OffView(),
@@ -340,6 +342,8 @@ CAPTIONS = {
     "recap_four": "A four-player recap in the small font.",
     "win_recap_key": "The win screen with B opening the recap.",
     "continue_list": "Games left unfinished, to continue one.",
+    "turn_name_hangul": "A player's name in Hangul (Galmuri glyphs beside Spleen).",
+    "stats_people_scripts": "Names in Korean, Japanese and with an accent.",
     "off": "Shutting down: safe to unplug.",
     "off_reason": "Shutting down with a reason.",
 }

@@ -14,7 +14,7 @@ import functools
 
 from PIL import Image, ImageDraw
 
-from hw import fonts
+from hw import fonts, glyphs
 
 WIDTH, HEIGHT = 128, 64
 BODY_TOP = 11  # first body row, below the top bar and its rule
@@ -37,8 +37,11 @@ def font(name: str):
 
 
 def width_of(text: str, font_name: str) -> int:
-    """Width in pixels of ``text`` in a fixed-cell font."""
-    return len(text) * CELLS[font_name][0]
+    """Width in pixels of ``text`` as drawn: a Spleen cell per Latin character, a player's name in
+    another script (Hangul, kana, kanji...) as its Galmuri glyphs are wide (:mod:`hw.glyphs`)."""
+    if text.isascii():
+        return len(text) * CELLS[font_name][0]
+    return glyphs.text_width(text, font_name)
 
 
 def max_chars(width: int, font_name: str) -> int:
@@ -48,6 +51,8 @@ def max_chars(width: int, font_name: str) -> int:
 
 def fit(text: str, width: int, font_name: str) -> str:
     """``text`` cut (ending in ``..``) so it fits ``width`` pixels; unchanged when it fits."""
+    if not text.isascii():
+        return glyphs.fit(text, width, font_name)
     n = max_chars(width, font_name)
     if len(text) <= n:
         return text
@@ -56,6 +61,8 @@ def fit(text: str, width: int, font_name: str) -> str:
 
 def wrap(text: str, width: int, font_name: str) -> list[str]:
     """Word-wrap ``text`` into lines that fit ``width``; a word too long for a line is split."""
+    if not text.isascii():
+        return glyphs.wrap(text, width, font_name)
     n = max(1, max_chars(width, font_name))
     lines: list[str] = []
     line = ""
@@ -110,17 +117,17 @@ class Canvas:
         x, y = xy
         if width is None:
             width = WIDTH - x
-        self.draw.text((x, y), self.fit(text, width, font_name), font=font(font_name), fill=fill)
+        glyphs.draw_text(self.draw, (x, y), self.fit(text, width, font_name), font_name, fill)
 
     def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int = 1) -> None:
         """Draw ``text`` at ``xy`` as it is (the caller made sure it fits)."""
-        self.draw.text(xy, text, font=font(font_name), fill=fill)
+        glyphs.draw_text(self.draw, xy, text, font_name, fill)
 
     def center(self, y: int, text: str, font_name: str, fill: int = 1, x0: int = 0, x1: int = WIDTH) -> None:
         """Draw ``text`` centred between ``x0`` and ``x1``, cut to that width."""
         text = self.fit(text, x1 - x0, font_name)
         x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
-        self.draw.text((x, y), text, font=font(font_name), fill=fill)
+        glyphs.draw_text(self.draw, (x, y), text, font_name, fill)
 
     def lines(self, y: int, lines: list[str], font_name: str, pitch: int, x: int = 0, fill: int = 1) -> int:
         """Draw ``lines`` from row ``y`` down, ``pitch`` apart; returns the row after the last."""

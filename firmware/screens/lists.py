@@ -69,7 +69,7 @@ def stats(c: Canvas, v: StatsView) -> None:
         c.cut(repr(shown))
         shown = shown[:keep]
     most = max((wins for _, wins in shown), default=0) or 1
-    name_w = min(9, max(len(name) for name, _ in shown)) * CELLS[font_name][0]
+    name_w = min(9 * CELLS[font_name][0], max(width_of(name, font_name) for name, _ in shown))
     for i, (name, wins) in enumerate(shown):
         y = BODY_TOP + i * pitch
         count = str(wins)

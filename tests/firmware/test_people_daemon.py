@@ -136,3 +136,17 @@ def test_people_e2e_the_roster_kept_by_the_cli_replaces_the_configs(tmp_path):
         assert ("P1 name", "Zoë") in rig.view.rows
     finally:
         rig.close()
+
+
+def test_people_e2e_names_in_any_script_and_of_any_length_play_a_whole_game(tmp_path):
+    long_name = "Maximiliane-Louise " + "x" * 45
+    rig = Rig(tmp_path, settings=GameConfig(roster=("김민준", long_name)), seed=3)
+    try:
+        _named_game(rig)
+        win = play_to_the_end(rig)  # every frame of the game rendered with these names
+        assert win.player in ("김민준", long_name)
+        rig.tap("B")
+        assert {r.player for r in rig.view.rows} == {"김민준", long_name}
+        assert rig.display.last is not None
+    finally:
+        rig.close()
