@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 
 from engine import Phase, Roll, Stop, apply, new_game
 
+from . import words
+
 TALLIES_KEY = "tallies"
-BOX = "Box"
+BOX = words.BOX_PLAYER
 
 
 def tally(players, seats, rules, events, winner) -> dict:

@@ -80,6 +80,8 @@ MENU_ITEMS = {
 }
 
 CONTINUE = "Continue"
+#: The name statistics give every seat the box played.
+BOX_PLAYER = "Box"
 NO_UNFINISHED = ("Continue", ("No unfinished games.",))
 RECAP = "Recap"
 
