@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("firmware.history", "list the saved games: players, turns, winner, duration"),
     "players": ("firmware.players", "list, add, remove or rename the players' names a seat can take"),
     "run": ("firmware.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
-    "emulate": ("firmware.run:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "emulate": ("firmware.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
 }
 
 

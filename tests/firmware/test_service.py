@@ -166,13 +166,13 @@ def test_service_emulator_refuses_a_terminal_too_small(monkeypatch, tmp_path, ca
     import argparse
     import shutil
 
-    from firmware import run
+    from firmware import emulate
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "logs"))  # where the emulator's log file goes
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((80, 24)))
     args = argparse.Namespace(config=None, state_dir=str(tmp_path), verbose=False, seed=None, trace=False)
-    assert run.run_emulator(args) == 2
+    assert emulate.run_emulator(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "80x24" in err[0] and "130x35" in err[0]
     assert not (tmp_path / "games.sqlite3").exists()  # nothing was started
