@@ -61,7 +61,7 @@ fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 # installed), one per line in $RECORD, so that uninstall.sh removes exactly that.
 RECORD=$OPT/install.record
 record() {
-    [ "$REAL" -eq 1 ] && [ "$DRY_RUN" -eq 0 ] || return 0
+    [ "$DRY_RUN" -eq 0 ] || return 0
     mkdir -p "$OPT"
     grep -qxF "$1" "$RECORD" 2>/dev/null || printf '%s\n' "$1" >> "$RECORD"
 }
@@ -117,7 +117,7 @@ if user_exists "$USER_NAME"; then
 else
     system_step useradd --system --user-group --no-create-home --home-dir "/var/lib/$NAME" \
         --shell /usr/sbin/nologin --comment "cantstop-box daemon" ${joined:+--groups "$joined"} "$USER_NAME"
-    record "user $USER_NAME"
+    [ "$REAL" -eq 0 ] || record "user $USER_NAME"
 fi
 
 # 2. The program, in its own virtual environment. --system-site-packages lets
