@@ -68,6 +68,17 @@ record() {
 installed_packages() {
     dpkg-query -W -f='${db:Status-Abbrev} ${binary:Package}\n' 2>/dev/null | awk '$1 == "ii" {print $2}' | sort
 }
+# pip into the venv from binary wheels only (never a compiler); its output
+# goes to $pip_log, for the caller to show if it gives up.
+pip_log=
+pip_install() {
+    if [ "$DRY_RUN" -eq 1 ] || [ "$REAL" -eq 0 ]; then
+        say "would run: $(show "$VENV/bin/python" -m pip install --disable-pip-version-check --upgrade --only-binary=:all: "$@")"
+        return 0
+    fi
+    pip_log=${pip_log:-$(mktemp)}
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade --only-binary=:all: "$@" >"$pip_log" 2>&1
+}
 # Enable the unit without a running systemd: systemctl --root writes the
 # links itself; without systemctl, make the WantedBy= links by hand.
 enable_offline() {
@@ -162,14 +173,21 @@ fi
 # Build from a copy, so no root-owned build/ or *.egg-info lands in the checkout.
 if [ "$DRY_RUN" -eq 0 ] && [ "$REAL" -eq 1 ]; then
     build=$(mktemp -d)
-    trap 'rm -rf "$build"' EXIT
+    trap 'rm -rf "$build" ${pip_log:+"$pip_log"}' EXIT
     tar -C "$SRC" --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' -cf - . | tar -C "$build" -xf -
 else
     build=$SRC
 fi
-if ! system_step "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
-        --only-binary=:all: "${build}[pi]"; then
-    fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
+if ! pip_install "${build}[pi]"; then
+    if [[ " ${wheels[*]} " == *" lgpio "* ]] && pip_install "$build"; then
+        # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
+        note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
+        note "  Everything else is installed, but the box cannot read its buttons until lgpio is:"
+        note "  install python3-lgpio (Raspberry Pi OS has it), then run this again."
+    else
+        cat "$pip_log" >&2
+        fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
+    fi
 fi
 file_step install -d -m 0755 "$OPT/docs"
 for doc in building.md wiring.png; do

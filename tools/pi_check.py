@@ -181,7 +181,7 @@ class Mounted:
 
 # -- one platform: install, check, uninstall -------------------------------------
 
-CHECKS = ["install", "enabled", "config", "replay", "run", "emulate", "verify", "uninstall"]
+CHECKS = ["install", "dry-run", "enabled", "config", "replay", "run", "emulate", "verify", "uninstall"]
 BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
 CLONE = "/home/pi/cantstop-box"
 STORE = "/var/lib/cantstop-box"
@@ -196,6 +196,7 @@ NOT_COMPARED = ("var/lib/dpkg", "var/lib/apt", "var/cache", "var/log", "tmp", "h
 class Result:
     platform: Platform
     python: str = "?"
+    lgpio: str = "?"  # where the install took lgpio from
     install_s: float | None = None
     checks: dict[str, str] = field(default_factory=dict)  # name -> "ok" or why not
     log: list[str] = field(default_factory=list)
@@ -241,22 +242,22 @@ def trust_host_cas(root: Path) -> None:
 
 
 def snapshot(root: Path) -> dict[str, tuple]:
-    """Every path under the root (bar NOT_COMPARED) with its type, mode, size and link target."""
+    """Every path under the root (bar NOT_COMPARED) with its mode, size and link target."""
     seen: dict[str, tuple] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = os.path.relpath(dirpath, root)
         rel_dir = "" if rel_dir == "." else rel_dir
-        if rel_dir in ("", ):
+        if not rel_dir:  # the mounted pseudo file systems
             dirnames[:] = [d for d in dirnames if d not in ("proc", "sys", "dev", "run")]
+        dirnames[:] = [d for d in dirnames if not os.path.join(rel_dir, d).startswith(NOT_COMPARED)]
         for name in dirnames + filenames:
             rel = os.path.join(rel_dir, name)
             if rel.startswith(NOT_COMPARED):
                 continue
-            st = os.lstat(os.path.join(dirpath, name))
-            target = os.readlink(os.path.join(dirpath, name)) if os.path.islink(os.path.join(dirpath, name)) else ""
-            size = st.st_size if not os.path.isdir(os.path.join(dirpath, name)) else 0
-            seen[rel] = (st.st_mode, size, target)
-        dirnames[:] = [d for d in dirnames if not os.path.join(rel_dir, d).startswith(NOT_COMPARED)]
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            link = os.readlink(path) if os.path.islink(path) else ""
+            seen[rel] = (st.st_mode, 0 if os.path.isdir(path) and not link else st.st_size, link)
     return seen
 
 
@@ -282,10 +283,16 @@ def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
         result.python = chroot(root, "python3", "-c", "import platform; print(platform.python_version())",
                                capture_output=True, text=True).stdout.strip()
         before = snapshot(root)
+        done = as_user(root, "pi", f"cd {CLONE} && deploy/install.sh --dry-run", check=False, capture_output=True,
+                       text=True)
+        changed = sorted(set(snapshot(root).items()) ^ set(before.items()))
+        result.ok("dry-run", done.returncode == 0 and not changed,
+                  f"exit {done.returncode}" if done.returncode else f"changed {[p for p, _ in changed[:3]]}")
         started = time.monotonic()
         done = as_user(root, "pi", f"cd {CLONE} && sudo deploy/install.sh", check=False, capture_output=True, text=True)
         result.install_s = time.monotonic() - started
         result.log.append(done.stdout + done.stderr)
+        result.lgpio = lgpio_source(done.stdout)
         if not result.ok("install", done.returncode == 0 and "starts on the next boot" in done.stdout,
                          f"exit {done.returncode}"):
             return result
@@ -303,6 +310,17 @@ def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
         result.ok("uninstall", not why, why)
     return result
 
+
+
+def lgpio_source(install_output: str) -> str:
+    """Where install.sh took lgpio from, in a word, from what it said."""
+    if "no lgpio for this Python" in install_output:
+        return "none (see below)"
+    line = next((line for line in install_output.splitlines() if line.startswith("lgpio: ")), "")
+    for words, source in (("from the distribution", "apt"), ("binary wheel", "PyPI wheel"), ("already", "present")):
+        if words in line:
+            return source
+    return "?"
 
 
 def check_installed(root: Path, result: Result, expected: dict[str, subprocess.CompletedProcess]) -> None:
@@ -366,7 +384,8 @@ def emulate_first_frame(root: Path, timeout: float = 60.0) -> str:
                 done, status = os.waitpid(pid, os.WNOHANG)
                 if done:
                     return "" if os.waitstatus_to_exitcode(status) == 0 else f"exit {os.waitstatus_to_exitcode(status)}"
-                select.select([fd], [], [], 0.2) and _drain(fd)
+                if select.select([fd], [], [], 0.2)[0]:
+                    _drain(fd)
             return "did not quit on q"
         tail = seen.decode("utf-8", "replace").strip().splitlines()[-1:] or ["nothing"]
         return f"no frame in {timeout:.0f} s ({tail[0][:60]})"
@@ -398,9 +417,9 @@ def fresh_clone(into: Path) -> Path:
 
 
 def table(results: list[Result]) -> list[str]:
-    head = ["platform", "Python", "install"] + CHECKS[1:]
-    rows = [[r.platform.label, r.python, f"{r.install_s:.0f} s" if r.install_s is not None else "-"]
-            + [r.checks.get(c, "-") if c != "install" else "" for c in CHECKS[1:]] for r in results]
+    head = ["platform", "Python", "install", "lgpio"] + CHECKS[1:]
+    rows = [[r.platform.label, r.python, f"{r.install_s:.0f} s" if r.install_s is not None else "-", r.lgpio]
+            + [r.checks.get(c, "-") for c in CHECKS[1:]] for r in results]
     for r, row in zip(results, rows):
         if r.checks.get("install", "ok") != "ok":
             row[2] += f" ({r.checks['install']})"
