@@ -26,8 +26,12 @@ os_name() {
 }
 
 # Does the distribution's archive offer PACKAGE (apt knows a candidate)?
+# (The whole answer first: grep -q in a pipe would quit early and, under
+# pipefail, apt-cache's SIGPIPE would read as "no".)
 apt_has() {
-    "${APT_CACHE:-apt-cache}" policy "$1" 2>/dev/null | grep -Eq '^[[:space:]]*Candidate: [^(]'
+    local answer
+    answer=$("${APT_CACHE:-apt-cache}" policy "$1" 2>/dev/null) || return 1
+    grep -Eq '^[[:space:]]*Candidate: [^(]' <<<"$answer"
 }
 
 # Has apt never fetched its package lists (a fresh image or chroot)?

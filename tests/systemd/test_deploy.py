@@ -277,6 +277,21 @@ def test_deploy_install_takes_a_wheel_where_the_distribution_has_no_lgpio(root, 
     assert "--only-binary=:all:" in pip_line
 
 
+def test_deploy_install_reads_apt_caches_whole_answer(root, tmp_path, monkeypatch):
+    """Found by pi-check on armhf: a long answer (the version table) after the Candidate line.
+
+    grep -q in a pipe quit at the Candidate line, apt-cache died of SIGPIPE, and
+    under pipefail every package read as missing."""
+    long = tmp_path / "apt-cache-long"
+    long.write_text(f'#!{BASH}\necho "$2:"\necho "  Candidate: 1.0-1"\n'
+                    f'for i in $(seq 20000); do echo "     1.0-$i 500 http://deb.debian.org/debian bookworm/main"; done\n')
+    long.chmod(0o755)
+    monkeypatch.setenv("APT_CACHE", str(long))
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "lgpio: from the distribution (python3-lgpio)" in out
+    assert "a binary wheel" not in out
+
+
 def test_deploy_install_names_an_unknown_system_without_os_release(root, apt_knows):
     (root / "etc/os-release").unlink()
     apt_knows.write_text("")
