@@ -316,7 +316,7 @@ def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
 def lgpio_source(install_output: str) -> str:
     """Where install.sh took lgpio from, in a word, from what it said."""
     if "no lgpio for this Python" in install_output:
-        return "none (see below)"
+        return "none"
     line = next((line for line in install_output.splitlines() if line.startswith("lgpio: ")), "")
     for words, source in (("from the distribution", "apt"), ("binary wheel", "PyPI wheel"), ("already", "present")):
         if words in line:
