@@ -9,12 +9,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware import cli, selftest
-from firmware.config import ButtonsConfig
+from firmware.config import ButtonPins
 from hw.display import open_dummy
 from hw.errors import ButtonError, DisplayError
 from hw.fakes import FakeDisplay
 
-PINS = ButtonsConfig().pins()
+PINS = ButtonPins().pins()
 
 
 @pytest.fixture
