@@ -298,19 +298,24 @@ def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
                          f"exit {done.returncode}"):
             return result
         check_installed(root, result, expected)
-        done = as_user(root, "pi", f"cd {CLONE} && sudo deploy/uninstall.sh", check=False, capture_output=True, text=True)
-        result.log.append(done.stdout + done.stderr)
-        after = snapshot(root)
-        left = sorted(p for p in set(after) - set(before) if not p.startswith(STORE.lstrip("/")))
-        changed = sorted(p for p in set(before) & set(after) if before[p] != after[p] and not p.startswith("etc/ssl"))
-        gone = sorted(set(before) - set(after))
-        store_kept = any(p.startswith(STORE.lstrip("/") + "/") for p in after)
-        why = (f"exit {done.returncode}" if done.returncode else
-               f"left {left[:3]}" if left else f"changed {changed[:3]}" if changed else
-               f"removed {gone[:3]}" if gone else "" if store_kept else "the game store is gone")
-        result.ok("uninstall", not why, why)
+        check_uninstall(root, before, result)
     return result
 
+
+def check_uninstall(root: Path, before: dict[str, tuple], result: Result) -> None:
+    """uninstall.sh as the user would run it: nothing of the install may stay but the game store."""
+    done = as_user(root, "pi", f"cd {CLONE} && sudo deploy/uninstall.sh", check=False, capture_output=True, text=True)
+    result.log.append(done.stdout + done.stderr)
+    after = snapshot(root)
+    store = STORE.lstrip("/")
+    left = sorted(p for p in set(after) - set(before) if not p.startswith(store))
+    changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
+    gone = sorted(set(before) - set(after))
+    store_kept = any(p.startswith(store + "/") for p in after)
+    why = (f"exit {done.returncode}" if done.returncode else
+           f"left {left[:3]}" if left else f"changed {changed[:3]}" if changed else
+           f"removed {gone[:3]}" if gone else "" if store_kept else "the game store is gone")
+    result.ok("uninstall", not why, why)
 
 
 def lgpio_source(install_output: str) -> str:
