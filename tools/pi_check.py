@@ -453,6 +453,7 @@ def check_all(platforms: list[Platform], started: float, markdown: str | None, j
     records = sorted(p for p in (REPO / "tests/fixtures/records").glob("*.json") if not p.name.endswith(".view.json"))
     expected = host_views(records)
     with tempfile.TemporaryDirectory(prefix="pi-check-") as tmp:
+        commit = head_commit()  # the commit cloned, named in the table
         clone = fresh_clone(Path(tmp) / "cantstop-box")
         # Side by side: much of an install waits on the network, and each qemu process uses one core.
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -462,7 +463,7 @@ def check_all(platforms: list[Platform], started: float, markdown: str | None, j
     say(f"{len(records)} records replayed per platform; total {time.monotonic() - started:.0f} s")
     target = Path(markdown) if markdown else CACHE / "tested-on.md"
     stamp = time.strftime("%Y-%m-%d", time.gmtime())
-    target.write_text(f"make pi-check, {stamp}, commit {head_commit()}:\n\n" + "\n".join(lines) + "\n")
+    target.write_text(f"make pi-check, {stamp}, commit {commit}:\n\n" + "\n".join(lines) + "\n")
     say(f"table written to {target}")
     return 0 if all(v == "ok" for r in results for v in r.checks.values()) and len(results) == len(platforms) else 1
 
