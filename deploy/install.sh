@@ -79,6 +79,18 @@ pip_install() {
     pip_log=${pip_log:-$(mktemp)}
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade --only-binary=:all: "$@" >"$pip_log" 2>&1
 }
+# Does the package index lack an lgpio wheel for this Python and machine? Only
+# pip's own "no matching distribution" counts: a network fault is left for the
+# real install to report. (Asked before installing, so the install runs once.)
+lgpio_wheel_exists() {
+    [ "$REAL" -eq 1 ] && [ "$DRY_RUN" -eq 0 ] || return 0
+    local dir answer
+    dir=$(mktemp -d)
+    answer=$("$VENV/bin/python" -m pip download --disable-pip-version-check --only-binary=:all: --no-deps \
+        --dest "$dir" 'lgpio>=0.2' 2>&1) || true
+    rm -rf "$dir"
+    ! grep -q "No matching distribution found for lgpio" <<<"$answer"
+}
 # Enable the unit without a running systemd: systemctl --root writes the
 # links itself; without systemctl, make the WantedBy= links by hand.
 enable_offline() {
@@ -178,16 +190,17 @@ if [ "$DRY_RUN" -eq 0 ] && [ "$REAL" -eq 1 ]; then
 else
     build=$SRC
 fi
-if ! pip_install "${build}[pi]"; then
-    if [[ " ${wheels[*]} " == *" lgpio "* ]] && pip_install "$build"; then
-        # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
-        note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
-        note "  Everything else is installed, but the box cannot read its buttons until lgpio is:"
-        note "  install python3-lgpio (Raspberry Pi OS has it), then run this again."
-    else
-        cat "$pip_log" >&2
-        fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
-    fi
+extra="[pi]"
+if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! lgpio_wheel_exists; then
+    # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
+    extra=""
+    note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
+    note "  Everything else is installed, but the box cannot read its buttons until lgpio is:"
+    note "  install python3-lgpio (Raspberry Pi OS has it), then run this again."
+fi
+if ! pip_install "${build}${extra}"; then
+    cat "$pip_log" >&2
+    fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
 fi
 file_step install -d -m 0755 "$OPT/docs"
 for doc in building.md wiring.png; do
