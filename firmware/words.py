@@ -16,7 +16,7 @@ from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
 
 FLASH = {
     "new_game": "ROLL: new game",
-    "box_plays": "ROLL: let the box play",
+    "confirm_keys": "C: yes  MENU: no",
     "roll_first": "Press ROLL to roll",
     "choose": "Choose A, B or C",
     "risky_stop": "Risky: can't stop",
@@ -42,11 +42,12 @@ def not_saved(message: str) -> str:
 
 KEYS = {
     "setup": "A/B:move C:change ROLL:start",
-    "confirm": "ROLL:yes MENU:no",
+    "confirm": "C:yes MENU:no",
     "turn": "ROLL:roll MENU:menu",
-    "box_turn": "ROLL:box plays",
+    "box_turn": "any key:faster",
     "choose": "A B C:choose",
-    "box_ok": "ROLL:ok",
+    "box_ok": "any key:faster",
+    "box_next": "ROLL:box plays",
     "roll_or_stop": "ROLL:roll STOP:stop",
     "roll": "ROLL:roll",
     "page": "A/B:page ROLL:next",
@@ -59,7 +60,8 @@ KEYS = {
 
 
 def next_turn_key(name: str) -> str:
-    return f"ROLL:{name}'s turn"
+    """The one press that ends a handover: the next player's dice are rolled."""
+    return f"ROLL:{name} rolls"
 
 
 # -- titles and fixed screens --------------------------------------------------
@@ -227,6 +229,11 @@ def bust_big(dice) -> str:
 
 def bust_lines(had_runners: bool) -> tuple[str, ...]:
     return ("Take the runners off.", "Markers stay.") if had_runners else ("No move possible.",)
+
+
+def box_bust_lines() -> tuple[str, ...]:
+    """A box seat's bust: its runners never went on the board, so there is nothing to do."""
+    return ("Nothing to move.", "Markers stay.")
 
 
 def squares(steps: dict[int, int], empty: str = "off") -> str:

@@ -21,6 +21,7 @@ MENU to undo the last choice or stop, hold ROLL for a hint.
 """
 
 from .messages import (
+    After,
     Append,
     ContinueGame,
     GameContinued,
@@ -40,14 +41,15 @@ from .messages import (
     Shutdown,
     StartGame,
     StatsLoaded,
+    Timer,
 )
 from .memory import memory, recall
 from .model import App, Button, Screen, Seat, Setup, boot, notify, resume
 from .present import view
-from .update import update
+from .update import timer_for, update
 
 __all__ = [
-    "Append", "DiceRolled", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
+    "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
     "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",

@@ -11,7 +11,7 @@ from ..debounce import Press
 from .messages import LoadStats, LoadUnfinished
 from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
                     hint_possible, undo_blocker)
-from .navigate import Result, leave_menu, open_board, open_hint, open_setup, to_game
+from .navigate import Result, flash, leave_menu, open_board, open_hint, open_setup, to_game
 from .turns import undo
 
 
@@ -62,11 +62,12 @@ def _choose(app: App, item: str) -> Result:
 
 
 def confirm_press(app: App, p: Press) -> Result:
-    if p.button == Button.ROLL:
+    """A game would end: C says yes, MENU no; never ROLL, the button pressed most and mashed."""
+    if p.button == Button.C:
         return open_setup(app, fresh=False)
     if p.button == Button.MENU:
         return replace(app, screen=app.screen.back), ()
-    return app, ()
+    return flash(app, "confirm_keys")
 
 
 _FOCUS_ORDER = (None,) + tuple(range(2, 13))

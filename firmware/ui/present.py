@@ -14,7 +14,7 @@ from ..practice import box_average
 from .. import words
 from . import people
 from .menus import menu_items
-from .model import App, Screen, handover_pending
+from .model import App, Screen, box_bust_shown, handover_pending
 from .pages import paginate
 from .setup import setup_rows
 from .turns import handover_lines
@@ -114,7 +114,14 @@ def _handover(app: App, alert) -> v.View:
     g, prev = app.game, app.states[-2]
     big, lines = handover_lines(app)
     title = words.handover_title(app.name(prev.current), big is not None)
-    done = words.KEYS["see_winner"] if g.phase is Phase.OVER else words.next_turn_key(app.name(g.current))
+    if g.phase is Phase.OVER:
+        done = words.KEYS["see_winner"]
+    elif box_bust_shown(app):
+        done = words.KEYS["box_turn"]
+    elif app.seats[g.current].bot is not None:
+        done = words.KEYS["box_next"]
+    else:
+        done = words.next_turn_key(app.name(g.current))
     return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
 
 
