@@ -53,9 +53,12 @@ KEYS = {
     "page": "A/B:page ROLL:next",
     "done": "ROLL:done",
     "see_winner": "ROLL:see the winner",
-    "stats": "A/B:page MENU:back",
-    "recap": "ROLL:back",
-    "back": "MENU:back",
+    "stats": "A/B:page MENU:menu",
+    "recap": "ROLL:back MENU:menu",
+    "back": "MENU:menu",
+    "pick": "A/B:pick STOP:back",
+    "board": "A/B:column ROLL:game",
+    "hint": "ROLL:ok MENU:menu",
 }
 
 
@@ -208,12 +211,14 @@ def rules_note(rules: Rules) -> tuple[str, ...]:
     return (f"Rules: {', '.join(parts)}.",) if parts else ()
 
 
-def risky_note(column_owner: tuple[int, str] | None) -> str:
-    """Why the risky variant forbids a stop now: a runner sharing a square, and with whom."""
-    if column_owner is None:
+def risky_note(conflicts: list[tuple[int, list[str]]]) -> str:
+    """Why the risky variant forbids a stop now: every runner sharing a square, and with whom."""
+    if not conflicts:
         return "Risky: roll again"
-    column, owner = column_owner
-    return f"Risky: {column} shares with {owner}"
+    if len(conflicts) == 1 and len(conflicts[0][1]) == 1:
+        column, (owner,) = conflicts[0]
+        return f"Risky: {column} shares with {owner}"
+    return "Risky: " + ", ".join(f"{column} with {' & '.join(owners)}" for column, owners in conflicts)
 
 
 # -- after a stop, a bust, an undo ---------------------------------------------
@@ -355,7 +360,8 @@ def who(player: str, bot: bool) -> str:
 
 
 def turn_status(turn: int, short: bool = False) -> str:
-    return f"T{turn}" if short else f"turn {turn}"
+    """The round being played (every player's turn once), as ``history`` counts rounds."""
+    return f"R{turn}" if short else f"round {turn}"
 
 
 def turn_heading(player: str, bot: bool) -> str:
@@ -391,11 +397,12 @@ def win_heading(player: str | None) -> str:
 def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:
     if claims:
         return "claimed " + " ".join(map(str, claims))
-    return f"after {turns} turns" if player is None else "nobody claimed 3"
+    return f"after {turns} rounds" if player is None else "nobody claimed 3"
 
 
 def turns_count(turns: int) -> str:
-    return f"{turns} turns"
+    """The rounds a finished game lasted (every player's turn once), as ``history`` counts rounds."""
+    return count(turns, "round", "rounds")
 
 
 def claimed_by(owner: str) -> str:

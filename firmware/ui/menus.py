@@ -1,6 +1,9 @@
 """The menu and the screens it opens: confirm a new game, the board view, hint, statistics, notices.
 
-On every list A moves up, B moves down, ROLL (or C) chooses and MENU goes back.
+One rule for MENU on every screen: it opens the menu, and on the menu it
+goes back to the game (or the new-game screen when there is no game). ROLL
+goes back from a screen the menu opened. On every list A moves up, B moves
+down, ROLL (or C) chooses.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from ..debounce import Press
 from .messages import LoadStats, LoadUnfinished
 from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
                     hint_possible, undo_blocker)
-from .navigate import Result, flash, leave_menu, open_board, open_hint, open_setup, to_game
+from .navigate import Result, flash, leave_menu, open_board, open_hint, open_menu, open_setup, to_game
 from .turns import undo
 
 
@@ -74,24 +77,30 @@ _FOCUS_ORDER = (None,) + tuple(range(2, 13))
 
 
 def board_press(app: App, p: Press) -> Result:
-    """A/B step through the columns (the overview first); MENU or ROLL back to the game."""
+    """A/B step through the columns (the overview first); ROLL back to the game, MENU the menu."""
     if p.button in (Button.A, Button.B):
         i = _FOCUS_ORDER.index(app.screen.focus) + (1 if p.button == Button.B else -1)
         return replace(app, screen=replace(app.screen, focus=_FOCUS_ORDER[i % len(_FOCUS_ORDER)])), ()
-    if p.button in (Button.MENU, Button.ROLL):
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.ROLL:
         return to_game(app)
     return app, ()
 
 
 def hint_press(app: App, p: Press) -> Result:
-    if p.button in (Button.ROLL, Button.MENU):
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.ROLL:
         return to_game(app)
     return app, ()
 
 
 def back_press(app: App, p: Press) -> Result:
-    """Notices and statistics: ROLL or MENU goes back to where they were opened."""
-    if p.button not in (Button.ROLL, Button.MENU):
+    """Notices and statistics: ROLL goes back to where they were opened, MENU to the menu."""
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button != Button.ROLL:
         return app, ()
     back = app.screen.back
     if back.kind is Screen.GAME and app.game is None:

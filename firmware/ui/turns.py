@@ -151,7 +151,9 @@ def pick_press(app: App, p: Press) -> Result:
         pairing = pairings(app.game)["ABC".index(app.screen.label)]
         column = pairing.sums["AB".index(p.button)]
         return play(app, next(m for m in pairing.moves if m.sums == (column,)))
-    if p.button in (Button.MENU, Button.STOP):
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.STOP:
         return to_game(app)
     return flash(app, "which_column")
 
@@ -233,5 +235,5 @@ def _put_back(app: App, event: Event, before: GameState) -> tuple[str, ...]:
 
 def undone_press(app: App, p: Press) -> Result:
     if p.button == Button.MENU:
-        return undo(app) if p.long else to_game(app)
+        return undo(app) if p.long else open_menu(app)
     return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: (replace(a, screen=GameScreen()), ()))

@@ -94,7 +94,8 @@ def test_restart_in_a_confirmed_new_game_setup_keeps_it(tmp_path):
     assert ("Risky", "on") in setup.rows
     rig = restart(rig, tmp_path)
     assert rig.view == setup  # not the old game, and risky is still on
-    rig.tap("MENU")  # the old game is still there until the new one starts
+    rig.tap("MENU")  # the old game is still there until the new one starts: menu, then back to it
+    rig.tap("MENU")
     assert rig.view == game
     rig.close()
 

@@ -112,7 +112,7 @@ def test_ui_pick_then_a_bust_needs_confirming_before_the_next_turn():
 
 def test_ui_pick_can_be_cancelled():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B")
-    app, eff = press(app, "MENU")
+    app, eff = press(app, "STOP")
     assert eff == () and isinstance(ui.view(app), views.DiceView)
 
 
@@ -210,12 +210,28 @@ def test_ui_menu_navigates_and_returns():
     assert ui.view(app).focus == 2
     app, _ = run(app, "A", "A")
     assert ui.view(app).focus == 12
-    app, _ = press(app, "MENU")
+    app, _ = press(app, "MENU")  # MENU means the menu here too, as on every screen
+    assert isinstance(ui.view(app), views.MenuView)
+    app, _ = press(app, "MENU")  # and on the menu, back to the game
     assert isinstance(ui.view(app), views.MoveView)
 
 
+def test_ui_menu_means_the_menu_on_every_screen():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
+    for item in ("Board", "Hint", "Statistics"):
+        menu, _ = press(app, "MENU")
+        opened, _ = run(menu, *["B"] * ui.view(menu).items.index(item), "ROLL")
+        assert not isinstance(ui.view(opened), views.MenuView)
+        back, _ = press(opened, "MENU")
+        assert isinstance(ui.view(back), views.MenuView), item
+        assert "MENU:menu" in ui.view(opened).keys or item == "Board"
+    setup, _ = run(app, "MENU", "B", "B", "B", "B", "ROLL", "C")  # New game? yes
+    assert isinstance(ui.view(setup), views.SetupView)
+    assert isinstance(ui.view(press(setup, "MENU")[0]), views.MenuView)
+
+
 def test_ui_board_shows_markers_and_runners():
-    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL", "ROLL", (2, 3, 4, 5), "C", "MENU")
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "C", "MENU")
     app, _ = run(app, *["B"] * ui.view(app).items.index("Board"), "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.BoardView)
@@ -487,3 +503,26 @@ def test_ui_view_never_asks_a_player(monkeypatch):
     monkeypatch.setattr(bots, "advise", refuse)
     assert isinstance(ui.view(app), views.DiceView) and ui.view(app).chosen is not None
     assert isinstance(ui.view(hint_app), views.HintView)
+
+
+def test_ui_risky_note_names_every_runner_sharing_a_square():
+    # Red's markers on 5 and 9 at square 1; Blue's runners land on both: no stop, and both are said.
+    events = (Roll((2, 3, 4, 5)), Move((5, 9)), STOP, Roll((2, 3, 4, 5)), Move((5, 9)))
+    app = ui.resume(GameConfig(), (ui.Seat("Red"), ui.Seat("Blue")), Rules(risky=True), events)
+    v = ui.view(app)
+    assert isinstance(v, views.MoveView) and not v.can_stop
+    assert v.stop_note == "Risky: 5 with Red, 9 with Red"
+
+
+def test_ui_win_screen_counts_rounds_as_history_does():
+    from types import SimpleNamespace
+
+    from firmware.history import rounds
+
+    app = started(columns_to_win=1)
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "A", "STOP", "T",
+                 "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "T", "ROLL")
+    v = ui.view(app)
+    assert isinstance(v, views.WinView) and v.player == "Red" and v.turns == 2  # round 2: Red's second turn
+    stored = SimpleNamespace(turns=app.game.turn, players=("Red", "Blue"))  # history: 3 turns, 2 rounds
+    assert stored.turns == 3 and rounds(stored) == v.turns
