@@ -179,6 +179,41 @@ def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
     return "Roll" if g.phase is Phase.ROLL else "Roll again"
 
 
+# -- hints: the numbers behind the advice, in plain words ------------------------
+
+
+def whole_percent(p: float) -> str:
+    """A chance as a whole percentage for a sentence: "74%", never "0%" above zero nor "100%" below one."""
+    if 0 < p < 0.005:
+        return "under 1%"
+    if 0.995 <= p < 1:
+        return "over 99%"
+    return f"{round(p * 100)}%"
+
+
+def hint_reason(facts) -> tuple[str, ...]:
+    """Why the hint advises what it does, from :class:`firmware.bots.HintFacts`: one or two sentences."""
+    bust = whole_percent(facts.bust)
+    kind = facts.kind
+    if kind == "move":
+        return (f"After {'+'.join(map(str, facts.sums))} the next roll busts {bust} of the time.",)
+    if kind == "start":
+        return ("Roll to start your turn.",)
+    if kind == "must_roll":
+        return ("Risky: you may not stop now.", f"Rolling busts {bust} of the time.")
+    if kind == "win":
+        return ("Stopping now wins the game!",)
+    if kind == "chances":
+        return (f"Rolling again wins {whole_percent(facts.roll_win)} of games like this, "
+                f"stopping {whole_percent(facts.stop_win)}.",)
+    if kind == "turns":
+        choice = "Rolling again" if facts.roll else "Stopping"
+        return (f"{choice} saves {facts.saved_turns:.1f} turns on average.",)
+    if facts.roll:
+        return (f"Rolling busts {bust} of the time.",)
+    return (f"Stopping keeps {count(facts.at_risk, 'square', 'squares')}; rolling busts {bust}.",)
+
+
 # -- the turn ------------------------------------------------------------------
 
 

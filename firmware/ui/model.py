@@ -149,6 +149,7 @@ class HintScreen:
 
     kind: ClassVar[Screen] = Screen.HINT
     advice: object  # engine.players.Advice
+    facts: object = None  # bots.HintFacts: the numbers the words give the reason from
 
 
 @dataclass(frozen=True)

@@ -526,3 +526,17 @@ def test_ui_win_screen_counts_rounds_as_history_does():
     assert isinstance(v, views.WinView) and v.player == "Red" and v.turns == 2  # round 2: Red's second turn
     stored = SimpleNamespace(turns=app.game.turn, players=("Red", "Blue"))  # history: 3 turns, 2 rounds
     assert stored.turns == 3 and rounds(stored) == v.turns
+
+
+def test_ui_hint_says_its_numbers_in_plain_words():
+    from firmware import bots
+
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL!")
+    hint = ui.view(app)
+    stop, roll = bots.player("strong").values(app.game)
+    assert hint.action == "Roll again" and hint.reason == (
+        f"Rolling again wins {round(roll * 100)}% of games like this, stopping {round(stop * 100)}%.",)
+    solo, _ = run(started(players=1), "ROLL", (2, 3, 4, 5), "A", "ROLL!")
+    assert ui.view(solo).reason[0].endswith("turns on average.")
+    moving, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
+    assert ui.view(moving).reason[0].startswith("After ")
