@@ -44,9 +44,9 @@ KEYS = {
     "setup": "A/B:move C:change ROLL:start",
     "confirm": "C:yes MENU:no",
     "turn": "ROLL:roll MENU:menu",
-    "box_turn": "any key:faster",
+    "box_turn": "ROLL:faster MENU:menu",
     "choose": "A B C:choose",
-    "box_ok": "any key:faster",
+    "box_ok": "ROLL:faster MENU:menu",
     "box_next": "ROLL:box plays",
     "roll_or_stop": "ROLL:roll STOP:stop",
     "roll": "ROLL:roll",
@@ -57,7 +57,7 @@ KEYS = {
     "recap": "ROLL:back MENU:menu",
     "back": "MENU:menu",
     "pick": "A/B:pick STOP:back",
-    "board": "A/B:column ROLL:game",
+    "board": "A/B:col C:+4 ROLL:game",
     "hint": "ROLL:ok MENU:menu",
 }
 
@@ -253,7 +253,7 @@ def risky_note(conflicts: list[tuple[int, list[str]]]) -> str:
     if len(conflicts) == 1 and len(conflicts[0][1]) == 1:
         column, (owner,) = conflicts[0]
         return f"Risky: {column} shares with {owner}"
-    return "Risky: " + ", ".join(f"{column} with {' & '.join(owners)}" for column, owners in conflicts)
+    return "Risky: " + ", ".join(f"{column} {' '.join(owners)}" for column, owners in conflicts)
 
 
 # -- after a stop, a bust, an undo ---------------------------------------------

@@ -74,12 +74,15 @@ def confirm_press(app: App, p: Press) -> Result:
 
 
 _FOCUS_ORDER = (None,) + tuple(range(2, 13))
+#: How far each button moves round the board's pages (the overview, then columns 2..12):
+#: with a jump of four, every column is at most three presses from the overview.
+_FOCUS_STEP = {Button.A: -1, Button.B: 1, Button.C: 4}
 
 
 def board_press(app: App, p: Press) -> Result:
-    """A/B step through the columns (the overview first); ROLL back to the game, MENU the menu."""
-    if p.button in (Button.A, Button.B):
-        i = _FOCUS_ORDER.index(app.screen.focus) + (1 if p.button == Button.B else -1)
+    """A/B step through the columns (the overview first), C jumps four; ROLL back to the game, MENU the menu."""
+    if p.button in _FOCUS_STEP:
+        i = _FOCUS_ORDER.index(app.screen.focus) + _FOCUS_STEP[p.button]
         return replace(app, screen=replace(app.screen, focus=_FOCUS_ORDER[i % len(_FOCUS_ORDER)])), ()
     if p.button == Button.MENU:
         return open_menu(app)

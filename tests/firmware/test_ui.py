@@ -230,6 +230,27 @@ def test_ui_menu_means_the_menu_on_every_screen():
     assert isinstance(ui.view(press(setup, "MENU")[0]), views.MenuView)
 
 
+def test_ui_board_reaches_every_column_in_three_presses():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "MENU")
+    app, _ = run(app, *["B"] * ui.view(app).items.index("Board"), "ROLL")
+    assert ui.view(app).focus is None and ui.view(app).keys == "A/B:col C:+4 ROLL:game"
+    reached = {None: ()}
+    frontier = [(app, ())]
+    while frontier:  # breadth first over A, B and C
+        nxt = []
+        for a, path in frontier:
+            for button in "ABC":
+                b, _ = press(a, button)
+                focus = ui.view(b).focus
+                if focus not in reached:
+                    reached[focus] = path + (button,)
+                    nxt.append((b, path + (button,)))
+        frontier = nxt
+    assert set(reached) == {None, *range(2, 13)}
+    assert max(len(p) for p in reached.values()) == 3  # was up to 6 with A/B alone
+    assert reached[9] == ("C", "C")  # two jumps of four
+
+
 def test_ui_board_shows_markers_and_runners():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "C", "MENU")
     app, _ = run(app, *["B"] * ui.view(app).items.index("Board"), "ROLL")
@@ -511,7 +532,7 @@ def test_ui_risky_note_names_every_runner_sharing_a_square():
     app = ui.resume(GameConfig(), (ui.Seat("Red"), ui.Seat("Blue")), Rules(risky=True), events)
     v = ui.view(app)
     assert isinstance(v, views.MoveView) and not v.can_stop
-    assert v.stop_note == "Risky: 5 with Red, 9 with Red"
+    assert v.stop_note == "Risky: 5 Red, 9 Red"
 
 
 def test_ui_win_screen_counts_rounds_as_history_does():
