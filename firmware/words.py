@@ -389,6 +389,11 @@ def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -
     return f"new runner on {step}" if new else f"runner up to {step}"
 
 
+def box_runner_step(step: int, top: bool) -> str:
+    """A box seat's runner, said only: nobody moves it on the board until its stop."""
+    return f"climbs to {step}: TOP!" if top else f"climbs to {step}"
+
+
 def who(player: str, bot: bool) -> str:
     """The name in the top bar: the colour, marked when the box plays it."""
     return f"{player} (bot)" if bot else player

@@ -13,6 +13,7 @@ import pytest
 from engine import Roll, Stop
 from firmware import views
 from firmware.config import GameConfig
+from firmware.store import Store
 from firmware.ui import Seat
 from test_daemon import Rig
 
@@ -168,3 +169,18 @@ def test_flow_new_game_is_never_answered_by_roll(tmp_path):
     t.tap("C")
     assert isinstance(t.view, views.SetupView)
     t.close()
+
+
+def test_flow_a_box_turn_goes_on_by_itself_after_a_restart(tmp_path):
+    t = Table(tmp_path, box_seats=(0,), seed=4)  # Red is the box: its turn starts with the game
+    t.tap("ROLL")
+    assert t.box.due is not None
+    t.wait()  # the box rolls
+    events = t.box.app.events
+    assert len(events) == 1
+    t.close()  # a power cut in the middle of the box's turn
+    again = Table(tmp_path, box_seats=(0,), seed=4, store=Store.open(tmp_path))
+    assert again.box.app.events == events and again.box.due is not None  # its timer runs again
+    again.wait()
+    assert len(again.box.app.events) == 2 and again.presses == 0  # it went on without a press
+    again.close()
