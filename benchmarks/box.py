@@ -17,7 +17,8 @@ luma.oled's full-frame one, over whole scripted games.
 And presses per game (issue 12, :mod:`presses`): a scripted 2-player game
 and a game against a box seat, counted on mock pins with a patient table.
 On main before issue 12: 204.8 presses for two people, 102.6 with a box seat
-(8.64 per box turn), 5 seeded games each. Targets: a box turn costs one
+(8.64 per box turn), 5 seeded games each; after: 159.4 and 35.2 (0.74 per
+box turn: one for a stop, none for a bust). Targets: a box turn costs one
 press (its stop's confirm; a bust none), a person's handover at most two.
 
 Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N] [--glass-games N]``.
