@@ -15,8 +15,10 @@ Where to look:
 - :mod:`.present`: ``view(app)``, the screen as plain data
   (:mod:`firmware.views`) for the renderer.
 
-Buttons (all screens): MENU opens the menu / goes back; on lists A and B move,
-ROLL chooses. In a game: ROLL rolls, STOP stops, A/B/C choose a pairing; hold
+Buttons (all screens): MENU opens the menu (on the menu: back to the game); on
+lists A and B move, ROLL chooses. A box seat plays its turn by itself, paced
+by a timer the daemon keeps (:class:`After`, :class:`Timer`); any press skips
+ahead. In a game: ROLL rolls, STOP stops, A/B/C choose a pairing; hold
 MENU to undo the last choice or stop, hold ROLL for a hint.
 """
 
