@@ -7,7 +7,9 @@ is committed to the store *before* the frame that shows its result is drawn.
 A frame is rendered and sent only when the view changed.
 
 The loop sleeps on the queue. It wakes early only when the debouncer or a
-long press needs it, or to feed systemd's watchdog: no polling while idle.
+long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
+seat's pace, the guard after a handover), or to feed systemd's watchdog: no
+polling while idle.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Box:
         self._waking = False  # the press that woke a dim screen is swallowed
         self._memory: dict | None = None  # the UI facts last stored
         self.roster = roster.Roster(settings.roster)  # the names a seat can take (read from the store at start)
+        self.due: float | None = None  # when the UI's timer (ui.After) is due, by self.clock
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -93,6 +96,9 @@ class Box:
             app = ui.notify(app, title, lines)
         self.app = app
         self.running = True
+        wait = ui.timer_for(app)  # a box seat was playing when the power went: it goes on
+        if wait is not None:
+            self.due = self.clock() + wait
         self._draw()
         if self.notifier is not None:
             self.notifier.ready("showing the first screen")
@@ -175,6 +181,9 @@ class Box:
             now = self.clock()
             if deadline is not None:
                 timeout = max(0.0, deadline - now)
+            if self.due is not None:
+                wait = max(0.0, self.due - now)
+                timeout = wait if timeout is None else min(timeout, wait)
             if next_ping is not None:
                 wait = max(0.0, next_ping - now)
                 timeout = wait if timeout is None else min(timeout, wait)
@@ -205,6 +214,9 @@ class Box:
         if item is not None and item[0] == _SHUTDOWN:
             self.shutdown(item[1])
             return
+        if self.due is not None and self.clock() >= self.due:
+            self.due = None
+            self.feed(ui.Timer())
         if item is None:
             presses = self.debouncer.tick(self.clock())
         else:
@@ -239,7 +251,9 @@ class Box:
             self._effect(effect)
 
     def _effect(self, effect) -> None:
-        if isinstance(effect, ui.DrawDice):
+        if isinstance(effect, ui.After):
+            self.due = self.clock() + effect.seconds
+        elif isinstance(effect, ui.DrawDice):
             self._update(ui.DiceRolled(self.dice()))
         elif isinstance(effect, ui.Append):
             self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event), covered=True))

@@ -2,9 +2,11 @@
 
 One row per game: number, start (local time), players (by name, with the
 colour of their pieces: "Ann (Red)"; a seat without a name by its colour),
-turns reached, winner, duration and status. ``--json`` prints a list of
-objects instead (times as ISO 8601 in UTC, duration in seconds; the keys are
-listed in docs/store.md). Export one with ``cantstop-box export N``.
+turns reached (every player's turn counts), rounds (each player's turn once:
+what the box's win screen counts), winner, duration and status. ``--json``
+prints a list of objects instead (times as ISO 8601 in UTC, duration in
+seconds; the keys are listed in docs/store.md). Export one with
+``cantstop-box export N``.
 """
 
 import argparse
@@ -69,6 +71,11 @@ def _players_cell(game: GameSummary) -> str:
     return ", ".join(f"{name} ({colour})" if name else colour for name, colour in zip(names(game), game.players))
 
 
+def rounds(game: GameSummary) -> int:
+    """Rounds begun: every player's turn once, as the box counts them (its round N and "after N rounds")."""
+    return -(-game.turns // max(1, len(game.players)))
+
+
 def summary_json(game: GameSummary) -> dict:
     return {
         "id": game.id,
@@ -80,6 +87,7 @@ def summary_json(game: GameSummary) -> dict:
         "finished": iso(game.finished),
         "duration": round(game.duration, 3),
         "turns": game.turns,
+        "rounds": rounds(game),
         "events": game.events,
         "winner": game.winner,
         "winner_name": winner_name(game),
@@ -90,7 +98,7 @@ def summary_json(game: GameSummary) -> dict:
 
 def table(games: list[GameSummary]) -> str:
     """A plain text table, columns padded to fit."""
-    head = ("#", "started", "players", "turns", "winner", "duration", "status")
+    head = ("#", "started", "players", "turns", "rounds", "winner", "duration", "status")
     rows = [head]
     for g in games:
         rows.append((
@@ -98,12 +106,13 @@ def table(games: list[GameSummary]) -> str:
             time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)),
             _players_cell(g),
             str(g.turns),
+            str(rounds(g)),
             winner_name(g) or "-",
             duration_text(g.duration),
             g.status,
         ))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    right = {0, 3, 5}
+    right = {0, 3, 4, 6}
     lines = []
     for r in rows:
         cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]

@@ -77,7 +77,7 @@ class PickView:
     dice: tuple[int, int, int, int]
     label: str  # the pairing chosen
     choices: tuple[int, int]  # the two columns; A picks the first, B the second
-    keys: str = "A/B:pick MENU:back"
+    keys: str = "A/B:pick STOP:back"
     alert: str | None = None
 
 
@@ -157,15 +157,15 @@ class Column:
 class BoardView:
     """The whole board, to check the real one against the box's game.
 
-    ``focus`` is None for the overview of all eleven columns, or a column
-    number for a detail page of that column.
+    ``focus`` is None for the overview of all eleven columns (a row per
+    player), or a column number for a detail page of that column.
     """
 
     players: tuple[str, ...]
     columns: tuple[Column, ...]
     current: int | None = None  # seat to act, None when the game is over
     focus: int | None = None
-    keys: str = "A/B:column MENU:back"
+    keys: str = "A/B:col C:+4 ROLL:game"
     alert: str | None = None
 
 
@@ -208,9 +208,9 @@ class HintView:
     player: str
     seat: int
     action: str  # e.g. "Stop", "Roll again", "A: 6+8"
-    reason: tuple[str, ...]  # at most two short lines
+    reason: tuple[str, ...]  # a sentence or two, wrapped to the screen
     bust: float | None = None
-    keys: str = "ROLL:ok"
+    keys: str = "ROLL:ok MENU:menu"
     alert: str | None = None
 
 
@@ -220,7 +220,7 @@ class StatsView:
 
     rows: tuple[tuple[str, int], ...]
     games: int
-    keys: str = "MENU:back"
+    keys: str = "ROLL:back MENU:menu"
     alert: str | None = None
 
 

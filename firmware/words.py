@@ -16,7 +16,7 @@ from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
 
 FLASH = {
     "new_game": "ROLL: new game",
-    "box_plays": "ROLL: let the box play",
+    "confirm_keys": "C: yes  MENU: no",
     "roll_first": "Press ROLL to roll",
     "choose": "Choose A, B or C",
     "risky_stop": "Risky: can't stop",
@@ -42,24 +42,29 @@ def not_saved(message: str) -> str:
 
 KEYS = {
     "setup": "A/B:move C:change ROLL:start",
-    "confirm": "ROLL:yes MENU:no",
+    "confirm": "C:yes MENU:no",
     "turn": "ROLL:roll MENU:menu",
-    "box_turn": "ROLL:box plays",
+    "box_turn": "ROLL:faster MENU:menu",
     "choose": "A B C:choose",
-    "box_ok": "ROLL:ok",
+    "box_ok": "ROLL:faster MENU:menu",
+    "box_next": "ROLL:box plays",
     "roll_or_stop": "ROLL:roll STOP:stop",
     "roll": "ROLL:roll",
     "page": "A/B:page ROLL:next",
     "done": "ROLL:done",
     "see_winner": "ROLL:see the winner",
-    "stats": "A/B:page MENU:back",
-    "recap": "ROLL:back",
-    "back": "MENU:back",
+    "stats": "A/B:page MENU:menu",
+    "recap": "ROLL:back MENU:menu",
+    "back": "MENU:menu",
+    "pick": "A/B:pick STOP:back",
+    "board": "A/B:col C:+4 ROLL:game",
+    "hint": "ROLL:ok MENU:menu",
 }
 
 
 def next_turn_key(name: str) -> str:
-    return f"ROLL:{name}'s turn"
+    """The one press that ends a handover: the next player's dice are rolled."""
+    return f"ROLL:{name} rolls"
 
 
 # -- titles and fixed screens --------------------------------------------------
@@ -174,6 +179,41 @@ def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
     return "Roll" if g.phase is Phase.ROLL else "Roll again"
 
 
+# -- hints: the numbers behind the advice, in plain words ------------------------
+
+
+def whole_percent(p: float) -> str:
+    """A chance as a whole percentage for a sentence: "74%", never "0%" above zero nor "100%" below one."""
+    if 0 < p < 0.005:
+        return "under 1%"
+    if 0.995 <= p < 1:
+        return "over 99%"
+    return f"{round(p * 100)}%"
+
+
+def hint_reason(facts) -> tuple[str, ...]:
+    """Why the hint advises what it does, from :class:`firmware.bots.HintFacts`: one or two sentences."""
+    bust = whole_percent(facts.bust)
+    kind = facts.kind
+    if kind == "move":
+        return (f"After {'+'.join(map(str, facts.sums))} the next roll busts {bust} of the time.",)
+    if kind == "start":
+        return ("Roll to start your turn.",)
+    if kind == "must_roll":
+        return ("Risky: you may not stop now.", f"Rolling busts {bust} of the time.")
+    if kind == "win":
+        return ("Stopping now wins the game!",)
+    if kind == "chances":
+        return (f"Rolling again wins {whole_percent(facts.roll_win)} of games like this, "
+                f"stopping {whole_percent(facts.stop_win)}.",)
+    if kind == "turns":
+        choice = "Rolling again" if facts.roll else "Stopping"
+        return (f"{choice} saves {facts.saved_turns:.1f} turns on average.",)
+    if facts.roll:
+        return (f"Rolling busts {bust} of the time.",)
+    return (f"Stopping keeps {count(facts.at_risk, 'square', 'squares')}; rolling busts {bust}.",)
+
+
 # -- the turn ------------------------------------------------------------------
 
 
@@ -206,12 +246,14 @@ def rules_note(rules: Rules) -> tuple[str, ...]:
     return (f"Rules: {', '.join(parts)}.",) if parts else ()
 
 
-def risky_note(column_owner: tuple[int, str] | None) -> str:
-    """Why the risky variant forbids a stop now: a runner sharing a square, and with whom."""
-    if column_owner is None:
+def risky_note(conflicts: list[tuple[int, list[str]]]) -> str:
+    """Why the risky variant forbids a stop now: every runner sharing a square, and with whom."""
+    if not conflicts:
         return "Risky: roll again"
-    column, owner = column_owner
-    return f"Risky: {column} shares with {owner}"
+    if len(conflicts) == 1 and len(conflicts[0][1]) == 1:
+        column, (owner,) = conflicts[0]
+        return f"Risky: {column} shares with {owner}"
+    return "Risky: " + ", ".join(f"{column} {' '.join(owners)}" for column, owners in conflicts)
 
 
 # -- after a stop, a bust, an undo ---------------------------------------------
@@ -227,6 +269,11 @@ def bust_big(dice) -> str:
 
 def bust_lines(had_runners: bool) -> tuple[str, ...]:
     return ("Take the runners off.", "Markers stay.") if had_runners else ("No move possible.",)
+
+
+def box_bust_lines() -> tuple[str, ...]:
+    """A box seat's bust: its runners never went on the board, so there is nothing to do."""
+    return ("Nothing to move.", "Markers stay.")
 
 
 def squares(steps: dict[int, int], empty: str = "off") -> str:
@@ -342,13 +389,19 @@ def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -
     return f"new runner on {step}" if new else f"runner up to {step}"
 
 
+def box_runner_step(step: int, top: bool) -> str:
+    """A box seat's runner, said only: nobody moves it on the board until its stop."""
+    return f"climbs to {step}: TOP!" if top else f"climbs to {step}"
+
+
 def who(player: str, bot: bool) -> str:
     """The name in the top bar: the colour, marked when the box plays it."""
     return f"{player} (bot)" if bot else player
 
 
 def turn_status(turn: int, short: bool = False) -> str:
-    return f"T{turn}" if short else f"turn {turn}"
+    """The round being played (every player's turn once), as ``history`` counts rounds."""
+    return f"R{turn}" if short else f"round {turn}"
 
 
 def turn_heading(player: str, bot: bool) -> str:
@@ -384,11 +437,12 @@ def win_heading(player: str | None) -> str:
 def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:
     if claims:
         return "claimed " + " ".join(map(str, claims))
-    return f"after {turns} turns" if player is None else "nobody claimed 3"
+    return f"after {turns} rounds" if player is None else "nobody claimed 3"
 
 
 def turns_count(turns: int) -> str:
-    return f"{turns} turns"
+    """The rounds a finished game lasted (every player's turn once), as ``history`` counts rounds."""
+    return count(turns, "round", "rounds")
 
 
 def claimed_by(owner: str) -> str:

@@ -164,6 +164,9 @@ class Checker:
                 values[key] = self.boolean("game", key, table[key])
         if "roster" in table:
             values["roster"] = self.roster(table["roster"])
+        for key, most in (("box_pace_ms", 10000), ("handover_guard_ms", 3000)):
+            if key in table:
+                values[key] = self.integer("game", key, table[key], 0, most)
         return GameConfig(**values)
 
     def roster(self, value: Any) -> tuple[str, ...]:

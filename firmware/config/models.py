@@ -111,6 +111,8 @@ class GameConfig:
     speedy: bool = False
     risky: bool = False
     roster: tuple[str, ...] = ()  # the players' names a seat can take; `cantstop-box players` edits them
+    box_pace_ms: int = 1200  # how long each step of a box seat's turn stays on the screen
+    handover_guard_ms: int = 600  # presses this soon after a turn ends do not roll the next dice
 
     @property
     def rules(self) -> Rules:

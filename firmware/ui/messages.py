@@ -10,7 +10,11 @@ The daemon carries out the effects :func:`firmware.ui.update` returns, in order:
 - :class:`LoadStats`: read the finished games, fed back as :class:`StatsLoaded`;
 - :class:`LoadUnfinished`: list the games left unfinished, fed back as :class:`UnfinishedLoaded`;
 - :class:`ContinueGame`: reopen one of them (the game being played, if any, is left unfinished in its place)
-  and feed it back as :class:`GameContinued`.
+  and feed it back as :class:`GameContinued`;
+- :class:`After`: feed :class:`Timer` back once ``seconds`` have passed (a
+  later ``After`` replaces an earlier one: the box keeps one timer). It paces
+  a box seat's turn and ends the guard after a handover; the UI itself never
+  reads a clock.
 """
 
 from __future__ import annotations
@@ -86,7 +90,12 @@ class Shutdown:
     reason: str = "Game saved"
 
 
-Input = Press | DiceRolled | Saved | SaveFailed | StatsLoaded | UnfinishedLoaded | GameContinued | Shutdown
+@dataclass(frozen=True)
+class Timer:
+    """The time asked for by the last :class:`After` has passed."""
+
+
+Input = Press | DiceRolled | Saved | SaveFailed | StatsLoaded | UnfinishedLoaded | GameContinued | Shutdown | Timer
 
 # -- effects -------------------------------------------------------------------
 
@@ -133,4 +142,9 @@ class ContinueGame:
     game_id: int
 
 
-Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame
+@dataclass(frozen=True)
+class After:
+    seconds: float
+
+
+Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | After

@@ -149,6 +149,7 @@ class HintScreen:
 
     kind: ClassVar[Screen] = Screen.HINT
     advice: object  # engine.players.Advice
+    facts: object = None  # bots.HintFacts: the numbers the words give the reason from
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,7 @@ class App:
     acked: int = -1  # the event count whose stop/bust instructions the table confirmed
     plan: Move | str | None = None  # a box seat's next action, decided when its state arrived
     alert: str | None = None  # stays until a save works again
+    guard: bool = False  # a turn just ended: a press does not roll the next dice until the timer says so
     flash: str | None = None  # shown until the next input
     roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
 
@@ -277,6 +279,20 @@ def handover_pending(app: App) -> bool:
         return False
     last = app.events[-1]
     return isinstance(last, Stop) or (isinstance(last, Roll) and app.game.phase is not Phase.MOVE)
+
+
+def box_bust_shown(app: App) -> bool:
+    """A box seat's bust is on the screen: it is said for a moment, then the game moves on."""
+    return handover_pending(app) and isinstance(app.events[-1], Roll) and app.seats[app.states[-2].current].bot is not None
+
+
+def box_due(app: App) -> bool:
+    """The box moves on by itself when its timer is due: a box seat is playing, or its bust is shown."""
+    if app.screen.kind is not Screen.GAME or app.ended:
+        return False
+    if handover_pending(app):
+        return box_bust_shown(app)
+    return app.seat_bot() is not None
 
 
 def undo_blocker(app: App) -> str | None:

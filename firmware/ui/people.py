@@ -1,8 +1,9 @@
 """The people screens: statistics per person, a finished game's recap, and continuing an unfinished game.
 
 Statistics: the first page is the wins per person; A/B page through each
-person's numbers (four rows a page); ROLL or MENU goes back. The recap is
-opened with B on the win screen; ROLL or MENU returns to it. "Continue a
+person's numbers (four rows a page); ROLL goes back, MENU opens the menu (as
+on every screen). The recap is opened with B on the win screen; ROLL returns
+to it, MENU opens the menu. "Continue a
 game" lists the games left unfinished (newest first); choosing one reopens
 it, and the game being played, if any, is left unfinished in its place (it
 can be continued the same way), so nothing is lost and no confirmation is
@@ -41,13 +42,15 @@ def person_pages(people) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
 
 
 def stats_press(app: App, p: Press) -> Result:
-    """A/B page (the overview first); ROLL or MENU goes back to where statistics were opened."""
+    """A/B page (the overview first); ROLL goes back to where statistics were opened, MENU to the menu."""
     s = app.screen
     if p.button in (Button.A, Button.B) and s.rows is not None:
         total = 1 + len(person_pages(s.people))
         step = 1 if p.button == Button.B else -1
         return replace(app, screen=replace(s, page=(s.page + step) % total)), ()
-    if p.button in (Button.ROLL, Button.MENU):
+    if p.button == Button.MENU:
+        return replace(app, screen=MenuScreen()), ()
+    if p.button == Button.ROLL:
         back = s.back
         if back.kind is Screen.GAME and app.game is None:
             back = SetupScreen()
@@ -79,7 +82,9 @@ def recap_view(app: App, alert) -> v.View:
 
 
 def recap_press(app: App, p: Press) -> Result:
-    if p.button in (Button.ROLL, Button.MENU):
+    if p.button == Button.MENU:
+        return replace(app, screen=MenuScreen()), ()
+    if p.button == Button.ROLL:
         return replace(app, screen=GameScreen()), ()
     return app, ()
 

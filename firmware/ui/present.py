@@ -14,7 +14,7 @@ from ..practice import box_average
 from .. import words
 from . import people
 from .menus import menu_items
-from .model import App, Screen, handover_pending
+from .model import App, Screen, box_bust_shown, handover_pending
 from .pages import paginate
 from .setup import setup_rows
 from .turns import handover_lines
@@ -55,16 +55,16 @@ def _stats(app: App, alert) -> v.View:
 def _hint(app: App, alert) -> v.View:
     g = app.game
     advice = app.screen.advice
-    reason = tuple(line for line in advice.reason.split("\n") if line)
+    reason = words.hint_reason(app.screen.facts)
     action = words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
-    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, alert=alert)
+    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, words.KEYS["hint"], alert=alert)
 
 
 def _pick(app: App, alert) -> v.View:
     g = app.game
     label = app.screen.label
     pairing = pairings(g)["ABC".index(label)]
-    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, alert=alert)
+    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, words.KEYS["pick"], alert=alert)
 
 
 def _undone(app: App, alert) -> v.View:
@@ -88,7 +88,8 @@ def _board(app: App, alert) -> v.View:
         for c in range(2, 13)
     )
     current = None if g.phase is Phase.OVER else g.current
-    return v.BoardView(tuple(s.colour for s in app.seats), cols, current, app.screen.focus, alert=alert)
+    return v.BoardView(tuple(s.colour for s in app.seats), cols, current, app.screen.focus, words.KEYS["board"],
+                       alert=alert)
 
 
 # -- the game screen -------------------------------------------------------------
@@ -114,7 +115,14 @@ def _handover(app: App, alert) -> v.View:
     g, prev = app.game, app.states[-2]
     big, lines = handover_lines(app)
     title = words.handover_title(app.name(prev.current), big is not None)
-    done = words.KEYS["see_winner"] if g.phase is Phase.OVER else words.next_turn_key(app.name(g.current))
+    if g.phase is Phase.OVER:
+        done = words.KEYS["see_winner"]
+    elif box_bust_shown(app):
+        done = words.KEYS["box_turn"]
+    elif app.seats[g.current].bot is not None:
+        done = words.KEYS["box_next"]
+    else:
+        done = words.next_turn_key(app.name(g.current))
     return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
 
 
@@ -189,17 +197,18 @@ def _moved(app: App, alert) -> v.View:
         bot_next = "stop" if app.plan == "stop" and stoppable else "roll"
     keys = words.KEYS["box_ok"] if bot else words.KEYS["roll_or_stop" if stoppable else "roll"]
     return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
-                      None if stoppable else words.risky_note(_risky_conflict(app, g)),
+                      None if stoppable else words.risky_note(_risky_conflicts(app, g)),
                       bot, bot_next, keys, alert)
 
 
-def _risky_conflict(app: App, g: GameState) -> tuple[int, str] | None:
-    """The first runner sharing a square with another player's marker, and that player's name."""
+def _risky_conflicts(app: App, g: GameState) -> list[tuple[int, list[str]]]:
+    """Every runner sharing a square with other players' markers, and those players' names."""
+    conflicts = []
     for c, step in g.runner_steps().items():
         owners = [app.name(i) for i, m in enumerate(g.markers) if i != g.current and m[c] == step]
         if owners:
-            return c, owners[0]
-    return None
+            conflicts.append((c, owners))
+    return conflicts
 
 
 _VIEWS = {

@@ -13,7 +13,7 @@ from ..debounce import Press
 from .messages import StartGame
 from ..config import GameConfig
 from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, with_states
-from .navigate import Result, open_menu, to_game
+from .navigate import Result, open_menu
 
 
 def setup_rows(setup: Setup, roster: tuple[str, ...] = ()) -> list[tuple[str, object]]:
@@ -42,7 +42,7 @@ def setup_press(app: App, p: Press) -> Result:
         step = -1 if p.button == Button.A else 1
         return replace(app, setup=replace(setup, cursor=(setup.cursor + step) % len(rows))), ()
     if p.button == Button.MENU:
-        return to_game(app) if app.in_game else open_menu(app)
+        return open_menu(app)
     if p.button == Button.ROLL or (p.button == Button.C and rows[setup.cursor][0] == "start"):
         return start_game(app)
     if p.button == Button.C:

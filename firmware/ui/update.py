@@ -12,8 +12,9 @@ from dataclasses import replace
 from ..debounce import Press
 from .. import words
 from . import menus, people, setup, turns
-from .messages import DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, UnfinishedLoaded
-from .model import App, Button, OffScreen, Screen
+from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, Timer,
+                       UnfinishedLoaded)
+from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
 
 _PRESS = {
@@ -37,8 +38,29 @@ _BUTTONS = frozenset(Button)
 
 def update(app: App, inp: Input) -> Result:
     """The app after one input, and the effects the daemon must carry out."""
+    new, effects = _update(app, inp)
+    return new, effects + pace(app, new)
+
+
+def timer_for(app: App) -> float | None:
+    """Seconds until the box moves on by itself, for an app just loaded (None: it waits for a press)."""
+    return app.settings.box_pace_ms / 1000 if box_due(app) else None
+
+
+def pace(before: App, app: App) -> tuple[After, ...]:
+    """A box seat's next step (or its bust) just came on the screen: ask for the timer to move on."""
+    if not box_due(app):
+        return ()
+    if before.states is app.states and before.screen == app.screen and before.acked == app.acked:
+        return ()
+    return (After(app.settings.box_pace_ms / 1000),)
+
+
+def _update(app: App, inp: Input) -> Result:
     if app.screen.kind is Screen.OFF:
         return app, ()
+    if isinstance(inp, Timer):
+        return turns.on_timer(app)
     if app.flash is not None:
         app = replace(app, flash=None)
     if isinstance(inp, Press):
