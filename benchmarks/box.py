@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from firmware import ui, views  # noqa: E402
+from scripted import button_for  # noqa: E402  (benchmarks/scripted.py, beside this file)
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box  # noqa: E402
 from firmware.dice import seeded_dice  # noqa: E402
@@ -108,18 +109,9 @@ def latency(games: int, state_dir: Path, seed: int = 1) -> list[float]:
     tap("ROLL")  # start a game with the defaults
     while finished < games:
         v = ui.view(box.app)
-        if isinstance(v, views.WinView):
-            finished += 1
-            tap("ROLL")  # to the new-game screen
-            tap("ROLL")  # and start again
-        elif isinstance(v, views.DiceView):
-            tap(rng.choice([o.label for o in v.options if o.effect != "none"]))
-        elif isinstance(v, views.PickView):
-            tap(rng.choice("AB"))
-        elif isinstance(v, views.MoveView) and v.can_stop and rng.random() < 0.4:
-            tap("STOP")
-        else:
-            tap("ROLL")
+        finished += isinstance(v, views.WinView)
+        for button in button_for(v, rng):
+            tap(button)
     box.request_shutdown()
     loop.join(5)
     buttons.close()

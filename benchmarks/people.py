@@ -24,23 +24,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import ALL_ROLLS, STOP, Phase, Roll, Rules, apply, can_stop, new_game  # noqa: E402
+from engine import Phase, Rules, apply, new_game  # noqa: E402
 from firmware import people  # noqa: E402
 from firmware.roster import Roster  # noqa: E402
 from firmware.stats import load_stats, seats_from_meta  # noqa: E402
 from firmware.store import Store  # noqa: E402
+from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "김민준", "Zoë")
 COLOURS = ("Red", "Blue", "Green", "Yellow")
 
-
-def random_event(state, rng: random.Random, stop_chance: float):
-    """A random legal move; after a move, stop with ``stop_chance`` (when allowed), else roll."""
-    if state.phase is Phase.MOVE:
-        return rng.choice(state.moves)
-    if state.phase is Phase.DECIDE and can_stop(state) and rng.random() < stop_chance:
-        return STOP
-    return Roll(rng.choice(ALL_ROLLS))
 
 
 def fill(state_dir: Path, games: int) -> None:

@@ -23,17 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import ALL_ROLLS, STOP, Phase, Roll, Rules, apply, can_stop, new_game, replay  # noqa: E402
+from engine import Phase, Rules, apply, new_game, replay  # noqa: E402
 from firmware.store import DB_NAME, Store  # noqa: E402
+from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
 
-
-def random_event(state, rng: random.Random, stop_chance: float):
-    """A uniformly random legal move; after a move, stop with ``stop_chance`` (when allowed), else roll."""
-    if state.phase is Phase.MOVE:
-        return rng.choice(state.moves)
-    if state.phase is Phase.DECIDE and can_stop(state) and rng.random() < stop_chance:
-        return STOP
-    return Roll(rng.choice(ALL_ROLLS))
 
 
 def long_game(count: int, seed: int = 0) -> tuple[tuple[str, ...], Rules, list]:
