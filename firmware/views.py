@@ -16,6 +16,10 @@ Conventions every view follows:
   e.g. ``"ROLL:roll MENU:menu"``.
 - ``alert`` is a short warning shown over the top line when set (for
   instance ``"NOT SAVED: disk full"``); the screen stays usable.
+- ``lang`` is the language of the view ("en", "ja", "ko"): its texts are
+  already in it, and the renderer draws the few words it adds around them
+  (a status, "bust if you roll again") in it too. It is part of the view, so
+  two equal views still always give the same frame.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ class TurnView:
     bot: bool = False
     keys: str = "ROLL:roll MENU:menu"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,7 @@ class DiceView:
     chosen: str | None = None  # a bot's choice, e.g. "A" (or "A:11" after a pick)
     keys: str = "A B C:choose"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,7 @@ class PickView:
     choices: tuple[int, int]  # the two columns; A picks the first, B the second
     keys: str = "A/B:pick MENU:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,7 @@ class MoveView:
     bot_next: str | None = None  # "roll" or "stop": what a bot will do on confirm
     keys: str = "ROLL:roll STOP:stop"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,7 @@ class InstructionsView:
     pages: int = 1
     keys: str = "ROLL:done"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,7 @@ class WinView:
     note: tuple[str, ...] = ()  # the last physical steps, e.g. markers to place
     keys: str = "ROLL:new game MENU:menu"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -166,6 +176,7 @@ class BoardView:
     focus: int | None = None
     keys: str = "A/B:column MENU:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,7 @@ class MenuView:
     cursor: int
     keys: str = "A/B:move ROLL:ok MENU:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -188,6 +200,7 @@ class SetupView:
     cursor: int
     keys: str = "A/B:move C:change ROLL:start"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -198,6 +211,7 @@ class MessageView:
     lines: tuple[str, ...]
     keys: str = "ROLL:ok"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -211,6 +225,7 @@ class HintView:
     bust: float | None = None
     keys: str = "ROLL:ok"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -221,6 +236,7 @@ class StatsView:
     games: int
     keys: str = "MENU:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -228,6 +244,7 @@ class OffView:
     """The box is shutting down (or has stopped): safe to unplug."""
 
     reason: str = "Game saved"
+    lang: str = "en"
 
 
 View = (

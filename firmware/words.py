@@ -1,99 +1,185 @@
-"""Every word the box shows, one formatter per kind of thing.
+"""Every word the box shows, one formatter per kind of thing, in every language the box speaks.
 
 Neither the UI (:mod:`firmware.ui`) nor the renderer (:mod:`firmware.screens`)
 spells out a word itself: a flash, a legend, an instruction for the board,
 the text of a pairing, a chance or a status in the top bar all come from
 here, so one change (or one translation) reaches every screen that shows
 it. Names are the seats' colours, passed in as strings.
+
+Each sentence is written once in English and marked for translation
+(docs/translating.md): ``_()`` for a sentence, ``ngettext()`` for a count,
+``pgettext()`` when the same English word means two things, and ``N_`` /
+``NP_`` in the tables below (marked, translated when a language is bound).
+The module's own functions speak English; :func:`language` gives the same
+formatters and tables bound to one language's catalogue::
+
+    w = words.language("ja")
+    w.turn_heading("赤", bot=False)   # "赤の手番"
+    w.KEYS["turn"]                    # "ROLL:振る MENU:メニュー"
+
+A formatter added here is bound like the others without any registration:
+write it with ``_()`` and it speaks every language.
 """
 
 from __future__ import annotations
 
+import functools
+import sys
+
 from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
+
+from . import i18n
+from .i18n import N_, NP_
+
+
+# -- marking: English is the source text; language() rebinds these three ----------
+
+
+def _(message: str) -> str:
+    return message
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def pgettext(context: str, message: str) -> str:
+    return message
+
+
 
 # -- short notes over the top line (until the next press) ----------------------
 
 FLASH = {
-    "new_game": "ROLL: new game",
-    "box_plays": "ROLL: let the box play",
-    "roll_first": "Press ROLL to roll",
-    "choose": "Choose A, B or C",
-    "risky_stop": "Risky: can't stop",
-    "roll_or_stop": "ROLL or STOP",
-    "which_column": "A or B: which column",
-    "nothing_to_undo": "Nothing to undo",
-    "game_over": "Game is over",
-    "dice_stay": "Dice stay rolled",
-    "box_moves_stay": "Box moves stay",
+    # TRANSLATORS: a short note over the top line until the next press.
+    "new_game": N_("ROLL: new game"),
+    # TRANSLATORS: the box plays this seat; ROLL lets it take its next step.
+    "box_plays": N_("ROLL: let the box play"),
+    "roll_first": N_("Press ROLL to roll"),
+    "choose": N_("Choose A, B or C"),
+    # TRANSLATORS: risky variant: a runner shares a square with another player's marker.
+    "risky_stop": N_("Risky: can't stop"),
+    "roll_or_stop": N_("ROLL or STOP"),
+    "which_column": N_("A or B: which column"),
+    "nothing_to_undo": N_("Nothing to undo"),
+    "game_over": N_("Game is over"),
+    "dice_stay": N_("Dice stay rolled"),
+    "box_moves_stay": N_("Box moves stay"),
 }
 
 
 def cannot_move(label: str) -> str:
-    return f"{label} cannot move"
+    # TRANSLATORS: {label} is the pairing A, B or C.
+    return _("{label} cannot move").format(label=label)
 
 
 def not_saved(message: str) -> str:
-    return f"NOT SAVED: {message}"
+    # TRANSLATORS: {message} is a short reason such as 'disk full'.
+    return _("NOT SAVED: {message}").format(message=message)
 
 
 # -- the bottom line: what the buttons do now ------------------------------------
 
 KEYS = {
-    "setup": "A/B:move C:change ROLL:start",
-    "confirm": "ROLL:yes MENU:no",
-    "turn": "ROLL:roll MENU:menu",
-    "box_turn": "ROLL:box plays",
-    "choose": "A B C:choose",
-    "box_ok": "ROLL:ok",
-    "roll_or_stop": "ROLL:roll STOP:stop",
-    "roll": "ROLL:roll",
-    "page": "A/B:page ROLL:next",
-    "done": "ROLL:done",
-    "see_winner": "ROLL:see the winner",
+    # TRANSLATORS: bottom line. Keep the button names and the colon; no space inside a label.
+    "setup": N_("A/B:move C:change ROLL:start"),
+    "confirm": N_("ROLL:yes MENU:no"),
+    "turn": N_("ROLL:roll MENU:menu"),
+    "box_turn": N_("ROLL:box plays"),
+    "choose": N_("A B C:choose"),
+    "box_ok": N_("ROLL:ok"),
+    "roll_or_stop": N_("ROLL:roll STOP:stop"),
+    "roll": N_("ROLL:roll"),
+    "page": N_("A/B:page ROLL:next"),
+    "done": N_("ROLL:done"),
+    "see_winner": N_("ROLL:see the winner"),
+    "pick": N_("A/B:pick MENU:back"),
+    "column": N_("A/B:column MENU:back"),
+    "menu": N_("A/B:move ROLL:ok MENU:back"),
+    "back": N_("MENU:back"),
+    "won": N_("ROLL:new game MENU:menu"),
 }
 
 
 def next_turn_key(name: str) -> str:
-    return f"ROLL:{name}'s turn"
+    # TRANSLATORS: no space inside the label: a space starts a new legend entry.
+    return _("ROLL:{name}'s turn").format(name=name)
 
 
 # -- titles and fixed screens --------------------------------------------------
 
-NEW_GAME = "New game"
-MENU = "Menu"
-CONFIRM_NEW = ("New game?", ("This game will end", "(it stays in history)."))
-NO_GAME = ("No game", ("ROLL: new game",))
+NEW_GAME = N_("New game")
+MENU = N_("Menu")
+CONFIRM_NEW = (N_("New game?"), (N_("This game will end"), N_("(it stays in history).")))
+NO_GAME = (N_("No game"), (N_("ROLL: new game"),))
+#: Why the box stopped, when nobody said otherwise (the safe-to-unplug frame).
+GAME_SAVED = N_("Game saved")
 
 MENU_ITEMS = {
-    "back": "Back to game",
-    "undo": "Undo",
-    "hint": "Hint",
-    "board": "Board",
-    "new": "New game",
-    "stats": "Statistics",
+    "back": N_("Back to game"),
+    "undo": N_("Undo"),
+    "hint": N_("Hint"),
+    # TRANSLATORS: menu item: the board view.
+    "board": NP_("menu", "Board"),
+    "new": N_("New game"),
+    "stats": N_("Statistics"),
 }
+
+#: The config's usual colours, which are the players' names on the screen; another colour stays as written.
+COLOURS = {
+    # TRANSLATORS: a player's colour, also the player's name on the screen.
+    "Red": NP_("colour", "Red"),
+    "Blue": NP_("colour", "Blue"),
+    "Green": NP_("colour", "Green"),
+    "Yellow": NP_("colour", "Yellow"),
+    "Orange": NP_("colour", "Orange"),
+    "Purple": NP_("colour", "Purple"),
+    "White": NP_("colour", "White"),
+    "Black": NP_("colour", "Black"),
+}
+
+
+def colour(name: str) -> str:
+    """A seat's colour as the players' name for it ("Red" -> "赤" in Japanese); other names as they are."""
+    return COLOURS.get(name, name)
 
 
 def setup_row(key: str, value) -> tuple[str, str]:
     """(label, value) of a new-game row; ``value`` is the row's raw value."""
     if key == "players":
-        return "Players", str(value)
+        # TRANSLATORS: new-game row: how many players.
+        return _("Players"), str(value)
     if key.startswith("colour"):
-        return f"P{int(key[6:]) + 1} colour", value
+        # TRANSLATORS: new-game row: player n's colour.
+        return _("P{n} colour").format(n=int(key[6:]) + 1), colour(value)
     if key.startswith("plays"):
-        return f"P{int(key[5:]) + 1} plays", "box" if value else "person"
+        # TRANSLATORS: new-game row: a person or the box plays seat n; the box itself is "box".
+        label = _("P{n} plays").format(n=int(key[5:]) + 1)
+        return label, pgettext("seat", "box") if value else pgettext("seat", "person")
     if key == "win":
-        return "To win", f"{value} col" + ("s" if value > 1 else "")
-    if key in ("speedy", "risky"):
-        return key.capitalize(), "on" if value else "off"
-    return "Start game", ""
+        # TRANSLATORS: columns to win, as a short value.
+        return _("To win"), ngettext("{n} col", "{n} cols", value).format(n=value)
+    if key == "speedy":
+        # TRANSLATORS: the speedy variant: runners jump squares with other markers.
+        return _("Speedy"), _on_off(value)
+    if key == "risky":
+        # TRANSLATORS: the risky variant: no stop on a square shared with another marker.
+        return _("Risky"), _on_off(value)
+    if key == "language":
+        # TRANSLATORS: new-game row: the language of the screen (each language shows its own name).
+        return _("Language"), i18n.NAMES.get(value, str(value))
+    return _("Start game"), ""
+
+
+def _on_off(value: bool) -> str:
+    return pgettext("setting", "on") if value else pgettext("setting", "off")
 
 
 # -- the dice: one text per pairing, the same on the dice screen and in hints --
 
 
 def option_text(p: Pairing) -> tuple[str, str]:
-    """(effect, text) of a pairing: what choosing it moves, as the dice screen draws it."""
+    """(effect, text) of a pairing: what choosing it moves, as the dice screen draws it (digits in every language)."""
     a, b = p.sums
     moves = [m.sums for m in p.moves]
     if not moves:
@@ -117,9 +203,10 @@ def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
                 text = str(action.sums[0]) if p.needs_pick else option_text(p)[1]
                 return f"{p.label}: {text}"
         return "+".join(map(str, action.sums))
+    # TRANSLATORS: what the strong player would do.
     if action == "stop":
-        return "Stop"
-    return "Roll" if g.phase is Phase.ROLL else "Roll again"
+        return pgettext("hint", "Stop")
+    return pgettext("hint", "Roll") if g.phase is Phase.ROLL else pgettext("hint", "Roll again")
 
 
 # -- the turn ------------------------------------------------------------------
@@ -128,20 +215,23 @@ def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
 def opening_note(names: tuple[str, ...], first: str, rules: Rules, box_average: float | None) -> tuple[str, ...]:
     """Shown as a game's first turn starts: who starts and the variants; for solitaire, the goal."""
     if len(names) > 1:
-        return (f"{first} starts.",) + rules_note(rules)
+        return (_("{name} starts.").format(name=first),) + rules_note(rules)
     k = rules.columns_to_win
-    lines = (f"Claim {k} column{'s' if k > 1 else ''} in as", "few turns as you can.")
+    # TRANSLATORS: solitaire practice; a line break (\n) is kept as a line break on the screen.
+    goal = ngettext("Claim {n} column in as\nfew turns as you can.",
+                    "Claim {n} columns in as\nfew turns as you can.", k).format(n=k)
+    lines = tuple(goal.split("\n"))
     if box_average is not None:
-        lines += (f"Box average: {box_average:.1f} turns.",)
+        lines += (_("Box average: {average:.1f} turns.").format(average=box_average),)
     return lines
 
 
 def previous_turn_note(who: str, last) -> tuple[str, ...]:
     """Shown as the next turn starts: how the previous one ended."""
     if isinstance(last, Stop):
-        return (f"{who} stopped.",)
+        return (_("{name} stopped.").format(name=who),)
     if isinstance(last, Roll):
-        return (f"{who} bust.",)
+        return (_("{name} bust.").format(name=who),)
     return ()
 
 
@@ -149,78 +239,99 @@ def rules_note(rules: Rules) -> tuple[str, ...]:
     """The variants in force, said once as the game starts (nothing for the standard game)."""
     parts = []
     if rules.columns_to_win != 3:
-        parts.append(f"{rules.columns_to_win} to win")
-    parts += [name for name, on in (("speedy", rules.speedy), ("risky", rules.risky)) if on]
-    return (f"Rules: {', '.join(parts)}.",) if parts else ()
+        parts.append(_("{n} to win").format(n=rules.columns_to_win))
+    if rules.speedy:
+        parts.append(pgettext("variant", "speedy"))
+    if rules.risky:
+        parts.append(pgettext("variant", "risky"))
+    # TRANSLATORS: {rules} is a list of the variants in force.
+    return (_("Rules: {rules}.").format(rules=listed(parts)),) if parts else ()
+
+
+def listed(items) -> str:
+    """Items of a list joined as the language joins them ("Blue, Green")."""
+    # TRANSLATORS: between the items of a list.
+    return pgettext("list", ", ").join(items)
 
 
 def risky_note(column_owner: tuple[int, str] | None) -> str:
     """Why the risky variant forbids a stop now: a runner sharing a square, and with whom."""
     if column_owner is None:
-        return "Risky: roll again"
+        return _("Risky: roll again")
     column, owner = column_owner
-    return f"Risky: {column} shares with {owner}"
+    return _("Risky: {column} shares with {name}").format(column=column, name=owner)
 
 
 # -- after a stop, a bust, an undo ---------------------------------------------
 
 
 def handover_title(name: str, bust: bool) -> str:
-    return f"{name} busts" if bust else f"{name} stops"
+    # TRANSLATORS: the top bar after a bust, or after a stop.
+    return (_("{name} busts") if bust else _("{name} stops")).format(name=name)
 
 
 def bust_big(dice) -> str:
-    return "BUST! " + " ".join(map(str, dice))
+    # TRANSLATORS: {dice} is the four dice, like 1 1 2 2.
+    return _("BUST! {dice}").format(dice=" ".join(map(str, dice)))
 
 
 def bust_lines(had_runners: bool) -> tuple[str, ...]:
-    return ("Take the runners off.", "Markers stay.") if had_runners else ("No move possible.",)
+    return (_("Take the runners off."), _("Markers stay.")) if had_runners else (_("No move possible."),)
 
 
-def squares(steps: dict[int, int], empty: str = "off") -> str:
+def squares(steps: dict[int, int], empty: str | None = None) -> str:
     """Column:square pairs on one line, e.g. ``5:1  9:off``."""
+    if empty is None:
+        # TRANSLATORS: a marker not on the board, as in 7:off.
+        empty = pgettext("marker", "off")
     return "  ".join(f"{c}:{s or empty}" for c, s in steps.items())
 
 
 def stop_lines(name: str, runners: dict[int, int], claims: list[tuple[int, list[str]]]) -> tuple[str, ...]:
     """A stop: where the markers go; per claimed column, whose markers come off."""
-    lines = [f"{name} markers to:", squares(runners)]
+    # TRANSLATORS: followed by a line like 7:3  8:2 (column:square).
+    lines = [_("{name} markers to:").format(name=name), squares(runners)]
     for column, off in claims:
-        lines.append(f"{name} claims {column}!")
+        lines.append(_("{name} claims {column}!").format(name=name, column=column))
         if off:
-            lines.append(f"Take off {column}: " + ", ".join(off) + ".")
+            # TRANSLATORS: {names}: the colours whose markers leave the claimed column.
+            lines.append(_("Take off {column}: {names}.").format(column=column, names=listed(off)))
     return tuple(lines)
 
 
 def undone_title(event) -> str:
     if isinstance(event, Move):
-        return "Undone: move " + "+".join(map(str, event.sums))
+        # TRANSLATORS: {sums} is like 7+8.
+        return _("Undone: move {sums}").format(sums="+".join(map(str, event.sums)))
     if isinstance(event, Stop):
-        return "Undone: stop"
-    return "Undone: roll"
+        return _("Undone: stop")
+    return _("Undone: roll")
 
 
 def undo_move_lines(columns: dict[int, int]) -> tuple[str, ...]:
     """Taking back a move: each runner back to ``step`` (0: off the board)."""
-    lines = [f"{c}: runner back to {s}." if s else f"Take runner off {c}." for c, s in columns.items()]
-    return tuple(lines) + ("Same dice: pick again",)
+    # TRANSLATORS: {step} is a square, 1 = bottom.
+    lines = [_("{column}: runner back to {step}.").format(column=c, step=s) if s
+             else _("Take runner off {column}.").format(column=c) for c, s in columns.items()]
+    return tuple(lines) + (_("Same dice: pick again"),)
 
 
 def undo_stop_lines(name: str, runners: dict[int, int], markers: dict[int, int],
                     refill: list[tuple[int, list[str]]]) -> tuple[str, ...]:
     """Taking back a stop: runners back on, markers back, claimed columns refilled."""
-    lines = ["Runners back on:", squares(runners), f"{name} markers back to:", squares(markers)]
+    lines = [_("Runners back on:"), squares(runners), _("{name} markers back to:").format(name=name), squares(markers)]
     for column, back in refill:
-        lines.append(f"Put back on {column}: " + ", ".join(back) + ".")
-    return tuple(lines) + (f"{name} decides again.",)
+        # TRANSLATORS: {names} is a list like 'Blue, Green'.
+        lines.append(_("Put back on {column}: {names}.").format(column=column, names=listed(back)))
+    return tuple(lines) + (_("{name} decides again.").format(name=name),)
 
 
 # -- notices at start ---------------------------------------------------------
 
 _NOTICES = {
-    "reset": ("Saved games reset", ()),
-    "unreadable": ("Saved game unreadable", ()),
-    "damaged": ("Saved game damaged", ("It stays in history.",)),
+    "reset": (N_("Saved games reset"), ()),
+    "unreadable": (N_("Saved game unreadable"), ()),
+    "damaged": (N_("Saved game damaged"), (N_("It stays in history."),)),
 }
 
 
@@ -234,20 +345,25 @@ def notice(kind: str, detail: str) -> tuple[str, tuple[str, ...]]:
 
 
 def nobody_can_win(columns_to_win: int) -> str:
-    return f"Nobody can claim {columns_to_win} columns any more."
+    return ngettext("Nobody can claim {n} column any more.", "Nobody can claim {n} columns any more.",
+                    columns_to_win).format(n=columns_to_win)
 
 
 def practice_result(turns: int, box_average: float) -> tuple[str, ...]:
     """Solitaire practice: the player's turns against the box's own average."""
-    verdict = "You beat the box!" if turns < box_average else "The box is quicker."
-    return (f"{turns} turn{'s' if turns > 1 else ''}, box avg {box_average:.1f}", verdict)
+    verdict = _("You beat the box!") if turns < box_average else _("The box is quicker.")
+    counted = ngettext("{n} turn, box avg {average:.1f}", "{n} turns, box avg {average:.1f}", turns)
+    return (counted.format(n=turns, average=box_average), verdict)
 
 
 # -- numbers -------------------------------------------------------------------
 
 
 def percent(p: float) -> str:
-    """An exact chance as a short percentage: "23.9%", never "0.0%" for a chance above zero."""
+    """An exact chance as a short percentage: "23.9%", never "0.0%" for a chance above zero.
+
+    The same in every language: Arabic digits and ASCII % (docs/glossary.md).
+    """
     if p <= 0:
         return "0%"
     if p >= 1:
@@ -273,8 +389,12 @@ def ranges(squares: tuple[int, ...]) -> str:
 
 
 def count(n: int, one: str, many: str) -> str:
-    """"1 game", "3 games"."""
+    """"1 game", "3 games" (English only: a translated count is an ``ngettext`` sentence)."""
     return f"{n} {one if n == 1 else many}"
+
+
+def games_count(n: int) -> str:
+    return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
 # -- what the renderer draws around the views' own texts ---------------------------
@@ -283,69 +403,76 @@ def count(n: int, one: str, many: str) -> str:
 def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -> str:
     """The physical instruction for one runner, without its column: "new runner on 1"."""
     if jumped:  # speedy: say which squares it jumped, or the box looks wrong
-        verb = "new on" if new else "up to"
-        return f"{verb} {step} past {ranges(jumped)}"
+        # TRANSLATORS: speedy: {squares} are the squares jumped, like 4-6 9.
+        text = _("new on {step} past {squares}") if new else _("up to {step} past {squares}")
+        return text.format(step=step, squares=ranges(jumped))
     if top:
-        return f"new on {step}: TOP!" if new else f"up to {step}: TOP!"
-    return f"new runner on {step}" if new else f"runner up to {step}"
+        return (_("new on {step}: TOP!") if new else _("up to {step}: TOP!")).format(step=step)
+    return (_("new runner on {step}") if new else _("runner up to {step}")).format(step=step)
 
 
 def who(player: str, bot: bool) -> str:
     """The name in the top bar: the colour, marked when the box plays it."""
-    return f"{player} (bot)" if bot else player
+    return _("{name} (bot)").format(name=player) if bot else player
 
 
 def turn_status(turn: int, short: bool = False) -> str:
-    return f"T{turn}" if short else f"turn {turn}"
+    # TRANSLATORS: the top bar's round (each player's own turn count), and its shortest form.
+    return (_("T{n}") if short else _("turn {n}")).format(n=turn)
 
 
 def turn_heading(player: str, bot: bool) -> str:
-    return f"{player} (bot)" if bot else f"{player}'s turn"
+    return (_("{name} (bot)") if bot else _("{name}'s turn")).format(name=player)
 
 
 def dice_status(bot: bool, chosen: str | None) -> str:
     if bot:
-        return f"box: {chosen}" if chosen else "box plays"
-    return "choose"
+        return _("box: {label}").format(label=chosen) if chosen else pgettext("top bar", "box plays")
+    return pgettext("top bar", "choose")
 
 
 def pick_question(label: str) -> str:
-    return f"{label} moves one: which?"
+    return _("{label} moves one: which?").format(label=label)
 
 
 def free_runners(n: int) -> str:
-    return f"{n} free"
+    # TRANSLATORS: top bar: runners not yet on the board.
+    return _("{n} free").format(n=n)
 
 
 def bot_will(action: str) -> tuple[str, str]:
-    return "box will", action.upper()
+    # TRANSLATORS: followed by ROLL or STOP (the button names).
+    return _("box will"), action.upper()
 
 
 def bust_status(p: float | None) -> str:
-    return f"bust {percent(p)}" if p is not None else "hint"
+    # TRANSLATORS: {percent} is like 23.9%.
+    return _("bust {percent}").format(percent=percent(p)) if p is not None else pgettext("top bar", "hint")
 
 
 def win_heading(player: str | None) -> str:
-    return "GAME OVER" if player is None else f"{player.upper()} WINS!"
+    return _("GAME OVER") if player is None else _("{name} WINS!").format(name=player.upper())
 
 
 def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:
     if claims:
-        return "claimed " + " ".join(map(str, claims))
-    return f"after {turns} turns" if player is None else "nobody claimed 3"
+        return _("claimed {columns}").format(columns=" ".join(map(str, claims)))
+    if player is None:
+        return ngettext("after {n} turn", "after {n} turns", turns).format(n=turns)
+    return _("nobody claimed {n}").format(n=3)
 
 
 def turns_count(turns: int) -> str:
-    return f"{turns} turns"
+    return ngettext("{n} turn", "{n} turns", turns).format(n=turns)
 
 
 def claimed_by(owner: str) -> str:
-    return f"claimed by {owner}"
+    return _("claimed by {name}").format(name=owner)
 
 
 def seat_name(seat: int) -> str:
     """A seat with no name known (a damaged view): "P2"."""
-    return f"P{seat + 1}"
+    return _("P{n}").format(n=seat + 1)
 
 
 def piece_at(name: str, step: int) -> str:
@@ -353,28 +480,42 @@ def piece_at(name: str, step: int) -> str:
 
 
 def runner_at(step: int) -> str:
-    return f"runner {step}"
+    return _("runner {step}").format(step=step)
 
 
 def column_title(column: int, height: int | None) -> str:
-    return f"Column {column} ({height})" if height else f"Column {column} "
+    # TRANSLATORS: {height} is how many squares the column has.
+    if height:
+        return _("Column {column} ({height})").format(column=column, height=height)
+    return _("Column {column}").format(column=column)
 
 
 def no_column(column: int) -> str:
-    return f"no column {column}"
+    return _("no column {column}").format(column=column)
 
 
 #: Fixed words the renderer draws.
 SCREEN = {
-    "cant_stop": "can't stop",
-    "cant_stop_colon": "can't stop:",
-    "bust_if": ("bust if you", "roll again"),
-    "board": "board",
-    "board_title": "Board",
-    "game_over": "game over",
-    "game_over_title": "Game over",
-    "no_pieces": "no pieces",
-    "wins": "Wins",
-    "no_games": "No games yet",
-    "safe": ("Safe to", "unplug"),
+    "cant_stop": N_("can't stop"),
+    "cant_stop_colon": N_("can't stop:"),
+    # TRANSLATORS: two short lines beside the big percentage: 'bust if you' / 'roll again'.
+    "bust_if": (NP_("move screen", "bust if you"), NP_("move screen", "roll again")),
+    "board": NP_("top bar", "board"),
+    "board_title": NP_("title", "Board"),
+    "game_over": NP_("top bar", "game over"),
+    "game_over_title": N_("Game over"),
+    "no_pieces": N_("no pieces"),
+    "wins": N_("Wins"),
+    "no_games": N_("No games yet"),
+    # TRANSLATORS: two lines in large letters: 'Safe to' / 'unplug'.
+    "safe": (N_("Safe to"), N_("unplug")),
 }
+
+
+# -- one language --------------------------------------------------------------
+
+
+@functools.cache
+def language(lang: str) -> i18n.Bound:
+    """This module's formatters and tables speaking ``lang`` ("en", "ja", "ko"); made once per language."""
+    return i18n.Bound(sys.modules[__name__], i18n.check(lang))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import words
 from ..views import MenuView, SetupView, StatsView
 from .frame import legend, top_bar
 from .icons import scroll_marks
@@ -56,9 +55,9 @@ def setup(c: Canvas, v: SetupView) -> None:
 
 
 def stats(c: Canvas, v: StatsView) -> None:
-    top_bar(c, words.SCREEN["wins"], words.count(v.games, "game", "games"), None, v.alert)
+    top_bar(c, c.words.SCREEN["wins"], c.words.games_count(v.games), None, v.alert)
     if not v.rows:
-        c.center(BODY_TOP + 8, words.SCREEN["no_games"], "medium")
+        c.center(BODY_TOP + 8, c.words.SCREEN["no_games"], "medium")
         legend(c, v.keys)
         return
     shown = list(v.rows)
@@ -69,7 +68,7 @@ def stats(c: Canvas, v: StatsView) -> None:
         c.cut(repr(shown))
         shown = shown[:keep]
     most = max((wins for _, wins in shown), default=0) or 1
-    name_w = min(9, max(len(name) for name, _ in shown)) * CELLS[font_name][0]
+    name_w = min(9 * CELLS[font_name][0], max(width_of(name, font_name) for name, _ in shown))
     for i, (name, wins) in enumerate(shown):
         y = BODY_TOP + i * pitch
         count = str(wins)
