@@ -112,8 +112,6 @@ NEW_GAME = N_("New game")
 MENU = N_("Menu")
 CONFIRM_NEW = (N_("New game?"), (N_("This game will end"), N_("(it stays in history).")))
 NO_GAME = (N_("No game"), (N_("ROLL: new game"),))
-#: Why the box stopped, when nobody said otherwise (the safe-to-unplug frame).
-GAME_SAVED = N_("Game saved")
 
 MENU_ITEMS = {
     "back": N_("Back to game"),
@@ -173,6 +171,11 @@ def setup_row(key: str, value) -> tuple[str, str]:
 
 def _on_off(value: bool) -> str:
     return pgettext("setting", "on") if value else pgettext("setting", "off")
+
+
+def off_reason(reason: str) -> str:
+    """Why the box stopped, under "Safe to unplug": the usual "Game saved" in the language, another as given."""
+    return _("Game saved") if reason == "Game saved" else reason
 
 
 # -- the dice: one text per pairing, the same on the dice screen and in hints --

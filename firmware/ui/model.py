@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
 
-from .. import bots
+from .. import bots, i18n, words
 from ..config import GameConfig
 
 
@@ -198,6 +198,12 @@ class App:
     plan: Move | str | None = None  # a box seat's next action, decided when its state arrived
     alert: str | None = None  # stays until a save works again
     flash: str | None = None  # shown until the next input
+    language: str = i18n.DEFAULT  # the language of every word the app's views say
+
+    @property
+    def words(self) -> i18n.Bound:
+        """The box's words (:mod:`firmware.words`) in the app's language."""
+        return words.language(self.language)
 
     @property
     def game(self) -> GameState | None:
@@ -215,7 +221,8 @@ class App:
         return self.game is not None and not self.ended
 
     def name(self, seat: int) -> str:
-        return self.seats[seat].colour
+        """The seat's name on the screen: its colour, in the app's language ("Red", "赤")."""
+        return self.words.colour(self.seats[seat].colour)
 
     def seat_bot(self) -> str | None:
         """The bot kind playing the seat to act, None for a person or a finished game."""
@@ -270,12 +277,12 @@ def hint_possible(app: App) -> bool:
 # Constructors
 
 
-def boot(settings: GameConfig) -> App:
-    """The app at power-on with no game to resume: the new-game screen."""
-    return App(settings=settings, setup=default_setup(settings))
+def boot(settings: GameConfig, language: str = i18n.DEFAULT) -> App:
+    """The app at power-on with no game to resume: the new-game screen, in ``language``."""
+    return App(settings=settings, setup=default_setup(settings), language=i18n.check(language))
 
 
-def resume(settings: GameConfig, seats, rules: Rules, events) -> App:
+def resume(settings: GameConfig, seats, rules: Rules, events, language: str = i18n.DEFAULT) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
     state = new_game([s.colour for s in seats], rules)
@@ -283,7 +290,8 @@ def resume(settings: GameConfig, seats, rules: Rules, events) -> App:
     for e in events:
         state = apply(state, e)
         states.append(state)
-    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats)
+    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats,
+              language=i18n.check(language))
     return with_states(app, tuple(states), tuple(events))
 
 

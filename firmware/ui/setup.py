@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import new_game
 
+from .. import i18n
 from ..debounce import Press
 from .messages import StartGame
 from ..config import GameConfig
@@ -16,20 +17,23 @@ from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, with_states
 from .navigate import Result, open_menu, to_game
 
 
-def setup_rows(setup: Setup) -> list[tuple[str, object]]:
-    """(key, raw value) rows of the new-game screen, in screen order (words.setup_row names them)."""
+def setup_rows(setup: Setup, language: str = i18n.DEFAULT) -> list[tuple[str, object]]:
+    """(key, raw value) rows of the new-game screen, in screen order (words.setup_row names them).
+
+    The language row shows ``language`` (the app's): it changes the app, not the game's setup.
+    """
     rows: list[tuple[str, object]] = [("players", len(setup.seats))]
     for i, seat in enumerate(setup.seats):
         rows.append((f"colour{i}", seat.colour))
         rows.append((f"plays{i}", seat.bot))
     r = setup.rules
-    rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("start", None)]
+    rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("language", language), ("start", None)]
     return rows
 
 
 def setup_press(app: App, p: Press) -> Result:
     setup = app.setup
-    rows = setup_rows(setup)
+    rows = setup_rows(setup, app.language)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
         return replace(app, setup=replace(setup, cursor=(setup.cursor + step) % len(rows))), ()
@@ -37,6 +41,8 @@ def setup_press(app: App, p: Press) -> Result:
         return to_game(app) if app.in_game else open_menu(app)
     if p.button == Button.ROLL or (p.button == Button.C and rows[setup.cursor][0] == "start"):
         return start_game(app)
+    if p.button == Button.C and rows[setup.cursor][0] == "language":
+        return replace(app, language=next_language(app.language, -1 if p.long else 1)), ()
     if p.button == Button.C:
         # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
         direction = -1 if p.long else 1
@@ -64,6 +70,11 @@ def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1) -> 
         rules = replace(rules, risky=not rules.risky)
     cursor = min(setup.cursor, len(setup_rows(Setup(tuple(seats), rules))) - 1)
     return Setup(tuple(seats), rules, cursor)
+
+
+def next_language(lang: str, direction: int = 1) -> str:
+    """The language after ``lang`` (or before it) in the order the box offers them, wrapping round."""
+    return i18n.LANGUAGES[(i18n.LANGUAGES.index(lang) + direction) % len(i18n.LANGUAGES)]
 
 
 def _resize(settings: GameConfig, seats: list[Seat], direction: int) -> list[Seat]:
