@@ -206,10 +206,15 @@ def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
                 text = str(action.sums[0]) if p.needs_pick else option_text(p)[1]
                 return f"{p.label}: {text}"
         return "+".join(map(str, action.sums))
+    return decision_text(action, rolled=g.phase is not Phase.ROLL)
+
+
+def decision_text(action: str, rolled: bool) -> str:
+    """A hint's roll or stop: "Stop", "Roll" (a turn's first roll) or "Roll again"."""
     # TRANSLATORS: what the strong player would do.
     if action == "stop":
         return pgettext("hint", "Stop")
-    return pgettext("hint", "Roll") if g.phase is Phase.ROLL else pgettext("hint", "Roll again")
+    return pgettext("hint", "Roll again") if rolled else pgettext("hint", "Roll")
 
 
 # -- the turn ------------------------------------------------------------------
