@@ -13,11 +13,14 @@ systemd retries within its start limit.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
+
+from .i18n import LANGUAGES
 
 log = logging.getLogger("cantstop")
 
@@ -229,6 +232,9 @@ the state directory as on the box: quit and start again to resume."""
 def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser)
     parser.add_argument("--seed", type=int, help="reproducible dice (for demos and tests; the box uses OS entropy)")
+    parser.add_argument("--language", choices=LANGUAGES,
+                        help="the screen's language for this run, as [display] language in the config "
+                             "(a language chosen on the new-game screen is remembered and wins)")
     parser.add_argument("--trace", action="store_true",
                         help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
@@ -245,6 +251,8 @@ def run_emulator(args) -> int:
         cfg = _load_config(args.config)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
+    if args.language:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=args.language))
     on_tty = sys.stdout.isatty()
     display = TerminalDisplay(footer=KEY_HELP, terminal_size=_terminal_size if on_tty else None)
     if on_tty:
