@@ -8,8 +8,6 @@ seat's next action and a hint were decided by the update).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, dice_pairs, jumped_squares, pairings
 
 from .. import views as v
@@ -24,37 +22,36 @@ from .turns import handover_lines
 
 def view(app: App) -> v.View:
     """The screen for the current app state, in the app's language."""
-    shown = _VIEWS[app.screen.kind](app, app.flash or app.alert)
-    return shown if app.language == shown.lang else replace(shown, lang=app.language)
+    return _VIEWS[app.screen.kind](app, app.flash or app.alert)
 
 
 def _off(app: App, alert) -> v.View:
-    return v.OffView(app.words.off_reason(app.screen.reason))
+    return v.OffView(app.words.off_reason(app.screen.reason), lang=app.language)
 
 
 def _message(app: App, alert) -> v.View:
-    return v.MessageView(app.screen.title, app.screen.lines, app.words.KEYS["box_ok"], alert)
+    return v.MessageView(app.screen.title, app.screen.lines, app.words.KEYS["box_ok"], alert, lang=app.language)
 
 
 def _setup(app: App, alert) -> v.View:
     rows = tuple(app.words.setup_row(key, value) for key, value in setup_rows(app.setup, app.language))
-    return v.SetupView(app.words.NEW_GAME, rows, app.setup.cursor, app.words.KEYS["setup"], alert)
+    return v.SetupView(app.words.NEW_GAME, rows, app.setup.cursor, app.words.KEYS["setup"], alert, lang=app.language)
 
 
 def _menu(app: App, alert) -> v.View:
     items = tuple(app.words.MENU_ITEMS[k] for k in menu_items(app))
-    return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert)
+    return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert, lang=app.language)
 
 
 def _confirm(app: App, alert) -> v.View:
     title, lines = app.words.CONFIRM_NEW
-    return v.MessageView(title, lines, app.words.KEYS["confirm"], alert)
+    return v.MessageView(title, lines, app.words.KEYS["confirm"], alert, lang=app.language)
 
 
 def _stats(app: App, alert) -> v.View:
     s = app.screen
     rows = tuple((app.words.colour(name), wins) for name, wins in s.rows or ())
-    return v.StatsView(rows, s.games if s.rows is not None else 0, app.words.KEYS["back"], alert)
+    return v.StatsView(rows, s.games if s.rows is not None else 0, app.words.KEYS["back"], alert, lang=app.language)
 
 
 def _hint(app: App, alert) -> v.View:
@@ -62,14 +59,14 @@ def _hint(app: App, alert) -> v.View:
     advice = app.screen.advice
     reason = tuple(line for line in advice.reason.split("\n") if line)
     action = app.words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
-    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["box_ok"], alert)
+    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["box_ok"], alert, lang=app.language)
 
 
 def _pick(app: App, alert) -> v.View:
     g = app.game
     label = app.screen.label
     pairing = pairings(g)["ABC".index(label)]
-    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, app.words.KEYS["pick"], alert)
+    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, app.words.KEYS["pick"], alert, lang=app.language)
 
 
 def _undone(app: App, alert) -> v.View:
@@ -82,7 +79,7 @@ def _instructions(app: App, who: int, title: str, big, lines, page: int, done_ke
     page = min(page, len(pages) - 1)
     keys = done_keys if page == len(pages) - 1 else app.words.KEYS["page"]
     return v.InstructionsView(app.name(who), who, title, pages[page], big if page == 0 else None,
-                              page + 1, len(pages), keys, alert)
+                              page + 1, len(pages), keys, alert, lang=app.language)
 
 
 def _board(app: App, alert) -> v.View:
@@ -94,7 +91,7 @@ def _board(app: App, alert) -> v.View:
     )
     current = None if g.phase is Phase.OVER else g.current
     names = tuple(app.name(i) for i in range(len(app.seats)))
-    return v.BoardView(names, cols, current, app.screen.focus, app.words.KEYS["column"], alert)
+    return v.BoardView(names, cols, current, app.screen.focus, app.words.KEYS["column"], alert, lang=app.language)
 
 
 # -- the game screen -------------------------------------------------------------
@@ -104,7 +101,7 @@ def _game(app: App, alert) -> v.View:
     g = app.game
     if g is None:
         title, lines = app.words.NO_GAME
-        return v.MessageView(title, lines, app.words.KEYS["box_ok"], alert)
+        return v.MessageView(title, lines, app.words.KEYS["box_ok"], alert, lang=app.language)
     if handover_pending(app):
         return _handover(app, alert)
     if app.ended:
@@ -134,7 +131,7 @@ def _end(app: App, alert) -> v.View:
         note = app.words.practice_result(g.turn, average) + note
     winner = g.winner
     return v.WinView(None if winner is None else app.name(winner), winner,
-                     g.claims_of(winner) if winner is not None else (), g.round, note, app.words.KEYS["won"], alert)
+                     g.claims_of(winner) if winner is not None else (), g.round, note, app.words.KEYS["won"], alert, lang=app.language)
 
 
 def _turn(app: App, alert) -> v.View:
@@ -142,7 +139,7 @@ def _turn(app: App, alert) -> v.View:
     seat = g.current
     bot = app.seats[seat].bot is not None
     keys = app.words.KEYS["box_turn" if bot else "turn"]
-    return v.TurnView(app.name(seat), seat, g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert)
+    return v.TurnView(app.name(seat), seat, g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert, lang=app.language)
 
 
 def _turn_note(app: App) -> tuple[str, ...]:
@@ -162,7 +159,7 @@ def _dice(app: App, alert) -> v.View:
     options = tuple(_option(p, pairs["ABC".index(p.label)]) for p in pairings(g))
     chosen = _chosen_label(g, app.plan) if bot else None
     keys = app.words.KEYS["box_ok" if bot else "choose"]
-    return v.DiceView(app.name(seat), seat, g.dice, options, bot, chosen, keys, alert)
+    return v.DiceView(app.name(seat), seat, g.dice, options, bot, chosen, keys, alert, lang=app.language)
 
 
 def _option(p, pairs) -> v.Option:
@@ -195,7 +192,7 @@ def _moved(app: App, alert) -> v.View:
     keys = app.words.KEYS["box_ok"] if bot else app.words.KEYS["roll_or_stop" if stoppable else "roll"]
     return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
                       None if stoppable else app.words.risky_note(_risky_conflict(app, g)),
-                      bot, bot_next, keys, alert)
+                      bot, bot_next, keys, alert, lang=app.language)
 
 
 def _risky_conflict(app: App, g: GameState) -> tuple[int, str] | None:
