@@ -54,8 +54,8 @@ def _spleen_chars(size: str) -> frozenset[str]:
     strip = Image.new("1", (width * len(chars), height))
     ImageDraw.Draw(strip).text((0, 0), "".join(chars), font=fonts.load(size), fill=1)
     # each cell averaged to one pixel (in floats, so a single inked pixel still counts): one pass, not 256 crops
-    inked = strip.convert("F").resize((len(chars), 1), Image.Resampling.BOX).getdata()
-    return frozenset(ch for ch, ink in zip(chars, inked) if ch in (" ", "\xa0") or ink > 0)
+    cells = strip.convert("F").resize((len(chars), 1), Image.Resampling.BOX)
+    return frozenset(ch for i, ch in enumerate(chars) if ch in (" ", "\xa0") or cells.getpixel((i, 0)) > 0)
 
 
 def _clean(text: str) -> str:
