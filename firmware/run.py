@@ -251,8 +251,9 @@ def run_emulator(args) -> int:
         cfg = _load_config(args.config)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
-    if args.language:
-        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=args.language))
+    language = getattr(args, "language", None)  # callers building their own arguments may leave it out
+    if language:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=language))
     on_tty = sys.stdout.isatty()
     display = TerminalDisplay(footer=KEY_HELP, terminal_size=_terminal_size if on_tty else None)
     if on_tty:
