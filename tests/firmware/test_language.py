@@ -109,3 +109,24 @@ def test_language_chosen_on_the_screen_survives_a_restart_and_beats_the_config(t
     again = Rig(tmp_path, store=Store.open(tmp_path), language="ko")
     assert again.view.lang == "ja" and again.view.title == "新しいゲーム"
     again.close()
+
+
+def test_language_emulator_draws_the_japanese_frame_in_pixels(tmp_path):
+    """``cantstop-box emulate --language ja`` shows the Japanese new-game screen, pixel for pixel, as half-blocks."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from firmware.screens import render
+    from hw.terminal import frame_to_text
+
+    repo = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-m", "firmware.cli", "emulate", "--language", "ja", "--state-dir",
+                          str(tmp_path)], input="q\n", capture_output=True, text=True, timeout=60, cwd=repo,
+                         env=dict(os.environ, XDG_STATE_HOME=str(tmp_path / "log")))
+    assert out.returncode == 0, out.stderr
+    japanese = frame_to_text(render(ui.view(ui.boot(GameConfig(), "ja"))))
+    english = frame_to_text(render(ui.view(ui.boot(GameConfig()))))
+    assert all(line in out.stdout for line in japanese)
+    assert not all(line in out.stdout for line in english)
