@@ -24,6 +24,7 @@ write it with ``_()`` and it speaks every language.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 
 from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
@@ -362,6 +363,72 @@ def practice_result(turns: int, box_average: float) -> tuple[str, ...]:
     verdict = _("You beat the box!") if turns < box_average else _("The box is quicker.")
     counted = ngettext("{n} turn, box avg {average:.1f}", "{n} turns, box avg {average:.1f}", turns)
     return (counted.format(n=turns, average=box_average), verdict)
+
+
+# -- a hint's reason: the strong player's two short lines, said again in the language --
+
+#: The lines a player's advice gives (engine.players), each as a pattern of its numbers.
+_REASON_LINES = (
+    ("move", r"Move (?P<sums>\d+(?:\+\d+)*)"),
+    ("then_bust", r"then bust (?P<percent>\d+%)"),
+    ("turn_starts", r"Roll: turn starts"),
+    ("bust", r"bust (?P<percent>\d+%)"),
+    ("must_roll", r"Must roll: risky"),
+    ("stop_wins", r"Stop and win!"),
+    ("stop_bust", r"Stop: bust (?P<percent>\d+%)"),
+    ("roll_bust", r"Roll: bust (?P<percent>\d+%)"),
+    ("claims", r"claims (?P<sums>\d+(?:\+\d+)*)"),
+    ("keeps", r"keeps (?P<n>\d+) squares"),
+    ("per_roll", r"(?P<gain>[+-]\d+\.\d) squares/roll"),
+    ("saves", r"saves (?P<turns>\d+\.\d+) turns"),
+    ("win_vs", r"win (?P<best>\d+%) vs (?P<other_action>stop|roll) (?P<other>\d+%)"),
+    ("win_either", r"win (?P<best>\d+%) either way"),
+)
+_REASON_PATTERNS = tuple((kind, re.compile(pattern)) for kind, pattern in _REASON_LINES)
+
+
+def reason_line(line: str) -> str:
+    """One line of a hint's reason (the engine's English, e.g. "Roll: bust 23%") in the language.
+
+    A line of another shape (a player the box does not know) stays as it is.
+    """
+    for kind, pattern in _REASON_PATTERNS:
+        m = pattern.fullmatch(line)
+        if m:
+            return _reason(kind, m.groupdict())
+    return line
+
+
+def _reason(kind: str, v: dict) -> str:
+    # TRANSLATORS: a hint's reason: at most 2 short lines under the advice; {percent} is like 23%.
+    if kind == "move":
+        return _("Move {sums}").format(**v)
+    if kind == "then_bust":
+        return _("then bust {percent}").format(**v)
+    if kind == "turn_starts":
+        return _("Roll: turn starts")
+    if kind == "bust":
+        return _("bust {percent}").format(**v)
+    if kind == "must_roll":
+        return _("Must roll: risky")
+    if kind == "stop_wins":
+        return _("Stop and win!")
+    if kind == "stop_bust":
+        return _("Stop: bust {percent}").format(**v)
+    if kind == "roll_bust":
+        return _("Roll: bust {percent}").format(**v)
+    if kind == "claims":
+        return _("claims {sums}").format(**v)
+    if kind == "keeps":
+        return _("keeps {n} squares").format(**v)
+    if kind == "per_roll":
+        return _("{gain} squares/roll").format(**v)
+    if kind == "saves":
+        return _("saves {turns} turns").format(**v)
+    if kind == "win_vs":
+        other = pgettext("hint", "stop") if v["other_action"] == "stop" else pgettext("hint", "roll")
+        return _("win {best} vs {action} {other}").format(best=v["best"], action=other, other=v["other"])
+    return _("win {best} either way").format(**v)
 
 
 # -- numbers -------------------------------------------------------------------

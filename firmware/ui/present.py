@@ -57,7 +57,7 @@ def _stats(app: App, alert) -> v.View:
 def _hint(app: App, alert) -> v.View:
     g = app.game
     advice = app.screen.advice
-    reason = tuple(line for line in advice.reason.split("\n") if line)
+    reason = tuple(app.words.reason_line(line) for line in advice.reason.split("\n") if line)
     action = app.words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
     return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["box_ok"], alert, lang=app.language)
 

@@ -65,6 +65,14 @@ LONG = "Burgundy"  # the longest colour name the samples use (8 letters)
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Orange", "Purple", "White", "Black")
 
 
+#: The strong player's reasons of every shape (engine.players.base), with the widest numbers.
+REASONS = (("Move 10+12", "then bust 100%"), ("Roll: turn starts", "bust 100%"), ("Must roll: risky", "bust 100%"),
+           ("Stop and win!",), ("Stop: bust 100%", "claims 10+11+12"), ("Stop: bust 100%", "keeps 33 squares"),
+           ("Roll: bust 100%", "+10.5 squares/roll"), ("Roll: bust 44%", "saves 10.25 turns"),
+           ("Roll: bust 44%", "win 99% vs stop 98%"), ("Roll: bust 44%", "win 99% vs roll 98%"),
+           ("Roll: bust 44%", "win 100% either way"))
+
+
 def _names(w) -> list[str]:
     return [w.colour(c) for c in COLOURS] + [LONG]
 
@@ -153,6 +161,9 @@ def _screens(lang: str):
     for key, value in rows:
         row = w.setup_row(key, value)
         yield row, v.SetupView(w.NEW_GAME, (row,) * 9, 8, w.KEYS["setup"], lang=lang)
+    for reason in REASONS:
+        lines = tuple(w.reason_line(line) for line in reason)
+        yield reason, v.HintView(long, 0, w.decision_text("roll", True), lines, 0.5563, w.KEYS["box_ok"], lang=lang)
     for action, rolled in (("stop", True), ("roll", False), ("roll", True)):
         yield action, v.HintView(long, 0, w.decision_text(action, rolled), (), None, w.KEYS["box_ok"], lang=lang)
 
@@ -210,3 +221,34 @@ def test_languages_fit_test_draws_every_sentence_of_the_catalogue(lang, monkeypa
         if not all(part.replace(" ", "") in seen for part in parts if part):
             missing.append(message)
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_languages_the_strong_players_reasons_are_all_said_in_the_language(lang):
+    """Every line of real advice over seeded games has a translation (none is left in English)."""
+    import random
+
+    from engine import Phase, apply, new_game, pairings
+    from firmware import bots
+
+    w = words.language(lang)
+    rng = random.Random(5)
+    left = set()
+    seen = 0
+    for players in (("Red", "Blue"), ("Red",)):
+        state = new_game(list(players), Rules())
+        for _ in range(160):
+            if state.phase is Phase.OVER:
+                break
+            if state.phase in (Phase.ROLL, Phase.DECIDE) or state.phase is Phase.MOVE:
+                for line in bots.advise(state).reason.split("\n"):
+                    seen += 1
+                    if w.reason_line(line) == line:
+                        left.add(line)
+            if state.phase is Phase.MOVE:
+                state = apply(state, rng.choice([m for p in pairings(state) for m in p.moves]))
+            elif state.phase is Phase.DECIDE and rng.random() < 0.3:
+                state = apply(state, Stop())
+            else:
+                state = apply(state, Roll(tuple(rng.randint(1, 6) for _ in range(4))))
+    assert seen > 100 and left == set()
