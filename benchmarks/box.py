@@ -14,6 +14,13 @@ frame conversion, and the modelled time until the pixels change at 100 and
 400 kHz I2C and 8 MHz SPI, for this repository's display path beside
 luma.oled's full-frame one, over whole scripted games.
 
+And presses per game (issue 12, :mod:`presses`): a scripted 2-player game
+and a game against a box seat, counted on mock pins with a patient table.
+On main before issue 12: 204.8 presses for two people, 102.6 with a box seat
+(8.64 per box turn), 5 seeded games each; after: 159.4 and 35.2 (0.74 per
+box turn: one for a stop, none for a bust). Targets: a box turn costs one
+press (its stop's confirm; a bust none), a person's handover at most two.
+
 Issue 13: the same targets in Japanese and Korean (``--language ja``: the
 box plays in that language), and resident memory with ja/ko under 60 MB.
 
@@ -44,6 +51,7 @@ from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 
 import glass  # noqa: E402  (benchmarks/glass.py, beside this file)
+import presses  # noqa: E402  (benchmarks/presses.py, beside this file)
 
 PINS = ButtonPins().pins()
 
@@ -179,6 +187,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=3, help="whole 2-player games to play for the latency (3)")
     ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure (10)")
     ap.add_argument("--glass-games", type=int, default=3, help="whole games for press to glass (3)")
+    ap.add_argument("--press-games", type=int, default=5, help="games per table for presses per game (5)")
     ap.add_argument("--transfer-us", type=float, default=50.0,
                     help="press to glass: host overhead per bus transfer, microseconds (50)")
     ap.add_argument("--language", choices=("en", "ja", "ko"), default="en", help="the language the box plays in")
@@ -195,6 +204,8 @@ def main(argv=None) -> int:
     print(f"resident memory of 'cantstop-box emulate --language {args.language}': {start:.1f} MB after start, {played:.1f} MB after play")
     if args.glass_games:
         print("\n".join(glass.report(args.glass_games, args.transfer_us)))
+    if args.press_games:
+        print("\n".join(presses.report(args.press_games)))
     return 0
 
 

@@ -9,10 +9,16 @@
 #   - creates the system user "cantstop" in the groups gpio, i2c, spi
 #   - creates /opt/cantstop-box/venv and installs this checkout with the 'pi' extra
 #   - installs /etc/cantstop-box/config.toml from firmware/default_config.toml if there is none
-#   - installs the systemd unit, enables it and (re)starts it
+#   - installs the systemd unit, enables it and (re)starts it; where systemd
+#     is not running (a chroot, an SD-image build) it enables it offline and
+#     the box starts on the next boot
+#   - lgpio, spidev, Pillow, cbor2: the distribution's python3- package where
+#     it has one (Raspberry Pi OS has all), else a binary wheel from PyPI;
+#     never a compiler
+#   - remembers what it added in /opt/cantstop-box/install.record, for uninstall.sh
 #   - tells you if I2C is not enabled yet
 #
-# --root DIR (or ROOT=DIR) installs the files under DIR instead of / and only
+# --root DIR (or ROOT=DIR) installs the files (and the service links) under DIR instead of / and only
 # prints the system commands (useradd, pip, systemctl): used by the tests.
 set -euo pipefail
 
@@ -26,7 +32,7 @@ while [ $# -gt 0 ]; do
         --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory; $usage" >&2; exit 2; }
                 ROOT=$2; shift ;;
         --root=*) ROOT=${1#--root=} ;;
-        -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option '$1'; $usage" >&2; exit 2 ;;
     esac
     shift
@@ -46,8 +52,58 @@ DROPIN_DIR=$UNIT_DIR/$NAME.service.d
 
 # shellcheck source-path=SCRIPTDIR source=steps.sh
 . "$(dirname "$0")/steps.sh"
+# shellcheck source-path=SCRIPTDIR source=platform.sh
+. "$(dirname "$0")/platform.sh"
 note() { printf 'NOTE: %s\n' "$*"; }
 fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+# What this install added to the system (packages, the user, the settings as
+# installed), one per line in $RECORD, so that uninstall.sh removes exactly that.
+RECORD=$OPT/install.record
+record() {
+    [ "$DRY_RUN" -eq 0 ] || return 0
+    mkdir -p "$OPT"
+    grep -qxF "$1" "$RECORD" 2>/dev/null || printf '%s\n' "$1" >> "$RECORD"
+}
+installed_packages() {
+    dpkg-query -W -f='${db:Status-Abbrev} ${binary:Package}\n' 2>/dev/null | awk '$1 == "ii" {print $2}' | sort
+}
+# pip into the venv from binary wheels only (never a compiler); its output
+# goes to $pip_log, for the caller to show if it gives up.
+pip_log=
+pip_install() {
+    if [ "$DRY_RUN" -eq 1 ] || [ "$REAL" -eq 0 ]; then
+        say "would run: $(show "$VENV/bin/python" -m pip install --disable-pip-version-check --upgrade --only-binary=:all: "$@")"
+        return 0
+    fi
+    pip_log=${pip_log:-$(mktemp)}
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade --only-binary=:all: "$@" >"$pip_log" 2>&1
+}
+# Does the package index lack an lgpio wheel for this Python and machine? Only
+# pip's own "no matching distribution" counts: a network fault is left for the
+# real install to report. (Asked before installing, so the install runs once.)
+lgpio_wheel_exists() {
+    [ "$REAL" -eq 1 ] && [ "$DRY_RUN" -eq 0 ] || return 0
+    local dir answer
+    dir=$(mktemp -d)
+    answer=$("$VENV/bin/python" -m pip download --disable-pip-version-check --only-binary=:all: --no-deps \
+        --dest "$dir" 'lgpio>=0.2' 2>&1) || true
+    rm -rf "$dir"
+    ! grep -q "No matching distribution found for lgpio" <<<"$answer"
+}
+# Enable the unit without a running systemd: systemctl --root writes the
+# links itself; without systemctl, make the WantedBy= links by hand.
+enable_offline() {
+    local target
+    if command -v systemctl >/dev/null 2>&1; then
+        file_step systemctl --root="${R:-/}" --quiet enable "$NAME.service"
+        return
+    fi
+    while read -r target; do
+        file_step install -d -m 0755 "$UNIT_DIR/$target.wants"
+        file_step ln -sfn "/etc/systemd/system/$NAME.service" "$UNIT_DIR/$target.wants/$NAME.service"
+    done < <(wanted_by "$SRC/systemd/$NAME.service")
+}
 
 group_exists() {
     if [ "$REAL" -eq 1 ]; then getent group "$1" >/dev/null; else grep -q "^$1:" "$R/etc/group" 2>/dev/null; fi
@@ -84,24 +140,41 @@ if user_exists "$USER_NAME"; then
 else
     system_step useradd --system --user-group --no-create-home --home-dir "/var/lib/$NAME" \
         --shell /usr/sbin/nologin --comment "cantstop-box daemon" ${joined:+--groups "$joined"} "$USER_NAME"
+    [ "$REAL" -eq 0 ] || record "user $USER_NAME"
 fi
 
 # 2. The program, in its own virtual environment. --system-site-packages lets
-# Raspberry Pi OS's python3-lgpio and python3-spidev satisfy the 'pi' extra
-# without a compiler (the apt packages are installed first when missing).
-apt_needed=()
-if [ "$REAL" -eq 0 ]; then
-    apt_needed=(python3-venv python3-lgpio python3-spidev)
-else
-    "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || apt_needed+=(python3-venv)
-    "$PYTHON" -c 'import lgpio' 2>/dev/null || apt_needed+=(python3-lgpio)
-    "$PYTHON" -c 'import spidev' 2>/dev/null || apt_needed+=(python3-spidev)
+# the distribution's compiled modules serve it; what the distribution lacks
+# comes as binary wheels from the package index (never a compiler).
+if [ "$REAL" -eq 1 ]; then
+    say "System: $(os_name), $("$PYTHON" -c 'import platform; print("Python", platform.python_version(), "on", platform.machine())')"
 fi
-if [ "${#apt_needed[@]}" -gt 0 ]; then
-    if [ "$REAL" -eq 0 ] || command -v apt-get >/dev/null 2>&1; then
-        system_step apt-get install -y --no-install-recommends "${apt_needed[@]}"
-    else
-        note "no apt-get: install ${apt_needed[*]} yourself if pip cannot"
+apt_wanted=()
+if [ "$REAL" -eq 0 ] || ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; then apt_wanted+=(python3-venv); fi
+have_apt=0
+if [ "$REAL" -eq 0 ] || command -v apt-get >/dev/null 2>&1; then have_apt=1; fi
+if [ "$have_apt" -eq 1 ] && apt_lists_missing; then
+    # A fresh image or chroot: apt knows no package until it fetches its lists.
+    say "fetching the package lists (apt-get update)"
+    quiet_system_step apt-get update
+fi
+wheels=()
+for entry in "${NATIVE_MODULES[@]}"; do
+    module=${entry%%:*} package=${entry#*:}
+    case $(module_source "$module" "$package") in
+        present) say "$module: already installed" ;;
+        apt) apt_wanted+=("$package"); say "$module: from the distribution ($package)" ;;
+        *) wheels+=("$module"); say "$module: $(os_name) has no $package; a binary wheel from the package index" ;;
+    esac
+done
+if [ "${#apt_wanted[@]}" -gt 0 ]; then
+    [ "$have_apt" -eq 1 ] || fail "no apt-get here: install ${apt_wanted[*]} with this system's package manager, then run this again"
+    packages_before=$(installed_packages)
+    say "installing ${apt_wanted[*]} with apt-get (a few minutes on a Pi Zero)"
+    quiet_system_step env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_wanted[@]}"
+    if [ "$REAL" -eq 1 ] && [ "$DRY_RUN" -eq 0 ]; then
+        # Remembered so that uninstall.sh removes exactly what this added.
+        while read -r package; do record "package $package"; done < <(comm -13 <(printf '%s\n' "$packages_before") <(installed_packages))
     fi
 fi
 if [ -x "$VENV/bin/python" ]; then
@@ -112,12 +185,23 @@ fi
 # Build from a copy, so no root-owned build/ or *.egg-info lands in the checkout.
 if [ "$DRY_RUN" -eq 0 ] && [ "$REAL" -eq 1 ]; then
     build=$(mktemp -d)
-    trap 'rm -rf "$build"' EXIT
+    trap 'rm -rf "$build" ${pip_log:+"$pip_log"}' EXIT
     tar -C "$SRC" --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' -cf - . | tar -C "$build" -xf -
 else
     build=$SRC
 fi
-system_step "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "${build}[pi]"
+extra="[pi]"
+if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! lgpio_wheel_exists; then
+    # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
+    extra=""
+    note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
+    note "  Everything else is installed, but the box cannot read its buttons until lgpio is:"
+    note "  install python3-lgpio (Raspberry Pi OS has it), then run this again."
+fi
+if ! pip_install "${build}${extra}"; then
+    cat "$pip_log" >&2
+    fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
+fi
 file_step install -d -m 0755 "$OPT/docs"
 for doc in building.md wiring.png; do
     if [ -f "$SRC/docs/$doc" ]; then file_step install -m 0644 "$SRC/docs/$doc" "$OPT/docs/$doc"; fi
@@ -130,6 +214,7 @@ else
     file_step install -d -m 0755 "$ETC"
     file_step install -m 0644 "$SRC/firmware/default_config.toml" "$ETC/config.toml"
     [ "$DRY_RUN" -eq 1 ] || say "installed the default settings as $ETC/config.toml"
+    record "config $(sha256sum < "$SRC/firmware/default_config.toml" | cut -d' ' -f1)"
 fi
 
 # 4. The service.
@@ -148,9 +233,16 @@ if [ "${#present[@]}" -lt "${#GROUPS_WANTED[@]}" ]; then
 elif [ -e "$DROPIN_DIR/groups.conf" ]; then
     file_step rm -f "$DROPIN_DIR/groups.conf"
 fi
-system_step systemctl daemon-reload
-system_step systemctl enable "$NAME.service"
-system_step systemctl restart "$NAME.service"
+if systemd_running; then
+    system_step systemctl daemon-reload
+    system_step systemctl enable "$NAME.service"
+    system_step systemctl restart "$NAME.service"
+    started=1
+else
+    # A chroot, an image being built, or --root: no systemd to talk to.
+    enable_offline
+    started=0
+fi
 
 # 5. I2C: the OLED's bus must be on, ideally at 400 kHz (a frame then takes ~23 ms).
 boot_config=$R/boot/firmware/config.txt
@@ -166,4 +258,8 @@ elif [ -e "$boot_config" ] && ! grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c_arm_
     note "  dtparam=i2c_arm=on,i2c_arm_baudrate=400000   (then reboot)"
 fi
 
-say "Done. Status: systemctl status $NAME    Log: journalctl -u $NAME -f"
+if [ "$started" -eq 1 ]; then
+    say "Done. Status: systemctl status $NAME    Log: journalctl -u $NAME -f"
+else
+    say "Done. systemd is not running here (a chroot or an image being built): $NAME is enabled and starts on the next boot."
+fi

@@ -18,3 +18,13 @@ system_step() {
 user_exists() {
     if [ "$REAL" -eq 1 ]; then getent passwd "$1" >/dev/null; else grep -q "^$1:" "$R/etc/passwd" 2>/dev/null; fi
 }
+# A system step whose chatter (apt, dpkg) goes to a log shown only if it fails.
+quiet_system_step() {
+    if [ "$DRY_RUN" -eq 1 ] || [ "$REAL" -eq 0 ]; then say "would run: $(show "$@")"; return 0; fi
+    local log status=0
+    log=$(mktemp)
+    "$@" >"$log" 2>&1 || status=$?
+    [ "$status" -eq 0 ] || cat "$log" >&2
+    rm -f "$log"
+    return "$status"
+}

@@ -15,8 +15,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("firmware.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
     "export": ("firmware.export", "write a saved game as a game record (the open game, else the latest)"),
     "history": ("firmware.history", "list the saved games: players, turns, winner, duration"),
+    "players": ("firmware.players", "list, add, remove or rename the players' names a seat can take"),
     "run": ("firmware.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
-    "emulate": ("firmware.run:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "emulate": ("firmware.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "selftest": ("firmware.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
 }
 
 

@@ -7,7 +7,9 @@ is committed to the store *before* the frame that shows its result is drawn.
 A frame is rendered and sent only when the view changed.
 
 The loop sleeps on the queue. It wakes early only when the debouncer or a
-long press needs it, or to feed systemd's watchdog: no polling while idle.
+long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
+seat's pace, the guard after a handover), or to feed systemd's watchdog: no
+polling while idle.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ import threading
 import time
 from collections.abc import Callable
 
-from . import ui, words
+from . import roster, ui, words
 from .config import GameConfig
 from .debounce import Debouncer
 from .dice import os_dice
-from .stats import seats_from_meta, wins_per_colour
+from . import people
+from .stats import load_stats, seats_from_meta, unfinished
 from .screens import render
 
 log = logging.getLogger("cantstop.daemon")
@@ -59,7 +62,7 @@ class Box:
         self.notifier = notifier
         self.renderer = renderer
         self.queue: queue.Queue = queue.Queue()
-        self.app: ui.App = ui.boot(settings, language)
+        self.app: ui.App = ui.boot(settings, language=language)
         self.game_id: int | None = None
         self.last_view = None
         self.frames = 0  # frames handed to the display
@@ -72,6 +75,8 @@ class Box:
         self._last_press = clock()
         self._waking = False  # the press that woke a dim screen is swallowed
         self._memory: dict | None = None  # the UI facts last stored
+        self.roster = roster.Roster(settings.roster)  # the names a seat can take (read from the store at start)
+        self.due: float | None = None  # when the UI's timer (ui.After) is due, by self.clock
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -94,12 +99,16 @@ class Box:
             app = ui.notify(app, *app.words.notice(kind, detail))
         self.app = app
         self.running = True
+        wait = ui.timer_for(app)  # a box seat was playing when the power went: it goes on
+        if wait is not None:
+            self.due = self.clock() + wait
         self._draw()
         if self.notifier is not None:
             self.notifier.ready("showing the first screen")
 
     def _load(self) -> tuple[ui.App, list[tuple[str, str]]]:
         """The app the table left (its open game or last result, screen, settings, language); notices as (kind, detail)."""
+        self.roster = roster.load(self.store, self.settings.roster)
         app = self._boot()
         notices: list[tuple[str, str]] = []
         if self.store is None:
@@ -127,7 +136,7 @@ class Box:
         return app, notices
 
     def _boot(self) -> ui.App:
-        return ui.boot(self.settings, self.language)
+        return ui.boot(self.settings, self.roster.names, self.language)
 
     def _kept(self) -> dict | None:
         """The UI facts kept at the last change (:mod:`firmware.ui.memory`), or None."""
@@ -156,7 +165,7 @@ class Box:
             self._save(lambda: self.store.abandon(stored.id))
             return self._boot(), stored.problem or f"game {stored.id} does not replay"
         try:
-            app = ui.resume(self.settings, seats, stored.rules, stored.events, self.language)
+            app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language)
         except Exception as err:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)
@@ -178,6 +187,9 @@ class Box:
             now = self.clock()
             if deadline is not None:
                 timeout = max(0.0, deadline - now)
+            if self.due is not None:
+                wait = max(0.0, self.due - now)
+                timeout = wait if timeout is None else min(timeout, wait)
             if next_ping is not None:
                 wait = max(0.0, next_ping - now)
                 timeout = wait if timeout is None else min(timeout, wait)
@@ -208,6 +220,9 @@ class Box:
         if item is not None and item[0] == _SHUTDOWN:
             self.shutdown(item[1])
             return
+        if self.due is not None and self.clock() >= self.due:
+            self.due = None
+            self.feed(ui.Timer())
         if item is None:
             presses = self.debouncer.tick(self.clock())
         else:
@@ -242,7 +257,9 @@ class Box:
             self._effect(effect)
 
     def _effect(self, effect) -> None:
-        if isinstance(effect, ui.DrawDice):
+        if isinstance(effect, ui.After):
+            self.due = self.clock() + effect.seconds
+        elif isinstance(effect, ui.DrawDice):
             self._update(ui.DiceRolled(self.dice()))
         elif isinstance(effect, ui.Append):
             self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event), covered=True))
@@ -255,14 +272,44 @@ class Box:
             self._save(start)
         elif isinstance(effect, ui.FinishGame):
             self._save(lambda: self._with_game(lambda gid: self.store.finish(gid, effect.winner)))
-        elif isinstance(effect, ui.LoadStats):
-            summaries = []
-            if self.store is not None:
-                try:
-                    summaries = self.store.games()
-                except Exception as err:
-                    log.error("cannot read statistics: %s", err)
-            self._update(ui.StatsLoaded(*wins_per_colour(summaries, self.settings.colours)))
+            self._keep_tally()
+        elif isinstance(effect, (ui.LoadStats, ui.LoadUnfinished)):
+            self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
+        elif isinstance(effect, ui.ContinueGame):
+            self._continue(effect.game_id)
+
+    def _read(self, reader, effect):
+        """Statistics or the unfinished games, read from the store (nothing, if it cannot be read)."""
+        try:
+            return reader(self.store, self.roster)
+        except Exception as err:
+            log.error("cannot read the games: %s", err)
+            return reader(None, self.roster)
+
+    def _keep_tally(self) -> None:
+        """Keep the finished game's tally for the statistics, so they never replay it."""
+        app = self.app
+        if self.store is None or self.game_id is None or app.game is None:
+            return
+        g = app.game
+        t = people.tally(g.players, app.seats, g.rules, app.events, g.winner)
+        self._save(lambda: people.keep_tally(self.store, self.game_id, t))
+
+    def _continue(self, game_id: int) -> None:
+        """Reopen an unfinished game; the one being played is left unfinished in its place."""
+        if self.store is None:
+            return
+        if self.app.game is not None and self.game_id is None and self.app.events:
+            self._save(lambda: self._with_game(lambda gid: None))  # the game played now is saved first
+        try:
+            stored = self.store.reopen(game_id)
+        except Exception as err:
+            log.error("cannot continue game %d: %s", game_id, err)
+            self._update(ui.SaveFailed(_short(err)))
+            return
+        self.game_id = stored.id
+        seats = seats_from_meta(stored.meta, stored.players)
+        self._update(ui.GameContinued(seats, stored.rules, tuple(stored.events)))
 
     def _with_game(self, action: Callable[[int], object], *, covered: bool = False) -> None:
         """Run ``action(game_id)``; if the game was never saved, save all of it first.

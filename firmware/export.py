@@ -3,7 +3,7 @@
 Without GAME, the open game, else the latest one. The output is accepted by
 ``cantstop-box replay -``. Besides the contract's keys it carries optional
 ones: ``id``, ``status``, ``started`` and ``finished`` (ISO 8601, UTC),
-``winner`` and ``meta`` (the seats: colour and bot of each player); a damaged game
+``winner`` and ``meta`` (the seats: colour, bot and name of each player); a damaged game
 also has ``problem`` and ``damaged_events`` (the stored rows that do not
 replay, kept verbatim) while ``events`` holds the ones that do.
 """

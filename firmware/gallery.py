@@ -21,6 +21,7 @@ from PIL import Image
 from engine import Move, Roll, Rules, Stop
 
 from . import i18n, words
+from .bots import HintFacts
 from .screens import render
 from .ui.pages import paginate
 from .views import (
@@ -36,8 +37,11 @@ from .views import (
     Option,
     PickView,
     RunnerMove,
+    RecapRow,
+    RecapView,
     SetupView,
     StatsView,
+    TableView,
     TurnView,
     WinView,
 )
@@ -106,6 +110,11 @@ def samples(lang: str = "en") -> dict:
            ("win", 3), ("speedy", False), ("risky", True))
     setup_two = tuple(w.setup_row(k, value) for k, value in two + (("start", None),))
     setup_lang = tuple(w.setup_row(k, value) for k, value in two + (("language", lang), ("start", None)))
+    names = (("players", 2), ("colour0", "Red"), ("name0", "Ann"), ("plays0", None), ("colour1", "Blue"),
+             ("name1", "Maximiliane-Louise"), ("plays1", None), ("first", "Maximiliane-Louise"), ("win", 3),
+             ("speedy", False), ("risky", False), ("start", None))
+    names_rows = tuple(w.setup_row(k, value) for k, value in names)
+    box = w.BOX_PLAYER
     title, lines = w.CONFIRM_NEW
     K = w.KEYS
     return {
@@ -121,6 +130,11 @@ def samples(lang: str = "en") -> dict:
         # what to do on the board after a stop or a bust, and after an undo
         "handover_stop": InstructionsView(red, 0, w.handover_title(red, False), w.stop_lines(red, {7: 7, 8: 2, 9: 1}, []),
                                           keys=w.next_turn_key(blue)),
+        "handover_box_stop": InstructionsView(blue, 1, w.handover_title(blue, False),
+                                              w.stop_lines(blue, {6: 5, 8: 9, 10: 3}, [(10, [])]),
+                                              keys=w.next_turn_key(red)),
+        "handover_box_bust": InstructionsView(blue, 1, w.handover_title(blue, True), w.box_bust_lines(),
+                                              big=w.bust_big((3, 3, 6, 6)), keys=K["box_turn"]),
         "handover_claim": InstructionsView(red, 0, w.handover_title(red, False), claim_pages[0], page=1,
                                            pages=len(claim_pages), keys=K["page"]),
         "handover_claim_page2": InstructionsView(red, 0, w.handover_title(red, False), claim_pages[-1],
@@ -199,31 +213,37 @@ def samples(lang: str = "en") -> dict:
                                 0.1103, True, 1, keys=K["roll_or_stop"]),
         "move_risky_stop": MoveView(
             blue, 1, (RunnerMove(6, 6, False, False), RunnerMove(8, 4, True, False)), 0.0772, False, 1,
-            stop_note=w.risky_note((8, red)), keys=K["roll"],
+            stop_note=w.risky_note([(8, [red])]), keys=K["roll"],
         ),
         "move_risky_long_note": MoveView(
             red, 0, (RunnerMove(4, 5, False, False),), 0.2431, False, 0,
-            stop_note=w.risky_note((10, "Burgundy")), keys=K["roll"],
+            stop_note=w.risky_note([(10, ["Burgundy"])]), keys=K["roll"],
+        ),
+        "move_risky_many": MoveView(
+            blue, 1, (RunnerMove(5, 2, True, False),), 0.1620, False, 0,
+            stop_note=w.risky_note([(5, [red, green]), (9, [red])]), keys=K["roll"],
         ),
         "move_bot": MoveView(
             "Burgundy", 1, (RunnerMove(5, 4, True, False), RunnerMove(10, 3, False, False)), 0.5563, True, 0,
             bot=True, bot_next="stop", keys=K["box_ok"],
         ),
         # win
-        "win": WinView(red, 0, (2, 7, 12), 14, (f"{red}: markers to", "2:3  7:13  12:3"), keys=K["won"]),
-        "win_long_name": WinView("Burgundy", 1, (4, 6, 10), 31, keys=K["won"]),
-        "win_nobody": WinView(None, None, (), 40, ("No one can move.",), keys=K["won"]),
+        "win": WinView(red, 0, (2, 7, 12), 14, (f"{red}: markers to", "2:3  7:13  12:3"), keys=w.win_keys(False)),
+        "win_long_name": WinView("Burgundy", 1, (4, 6, 10), 31, keys=w.win_keys(False)),
+        "win_nobody": WinView(None, None, (), 40, ("No one can move.",), keys=w.win_keys(False)),
         # board
-        "board_empty": _board((red, blue), keys=K["column"], current=0),
-        "board_mid_game": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["column"], current=2),
-        "board_solo": _board((red,), {4: {0: 5}, 6: {0: 11}, 8: {0: 2}}, {6: 11, 8: 4}, keys=K["column"], current=0),
-        "board_game_over": _board((red, blue), {3: {1: 2}}, {}, {2: 0, 7: 0, 12: 0}, keys=K["column"], current=None),
-        "board_column_players": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["column"], current=2,
+        "board_empty": _board((red, blue), keys=K["board"], current=0),
+        "board_mid_game": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2),
+        "board_solo": _board((red,), {4: {0: 5}, 6: {0: 11}, 8: {0: 2}}, {6: 11, 8: 4}, keys=K["board"], current=0),
+        "board_two_players": _board((red, blue), {3: {0: 2}, 5: {0: 4, 1: 6}, 7: {1: 9}, 8: {0: 3, 1: 3}},
+                                    {6: 8, 8: 5}, {12: 1}, keys=K["board"], current=0),
+        "board_game_over": _board((red, blue), {3: {1: 2}}, {}, {2: 0, 7: 0, 12: 0}, keys=K["board"], current=None),
+        "board_column_players": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2,
                                        focus=8),
-        "board_column_claimed": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["column"], current=2,
+        "board_column_claimed": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2,
                                        focus=7),
-        "board_column_empty": _board((red, blue), keys=K["column"], current=1, focus=12),
-        "board_alert": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["column"], current=2,
+        "board_column_empty": _board((red, blue), keys=K["board"], current=1, focus=12),
+        "board_alert": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2,
                               alert="Check the board: 8"),
         # menus
         "menu_game": MenuView(w.MENU, menu_items, 1, keys=K["menu"]),
@@ -237,13 +257,30 @@ def samples(lang: str = "en") -> dict:
         "message_confirm": MessageView(title, lines, K["confirm"]),
         "message_long": MessageView("Config error", CONFIG_ERROR, keys="fix the file"),
         "hint": HintView(red, 0, w.decision_text("roll", rolled=True),
-                         ("Two runners on 6 and 8:", "good odds, far from the top."), 0.0772, keys=K["box_ok"]),
-        "hint_reason": HintView(blue, 1, w.decision_text("stop", rolled=True),
-                                tuple(w.reason_line(line) for line in ("Stop: bust 44%", "win 61% vs roll 52%")), 0.4405,
-                                keys=K["box_ok"]),
-        "hint_pairing": HintView(blue, 1, "A: 6+8", ("Both sums move.",), keys=K["box_ok"]),
-        "stats": StatsView(((red, 7), (blue, 4), ("Burgundy", 2), (yellow, 0)), 13, keys=K["back"]),
-        "stats_empty": StatsView((), 0, keys=K["back"]),
+                         w.hint_reason(HintFacts("chances", True, 0.0772, roll_win=0.74, stop_win=0.65)), 0.0772,
+                         keys=K["hint"]),
+        "hint_pairing": HintView(blue, 1, "A: 6+8", w.hint_reason(HintFacts("move", True, 0.08, sums=(6, 8))),
+                                 keys=K["hint"]),
+        "stats": StatsView(((red, 7), (blue, 4), ("Burgundy", 2), (yellow, 0)), 13, keys=K["stats_one"]),
+        "stats_empty": StatsView((), 0, keys=K["stats_one"]),
+        # people: names on the new-game screen, statistics per person, a game's recap, continuing a game
+        "setup_names": SetupView(w.NEW_GAME, names_rows, 5, keys=K["setup"]),
+        "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), (box, 2), (red, 1)), 11, K["stats"]),
+        "stats_person": TableView("Ann", w.page_of(2, 4), w.person_rows(8, 5, 5 / 8, 0.2857, {3: (9, 11.25)})[:4],
+                                  K["stats"]),
+        "stats_person_solo": TableView("Maximiliane-Louise", w.page_of(3, 4),
+                                       w.person_rows(0, 0, None, None, {1: (2, 3.5), 3: (12, 14.0)})[2:6], K["stats"]),
+        "recap": RecapView(w.RECAP, w.recap_status(11), (RecapRow("Ann", 0, 11, 3, 9),
+                           RecapRow("Maximiliane-Louise", 1, 11, 5, 6)), 0, K["recap"]),
+        "recap_four": RecapView(w.RECAP, w.recap_status(14), (
+            RecapRow("Ann", 0, 14, 4, 7), RecapRow("Bob", 1, 14, 6, 12), RecapRow(box, 2, 14, 2, 8),
+            RecapRow("Christopher", 3, 13, 7, 5)), 1, K["recap"]),
+        "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), w.win_keys(True)),
+        "turn_name_hangul": TurnView("김민준", 0, 3, (7,), w.previous_turn_note("Ann", stop), keys=K["turn"]),
+        "stats_people_scripts": StatsView((("김민준", 4), ("さくら", 3), ("Zoë", 1)), 8, K["stats"]),
+        "continue_list": MenuView(w.CONTINUE, (w.continue_item(41, ("Ann", "Bob"), 17),
+                                               w.continue_item(37, ("Maximiliane-Louise", red, box), 5)), 0,
+                                  keys=K["menu"]),
         "off": OffView(w.off_reason("Game saved")),
         "off_reason": OffView(w.off_reason("Power button: game saved")),
     }
@@ -258,6 +295,9 @@ def in_language(views: dict, lang: str) -> dict:
 LANGUAGES = i18n.LANGUAGES
 SAMPLES_IN = {lang: in_language(samples(lang), lang) for lang in LANGUAGES}
 SAMPLES = SAMPLES_IN["en"]
+
+#: Samples that show a long player's name cut to fit, on purpose (the test checks they are cut).
+CUT_NAMES = {"setup_names", "stats_people", "recap", "recap_four", "continue_list"}
 
 
 def golden_path(name: str, lang: str = "en", folder: Path = GOLDEN) -> Path:
@@ -299,7 +339,9 @@ CAPTIONS = {
     "turn_after_stop": "A turn starts, once the table has confirmed Red's stop.",
     "turn_after_claim": "A turn starts; Green's claimed columns are tagged in the top bar.",
     "turn_after_bust": "A turn starts after a bust was confirmed.",
-    "handover_stop": "After a stop: where the markers go. ROLL when the board is done.",
+    "handover_stop": "After a stop: where the markers go. One ROLL when the board is done rolls the next dice.",
+    "handover_box_stop": "A box seat stopped: the one confirm of its turn says where its markers go.",
+    "handover_box_bust": "A box seat bust: said for a moment, nothing to confirm; the game moves on.",
     "handover_claim": "A claim: whose markers come off, paged with A/B when long.",
     "handover_claim_page2": "The last page; on a winning stop ROLL then shows the winner.",
     "handover_bust": "A bust, impossible to miss; ROLL confirms (it does not roll for Yellow).",
@@ -321,12 +363,15 @@ CAPTIONS = {
     "move_double": "A double: a new runner moved two squares; 0% bust.",
     "move_risky_stop": "Risky variant: stopping is not allowed now.",
     "move_risky_long_note": "A longer stop note: the chance drops to the large font to make room.",
+    "move_risky_many": "Risky variant: every runner sharing a square is named.",
     "move_bot": "A bot's move, and what it will do next.",
     "win": "Red wins: claimed columns, turns and the last markers to place.",
     "win_long_name": "A win with an 8-character colour name (large font).",
     "win_nobody": "The game ended with nobody winning.",
     "board_empty": "The board overview at the start (two players).",
-    "board_mid_game": "Four players mid-game: markers by seat symbol, runners as brackets, claimed columns filled.",
+    "board_mid_game": "Four players mid-game: a row per player, a bar as high as each marker has climbed, "
+                      "the current player's runners as outlines, claimed columns' numbers inverted.",
+    "board_two_players": "Two players mid-game: Red to play with runners on 6 and 8; Blue claimed 12.",
     "board_solo": "One player with runners out.",
     "board_game_over": "A finished game: Red claimed 2, 7 and 12.",
     "board_column_players": "Column page: every player's marker and the runner in column 8.",
@@ -342,11 +387,20 @@ CAPTIONS = {
     "setup_language": "The Language row, before Start: C steps through English, 日本語, 한국어 (each by its own name).",
     "message_confirm": "A yes/no question.",
     "message_long": "A long message word-wrapped in the small font.",
-    "hint": "A hint with its reason and the bust chance.",
+    "hint": "A hint with its reason in plain words and the bust chance.",
     "hint_pairing": "A hint naming a pairing.",
-    "hint_reason": "A hint to stop, with the strong player's reason (its chance to win after each choice).",
     "stats": "Wins per colour.",
     "stats_empty": "Statistics before any game.",
+    "setup_names": "New game with names from the roster; a long name is cut, and who starts is chosen.",
+    "stats_people": "Wins per person (the first statistics page; A/B page on to each person).",
+    "stats_person": "One person's numbers: games, wins and win rate, busts per turn, solitaire.",
+    "stats_person_solo": "A person's solitaire best and average turns per number of columns.",
+    "recap": "After a win: each player's turns, busts and biggest turn (the game's biggest inverted).",
+    "recap_four": "A four-player recap in the small font.",
+    "win_recap_key": "The win screen with B opening the recap.",
+    "continue_list": "Games left unfinished, to continue one.",
+    "turn_name_hangul": "A player's name in Hangul (Galmuri glyphs beside Spleen).",
+    "stats_people_scripts": "Names in Korean, Japanese and with an accent.",
     "off": "Shutting down: safe to unplug.",
     "off_reason": "Shutting down with a reason.",
 }

@@ -1,8 +1,12 @@
 """``cantstop-box history``: the saved games, newest first.
 
-One row per game: number, start (local time), players, turns reached, winner,
-duration and status. ``--json`` prints a list of objects instead (times as
-ISO 8601 in UTC, duration in seconds). Export one with ``cantstop-box export N``.
+One row per game: number, start (local time), players (by name, with the
+colour of their pieces: "Ann (Red)"; a seat without a name by its colour),
+turns reached (every player's turn counts), rounds (each player's turn once:
+what the box's win screen counts), winner, duration and status. ``--json``
+prints a list of objects instead (times as ISO 8601 in UTC, duration in
+seconds; the keys are listed in docs/store.md). Export one with
+``cantstop-box export N``.
 """
 
 import argparse
@@ -11,6 +15,7 @@ import time
 
 from firmware.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.export import add_state_dir_argument, iso, open_store
+from firmware.stats import seats_from_meta
 from firmware.store import GameSummary, StoreError
 
 DESCRIPTION = __doc__
@@ -44,22 +49,45 @@ def duration_text(seconds: float) -> str:
     return f"{hours}h {minutes:02d}m"
 
 
+def names(game: GameSummary) -> list[str | None]:
+    """Each seat's player's name as stored in the game's meta, None where it had none."""
+    return [s.name for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
+
+
+def shown_names(game: GameSummary) -> list[str]:
+    """Each seat as the box called it: the player's name, else the colour."""
+    return [name or colour for name, colour in zip(names(game), game.players)]
+
+
 def winner_name(game: GameSummary) -> str | None:
     if game.winner is None or not 0 <= game.winner < len(game.players):
         return None
-    return game.players[game.winner]
+    return shown_names(game)[game.winner]
+
+
+def _players_cell(game: GameSummary) -> str:
+    if not game.players:
+        return "?"
+    return ", ".join(f"{name} ({colour})" if name else colour for name, colour in zip(names(game), game.players))
+
+
+def rounds(game: GameSummary) -> int:
+    """Rounds begun: every player's turn once, as the box counts them (its round N and "after N rounds")."""
+    return -(-game.turns // max(1, len(game.players)))
 
 
 def summary_json(game: GameSummary) -> dict:
     return {
         "id": game.id,
         "players": list(game.players),
+        "names": names(game),
         "rules": game.rules.to_json(),
         "meta": game.meta,
         "started": iso(game.started),
         "finished": iso(game.finished),
         "duration": round(game.duration, 3),
         "turns": game.turns,
+        "rounds": rounds(game),
         "events": game.events,
         "winner": game.winner,
         "winner_name": winner_name(game),
@@ -70,20 +98,21 @@ def summary_json(game: GameSummary) -> dict:
 
 def table(games: list[GameSummary]) -> str:
     """A plain text table, columns padded to fit."""
-    head = ("#", "started", "players", "turns", "winner", "duration", "status")
+    head = ("#", "started", "players", "turns", "rounds", "winner", "duration", "status")
     rows = [head]
     for g in games:
         rows.append((
             str(g.id),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)),
-            ", ".join(g.players) if g.players else "?",
+            _players_cell(g),
             str(g.turns),
+            str(rounds(g)),
             winner_name(g) or "-",
             duration_text(g.duration),
             g.status,
         ))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    right = {0, 3, 5}
+    right = {0, 3, 4, 6}
     lines = []
     for r in rows:
         cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]

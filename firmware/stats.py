@@ -29,10 +29,54 @@ def wins_per_colour(summaries, colours) -> tuple[tuple[tuple[str, int], ...], in
 
 def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
     seats = []
-    raw = (meta or {}).get("seats") or []
+    raw = meta.get("seats") if isinstance(meta, dict) else None
+    raw = raw if isinstance(raw, list) else []
     for i, name in enumerate(players):
-        bot = None
+        bot = person = None
         if i < len(raw) and isinstance(raw[i], dict):
             bot = raw[i].get("bot") or None
-        seats.append(Seat(name, bot))
+            person = raw[i].get("name")
+        seats.append(Seat(name, bot, person if isinstance(person, str) and person else None))
     return tuple(seats)
+
+
+def load_stats(store, roster) -> "ui.StatsLoaded":
+    """The statistics screen's data: wins per person (contests only) and each person's numbers.
+
+    Reads the finished games' numbers and the kept tallies (:mod:`firmware.people`);
+    only a finished game without a tally yet is replayed, once.
+    """
+    from . import people
+    from .ui.messages import PersonStats, StatsLoaded
+
+    tallies = people.load_tallies(store, seats_from_meta) if store is not None else []
+    found, contests = people.people(tallies, roster.current)
+    rows = tuple((p.name, p.wins) for p in found if p.games)
+    stats = tuple(
+        PersonStats(p.name, p.games, p.wins, p.win_rate, p.busts_per_turn,
+                    tuple((c, p.solo_best(c), p.solo_average(c)) for c in sorted(p.solo)))
+        for p in found
+    )
+    return StatsLoaded(rows, contests, stats)
+
+
+#: The most unfinished games the menu lists, and how far back it looks (quick with a long history).
+UNFINISHED_SHOWN, UNFINISHED_LOOK_BACK = 12, 200
+
+
+def unfinished(store, roster=None) -> "ui.UnfinishedLoaded":
+    """The games left unfinished (abandoned, not damaged, at least one turn begun), newest first.
+
+    Only the newest games are looked at: one given up hundreds of games ago is no longer on anybody's table.
+    """
+    from .ui.messages import Unfinished, UnfinishedLoaded
+
+    games = []
+    for g in store.games(limit=UNFINISHED_LOOK_BACK) if store is not None else []:
+        if g.status != "abandoned" or g.problem or not g.turns:
+            continue
+        seats = seats_from_meta(g.meta, g.players)
+        games.append(Unfinished(g.id, tuple(s.name or s.colour for s in seats), g.turns))
+        if len(games) == UNFINISHED_SHOWN:
+            break
+    return UnfinishedLoaded(tuple(games))

@@ -9,7 +9,8 @@ change.
 
 Conventions every view follows:
 
-- ``player`` is the colour name of the player concerned (``"Red"``), and
+- ``player`` is the display name of the player concerned (``"Ann"``, or the
+  colour ``"Red"`` for a seat without a name), and
   ``seat`` its index in turn order (0..3), which the renderer maps to a
   marker symbol so players can be told apart on a mono screen.
 - ``keys`` is the legend for the bottom line: what the buttons do *now*,
@@ -82,7 +83,7 @@ class PickView:
     dice: tuple[int, int, int, int]
     label: str  # the pairing chosen
     choices: tuple[int, int]  # the two columns; A picks the first, B the second
-    keys: str = "A/B:pick MENU:back"
+    keys: str = "A/B:pick STOP:back"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
@@ -166,15 +167,15 @@ class Column:
 class BoardView:
     """The whole board, to check the real one against the box's game.
 
-    ``focus`` is None for the overview of all eleven columns, or a column
-    number for a detail page of that column.
+    ``focus`` is None for the overview of all eleven columns (a row per
+    player), or a column number for a detail page of that column.
     """
 
     players: tuple[str, ...]
     columns: tuple[Column, ...]
     current: int | None = None  # seat to act, None when the game is over
     focus: int | None = None
-    keys: str = "A/B:column MENU:back"
+    keys: str = "A/B:col C:+4 ROLL:game"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
@@ -221,9 +222,9 @@ class HintView:
     player: str
     seat: int
     action: str  # e.g. "Stop", "Roll again", "A: 6+8"
-    reason: tuple[str, ...]  # at most two short lines
+    reason: tuple[str, ...]  # a sentence or two, wrapped to the screen
     bust: float | None = None
-    keys: str = "ROLL:ok"
+    keys: str = "ROLL:ok MENU:menu"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
@@ -234,7 +235,43 @@ class StatsView:
 
     rows: tuple[tuple[str, int], ...]
     games: int
-    keys: str = "MENU:back"
+    keys: str = "ROLL:back MENU:menu"
+    alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Rows of (label, value) to read, not to choose from: one person's statistics."""
+
+    title: str
+    status: str
+    rows: tuple[tuple[str, str], ...]
+    keys: str = "A/B:page MENU:back"
+    alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+
+
+@dataclass(frozen=True)
+class RecapRow:
+    """One seat in a game's recap."""
+
+    player: str
+    seat: int
+    turns: int
+    busts: int
+    best: int  # squares climbed in this seat's biggest turn
+
+
+@dataclass(frozen=True)
+class RecapView:
+    """After a game: each seat's turns, busts and biggest turn; ``biggest`` marks the game's biggest."""
+
+    title: str
+    status: str
+    rows: tuple[RecapRow, ...]
+    biggest: int | None = None  # index into rows
+    keys: str = "ROLL:back"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
@@ -249,5 +286,5 @@ class OffView:
 
 View = (
     TurnView | DiceView | PickView | MoveView | InstructionsView | WinView | BoardView | MenuView
-    | SetupView | MessageView | HintView | StatsView | OffView
+    | SetupView | MessageView | HintView | StatsView | TableView | RecapView | OffView
 )

@@ -4,7 +4,8 @@ Neither the UI (:mod:`firmware.ui`) nor the renderer (:mod:`firmware.screens`)
 spells out a word itself: a flash, a legend, an instruction for the board,
 the text of a pairing, a chance or a status in the top bar all come from
 here, so one change (or one translation) reaches every screen that shows
-it. Names are the seats' colours, passed in as strings.
+it. Names are the seats' display names (a player's name from the roster, else
+the seat's colour), passed in as strings.
 
 Each sentence is written once in English and marked for translation
 (docs/translating.md): ``_()`` for a sentence, ``ngettext()`` for a count,
@@ -24,7 +25,6 @@ write it with ``_()`` and it speaks every language.
 from __future__ import annotations
 
 import functools
-import re
 import sys
 
 from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
@@ -54,8 +54,8 @@ def pgettext(context: str, message: str) -> str:
 FLASH = {
     # TRANSLATORS: a short note over the top line until the next press.
     "new_game": N_("ROLL: new game"),
-    # TRANSLATORS: the box plays this seat; ROLL lets it take its next step.
-    "box_plays": N_("ROLL: let the box play"),
+    # TRANSLATORS: two buttons with what they answer; keep the button names.
+    "confirm_keys": N_("C: yes  MENU: no"),
     "roll_first": N_("Press ROLL to roll"),
     "choose": N_("Choose A, B or C"),
     # TRANSLATORS: risky variant: a runner shares a square with another player's marker.
@@ -66,6 +66,7 @@ FLASH = {
     "game_over": N_("Game is over"),
     "dice_stay": N_("Dice stay rolled"),
     "box_moves_stay": N_("Box moves stay"),
+    "set_board": N_("Set the board like this"),
 }
 
 
@@ -84,27 +85,34 @@ def not_saved(message: str) -> str:
 KEYS = {
     # TRANSLATORS: bottom line. Keep the button names and the colon; no space inside a label.
     "setup": N_("A/B:move C:change ROLL:start"),
-    "confirm": N_("ROLL:yes MENU:no"),
+    "confirm": N_("C:yes MENU:no"),
     "turn": N_("ROLL:roll MENU:menu"),
-    "box_turn": N_("ROLL:box plays"),
+    "box_turn": N_("ROLL:faster MENU:menu"),
     "choose": N_("A B C:choose"),
-    "box_ok": N_("ROLL:ok"),
+    "box_ok": N_("ROLL:faster MENU:menu"),
+    "box_next": N_("ROLL:box plays"),
     "roll_or_stop": N_("ROLL:roll STOP:stop"),
     "roll": N_("ROLL:roll"),
     "page": N_("A/B:page ROLL:next"),
     "done": N_("ROLL:done"),
     "see_winner": N_("ROLL:see the winner"),
-    "pick": N_("A/B:pick MENU:back"),
+    "stats": N_("A/B:page MENU:menu"),
+    "recap": N_("ROLL:back MENU:menu"),
+    "back": N_("MENU:menu"),
+    "pick": N_("A/B:pick STOP:back"),
+    "board": N_("A/B:col C:+4 ROLL:game"),
+    "hint": N_("ROLL:ok MENU:menu"),
     "column": N_("A/B:column MENU:back"),
     "menu": N_("A/B:move ROLL:ok MENU:back"),
-    "back": N_("MENU:back"),
-    "won": N_("ROLL:new game MENU:menu"),
+    "message": N_("ROLL:ok"),
+    "stats_one": N_("ROLL:back MENU:menu"),
 }
 
 
 def next_turn_key(name: str) -> str:
+    """The one press that ends a handover: the next player's dice are rolled."""
     # TRANSLATORS: no space inside the label: a space starts a new legend entry.
-    return _("ROLL:{name}'s turn").format(name=name)
+    return _("ROLL:{name} rolls").format(name=name)
 
 
 # -- titles and fixed screens --------------------------------------------------
@@ -122,7 +130,50 @@ MENU_ITEMS = {
     "board": NP_("menu", "Board"),
     "new": N_("New game"),
     "stats": N_("Statistics"),
+    "continue": N_("Continue a game"),
 }
+
+CONTINUE = N_("Continue")
+#: The name statistics give every seat the box played.
+BOX_PLAYER = N_("Box")
+NO_UNFINISHED = (N_("Continue"), (N_("No unfinished games."),))
+RECAP = N_("Recap")
+
+
+def continue_item(game_id: int, names: tuple[str, ...], turns: int) -> str:
+    """A game left unfinished, as the list of games to continue shows it: "12 Ann, Bob T5"."""
+    return f"{game_id} {', '.join(names)} T{turns}"
+
+
+def win_keys(recap: bool) -> str:
+    """The win screen's legend; B opens the recap of the game."""
+    return _("B:recap ROLL:new MENU:menu") if recap else _("ROLL:new game MENU:menu")
+
+
+# -- statistics per person ---------------------------------------------------
+
+#: The recap's column headings: turns, busts, biggest turn (squares climbed).
+RECAP_HEADINGS = (N_("turn"), N_("bust"), N_("best"))
+
+
+def recap_status(rounds: int) -> str:
+    return ngettext("{n} round", "{n} rounds", rounds).format(n=rounds)
+
+
+def person_rows(games: int, wins: int, win_rate: float | None, busts_per_turn: float | None,
+                solo: dict[int, tuple[int, float]]) -> tuple[tuple[str, str], ...]:
+    """One person's statistics as (label, value) rows; ``solo``: columns -> (best, average) turns of solitaire wins."""
+    rows = [(_("Games"), str(games)), (_("Wins"), f"{wins} ({win_rate:.0%})" if win_rate is not None else str(wins))]
+    rows.append((_("Busts a turn"), f"{busts_per_turn:.2f}" if busts_per_turn is not None else "-"))
+    for columns in sorted(solo):
+        best, average = solo[columns]
+        rows.append((_("{n} col solo best").format(n=columns), str(best)))
+        rows.append((_("{n} col solo avg").format(n=columns), f"{average:.1f}"))
+    return tuple(rows)
+
+
+def page_of(page: int, pages: int) -> str:
+    return f"{page}/{pages}"
 
 #: The config's usual colours, which are the players' names on the screen; another colour stays as written.
 COLOURS = {
@@ -151,10 +202,16 @@ def setup_row(key: str, value) -> tuple[str, str]:
     if key.startswith("colour"):
         # TRANSLATORS: new-game row: player n's colour.
         return _("P{n} colour").format(n=int(key[6:]) + 1), colour(value)
+    if key.startswith("name"):
+        # TRANSLATORS: new-game row: player n's name from the roster ("-" for none).
+        return _("P{n} name").format(n=int(key[4:]) + 1), value or "-"
     if key.startswith("plays"):
         # TRANSLATORS: new-game row: a person or the box plays seat n; the box itself is "box".
         label = _("P{n} plays").format(n=int(key[5:]) + 1)
         return label, pgettext("seat", "box") if value else pgettext("seat", "person")
+    if key == "first":
+        # TRANSLATORS: new-game row: who starts.
+        return _("Starts"), value
     if key == "win":
         # TRANSLATORS: columns to win, as a short value.
         return _("To win"), ngettext("{n} col", "{n} cols", value).format(n=value)
@@ -218,6 +275,45 @@ def decision_text(action: str, rolled: bool) -> str:
     return pgettext("hint", "Roll again") if rolled else pgettext("hint", "Roll")
 
 
+# -- hints: the numbers behind the advice, in plain words ------------------------
+
+
+def whole_percent(p: float) -> str:
+    """A chance as a whole percentage for a sentence: "74%", never "0%" above zero nor "100%" below one."""
+    if 0 < p < 0.005:
+        return _("under 1%")
+    if 0.995 <= p < 1:
+        return _("over 99%")
+    return f"{round(p * 100)}%"
+
+
+def hint_reason(facts) -> tuple[str, ...]:
+    """Why the hint advises what it does, from :class:`firmware.bots.HintFacts`: one or two sentences."""
+    bust = whole_percent(facts.bust)
+    kind = facts.kind
+    if kind == "move":
+        return (_("After {sums} the next roll busts {percent} of the time.").format(
+            sums="+".join(map(str, facts.sums)), percent=bust),)
+    if kind == "start":
+        return (_("Roll to start your turn."),)
+    if kind == "must_roll":
+        return (_("Risky: you may not stop now."), _("Rolling busts {percent} of the time.").format(percent=bust))
+    if kind == "win":
+        return (_("Stopping now wins the game!"),)
+    if kind == "chances":
+        return (_("Rolling again wins {roll} of games like this, stopping {stop}.").format(
+            roll=whole_percent(facts.roll_win), stop=whole_percent(facts.stop_win)),)
+    if kind == "turns":
+        text = _("Rolling again saves {turns:.1f} turns on average.") if facts.roll \
+            else _("Stopping saves {turns:.1f} turns on average.")
+        return (text.format(turns=facts.saved_turns),)
+    if facts.roll:
+        return (_("Rolling busts {percent} of the time.").format(percent=bust),)
+    return (ngettext("Stopping keeps {n} square; rolling busts {percent}.",
+                     "Stopping keeps {n} squares; rolling busts {percent}.", facts.at_risk).format(
+        n=facts.at_risk, percent=bust),)
+
+
 # -- the turn ------------------------------------------------------------------
 
 
@@ -263,12 +359,15 @@ def listed(items) -> str:
     return pgettext("list", ", ").join(items)
 
 
-def risky_note(column_owner: tuple[int, str] | None) -> str:
-    """Why the risky variant forbids a stop now: a runner sharing a square, and with whom."""
-    if column_owner is None:
+def risky_note(conflicts: list[tuple[int, list[str]]]) -> str:
+    """Why the risky variant forbids a stop now: every runner sharing a square, and with whom."""
+    if not conflicts:
         return _("Risky: roll again")
-    column, owner = column_owner
-    return _("Risky: {column} shares with {name}").format(column=column, name=owner)
+    if len(conflicts) == 1 and len(conflicts[0][1]) == 1:
+        column, (owner,) = conflicts[0]
+        return _("Risky: {column} shares with {name}").format(column=column, name=owner)
+    # TRANSLATORS: {shared} is like '8 Red, 10 Blue Green' (a column and who shares it).
+    return _("Risky: {shared}").format(shared=listed(f"{column} {' '.join(owners)}" for column, owners in conflicts))
 
 
 # -- after a stop, a bust, an undo ---------------------------------------------
@@ -286,6 +385,11 @@ def bust_big(dice) -> str:
 
 def bust_lines(had_runners: bool) -> tuple[str, ...]:
     return (_("Take the runners off."), _("Markers stay.")) if had_runners else (_("No move possible."),)
+
+
+def box_bust_lines() -> tuple[str, ...]:
+    """A box seat's bust: its runners never went on the board, so there is nothing to do."""
+    return (_("Nothing to move."), _("Markers stay."))
 
 
 def squares(steps: dict[int, int], empty: str | None = None) -> str:
@@ -365,72 +469,6 @@ def practice_result(turns: int, box_average: float) -> tuple[str, ...]:
     return (counted.format(n=turns, average=box_average), verdict)
 
 
-# -- a hint's reason: the strong player's two short lines, said again in the language --
-
-#: The lines a player's advice gives (engine.players), each as a pattern of its numbers.
-_REASON_LINES = (
-    ("move", r"Move (?P<sums>\d+(?:\+\d+)*)"),
-    ("then_bust", r"then bust (?P<percent>\d+%)"),
-    ("turn_starts", r"Roll: turn starts"),
-    ("bust", r"bust (?P<percent>\d+%)"),
-    ("must_roll", r"Must roll: risky"),
-    ("stop_wins", r"Stop and win!"),
-    ("stop_bust", r"Stop: bust (?P<percent>\d+%)"),
-    ("roll_bust", r"Roll: bust (?P<percent>\d+%)"),
-    ("claims", r"claims (?P<sums>\d+(?:\+\d+)*)"),
-    ("keeps", r"keeps (?P<n>\d+) squares"),
-    ("per_roll", r"(?P<gain>[+-]\d+\.\d) squares/roll"),
-    ("saves", r"saves (?P<turns>\d+\.\d+) turns"),
-    ("win_vs", r"win (?P<best>\d+%) vs (?P<other_action>stop|roll) (?P<other>\d+%)"),
-    ("win_either", r"win (?P<best>\d+%) either way"),
-)
-_REASON_PATTERNS = tuple((kind, re.compile(pattern)) for kind, pattern in _REASON_LINES)
-
-
-def reason_line(line: str) -> str:
-    """One line of a hint's reason (the engine's English, e.g. "Roll: bust 23%") in the language.
-
-    A line of another shape (a player the box does not know) stays as it is.
-    """
-    for kind, pattern in _REASON_PATTERNS:
-        m = pattern.fullmatch(line)
-        if m:
-            return _reason(kind, m.groupdict())
-    return line
-
-
-def _reason(kind: str, v: dict) -> str:
-    # TRANSLATORS: a hint's reason: at most 2 short lines under the advice; {percent} is like 23%.
-    if kind == "move":
-        return _("Move {sums}").format(**v)
-    if kind == "then_bust":
-        return _("then bust {percent}").format(**v)
-    if kind == "turn_starts":
-        return _("Roll: turn starts")
-    if kind == "bust":
-        return _("bust {percent}").format(**v)
-    if kind == "must_roll":
-        return _("Must roll: risky")
-    if kind == "stop_wins":
-        return _("Stop and win!")
-    if kind == "stop_bust":
-        return _("Stop: bust {percent}").format(**v)
-    if kind == "roll_bust":
-        return _("Roll: bust {percent}").format(**v)
-    if kind == "claims":
-        return _("claims {sums}").format(**v)
-    if kind == "keeps":
-        return _("keeps {n} squares").format(**v)
-    if kind == "per_roll":
-        return _("{gain} squares/roll").format(**v)
-    if kind == "saves":
-        return _("saves {turns} turns").format(**v)
-    if kind == "win_vs":
-        other = pgettext("hint", "stop") if v["other_action"] == "stop" else pgettext("hint", "roll")
-        return _("win {best} vs {action} {other}").format(best=v["best"], action=other, other=v["other"])
-    return _("win {best} either way").format(**v)
-
-
 # -- numbers -------------------------------------------------------------------
 
 
@@ -486,14 +524,20 @@ def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -
     return (_("new runner on {step}") if new else _("runner up to {step}")).format(step=step)
 
 
+def box_runner_step(step: int, top: bool) -> str:
+    """A box seat's runner, said only: nobody moves it on the board until its stop."""
+    return (_("climbs to {step}: TOP!") if top else _("climbs to {step}")).format(step=step)
+
+
 def who(player: str, bot: bool) -> str:
     """The name in the top bar: the colour, marked when the box plays it."""
     return _("{name} (bot)").format(name=player) if bot else player
 
 
 def turn_status(turn: int, short: bool = False) -> str:
-    # TRANSLATORS: the top bar's round (each player's own turn count), and its shortest form.
-    return (_("T{n}") if short else _("turn {n}")).format(n=turn)
+    """The round being played (every player's turn once), as ``history`` counts rounds."""
+    # TRANSLATORS: the top bar's round (every player's turn once), and its shortest form.
+    return (_("R{n}") if short else _("round {n}")).format(n=turn)
 
 
 def turn_heading(player: str, bot: bool) -> str:
@@ -533,12 +577,13 @@ def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:
     if claims:
         return _("claimed {columns}").format(columns=" ".join(map(str, claims)))
     if player is None:
-        return ngettext("after {n} turn", "after {n} turns", turns).format(n=turns)
+        return ngettext("after {n} round", "after {n} rounds", turns).format(n=turns)
     return _("nobody claimed {n}").format(n=3)
 
 
 def turns_count(turns: int) -> str:
-    return ngettext("{n} turn", "{n} turns", turns).format(n=turns)
+    """The rounds a finished game lasted (every player's turn once), as ``history`` counts rounds."""
+    return ngettext("{n} round", "{n} rounds", turns).format(n=turns)
 
 
 def claimed_by(owner: str) -> str:

@@ -114,6 +114,12 @@ def _check_distinct(pins: Mapping[str, int]) -> None:
         owner[pin] = name
 
 
+NEEDS_WRITABLE_CWD = (
+    "GPIO backend unavailable: lgpio needs a writable working directory"
+    " (run from the state directory, e.g. systemd WorkingDirectory=)"
+)
+
+
 def real_pin_factory(chip: int | None = None):
     """The Pi's GPIO backend (gpiozero's lgpio factory), or a one-line ``ButtonError``."""
     try:
@@ -124,6 +130,9 @@ def real_pin_factory(chip: int | None = None):
         raise ButtonError(
             "GPIO backend unavailable: the lgpio module is not installed (install the 'pi' extra)"
         ) from exc
+    except OSError as exc:
+        # Importing lgpio opens its notification pipes (.lgd-nfy*) in the current directory.
+        raise ButtonError(NEEDS_WRITABLE_CWD) from exc
     if not glob.glob(GPIOCHIP_GLOB):
         raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})")
     try:
@@ -135,10 +144,7 @@ def real_pin_factory(chip: int | None = None):
     except Exception as exc:  # lgpio.error, PinUnknownPi, OSError ...
         if ".lgd-nfy" in str(exc):
             # lgpio makes its notification pipes in the current directory.
-            raise ButtonError(
-                "GPIO backend unavailable: lgpio needs a writable working directory"
-                " (run from the state directory, e.g. systemd WorkingDirectory=)"
-            ) from exc
+            raise ButtonError(NEEDS_WRITABLE_CWD) from exc
         raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({_one_line(exc)})") from exc
 
 

@@ -17,6 +17,8 @@ from .models import (
     MAX_COLOUR_LENGTH,
     MAX_COLOURS,
     MAX_GPIO,
+    MAX_NAME_LENGTH,
+    MAX_ROSTER,
     MIN_COLOURS,
     SECTIONS,
     SPI_PINS,
@@ -26,6 +28,23 @@ from .models import (
     DisplayConfig,
     GameConfig,
 )
+
+
+def name_problem(name: Any, taken: set[str] = frozenset()) -> str | None:
+    """Why ``name`` cannot be a player's name (``taken``: casefolded names already used), or None."""
+    if not isinstance(name, str):
+        return f"{_show('', name)} is not a name; put each name in quotes"
+    if not name.strip():
+        return "a name is empty"
+    if name != name.strip():
+        return f"{_show('', name)} has spaces at an end"
+    if any(not ch.isprintable() for ch in name):
+        return f"{_show('', name)} has a control character"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"a name is {len(name)} characters; at most {MAX_NAME_LENGTH}"
+    if name.casefold() in taken:
+        return f"{_show('', name)} is listed twice; each name must differ"
+    return None
 
 
 def one_line(exc: BaseException) -> str:
@@ -145,7 +164,26 @@ class Checker:
         for key in ("speedy", "risky"):
             if key in table:
                 values[key] = self.boolean("game", key, table[key])
+        if "roster" in table:
+            values["roster"] = self.roster(table["roster"])
+        for key, most in (("box_pace_ms", 10000), ("handover_guard_ms", 3000)):
+            if key in table:
+                values[key] = self.integer("game", key, table[key], 0, most)
         return GameConfig(**values)
+
+    def roster(self, value: Any) -> tuple[str, ...]:
+        """Players' names: any script, any length up to a sane limit, each once."""
+        if not isinstance(value, list):
+            raise self.fail("game", "roster", value, 'must be a list of names, like ["Ann", "Bob"]')
+        if len(value) > MAX_ROSTER:
+            raise self.fail("game", "roster", value, f"has {len(value)} names; at most {MAX_ROSTER}")
+        seen: set[str] = set()
+        for item in value:
+            problem = name_problem(item, seen)
+            if problem:
+                raise self.fail("game", "roster", value, problem)
+            seen.add(item.casefold())
+        return tuple(value)
 
     def colours(self, value: Any) -> tuple[str, ...]:
         key = "colours"

@@ -13,6 +13,8 @@ DEFAULT_PATHS = ("/etc/cantstop-box/config.toml", "~/.config/cantstop-box/config
 MAX_GPIO = 27
 MIN_COLOURS, MAX_COLOURS = 4, 8
 MAX_COLOUR_LENGTH = 8
+#: The roster: at most this many names, each at most this many characters (the screen cuts long ones).
+MAX_ROSTER, MAX_NAME_LENGTH = 64, 64
 #: The biggest config file read (the documented default is about 3 KB); checked while reading.
 MAX_CONFIG_BYTES = 64 * 1024
 #: The deepest nesting of tables and lists accepted (a section holding a list of names is 2).
@@ -109,6 +111,9 @@ class GameConfig:
     columns_to_win: int = 3
     speedy: bool = False
     risky: bool = False
+    roster: tuple[str, ...] = ()  # the players' names a seat can take; `cantstop-box players` edits them
+    box_pace_ms: int = 1200  # how long each step of a box seat's turn stays on the screen
+    handover_guard_ms: int = 600  # presses this soon after a turn ends do not roll the next dice
 
     @property
     def rules(self) -> Rules:

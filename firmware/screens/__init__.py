@@ -17,7 +17,8 @@ The package, file by file:
 - ``handover``: what to do on the board after a stop, bust or undo, and the win;
 - ``board``: the board overview and one column in words;
 - ``lists``: setup, menu and statistics;
-- ``messages``: a message, a hint, the safe-to-unplug frame.
+- ``messages``: a message, a hint, the safe-to-unplug frame;
+- ``people``: one person's statistics, a finished game's recap.
 """
 
 from __future__ import annotations
@@ -37,12 +38,14 @@ from ..views import (
     OffView,
     PickView,
     SetupView,
+    RecapView,
     StatsView,
+    TableView,
     TurnView,
     View,
     WinView,
 )
-from . import board, game, handover, lists, messages
+from . import board, game, handover, lists, messages, people
 from .icons import SEAT_SYMBOLS, draw_seat, seat_symbol
 from .kit import HEIGHT, WIDTH, Canvas, fit, width_of, wrap
 
@@ -63,6 +66,8 @@ PAINTERS = {
     MenuView: lists.menu,
     SetupView: lists.setup,
     StatsView: lists.stats,
+    TableView: people.table,
+    RecapView: people.recap,
     MessageView: messages.message,
     HintView: messages.hint,
     OffView: messages.off,

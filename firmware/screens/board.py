@@ -7,28 +7,39 @@ from .frame import legend, top_bar
 from .icons import draw_seat, runner_mark
 from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, ROW_PITCH, WIDTH, Canvas, width_of
 
-BOARD_TOP = 11  # top row of the tallest column
-BOARD_BOTTOM = 46  # bottom row of every column
-BOARD_PITCH = 11  # pixels per column slot
-BOARD_LEFT = 4
-TALLEST = 13  # squares in the tallest column (7); every square is 1/13 of the board's height
 TRACK_X = 98  # left edge of the drawn column on a column page
+GUTTER = 7  # left of the grid: each player's seat symbol
+CELL = 11  # pixels per column of the grid: "10" in the small font is 10 wide
+LABELS_TOP = BODY_TOP  # the column numbers
+ROWS_TOP = BODY_TOP + 9  # the first player's row
+MAX_ROW = 12  # a row's height with one or two players
 
 
-def square_rows(step: int) -> tuple[int, int]:
-    """Top and bottom rows of square ``step`` (1 = bottom) in any column.
+def cell_x(index: int) -> int:
+    """Left edge of the ``index``-th column's cell (column 2 is index 0)."""
+    return GUTTER + index * CELL
 
-    As on the real board, squares have the same size in every column and all
-    columns stand on one line, so a square's rows depend only on its step: a
-    shorter column simply ends lower. The tallest column spans the whole board.
-    """
-    span = BOARD_BOTTOM - BOARD_TOP + 1
-    bottom = BOARD_BOTTOM - ((step - 1) * span) // TALLEST
-    top = BOARD_BOTTOM - (step * span) // TALLEST + 1
-    return top, bottom
+
+def row_span(seat: int, players: int) -> tuple[int, int]:
+    """Top and bottom rows of ``seat``'s row in the overview: one row of the grid per player."""
+    height = min(MAX_ROW, (BODY_BOTTOM + 1 - ROWS_TOP) // max(1, players))
+    top = ROWS_TOP + seat * height
+    return top, top + height - 1
+
+
+def bar_height(step: int, column_height: int, room: int) -> int:
+    """Pixels of a bar for a piece on square ``step``: in proportion to the column, at least one."""
+    return 0 if step <= 0 else max(1, -(-step * room // column_height))
 
 
 def board(c: Canvas, v: BoardView) -> None:
+    """The overview: a grid with a row per player (their seat symbol at the left) and a cell per column.
+
+    Each player's pieces stand in their own row, so they are told apart by
+    where they are, not by a 3-pixel mark: a filled bar as high as the marker
+    has climbed its column, the current player's runners as an outline above
+    it, a claimed column's number inverted and its owner's cell filled.
+    """
     if v.focus is not None:
         column_page(c, v)
         return
@@ -36,37 +47,50 @@ def board(c: Canvas, v: BoardView) -> None:
         top_bar(c, v.players[v.current], c.words.SCREEN["board"], v.current, v.alert)
     else:
         top_bar(c, c.words.SCREEN["board_title"], c.words.SCREEN["game_over"], None, v.alert)
+    n = len(v.players)
+    for seat in range(n):
+        top, bottom = row_span(seat, n)
+        size = min(6, bottom - top)
+        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, seat, size)
     for i, col in enumerate(v.columns[:11]):
-        x0 = BOARD_LEFT + i * BOARD_PITCH
-        _column(c, x0, col)
-        label = str(col.column)
-        c.raw((x0 + (9 - width_of(label, "small")) // 2 + 1, BOARD_BOTTOM + 2), label, "small")
+        _label(c, i, col)
+        for seat in range(n):
+            _cell(c, i, col, seat, row_span(seat, n), seat == v.current)
     legend(c, v.keys)
 
 
-def _column(c: Canvas, x0: int, col: Column) -> None:
-    """One column of the overview: filled with its owner's symbol when claimed, else its pieces."""
-    draw = c.draw
-    x1 = x0 + 8
-    top, _ = square_rows(col.height)
+def _label(c: Canvas, i: int, col: Column) -> None:
+    """The column's number above its cells; inverted once the column is claimed."""
+    x0 = cell_x(i)
+    label = str(col.column)
+    x = x0 + (CELL - width_of(label, "small")) // 2
     if col.owner is not None:
-        draw.rectangle((x0, top - 1, x1, BOARD_BOTTOM + 1), fill=1)
-        draw_seat(draw, x0 + 1, top + 1, col.owner, 7, fill=0)
+        c.draw.rectangle((x0, LABELS_TOP, x0 + CELL - 1, LABELS_TOP + 7), fill=1)
+        c.raw((x, LABELS_TOP + 1 - INK_TOP["small"]), label, "small", fill=0)
+    else:
+        c.raw((x, LABELS_TOP + 1 - INK_TOP["small"]), label, "small")
+
+
+def _cell(c: Canvas, i: int, col: Column, seat: int, span: tuple[int, int], current: bool) -> None:
+    """One player's piece in one column: a bar on a baseline; the runner an outline around it."""
+    draw = c.draw
+    x0 = cell_x(i) + 2
+    x1 = x0 + CELL - 5
+    top, bottom = span
+    base = bottom
+    room = base - top - 1
+    if col.owner is not None:
+        if col.owner == seat:
+            draw.rectangle((x0, top + 1, x1, base), fill=1)
         return
-    draw.rectangle((x0, top - 1, x1, BOARD_BOTTOM + 1), outline=1)
-    # a tick on each square boundary, on both edges
-    for s in range(1, col.height):
-        t, _ = square_rows(s)
-        draw.point([(x0 + 1, t - 1), (x1 - 1, t - 1)], fill=1)
-    pieces = [(seat, step) for seat, step in enumerate(col.markers) if step]
-    lanes = (x0 + 1, x0 + 5, x0 + 3)
-    for n, (seat, step) in enumerate(pieces):
-        _, b = square_rows(step)
-        draw_seat(draw, lanes[n % 3], b - 2, seat, 3)
-    if col.runner:
-        _, b = square_rows(col.runner)
-        draw.rectangle((x0 - 1, b - 2, x1 + 1, b), outline=1)
-        draw.line((x0, b - 1, x1, b - 1), fill=0)
+    draw.line((x0, base, x1, base), fill=1)
+    step = col.markers[seat] if seat < len(col.markers) else 0
+    filled = bar_height(step, col.height, room)
+    if filled:
+        draw.rectangle((x0 + 1, base - filled, x1 - 1, base), fill=1)
+    if current and col.runner:
+        high = bar_height(col.runner, col.height, room)
+        draw.rectangle((x0 - 1, base - high, x1 + 1, base), outline=1)
 
 
 # ---- one column in words ---------------------------------------------------

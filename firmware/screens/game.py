@@ -126,7 +126,9 @@ def move(c: Canvas, v: MoveView) -> None:
     for i, step in enumerate(v.steps[:2]):
         y = BODY_TOP + i * 14
         column_tag(c, 0, y, step.column)
-        c.text((24, y), c.words.runner_step(step.step, step.new, step.top, step.jumped), "medium")
+        text = (c.words.box_runner_step(step.step, step.top) if v.bot
+                else c.words.runner_step(step.step, step.new, step.top, step.jumped))
+        c.text((24, y), text, "medium")
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
     chance = c.words.percent(v.bust)

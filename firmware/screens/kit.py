@@ -43,7 +43,8 @@ def font(name: str):
 
 
 def width_of(text: str, font_name: str) -> int:
-    """Width in pixels of ``text`` in a font (Latin in its fixed cells, other scripts as Galmuri draws them)."""
+    """Width in pixels of ``text`` as drawn: a Spleen cell per Latin character, other scripts (Hangul,
+    kana, kanji...) as their Galmuri glyphs are wide (:mod:`hw.glyphs`)."""
     return glyphs.text_width(text, font_name)
 
 

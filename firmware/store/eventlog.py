@@ -16,12 +16,13 @@ import time
 from collections.abc import Sequence
 
 import engine
-from engine import Event, IllegalEventError, Record, Rules
+from engine import Event, IllegalEventError, Rules
 
-from . import file, queries
+from . import file
 from .errors import StoreError, StoreGameError, StoreWriteError
-from .games import Cursor, GameSummary, StoredGame, replay_rows, summary, turns_played
-from .pending import DeleteEvent, MarkAbandoned, MarkFinished, Queue, SaveEvent, SaveFact, Write
+from .games import Cursor, StoredGame, turns_played
+from .pending import DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, Write
+from .reads import Reads
 from .schema import SCHEMA_VERSION
 
 log = logging.getLogger("cantstop.store")
@@ -31,7 +32,7 @@ def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-class Store:
+class Store(Reads):
     """The games on disk. Open with :meth:`Store.open`; use from one thread at a time."""
 
     notice: str | None
@@ -240,6 +241,20 @@ class Store:
         self._cursors.pop(game_id, None)
         self._save([MarkAbandoned(game_id, self._clock(), turns)])
 
+    def reopen(self, game_id: int) -> StoredGame:
+        """Continue an abandoned game: it becomes the open game; the one open now is abandoned in its place."""
+        row = self._row(game_id)
+        if row["problem"] or row["status"] != "abandoned":
+            state = "damaged" if row["problem"] else row["status"]
+            raise StoreGameError(f"game {game_id} is {state} and cannot be continued")
+        now = self._clock()
+        left = [r["id"] for r in self._rows(status="open")]
+        writes: list[Write] = [MarkAbandoned(old, now, self._turns_known(old)) for old in left]
+        for old in left:
+            self._cursors.pop(old, None)
+        self._save(writes + [MarkReopened(game_id)])
+        return self.game(game_id)
+
     def put_fact(self, key: str, value) -> None:
         """Keep a small UI fact (JSON data) under ``key``; ``None`` removes it.
 
@@ -289,92 +304,6 @@ class Store:
         if self._db is None:
             raise StoreError("the game store is closed")
         return self._db
-
-    # -- reading -------------------------------------------------------------
-
-    def open_game(self) -> StoredGame | None:
-        """The newest game not finished nor abandoned, or None.
-
-        A damaged one comes back with status ``"damaged"``, its ``problem``
-        and the events that replay; the daemon shows the problem and starts a
-        new game (which abandons it; it stays in history and can be exported).
-        """
-        rows = self._rows(status="open", limit=1)
-        return self._load(rows[0])[0] if rows else None
-
-    def game(self, game_id: int) -> StoredGame:
-        """One game by id; raises :class:`StoreGameError` naming an unknown id."""
-        return self._load(self._row(game_id))[0]
-
-    def record(self, game_id: int) -> Record:
-        """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
-        return self.game(game_id).record()
-
-    def games(self, limit: int | None = None, *, check: bool = False) -> list[GameSummary]:
-        """Games newest first: players, turns, winner, duration, status.
-
-        Open games are replayed; a closed game uses the turns kept when it
-        closed, so the list stays quick with a long history. ``check=True``
-        replays every game, so damage anywhere shows as status ``"damaged"``
-        (the ``history`` command does this). A damaged row is listed as
-        damaged, never fatal.
-        """
-        rows = self._rows(limit=limit)
-        quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
-        out = []
-        for row in rows:
-            if row["id"] in quick:
-                out.append(quick[row["id"]])
-            else:
-                out.append(summary(*self._load(row)))
-        return out
-
-    def fact(self, key: str):
-        """The UI fact kept under ``key`` (as put), or None."""
-        found, text = self._queue.fact(key)
-        if not found and self._version >= 3:
-            row = self._connection().execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
-            text = row[0] if row else None
-        if text is None:
-            return None
-        try:
-            return json.loads(text)
-        except (ValueError, TypeError):
-            log.warning("fact %r is damaged (%.40r): ignored", key, text)
-            return None
-
-    # -- internals -----------------------------------------------------------
-
-    def _rows(self, *, status: str | None = None, game_id: int | None = None,
-              limit: int | None = None) -> list[dict]:
-        """Game rows as dicts, newest first, checked (damage recorded), pending writes shown."""
-        rows = queries.game_rows(self._connection(), self._queue, self._version,
-                                 status=status, game_id=game_id, limit=limit)
-        for row in rows:
-            if row.get("damage") and not row["problem"]:
-                row["problem"] = row["damage"]
-                self._mark_damaged(row["id"], row["damage"])
-        return rows
-
-    def _row(self, game_id) -> dict:
-        if type(game_id) is not int:
-            raise StoreGameError(f"a game id is a whole number, not {game_id!r}")
-        rows = self._rows(game_id=game_id)
-        if not rows:
-            raise StoreGameError(f"there is no game {game_id}")
-        return rows[0]
-
-    def _load(self, row: dict) -> tuple[StoredGame, Cursor | None]:
-        """Parse and replay one game; a problem marks it damaged (rows kept, never dropped)."""
-        rows = queries.event_rows(self._connection(), self._queue, row["id"])
-        game, cursor, found = replay_rows(row, rows)
-        if found and not row["problem"]:
-            self._mark_damaged(game.id, found)
-        if game.status == "open":
-            self._cursors[game.id] = cursor
-        else:
-            self._cursors.pop(game.id, None)
-        return game, cursor
 
     def _mark_damaged(self, game_id: int, problem: str) -> None:
         """Record the problem on the game row (best effort: reads never fail because a write did)."""

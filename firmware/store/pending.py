@@ -107,6 +107,21 @@ class MarkAbandoned(Write):
 
 
 @dataclass(frozen=True)
+class MarkReopened(Write):
+    """An abandoned game becomes the open game again (continued from the menu)."""
+
+    game_id: int
+
+    def execute(self, db: sqlite3.Connection) -> None:
+        db.execute("UPDATE games SET status = 'open', finished = NULL WHERE id = ? AND status = 'abandoned'",
+                   (self.game_id,))
+
+    def on_game_row(self, row: dict) -> None:
+        if row["status"] == "abandoned":
+            row.update(status="open", finished=None)
+
+
+@dataclass(frozen=True)
 class SaveFact(Write):
     """Set a small UI fact (``value`` is JSON text), or remove it (``value`` None)."""
 

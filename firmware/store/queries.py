@@ -84,3 +84,10 @@ def quick_summaries(db: sqlite3.Connection, rows: list[dict], touched: set[int])
                                      row["started"], row["finished"], row["winner"], row["turns"], status,
                                      row["problem"], n, last)
     return out
+
+
+def finished_ids(db: sqlite3.Connection, version: int) -> set[int]:
+    """Ids of the games stored finished and undamaged, without reading their rows (pending writes not shown)."""
+    if version < 1:
+        return set()
+    return {r[0] for r in db.execute("SELECT id FROM games WHERE status = 'finished' AND problem IS NULL")}

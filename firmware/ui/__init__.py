@@ -8,19 +8,29 @@ Where to look:
   carries out;
 - :mod:`.update`: the transition, dispatching a press to the handlers of
   the screen that is up: :mod:`.turns` (a game), :mod:`.setup` (new game),
-  :mod:`.menus` (the menu and what it opens), :mod:`.navigate` (moving
+  :mod:`.menus` (the menu and what it opens), :mod:`.people` (statistics
+  per person, a game's recap, continuing a game), :mod:`.navigate` (moving
   between screens);
 - :mod:`.words`: every sentence the box says;
 - :mod:`.present`: ``view(app)``, the screen as plain data
   (:mod:`firmware.views`) for the renderer.
 
-Buttons (all screens): MENU opens the menu / goes back; on lists A and B move,
-ROLL chooses. In a game: ROLL rolls, STOP stops, A/B/C choose a pairing; hold
+Buttons (all screens): MENU opens the menu (on the menu: back to the game); on
+lists A and B move, ROLL chooses. A box seat plays its turn by itself, paced
+by a timer the daemon keeps (:class:`After`, :class:`Timer`); any press skips
+ahead. In a game: ROLL rolls, STOP stops, A/B/C choose a pairing; hold
 MENU to undo the last choice or stop, hold ROLL for a hint.
 """
 
 from .messages import (
+    After,
     Append,
+    ContinueGame,
+    GameContinued,
+    LoadUnfinished,
+    PersonStats,
+    Unfinished,
+    UnfinishedLoaded,
     DiceRolled,
     DrawDice,
     Effect,
@@ -33,14 +43,16 @@ from .messages import (
     Shutdown,
     StartGame,
     StatsLoaded,
+    Timer,
 )
 from .memory import memory, recall
 from .model import App, Button, Screen, Seat, Setup, boot, notify, resume
 from .present import view
-from .update import update
+from .update import timer_for, update
 
 __all__ = [
-    "Append", "DiceRolled", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
+    "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
+    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
 ]

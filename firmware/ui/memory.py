@@ -17,6 +17,7 @@ from engine import Rules, RulesError
 
 from .. import i18n
 from ..config import GameConfig
+from ..config.check import name_problem
 from .model import App, Screen, Seat, Setup, SetupScreen
 from .setup import setup_rows
 
@@ -28,7 +29,7 @@ def memory(app: App) -> dict:
     """The app's facts worth keeping (the daemon adds the stored game's id)."""
     return {
         "setup": {"seats": [s.to_json() for s in app.setup.seats], "rules": app.setup.rules.to_json(),
-                  "cursor": app.setup.cursor},
+                  "cursor": app.setup.cursor, "first": app.setup.first},
         "screen": "setup" if app.screen.kind is Screen.SETUP else "game",
         "acked": app.acked,
         "language": app.language,
@@ -39,7 +40,7 @@ def recall(app: App, kept: dict | None, *, game: bool) -> App:
     """``app`` with the kept facts back; ``game`` says they belong to the game loaded."""
     if not isinstance(kept, dict):
         return app
-    setup = _setup(app.settings, kept.get("setup"))
+    setup = _setup(app.settings, kept.get("setup"), app.roster)
     if setup is not None:
         app = replace(app, setup=setup)
     if kept.get("language") in i18n.LANGUAGES:  # the table's choice outlives the config's default
@@ -52,8 +53,11 @@ def recall(app: App, kept: dict | None, *, game: bool) -> App:
     return app
 
 
-def _setup(settings: GameConfig, raw) -> Setup | None:
-    """The stored new-game choices, or None when they do not fit the config any more."""
+def _setup(settings: GameConfig, raw, roster: tuple[str, ...] = ()) -> Setup | None:
+    """The stored new-game choices, or None when they do not fit the config any more.
+
+    A chosen name stays even if the roster lost it since (it is the players' choice, not the config's).
+    """
     try:
         seats = tuple(_seat(settings, s) for s in raw["seats"])
         rules = Rules.from_json(raw["rules"])
@@ -62,13 +66,19 @@ def _setup(settings: GameConfig, raw) -> Setup | None:
     colours = [s.colour for s in seats]
     if not 1 <= len(seats) <= min(4, len(settings.colours)) or len(set(colours)) != len(colours):
         return None
-    cursor = raw.get("cursor", 0)
-    rows = len(setup_rows(Setup(seats, rules)))
-    return Setup(seats, rules, cursor if type(cursor) is int and 0 <= cursor < rows else 0)
+    names = [s.name for s in seats if s.name is not None]
+    if len(set(names)) != len(names):
+        return None
+    cursor, first = raw.get("cursor", 0), raw.get("first", 0)
+    rows = len(setup_rows(Setup(seats, rules), roster))
+    return Setup(seats, rules, cursor if type(cursor) is int and 0 <= cursor < rows else 0,
+                 first if type(first) is int and 0 <= first < len(seats) else 0)
 
 
 def _seat(settings: GameConfig, raw) -> Seat:
-    colour, bot = raw["colour"], raw["bot"]
+    colour, bot, name = raw["colour"], raw["bot"], raw.get("name")
     if colour not in settings.colours or (bot is not None and bot not in _BOTS):
         raise ValueError(f"seat {raw!r} does not fit the config")
-    return Seat(colour, bot)
+    if name is not None and name_problem(name):
+        raise ValueError(f"seat {raw!r}: {name_problem(name)}")
+    return Seat(colour, bot, name)

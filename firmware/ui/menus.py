@@ -1,6 +1,9 @@
 """The menu and the screens it opens: confirm a new game, the board view, hint, statistics, notices.
 
-On every list A moves up, B moves down, ROLL (or C) chooses and MENU goes back.
+One rule for MENU on every screen: it opens the menu, and on the menu it
+goes back to the game (or the new-game screen when there is no game). ROLL
+goes back from a screen the menu opened. On every list A moves up, B moves
+down, ROLL (or C) chooses.
 """
 
 from __future__ import annotations
@@ -8,9 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..debounce import Press
-from .messages import LoadStats
-from .model import App, Button, ConfirmScreen, MenuScreen, Screen, SetupScreen, StatsScreen, hint_possible, undo_blocker
-from .navigate import Result, leave_menu, open_board, open_hint, open_setup, to_game
+from .messages import LoadStats, LoadUnfinished
+from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
+                    hint_possible, undo_blocker)
+from .navigate import Result, flash, leave_menu, open_board, open_hint, open_menu, open_setup, to_game
 from .turns import undo
 
 
@@ -25,7 +29,7 @@ def menu_items(app: App) -> tuple[str, ...]:
             items.append("hint")
     if app.game is not None:
         items.append("board")
-    items += ["new", "stats"]
+    items += ["new", "stats", "continue"]
     return tuple(items)
 
 
@@ -55,39 +59,51 @@ def _choose(app: App, item: str) -> Result:
         if app.in_game and app.events:
             return replace(app, screen=ConfirmScreen(back=app.screen)), ()
         return open_setup(app, fresh=False)
+    if item == "continue":
+        return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
     return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)
 
 
 def confirm_press(app: App, p: Press) -> Result:
-    if p.button == Button.ROLL:
+    """A game would end: C says yes, MENU no; never ROLL, the button pressed most and mashed."""
+    if p.button == Button.C:
         return open_setup(app, fresh=False)
     if p.button == Button.MENU:
         return replace(app, screen=app.screen.back), ()
-    return app, ()
+    return flash(app, "confirm_keys")
 
 
 _FOCUS_ORDER = (None,) + tuple(range(2, 13))
+#: How far each button moves round the board's pages (the overview, then columns 2..12):
+#: with a jump of four, every column is at most three presses from the overview.
+_FOCUS_STEP = {Button.A: -1, Button.B: 1, Button.C: 4}
 
 
 def board_press(app: App, p: Press) -> Result:
-    """A/B step through the columns (the overview first); MENU or ROLL back to the game."""
-    if p.button in (Button.A, Button.B):
-        i = _FOCUS_ORDER.index(app.screen.focus) + (1 if p.button == Button.B else -1)
+    """A/B step through the columns (the overview first), C jumps four; ROLL back to the game, MENU the menu."""
+    if p.button in _FOCUS_STEP:
+        i = _FOCUS_ORDER.index(app.screen.focus) + _FOCUS_STEP[p.button]
         return replace(app, screen=replace(app.screen, focus=_FOCUS_ORDER[i % len(_FOCUS_ORDER)])), ()
-    if p.button in (Button.MENU, Button.ROLL):
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.ROLL:
         return to_game(app)
     return app, ()
 
 
 def hint_press(app: App, p: Press) -> Result:
-    if p.button in (Button.ROLL, Button.MENU):
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.ROLL:
         return to_game(app)
     return app, ()
 
 
 def back_press(app: App, p: Press) -> Result:
-    """Notices and statistics: ROLL or MENU goes back to where they were opened."""
-    if p.button not in (Button.ROLL, Button.MENU):
+    """Notices and statistics: ROLL goes back to where they were opened, MENU to the menu."""
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button != Button.ROLL:
         return app, ()
     back = app.screen.back
     if back.kind is Screen.GAME and app.game is None:

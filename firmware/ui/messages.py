@@ -7,7 +7,14 @@ The daemon carries out the effects :func:`firmware.ui.update` returns, in order:
 - :class:`Append`: commit the event to the store *before* the next frame;
 - :class:`PopLast`: undo, removing the last choice from the store;
 - :class:`StartGame`, :class:`FinishGame`: open and close the stored game;
-- :class:`LoadStats`: read the finished games, fed back as :class:`StatsLoaded`.
+- :class:`LoadStats`: read the finished games, fed back as :class:`StatsLoaded`;
+- :class:`LoadUnfinished`: list the games left unfinished, fed back as :class:`UnfinishedLoaded`;
+- :class:`ContinueGame`: reopen one of them (the game being played, if any, is left unfinished in its place)
+  and feed it back as :class:`GameContinued`;
+- :class:`After`: feed :class:`Timer` back once ``seconds`` have passed (a
+  later ``After`` replaces an earlier one: the box keeps one timer). It paces
+  a box seat's turn and ends the guard after a handover; the UI itself never
+  reads a clock.
 """
 
 from __future__ import annotations
@@ -37,9 +44,45 @@ class SaveFailed:
 
 
 @dataclass(frozen=True)
+class PersonStats:
+    """One person's numbers for the statistics pages."""
+
+    name: str
+    games: int
+    wins: int
+    win_rate: float | None
+    busts_per_turn: float | None
+    solo: tuple[tuple[int, int, float], ...] = ()  # (columns to win, best turns, average turns)
+
+
+@dataclass(frozen=True)
 class StatsLoaded:
     rows: tuple[tuple[str, int], ...]
     games: int
+    people: tuple[PersonStats, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game left unfinished that can be continued."""
+
+    id: int
+    names: tuple[str, ...]
+    turns: int
+
+
+@dataclass(frozen=True)
+class UnfinishedLoaded:
+    games: tuple[Unfinished, ...]
+
+
+@dataclass(frozen=True)
+class GameContinued:
+    """The store reopened a game: its seats, rules and events, to play on."""
+
+    seats: tuple
+    rules: Rules
+    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True)
@@ -47,7 +90,12 @@ class Shutdown:
     reason: str = "Game saved"
 
 
-Input = Press | DiceRolled | Saved | SaveFailed | StatsLoaded | Shutdown
+@dataclass(frozen=True)
+class Timer:
+    """The time asked for by the last :class:`After` has passed."""
+
+
+Input = Press | DiceRolled | Saved | SaveFailed | StatsLoaded | UnfinishedLoaded | GameContinued | Shutdown | Timer
 
 # -- effects -------------------------------------------------------------------
 
@@ -84,4 +132,19 @@ class LoadStats:
     pass
 
 
-Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats
+@dataclass(frozen=True)
+class LoadUnfinished:
+    pass
+
+
+@dataclass(frozen=True)
+class ContinueGame:
+    game_id: int
+
+
+@dataclass(frozen=True)
+class After:
+    seconds: float
+
+
+Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | After

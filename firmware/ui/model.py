@@ -43,6 +43,8 @@ class Screen(StrEnum):
     BOARD = "board"
     HINT = "hint"
     STATS = "stats"
+    RECAP = "recap"
+    CONTINUE = "continue"
     MESSAGE = "message"
     UNDONE = "undone"
     OFF = "off"
@@ -54,13 +56,17 @@ class Screen(StrEnum):
 
 @dataclass(frozen=True)
 class Seat:
-    """A place at the table: its colour, and whether the box plays it."""
+    """A place at the table: its colour (the pieces), who sits there, and whether the box plays it."""
 
     colour: str
     bot: str | None = None  # None for a person, else the bot kind ("strong", "rule28")
+    name: str | None = None  # a name from the roster; None: the seat is called by its colour
 
     def to_json(self) -> dict:
-        return {"colour": self.colour, "bot": self.bot}
+        out = {"colour": self.colour, "bot": self.bot}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
 
 
 #: The player the box uses for a seat set to "box".
@@ -74,6 +80,7 @@ class Setup:
     seats: tuple[Seat, ...]
     rules: Rules
     cursor: int = 0
+    first: int = 0  # the seat that starts; the game's turn order begins there
 
 
 def default_setup(settings: GameConfig, seats: tuple[Seat, ...] = ()) -> Setup:
@@ -82,6 +89,11 @@ def default_setup(settings: GameConfig, seats: tuple[Seat, ...] = ()) -> Setup:
         n = max(1, min(settings.players, 4, len(settings.colours)))
         seats = tuple(Seat(c) for c in settings.colours[:n])
     return Setup(seats, settings.rules)
+
+
+def seat_name(seat: Seat, said=words) -> str:
+    """What the box calls a seat: its player's name, else its colour (in the language of ``said``: "Red", "赤")."""
+    return seat.name if seat.name else said.colour(seat.colour)
 
 
 # --------------------------------------------------------------------------
@@ -137,16 +149,35 @@ class HintScreen:
 
     kind: ClassVar[Screen] = Screen.HINT
     advice: object  # engine.players.Advice
+    facts: object = None  # bots.HintFacts: the numbers the words give the reason from
 
 
 @dataclass(frozen=True)
 class StatsScreen:
-    """Wins per colour; ``rows`` None until the store has answered."""
+    """Wins per person, then a page or two per person; ``rows`` None until the store has answered."""
 
     kind: ClassVar[Screen] = Screen.STATS
     rows: tuple[tuple[str, int], ...] | None = None
     games: int = 0
     back: object = MenuScreen()
+    people: tuple = ()  # messages.PersonStats
+    page: int = 0
+
+
+@dataclass(frozen=True)
+class RecapScreen:
+    """A finished game's recap: turns, busts and the biggest turn of each seat."""
+
+    kind: ClassVar[Screen] = Screen.RECAP
+
+
+@dataclass(frozen=True)
+class ContinueScreen:
+    """The games left unfinished, to continue one; ``games`` None until the store has answered."""
+
+    kind: ClassVar[Screen] = Screen.CONTINUE
+    games: tuple | None = None  # messages.Unfinished
+    cursor: int = 0
 
 
 @dataclass(frozen=True)
@@ -177,7 +208,7 @@ class OffScreen:
 
 AnyScreen = (
     SetupScreen | GameScreen | PickScreen | MenuScreen | ConfirmScreen | BoardScreen | HintScreen
-    | StatsScreen | MessageScreen | UndoneScreen | OffScreen
+    | StatsScreen | RecapScreen | ContinueScreen | MessageScreen | UndoneScreen | OffScreen
 )
 
 # --------------------------------------------------------------------------
@@ -197,7 +228,9 @@ class App:
     acked: int = -1  # the event count whose stop/bust instructions the table confirmed
     plan: Move | str | None = None  # a box seat's next action, decided when its state arrived
     alert: str | None = None  # stays until a save works again
+    guard: bool = False  # a turn just ended: a press does not roll the next dice until the timer says so
     flash: str | None = None  # shown until the next input
+    roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
     language: str = i18n.DEFAULT  # the language of every word the app's views say
 
     @property
@@ -221,8 +254,8 @@ class App:
         return self.game is not None and not self.ended
 
     def name(self, seat: int) -> str:
-        """The seat's name on the screen: its colour, in the app's language ("Red", "赤")."""
-        return self.words.colour(self.seats[seat].colour)
+        """The one place a seat's display name comes from: its player's name, else its colour."""
+        return seat_name(self.seats[seat], self.words)
 
     def seat_bot(self) -> str | None:
         """The bot kind playing the seat to act, None for a person or a finished game."""
@@ -254,6 +287,20 @@ def handover_pending(app: App) -> bool:
     return isinstance(last, Stop) or (isinstance(last, Roll) and app.game.phase is not Phase.MOVE)
 
 
+def box_bust_shown(app: App) -> bool:
+    """A box seat's bust is on the screen: it is said for a moment, then the game moves on."""
+    return handover_pending(app) and isinstance(app.events[-1], Roll) and app.seats[app.states[-2].current].bot is not None
+
+
+def box_due(app: App) -> bool:
+    """The box moves on by itself when its timer is due: a box seat is playing, or its bust is shown."""
+    if app.screen.kind is not Screen.GAME or app.ended:
+        return False
+    if handover_pending(app):
+        return box_bust_shown(app)
+    return app.seat_bot() is not None
+
+
 def undo_blocker(app: App) -> str | None:
     """Why undo is impossible now (a key of :data:`words.FLASH`), or None when it is possible."""
     g = app.game
@@ -277,20 +324,26 @@ def hint_possible(app: App) -> bool:
 # Constructors
 
 
-def boot(settings: GameConfig, language: str = i18n.DEFAULT) -> App:
-    """The app at power-on with no game to resume: the new-game screen, in ``language``."""
-    return App(settings=settings, setup=default_setup(settings), language=i18n.check(language))
+def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: str = i18n.DEFAULT) -> App:
+    """The app at power-on with no game to resume: the new-game screen.
+
+    ``roster`` is the names to offer (the store's list); None: the config's.
+    """
+    roster = settings.roster if roster is None else tuple(roster)
+    return App(settings=settings, setup=default_setup(settings), roster=roster, language=i18n.check(language))
 
 
-def resume(settings: GameConfig, seats, rules: Rules, events, language: str = i18n.DEFAULT) -> App:
+def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
+           language: str = i18n.DEFAULT) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
+    roster = settings.roster if roster is None else tuple(roster)
     state = new_game([s.colour for s in seats], rules)
     states = [state]
     for e in events:
         state = apply(state, e)
         states.append(state)
-    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats,
+    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
               language=i18n.check(language))
     return with_states(app, tuple(states), tuple(events))
 

@@ -34,7 +34,8 @@ def open_hint(app: App) -> Result:
     """The strong player's advice, decided now (the presentation only shows it)."""
     if not hint_possible(app):
         return app, ()
-    return replace(app, screen=HintScreen(bots.advise(app.game))), ()
+    advice = bots.advise(app.game)
+    return replace(app, screen=HintScreen(advice, bots.hint_facts(app.game, advice.action))), ()
 
 
 def open_setup(app: App, *, fresh: bool) -> Result:

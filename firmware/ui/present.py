@@ -11,17 +11,18 @@ from __future__ import annotations
 from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, dice_pairs, jumped_squares, pairings
 
 from .. import views as v
-from .. import words
 from ..practice import box_average
+from .. import words
+from . import people
 from .menus import menu_items
-from .model import App, Screen, handover_pending
+from .model import App, Screen, box_bust_shown, handover_pending
 from .pages import paginate
 from .setup import setup_rows
 from .turns import handover_lines
 
 
 def view(app: App) -> v.View:
-    """The screen for the current app state, in the app's language."""
+    """The screen for the current app state."""
     return _VIEWS[app.screen.kind](app, app.flash or app.alert)
 
 
@@ -30,17 +31,18 @@ def _off(app: App, alert) -> v.View:
 
 
 def _message(app: App, alert) -> v.View:
-    return v.MessageView(app.screen.title, app.screen.lines, app.words.KEYS["box_ok"], alert, lang=app.language)
+    return v.MessageView(app.screen.title, app.screen.lines, app.words.KEYS["message"], alert, lang=app.language)
 
 
 def _setup(app: App, alert) -> v.View:
-    rows = tuple(app.words.setup_row(key, value) for key, value in setup_rows(app.setup, app.language))
+    rows = tuple(app.words.setup_row(key, value) for key, value in setup_rows(app.setup, app.roster, app.language))
     return v.SetupView(app.words.NEW_GAME, rows, app.setup.cursor, app.words.KEYS["setup"], alert, lang=app.language)
 
 
 def _menu(app: App, alert) -> v.View:
     items = tuple(app.words.MENU_ITEMS[k] for k in menu_items(app))
-    return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert, lang=app.language)
+    return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert,
+                      lang=app.language)
 
 
 def _confirm(app: App, alert) -> v.View:
@@ -49,24 +51,22 @@ def _confirm(app: App, alert) -> v.View:
 
 
 def _stats(app: App, alert) -> v.View:
-    s = app.screen
-    rows = tuple((app.words.colour(name), wins) for name, wins in s.rows or ())
-    return v.StatsView(rows, s.games if s.rows is not None else 0, app.words.KEYS["back"], alert, lang=app.language)
+    return people.stats_view(app, alert)
 
 
 def _hint(app: App, alert) -> v.View:
     g = app.game
     advice = app.screen.advice
-    reason = tuple(app.words.reason_line(line) for line in advice.reason.split("\n") if line)
+    reason = app.words.hint_reason(app.screen.facts)
     action = app.words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
-    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["box_ok"], alert, lang=app.language)
+    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["hint"], alert=alert, lang=app.language)
 
 
 def _pick(app: App, alert) -> v.View:
     g = app.game
     label = app.screen.label
     pairing = pairings(g)["ABC".index(label)]
-    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, app.words.KEYS["pick"], alert, lang=app.language)
+    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, app.words.KEYS["pick"], alert=alert, lang=app.language)
 
 
 def _undone(app: App, alert) -> v.View:
@@ -90,8 +90,8 @@ def _board(app: App, alert) -> v.View:
         for c in range(2, 13)
     )
     current = None if g.phase is Phase.OVER else g.current
-    names = tuple(app.name(i) for i in range(len(app.seats)))
-    return v.BoardView(names, cols, current, app.screen.focus, app.words.KEYS["column"], alert, lang=app.language)
+    return v.BoardView(tuple(app.name(i) for i in range(len(app.seats))), cols, current, app.screen.focus, app.words.KEYS["board"],
+                       alert=alert, lang=app.language)
 
 
 # -- the game screen -------------------------------------------------------------
@@ -101,7 +101,7 @@ def _game(app: App, alert) -> v.View:
     g = app.game
     if g is None:
         title, lines = app.words.NO_GAME
-        return v.MessageView(title, lines, app.words.KEYS["box_ok"], alert, lang=app.language)
+        return v.MessageView(title, lines, app.words.KEYS["message"], alert, lang=app.language)
     if handover_pending(app):
         return _handover(app, alert)
     if app.ended:
@@ -117,7 +117,14 @@ def _handover(app: App, alert) -> v.View:
     g, prev = app.game, app.states[-2]
     big, lines = handover_lines(app)
     title = app.words.handover_title(app.name(prev.current), big is not None)
-    done = app.words.KEYS["see_winner"] if g.phase is Phase.OVER else app.words.next_turn_key(app.name(g.current))
+    if g.phase is Phase.OVER:
+        done = app.words.KEYS["see_winner"]
+    elif box_bust_shown(app):
+        done = app.words.KEYS["box_turn"]
+    elif app.seats[g.current].bot is not None:
+        done = app.words.KEYS["box_next"]
+    else:
+        done = app.words.next_turn_key(app.name(g.current))
     return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
 
 
@@ -131,7 +138,8 @@ def _end(app: App, alert) -> v.View:
         note = app.words.practice_result(g.turn, average) + note
     winner = g.winner
     return v.WinView(None if winner is None else app.name(winner), winner,
-                     g.claims_of(winner) if winner is not None else (), g.round, note, app.words.KEYS["won"], alert, lang=app.language)
+                     g.claims_of(winner) if winner is not None else (), g.round, note,
+                     app.words.win_keys(people.can_recap(app)), alert=alert, lang=app.language)
 
 
 def _turn(app: App, alert) -> v.View:
@@ -191,17 +199,18 @@ def _moved(app: App, alert) -> v.View:
         bot_next = "stop" if app.plan == "stop" and stoppable else "roll"
     keys = app.words.KEYS["box_ok"] if bot else app.words.KEYS["roll_or_stop" if stoppable else "roll"]
     return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
-                      None if stoppable else app.words.risky_note(_risky_conflict(app, g)),
+                      None if stoppable else app.words.risky_note(_risky_conflicts(app, g)),
                       bot, bot_next, keys, alert, lang=app.language)
 
 
-def _risky_conflict(app: App, g: GameState) -> tuple[int, str] | None:
-    """The first runner sharing a square with another player's marker, and that player's name."""
+def _risky_conflicts(app: App, g: GameState) -> list[tuple[int, list[str]]]:
+    """Every runner sharing a square with other players' markers, and those players' names."""
+    conflicts = []
     for c, step in g.runner_steps().items():
         owners = [app.name(i) for i, m in enumerate(g.markers) if i != g.current and m[c] == step]
         if owners:
-            return c, owners[0]
-    return None
+            conflicts.append((c, owners))
+    return conflicts
 
 
 _VIEWS = {
@@ -216,4 +225,6 @@ _VIEWS = {
     Screen.PICK: _pick,
     Screen.UNDONE: _undone,
     Screen.GAME: _game,
+    Screen.RECAP: people.recap_view,
+    Screen.CONTINUE: people.continue_view,
 }

@@ -1,4 +1,4 @@
-"""The new-game screen: players, each seat's colour and who plays it, the rules; then start.
+"""The new-game screen: players, each seat's colour, name and who plays it, who starts, the rules; then start.
 
 A/B move the cursor, C steps the row's value forward (held: back), ROLL starts.
 """
@@ -9,23 +9,30 @@ from dataclasses import replace
 
 from engine import new_game
 
-from .. import i18n
+from .. import i18n, words
 from ..debounce import Press
 from .messages import StartGame
 from ..config import GameConfig
-from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, with_states
-from .navigate import Result, open_menu, to_game
+from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, with_states
+from .navigate import Result, open_menu
 
 
-def setup_rows(setup: Setup, language: str = i18n.DEFAULT) -> list[tuple[str, object]]:
+def setup_rows(setup: Setup, roster: tuple[str, ...] = (), language: str = i18n.DEFAULT) -> list[tuple[str, object]]:
     """(key, raw value) rows of the new-game screen, in screen order (words.setup_row names them).
 
-    The language row shows ``language`` (the app's): it changes the app, not the game's setup.
+    A seat has a name row when there are names to pick (``roster``) or it has one;
+    "first" (who starts) is there for two or more seats. The language row shows
+    ``language`` (the app's): it changes the app, not the game's setup.
     """
     rows: list[tuple[str, object]] = [("players", len(setup.seats))]
     for i, seat in enumerate(setup.seats):
         rows.append((f"colour{i}", seat.colour))
+        if roster or seat.name:
+            rows.append((f"name{i}", seat.name))
         rows.append((f"plays{i}", seat.bot))
+    if len(setup.seats) > 1:
+        first = setup.seats[min(setup.first, len(setup.seats) - 1)]
+        rows.append(("first", seat_name(first, words.language(language))))
     r = setup.rules
     rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("language", language), ("start", None)]
     return rows
@@ -33,12 +40,12 @@ def setup_rows(setup: Setup, language: str = i18n.DEFAULT) -> list[tuple[str, ob
 
 def setup_press(app: App, p: Press) -> Result:
     setup = app.setup
-    rows = setup_rows(setup, app.language)
+    rows = setup_rows(setup, app.roster, app.language)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
         return replace(app, setup=replace(setup, cursor=(setup.cursor + step) % len(rows))), ()
     if p.button == Button.MENU:
-        return to_game(app) if app.in_game else open_menu(app)
+        return open_menu(app)
     if p.button == Button.ROLL or (p.button == Button.C and rows[setup.cursor][0] == "start"):
         return start_game(app)
     if p.button == Button.C and rows[setup.cursor][0] == "language":
@@ -46,19 +53,26 @@ def setup_press(app: App, p: Press) -> Result:
     if p.button == Button.C:
         # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
         direction = -1 if p.long else 1
-        return replace(app, setup=change(app.settings, setup, rows[setup.cursor][0], direction)), ()
+        return replace(app, setup=change(app.settings, setup, rows[setup.cursor][0], direction, app.roster)), ()
     return app, ()
 
 
-def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1) -> Setup:
+def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1,
+           roster: tuple[str, ...] = ()) -> Setup:
     """The setup with the row ``key`` stepped forward (``direction`` 1) or back (-1), wrapping round."""
     seats = list(setup.seats)
     rules = setup.rules
+    first = setup.first
     if key == "players":
         seats = _resize(settings, seats, direction)
     elif key.startswith("colour"):
         i = int(key[6:])
         seats[i] = replace(seats[i], colour=_next_colour(settings.colours, seats, i, direction))
+    elif key.startswith("name"):
+        i = int(key[4:])
+        seats[i] = replace(seats[i], name=_next_name(roster, seats, i, direction))
+    elif key == "first":
+        first = (first + direction) % len(seats)
     elif key.startswith("plays"):
         i = int(key[5:])
         seats[i] = replace(seats[i], bot=None if seats[i].bot else BOX_PLAYER)
@@ -68,8 +82,17 @@ def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1) -> 
         rules = replace(rules, speedy=not rules.speedy)
     elif key == "risky":
         rules = replace(rules, risky=not rules.risky)
-    cursor = min(setup.cursor, len(setup_rows(Setup(tuple(seats), rules))) - 1)
-    return Setup(tuple(seats), rules, cursor)
+    first = min(first, len(seats) - 1)
+    cursor = min(setup.cursor, len(setup_rows(Setup(tuple(seats), rules), roster)) - 1)
+    return Setup(tuple(seats), rules, cursor, first)
+
+
+def _next_name(roster: tuple[str, ...], seats: list[Seat], i: int, direction: int) -> str | None:
+    """The next name (or previous) for seat ``i`` that no other seat has; None (the colour) between the ends."""
+    used = {s.name for j, s in enumerate(seats) if j != i}
+    choices: list[str | None] = [None] + [n for n in roster if n not in used]
+    k = choices.index(seats[i].name) if seats[i].name in choices else 0
+    return choices[(k + direction) % len(choices)]
 
 
 def next_language(lang: str, direction: int = 1) -> str:
@@ -99,11 +122,13 @@ def _next_colour(colours: tuple[str, ...], seats: list[Seat], i: int, direction:
 
 
 def start_game(app: App) -> Result:
+    """Start the game; the seat chosen to start plays first, the others follow in seat order."""
     setup = app.setup
-    seats = setup.seats
+    first = min(setup.first, len(setup.seats) - 1)
+    seats = setup.seats[first:] + setup.seats[:first]
     players = tuple(s.colour for s in seats)
     state = new_game(players, setup.rules)
-    app = replace(app, seats=seats, setup=replace(setup, cursor=0), acked=-1)
+    app = replace(app, seats=seats, setup=replace(setup, seats=seats, cursor=0, first=0), acked=-1)
     app = with_states(app, (state,), (), screen=GameScreen())
     meta = {"seats": [s.to_json() for s in seats]}
     return app, (StartGame(players, setup.rules, meta),)

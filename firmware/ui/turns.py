@@ -2,8 +2,15 @@
 
 Held too long, a button means what its tap means (a slow STOP still stops),
 except MENU (held: undo) and ROLL (held: a hint). After a stop or a bust the
-game screen lists what to do on the board, and ROLL confirms it before the
-next turn, so an eager double press cannot roll the next player's dice.
+game screen lists what to do on the board, and one ROLL confirms it and rolls
+the next player's dice. For a short while after the turn ended (the guard,
+``[game] handover_guard_ms``) a press does nothing, so an eager double press
+cannot roll the next player's dice.
+
+A box seat plays its whole turn by itself: each step stays on the screen for
+``[game] box_pace_ms`` (the update asks for a timer, :class:`After`), any
+press but MENU skips ahead, and only its stop waits for one confirm. Its bust
+is said for a moment, then the game moves on.
 """
 
 from __future__ import annotations
@@ -13,13 +20,16 @@ from dataclasses import replace
 from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
 
 from ..debounce import Press
-from .messages import Append, DrawDice, Effect, FinishGame, PopLast
+from .messages import After, Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (
     App,
     Button,
     GameScreen,
     PickScreen,
+    RecapScreen,
     UndoneScreen,
+    box_bust_shown,
+    box_due,
     handover_pending,
     hint_possible,
     undo_blocker,
@@ -37,7 +47,46 @@ def play(app: App, event: Event) -> Result:
     ended = outcome(state)  # a winner, or nobody can win any more (the box ends that game)
     if ended is not None:
         effects += (FinishGame(ended.winner),)
+    if handover_pending(app) and not box_bust_shown(app):
+        app, guard = guarded(app)
+        effects += guard
     return app, effects
+
+
+def guarded(app: App) -> Result:
+    """A turn just ended: presses do not roll the next dice until the guard's timer is due."""
+    seconds = app.settings.handover_guard_ms / 1000
+    if seconds <= 0:
+        return app, ()
+    return replace(app, guard=True), (After(seconds),)
+
+
+def on_timer(app: App) -> Result:
+    """The timer asked for is due: the guard ends, or the box seat takes its next step."""
+    if app.guard:
+        app = replace(app, guard=False)
+    if box_due(app):
+        return box_step(app)
+    return app, ()
+
+
+def box_step(app: App) -> Result:
+    """The box seat's next step now (its pace is up, or a press skipped ahead)."""
+    if box_bust_shown(app):
+        app = replace(app, acked=len(app.events), screen=GameScreen())
+        return (app, ()) if app.seat_bot() is not None else guarded(app)
+    return bot_go(app)
+
+
+def hand_over(app: App) -> Result:
+    """The table confirmed the board after a stop or a bust: the next player's dice are rolled.
+
+    A box seat to play next starts by itself (its timer); a finished game shows its result.
+    """
+    app = replace(app, acked=len(app.events), screen=GameScreen())
+    if app.ended or app.seat_bot() is not None:
+        return app, ()
+    return app, (DrawDice(),)
 
 
 def on_dice(app: App, dice) -> Result:
@@ -55,17 +104,18 @@ def game_press(app: App, p: Press) -> Result:
         return open_hint(app)
     if p.button == Button.MENU:
         return open_menu(app)
+    if box_due(app):
+        return box_step(app)  # any press skips ahead
+    if app.guard and p.button in (Button.ROLL, Button.STOP):
+        return app, ()  # too soon after the turn ended: an eager double press
     if pending:
-        return pages_press(app, p, app.screen.page, handover_lines(app),
-                           lambda a: replace(a, acked=len(a.events), screen=GameScreen()))
+        return pages_press(app, p, app.screen.page, handover_lines(app), hand_over)
     if app.ended:
         if p.button == Button.ROLL:
             return open_setup(app, fresh=False)
+        if p.button == Button.B and app.game.phase is Phase.OVER:
+            return replace(app, screen=RecapScreen()), ()
         return flash(app, "new_game")
-    if app.seat_bot() is not None:
-        if p.button != Button.ROLL:
-            return flash(app, "box_plays")
-        return bot_go(app)
     return _person_press(app, p)
 
 
@@ -100,7 +150,9 @@ def pick_press(app: App, p: Press) -> Result:
         pairing = pairings(app.game)["ABC".index(app.screen.label)]
         column = pairing.sums["AB".index(p.button)]
         return play(app, next(m for m in pairing.moves if m.sums == (column,)))
-    if p.button in (Button.MENU, Button.STOP):
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.STOP:
         return to_game(app)
     return flash(app, "which_column")
 
@@ -124,6 +176,8 @@ def handover_lines(app: App) -> tuple[str | None, tuple[str, ...]]:
     prev = app.states[-2]
     last = app.events[-1]
     if isinstance(last, Roll):
+        if app.seats[prev.current].bot is not None:
+            return app.words.bust_big(last.dice), app.words.box_bust_lines()
         return app.words.bust_big(last.dice), app.words.bust_lines(bool(prev.runner_steps()))
     return None, stop_lines(app, prev)
 
@@ -149,7 +203,7 @@ def pages_press(app: App, p: Press, page: int, content, done) -> Result:
     if p.button in (Button.ROLL, Button.STOP):
         if page < len(pages) - 1:
             return replace(app, screen=replace(app.screen, page=page + 1)), ()
-        return done(app), ()
+        return done(app)
     return app, ()
 
 
@@ -180,5 +234,5 @@ def _put_back(app: App, event: Event, before: GameState) -> tuple[str, ...]:
 
 def undone_press(app: App, p: Press) -> Result:
     if p.button == Button.MENU:
-        return undo(app) if p.long else to_game(app)
-    return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: replace(a, screen=GameScreen()))
+        return undo(app) if p.long else open_menu(app)
+    return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: (replace(a, screen=GameScreen()), ()))

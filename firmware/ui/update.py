@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..debounce import Press
-from . import menus, setup, turns
-from .messages import DiceRolled, Input, Saved, SaveFailed, Shutdown, StatsLoaded
-from .model import App, Button, OffScreen, Screen
+from . import menus, people, setup, turns
+from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, Timer,
+                       UnfinishedLoaded)
+from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
 
 _PRESS = {
@@ -24,7 +25,9 @@ _PRESS = {
     Screen.CONFIRM: menus.confirm_press,
     Screen.BOARD: menus.board_press,
     Screen.HINT: menus.hint_press,
-    Screen.STATS: menus.back_press,
+    Screen.STATS: people.stats_press,
+    Screen.RECAP: people.recap_press,
+    Screen.CONTINUE: people.continue_press,
     Screen.MESSAGE: menus.back_press,
     Screen.OFF: lambda app, p: (app, ()),
 }
@@ -34,8 +37,29 @@ _BUTTONS = frozenset(Button)
 
 def update(app: App, inp: Input) -> Result:
     """The app after one input, and the effects the daemon must carry out."""
+    new, effects = _update(app, inp)
+    return new, effects + pace(app, new)
+
+
+def timer_for(app: App) -> float | None:
+    """Seconds until the box moves on by itself, for an app just loaded (None: it waits for a press)."""
+    return app.settings.box_pace_ms / 1000 if box_due(app) else None
+
+
+def pace(before: App, app: App) -> tuple[After, ...]:
+    """A box seat's next step (or its bust) just came on the screen: ask for the timer to move on."""
+    if not box_due(app):
+        return ()
+    if before.states is app.states and before.screen == app.screen and before.acked == app.acked:
+        return ()
+    return (After(app.settings.box_pace_ms / 1000),)
+
+
+def _update(app: App, inp: Input) -> Result:
     if app.screen.kind is Screen.OFF:
         return app, ()
+    if isinstance(inp, Timer):
+        return turns.on_timer(app)
     if app.flash is not None:
         app = replace(app, flash=None)
     if isinstance(inp, Press):
@@ -50,8 +74,15 @@ def update(app: App, inp: Input) -> Result:
         return (replace(app, alert=None) if app.alert else app), ()
     if isinstance(inp, StatsLoaded):
         if app.screen.kind is Screen.STATS:
-            return replace(app, screen=replace(app.screen, rows=tuple(inp.rows), games=inp.games)), ()
+            return replace(app, screen=replace(app.screen, rows=tuple(inp.rows), games=inp.games,
+                                               people=tuple(inp.people), page=0)), ()
         return app, ()
+    if isinstance(inp, UnfinishedLoaded):
+        if app.screen.kind is Screen.CONTINUE:
+            return replace(app, screen=replace(app.screen, games=tuple(inp.games), cursor=0)), ()
+        return app, ()
+    if isinstance(inp, GameContinued):
+        return people.on_continued(app, inp)
     if isinstance(inp, Shutdown):
         return replace(app, screen=OffScreen(inp.reason)), ()
     return app, ()

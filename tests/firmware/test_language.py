@@ -46,7 +46,7 @@ def test_language_row_sits_before_start_and_names_each_language_in_itself():
 
 
 def test_language_the_game_speaks_it_and_the_engine_keeps_the_colours():
-    app = ui.boot(GameConfig(), "ko")
+    app = ui.boot(GameConfig(), language="ko")
     app, effects = ui.update(app, Press("ROLL"))
     assert effects[0].players == ("Red", "Blue")  # stored games keep the config's names
     v = ui.view(app)
@@ -57,11 +57,11 @@ def test_language_the_game_speaks_it_and_the_engine_keeps_the_colours():
 
 
 def test_language_memory_round_trips_and_ignores_an_unknown_one():
-    app = ui.boot(GameConfig(), "ja")
+    app = ui.boot(GameConfig(), language="ja")
     kept = json.loads(json.dumps(ui.memory(app)))
     assert kept["language"] == "ja"
     assert ui.recall(ui.boot(GameConfig()), kept, game=False).language == "ja"
-    assert ui.recall(ui.boot(GameConfig(), "ko"), {**kept, "language": "fr"}, game=False).language == "ko"
+    assert ui.recall(ui.boot(GameConfig(), language="ko"), {**kept, "language": "fr"}, game=False).language == "ko"
 
 
 def test_language_config_key_defaults_to_english_and_checks_its_value():
@@ -74,7 +74,7 @@ def test_language_config_key_defaults_to_english_and_checks_its_value():
 
 def test_language_unknown_at_boot_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown language 'fr'"):
-        ui.boot(GameConfig(), "fr")
+        ui.boot(GameConfig(), language="fr")
 
 
 @pytest.mark.parametrize("lang", ["ja", "ko"])
@@ -94,7 +94,7 @@ def test_language_a_whole_game_plays_by_the_buttons_and_every_frame_fits(tmp_pat
     rig.tap = tap
     rig.tap("ROLL")  # start
     win = play_to_the_end(rig)
-    assert win.lang == lang and win.keys in ("ROLL:新しいゲーム MENU:メニュー", "ROLL:새게임 MENU:메뉴")
+    assert win.lang == lang and win.keys in ("B:記録 ROLL:新規 MENU:メニュー", "B:기록 ROLL:새게임 MENU:메뉴")
     assert {"TurnView", "DiceView", "MoveView", "InstructionsView"} <= seen
     rig.close()
 
@@ -126,7 +126,7 @@ def test_language_emulator_draws_the_japanese_frame_in_pixels(tmp_path):
                           str(tmp_path)], input="q\n", capture_output=True, text=True, timeout=60, cwd=repo,
                          env=dict(os.environ, XDG_STATE_HOME=str(tmp_path / "log")))
     assert out.returncode == 0, out.stderr
-    japanese = frame_to_text(render(ui.view(ui.boot(GameConfig(), "ja"))))
+    japanese = frame_to_text(render(ui.view(ui.boot(GameConfig(), language="ja"))))
     english = frame_to_text(render(ui.view(ui.boot(GameConfig()))))
     assert all(line in out.stdout for line in japanese)
     assert not all(line in out.stdout for line in english)

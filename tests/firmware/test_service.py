@@ -106,12 +106,15 @@ def test_service_no_watchdog_means_no_wakeups(tmp_path):
 
 
 def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
-    """In the real emulator: both seats set to 'box' from the keys, then ROLL confirms to the win."""
+    """In the real emulator: both seats set to 'box' from the keys; they play by themselves (the
+    daemon's timer paces them), and ROLL confirms each stop to the win."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("NOTIFY_SOCKET", None)
+    config = tmp_path / "config.toml"
+    config.write_text("[game]\nbox_pace_ms = 20\nhandover_guard_ms = 0\n")
     proc = subprocess.Popen(
         [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "8", "--state-dir", str(tmp_path / "state"),
-         "--trace"],
+         "--trace", "--config", str(config)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
     shown: list[str] = []
@@ -147,7 +150,10 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
         assert shown[-1].endswith("view=TurnView"), (shown, other)
         end = time.monotonic() + 90
         while time.monotonic() < end and not any(line.endswith("view=WinView") for line in shown):
-            press("r")
+            if shown[-1].endswith("view=InstructionsView"):  # a stop (or a bust, briefly) to confirm
+                press("r")
+            else:
+                time.sleep(0.01)  # the box plays by itself
         press("q")
         proc.wait(timeout=15)
     finally:
@@ -166,13 +172,13 @@ def test_service_emulator_refuses_a_terminal_too_small(monkeypatch, tmp_path, ca
     import argparse
     import shutil
 
-    from firmware import run
+    from firmware import emulate
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "logs"))  # where the emulator's log file goes
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((80, 24)))
     args = argparse.Namespace(config=None, state_dir=str(tmp_path), verbose=False, seed=None, trace=False)
-    assert run.run_emulator(args) == 2
+    assert emulate.run_emulator(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "80x24" in err[0] and "130x35" in err[0]
     assert not (tmp_path / "games.sqlite3").exists()  # nothing was started

@@ -18,10 +18,15 @@ def press(app, button, long=False):
 
 
 def run(app, *inputs):
-    """Step through inputs; DrawDice effects are answered by the dice given next in `inputs`."""
+    """Step through inputs; DrawDice effects are answered by the dice given next in `inputs`.
+
+    "T" is the timer asked for by the last After coming due (a box seat's pace, the handover guard).
+    """
     effects = []
     for inp in inputs:
-        if isinstance(inp, tuple):
+        if inp == "T":
+            inp = ui.Timer()
+        elif isinstance(inp, tuple):
             inp = ui.DiceRolled(inp)
         elif isinstance(inp, str):
             long = inp.endswith("!")
@@ -98,14 +103,16 @@ def test_ui_pick_then_a_bust_needs_confirming_before_the_next_turn():
     app, _ = run(app, "ROLL", (1, 1, 1, 1))  # 2: a new runner is needed and none is free
     v = ui.view(app)  # that was a bust: it says so, big, before the next turn
     assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
-    assert v.lines == ("Take the runners off.", "Markers stay.") and v.keys == "ROLL:Blue's turn"
-    app, eff = press(app, "ROLL")  # a second ROLL only confirms: it does not roll Blue's dice
-    assert eff == () and isinstance(ui.view(app), views.TurnView) and ui.view(app).player == "Blue"
+    assert v.lines == ("Take the runners off.", "Markers stay.") and v.keys == "ROLL:Blue rolls"
+    app, eff = press(app, "ROLL")  # an eager second ROLL, too soon after the bust: nothing
+    assert eff == () and ui.view(app) == v
+    app, eff = run(app, "T", "ROLL")  # the guard is over: one ROLL confirms and rolls Blue's dice
+    assert eff == [ui.DrawDice()] and app.acked == len(app.events) and app.game.current == 1
 
 
 def test_ui_pick_can_be_cancelled():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL", (1, 1, 5, 6), "B")
-    app, eff = press(app, "MENU")
+    app, eff = press(app, "STOP")
     assert eff == () and isinstance(ui.view(app), views.DiceView)
 
 
@@ -117,14 +124,14 @@ def test_ui_stop_before_moving_means_nothing():
 
 def test_ui_stop_places_markers_and_passes_the_turn():
     app, eff = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP")
-    assert eff[-1] == ui.Append(STOP)
+    assert eff[-2:] == [ui.Append(STOP), ui.After(0.6)]  # the guard against an eager double press
     v = ui.view(app)
     assert isinstance(v, views.InstructionsView) and v.title == "Red stops"
-    assert v.lines == ("Red markers to:", "5:1  9:1")
-    app, eff = press(app, "ROLL")
-    assert eff == ()
+    assert v.lines == ("Red markers to:", "5:1  9:1") and v.keys == "ROLL:Blue rolls"
+    app, eff = run(app, "T", "ROLL", (1, 2, 3, 4))  # one press: the board is done, Blue's dice roll
+    assert eff == [ui.DrawDice(), ui.Append(Roll((1, 2, 3, 4)))]
     v = ui.view(app)
-    assert isinstance(v, views.TurnView) and v.player == "Blue" and v.note == ("Red stopped.",)
+    assert isinstance(v, views.DiceView) and v.player == "Blue"
 
 
 def test_ui_undo_move_keeps_the_same_dice():
@@ -164,11 +171,11 @@ def test_ui_win_finishes_the_game_and_offers_a_new_one():
     app, eff = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A")
     assert app.game.runners[2] == 3  # 2 is 3 high: on top now
     app, eff = press(app, "STOP")
-    assert eff == (ui.Append(STOP), ui.FinishGame(0))
+    assert eff == (ui.Append(STOP), ui.FinishGame(0), ui.After(0.6))
     v = ui.view(app)  # first the last physical steps, then the winner
     assert isinstance(v, views.InstructionsView) and "Red claims 2!" in v.lines
     assert v.keys == "ROLL:see the winner"
-    app, _ = press(app, "ROLL")
+    app, _ = run(app, "T", "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.WinView) and v.player == "Red" and v.claims == (2,)
     app, _ = press(app, "MENU", long=True)
@@ -180,7 +187,7 @@ def test_ui_win_finishes_the_game_and_offers_a_new_one():
 def test_ui_claim_note_says_whose_markers_come_off():
     app = started(columns_to_win=2)
     # Blue puts a marker on 2, then Red climbs 2 to the top and stops.
-    app, _ = run(app, "ROLL", (3, 3, 3, 3), "A", "STOP", "ROLL", (1, 1, 3, 4), "A", "STOP")
+    app, _ = run(app, "ROLL", (3, 3, 3, 3), "A", "STOP", "T", "ROLL", (1, 1, 3, 4), "A", "STOP", "T")
     assert app.game.markers[1][2] == 1
     app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 6, 6), "A", "STOP")
     v = ui.view(app)
@@ -196,19 +203,56 @@ def test_ui_menu_navigates_and_returns():
     app, _ = press(app, "MENU")
     v = ui.view(app)
     assert isinstance(v, views.MenuView)
-    assert v.items == ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics")
+    assert v.items == ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics", "Continue a game")
     app, _ = run(app, "B", "B", "B", "ROLL")
     assert isinstance(ui.view(app), views.BoardView)
     app, _ = run(app, "B")
     assert ui.view(app).focus == 2
     app, _ = run(app, "A", "A")
     assert ui.view(app).focus == 12
-    app, _ = press(app, "MENU")
+    app, _ = press(app, "MENU")  # MENU means the menu here too, as on every screen
+    assert isinstance(ui.view(app), views.MenuView)
+    app, _ = press(app, "MENU")  # and on the menu, back to the game
     assert isinstance(ui.view(app), views.MoveView)
 
 
+def test_ui_menu_means_the_menu_on_every_screen():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
+    for item in ("Board", "Hint", "Statistics"):
+        menu, _ = press(app, "MENU")
+        opened, _ = run(menu, *["B"] * ui.view(menu).items.index(item), "ROLL")
+        assert not isinstance(ui.view(opened), views.MenuView)
+        back, _ = press(opened, "MENU")
+        assert isinstance(ui.view(back), views.MenuView), item
+        assert "MENU:menu" in ui.view(opened).keys or item == "Board"
+    setup, _ = run(app, "MENU", "B", "B", "B", "B", "ROLL", "C")  # New game? yes
+    assert isinstance(ui.view(setup), views.SetupView)
+    assert isinstance(ui.view(press(setup, "MENU")[0]), views.MenuView)
+
+
+def test_ui_board_reaches_every_column_in_three_presses():
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "MENU")
+    app, _ = run(app, *["B"] * ui.view(app).items.index("Board"), "ROLL")
+    assert ui.view(app).focus is None and ui.view(app).keys == "A/B:col C:+4 ROLL:game"
+    reached = {None: ()}
+    frontier = [(app, ())]
+    while frontier:  # breadth first over A, B and C
+        nxt = []
+        for a, path in frontier:
+            for button in "ABC":
+                b, _ = press(a, button)
+                focus = ui.view(b).focus
+                if focus not in reached:
+                    reached[focus] = path + (button,)
+                    nxt.append((b, path + (button,)))
+        frontier = nxt
+    assert set(reached) == {None, *range(2, 13)}
+    assert max(len(p) for p in reached.values()) == 3  # was up to 6 with A/B alone
+    assert reached[9] == ("C", "C")  # two jumps of four
+
+
 def test_ui_board_shows_markers_and_runners():
-    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL", "ROLL", (2, 3, 4, 5), "C", "MENU")
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "C", "MENU")
     app, _ = run(app, *["B"] * ui.view(app).items.index("Board"), "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.BoardView)
@@ -228,7 +272,7 @@ def test_ui_new_game_mid_game_asks_first():
 
 def test_ui_statistics_loads_from_the_store():
     app, _ = run(ui.boot(GameConfig()), "MENU")
-    assert ui.view(app).items == ("New game", "Statistics")
+    assert ui.view(app).items == ("New game", "Statistics", "Continue a game")
     app, eff = run(app, "B", "ROLL")
     assert eff == [ui.LoadStats()]
     app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
@@ -277,29 +321,51 @@ def test_ui_resume_gives_the_exact_screen():
     assert ui.view(again).dice == (1, 1, 5, 6)
 
 
-def test_ui_bot_seat_plays_on_confirm():
+def test_ui_box_seat_plays_its_turn_by_itself():
     settings_ = GameConfig(players=2)
     app = ui.boot(settings_)
     app, _ = run(app, "B", "B", "B", "B", "C")  # P2 plays: box
     assert ("P2 plays", "box") in ui.view(app).rows
     app, eff = press(app, "ROLL")
     assert eff[0].meta["seats"][1]["bot"] == "strong"
-    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL")
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "T")
+    assert ui.view(app).keys == "ROLL:box plays"
+    app, eff = press(app, "ROLL")  # the one press of Red's handover: the box's turn starts by itself
     v = ui.view(app)
     assert isinstance(v, views.TurnView) and v.bot and v.player == "Blue"
-    app, eff = press(app, "A")
-    assert eff == () and ui.view(app).alert == "ROLL: let the box play"
-    app, eff = run(app, "ROLL", (6, 6, 5, 5))
+    assert eff == (ui.After(1.2),)  # shown for a moment: the box paces its turn
+    app, eff = run(app, "T")
+    assert eff == [ui.DrawDice()]
+    app, eff = run(app, (6, 6, 5, 5))
     v = ui.view(app)
     assert isinstance(v, views.DiceView) and v.bot and v.chosen in ("A", "B", "C")
+    assert eff[-1] == ui.After(1.2)
     chosen = next(o for o in v.options if o.label == v.chosen)
-    app, eff = press(app, "ROLL")
+    app, eff = press(app, "A")  # any press skips ahead: the box plays the choice it showed
     assert isinstance(eff[0], ui.Append) and isinstance(eff[0].event, Move)
-    assert set(eff[0].event.sums) <= set(chosen.sums)  # it plays the choice it showed
+    assert set(eff[0].event.sums) <= set(chosen.sums)
     v = ui.view(app)
     assert isinstance(v, views.MoveView) and v.bot and v.bot_next in ("roll", "stop")
     app2, _ = press(app, "MENU", long=True)  # a box move cannot be undone
     assert app2.events == app.events
+
+
+def test_ui_box_bust_is_said_then_the_game_moves_on():
+    seats = (ui.Seat("Red", "strong"), ui.Seat("Blue"))
+    events = (Roll((2, 3, 4, 5)), Move((5, 9)), Roll((1, 2, 1, 2)), Move((3, 3)))  # runners on 3, 5, 9
+    app = ui.resume(GameConfig(), seats, Rules(), events)
+    assert ui.timer_for(app) == 1.2  # a box seat was playing: it goes on by itself
+    app, eff = run(app, (1, 1, 1, 1))  # the box rolls 2+2: a bust, said, and nothing to confirm
+    v = ui.view(app)
+    assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
+    assert v.lines == ("Nothing to move.", "Markers stay.") and eff[-1] == ui.After(1.2)
+    app, eff = run(app, "T")  # the moment is over: Blue's turn, guarded against a skip press
+    v = ui.view(app)
+    assert isinstance(v, views.TurnView) and v.player == "Blue" and not v.bot and app.guard
+    app2, eff = press(app, "ROLL")
+    assert eff == () and app2.events == app.events
+    app, eff = run(app, "T", "ROLL")
+    assert eff == [ui.DrawDice()]
 
 
 def _random_session(seed: int, n: int, rules: Rules, players: int):
@@ -345,7 +411,7 @@ def test_ui_solitaire_practice_compares_turns_with_the_box():
     v = ui.view(app)
     assert v.note[-1] == f"Box average: {box_average(1):.1f} turns."
     # Claim column 2 in the first turn: 1,1,1,1 twice puts the runner on its top (height 3).
-    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "ROLL")
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "T", "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.WinView) and v.turns == 1
     assert v.note[:2] == (f"1 turn, box avg {box_average(1):.1f}", "You beat the box!")
@@ -354,8 +420,8 @@ def test_ui_solitaire_practice_compares_turns_with_the_box():
 def test_ui_long_game_nobody_can_win_offers_a_new_game():
     app = started(columns_to_win=11)
     # Red claims 2, Blue claims 12: nobody can reach 11 columns any more.
-    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "ROLL",
-                 "ROLL", (6, 6, 6, 6), "A", "ROLL", (6, 6, 6, 6), "A", "STOP", "ROLL")
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "T",
+                 "ROLL", (6, 6, 6, 6), "A", "ROLL", (6, 6, 6, 6), "A", "STOP", "T", "ROLL")
     v = ui.view(app)
     assert isinstance(v, views.WinView) and v.player is None
     assert v.note[0] == "Nobody can claim 11 columns any more."
@@ -383,8 +449,8 @@ def test_ui_hint_names_the_move_as_the_dice_screen_shows_it():
 def test_ui_speedy_move_says_which_squares_it_jumped():
     # Blue's marker on 7 at step 1; Red (speedy) places a runner on 7: it lands on 2, past 1.
     app = started(speedy=True)
-    app, _ = run(app, "ROLL", (1, 1, 2, 2), "A", "STOP", "ROLL",  # Red: 2 and 4; confirm
-                 "ROLL", (3, 4, 1, 1), "A", "STOP", "ROLL")  # Blue: 7 and 2
+    app, _ = run(app, "ROLL", (1, 1, 2, 2), "A", "STOP", "T",  # Red: 2 and 4; confirm
+                 "ROLL", (3, 4, 1, 1), "A", "STOP", "T")  # Blue: 7 and 2
     assert app.game.markers[1][7] == 1
     app, _ = run(app, "ROLL", (3, 4, 6, 6), "A")  # Red: 7 and 12
     step = next(st for st in ui.view(app).steps if st.column == 7)
@@ -410,9 +476,9 @@ def test_ui_setup_hold_c_steps_a_value_back():
 
 def test_ui_a_new_game_asks_to_confirm_its_stops_again():
     """The confirm-the-board state of one game must not carry into the next."""
-    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL")  # confirmed at 3 events
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (1, 1, 1, 1))  # confirmed at 3 events
     app, _ = run(app, "MENU")
-    app, _ = run(app, *["B"] * ui.view(app).items.index("New game"), "ROLL", "ROLL", "ROLL")
+    app, _ = run(app, *["B"] * ui.view(app).items.index("New game"), "ROLL", "C", "ROLL")
     assert isinstance(ui.view(app), views.TurnView) and app.events == ()
     app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP")  # again a stop at 3 events
     assert isinstance(ui.view(app), views.InstructionsView) and ui.view(app).title == "Red stops"
@@ -427,12 +493,12 @@ def test_ui_slow_roll_without_a_hint_to_give_is_a_roll():
 
 def test_ui_blocked_game_is_finished_without_a_winner_and_offers_only_a_new_game():
     app = started(columns_to_win=11)
-    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "ROLL",
+    app, _ = run(app, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "T",
                  "ROLL", (6, 6, 6, 6), "A", "ROLL", (6, 6, 6, 6))
     app, eff = press(app, "A")
     app, eff = press(app, "STOP")
-    assert eff == (ui.Append(STOP), ui.FinishGame(None))
-    app, _ = press(app, "ROLL")  # confirm the board
+    assert eff == (ui.Append(STOP), ui.FinishGame(None), ui.After(0.6))
+    app, _ = run(app, "T", "ROLL")  # confirm the board
     assert isinstance(ui.view(app), views.WinView) and ui.view(app).player is None
     app2, eff = press(app, "MENU", long=True)
     assert eff == () and ui.view(app2).alert == "Game is over"
@@ -458,3 +524,40 @@ def test_ui_view_never_asks_a_player(monkeypatch):
     monkeypatch.setattr(bots, "advise", refuse)
     assert isinstance(ui.view(app), views.DiceView) and ui.view(app).chosen is not None
     assert isinstance(ui.view(hint_app), views.HintView)
+
+
+def test_ui_risky_note_names_every_runner_sharing_a_square():
+    # Red's markers on 5 and 9 at square 1; Blue's runners land on both: no stop, and both are said.
+    events = (Roll((2, 3, 4, 5)), Move((5, 9)), STOP, Roll((2, 3, 4, 5)), Move((5, 9)))
+    app = ui.resume(GameConfig(), (ui.Seat("Red"), ui.Seat("Blue")), Rules(risky=True), events)
+    v = ui.view(app)
+    assert isinstance(v, views.MoveView) and not v.can_stop
+    assert v.stop_note == "Risky: 5 Red, 9 Red"
+
+
+def test_ui_win_screen_counts_rounds_as_history_does():
+    from types import SimpleNamespace
+
+    from firmware.history import rounds
+
+    app = started(columns_to_win=1)
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "A", "STOP", "T",
+                 "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "STOP", "T", "ROLL")
+    v = ui.view(app)
+    assert isinstance(v, views.WinView) and v.player == "Red" and v.turns == 2  # round 2: Red's second turn
+    stored = SimpleNamespace(turns=app.game.turn, players=("Red", "Blue"))  # history: 3 turns, 2 rounds
+    assert stored.turns == 3 and rounds(stored) == v.turns
+
+
+def test_ui_hint_says_its_numbers_in_plain_words():
+    from firmware import bots
+
+    app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL!")
+    hint = ui.view(app)
+    stop, roll = bots.player("strong").values(app.game)
+    assert hint.action == "Roll again" and hint.reason == (
+        f"Rolling again wins {round(roll * 100)}% of games like this, stopping {round(stop * 100)}%.",)
+    solo, _ = run(started(players=1), "ROLL", (2, 3, 4, 5), "A", "ROLL!")
+    assert ui.view(solo).reason[0].endswith("turns on average.")
+    moving, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
+    assert ui.view(moving).reason[0].startswith("After ")

@@ -157,3 +157,24 @@ def test_buttons_real_pin_factory_needs_writable_cwd(monkeypatch):
     with pytest.raises(ButtonError, match="writable working directory") as info:
         real_pin_factory()
     assert isinstance(info.value.__cause__, FileNotFoundError)
+
+
+def test_buttons_real_pin_factory_import_failing_in_unwritable_cwd_is_one_line(monkeypatch):
+    """Found in an arm64 root (make pi-check): the installed lgpio wheel opens its
+    notification pipe while being imported, so from a read-only directory the
+    import itself raised FileNotFoundError and `cantstop-box run` gave a traceback."""
+    import importlib.abc
+    import sys
+
+    class LgpioImportFails(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "gpiozero.pins.lgpio":
+                raise FileNotFoundError(2, "No such file or directory", ".lgd-nfy-3")
+            return None
+
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [LgpioImportFails(), *sys.meta_path])
+    with pytest.raises(ButtonError, match="writable working directory") as info:
+        real_pin_factory()
+    assert "\n" not in str(info.value)
+    assert isinstance(info.value.__cause__, FileNotFoundError)

@@ -139,7 +139,7 @@ def test_store_commands_on_a_bad_file_are_one_line_and_move_nothing(tmp_path, ca
 def test_store_history_table_lists_games_newest_first(state_dir, filled, capsys):
     assert main(["history", "--state-dir", str(state_dir)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["#", "started", "players", "turns", "winner", "duration", "status"]
+    assert lines[0].split() == ["#", "started", "players", "turns", "rounds", "winner", "duration", "status"]
     assert [line.split()[0] for line in lines[1:]] == ["3", "2", "1"]
     won, final = filled["won"]
     first = lines[3]
@@ -159,6 +159,7 @@ def test_store_history_json_has_players_turns_winner_and_duration(state_dir, fil
     assert one["players"] == ["Ann", "Bob"] and one["winner"] == final.winner
     assert one["winner_name"] == ["Ann", "Bob"][final.winner]
     assert one["turns"] == final.turn and one["duration"] == 3 * len(won)
+    assert one["rounds"] == (final.turn - 1) // 2 + 1  # what the box's win screen says: "N rounds"
     assert one["started"] == "2023-11-14T22:13:20Z"  # the fake clock's start, in UTC
     assert games[0]["turns"] == filled["open"][1].turn and games[0]["status"] == "open"
     assert main(["history", "--json", "-n", "1", "--state-dir", str(state_dir)]) == 0

@@ -25,17 +25,44 @@ def run(script: Path, *args: str, env: dict | None = None, check: bool = True) -
     return done
 
 
+RPI_OS_PACKAGES = ("python3-venv", "python3-lgpio", "python3-spidev", "python3-pil", "python3-cbor2")
+ENABLE_LINK = "etc/systemd/system/multi-user.target.wants/cantstop-box.service"
+
+
 @pytest.fixture
-def root(tmp_path):
-    """A Raspberry Pi OS-like root: the three device groups, I2C on at 400 kHz."""
+def apt_knows(tmp_path, monkeypatch):
+    """A stand-in apt-cache (APT_CACHE) offering the packages listed in the returned file."""
+    known = tmp_path / "apt-known"
+    known.write_text("\n".join(RPI_OS_PACKAGES) + "\n")
+    fake = tmp_path / "apt-cache"
+    fake.write_text(f'#!{BASH}\n[ "$1" = policy ] || exit 1\necho "$2:"\necho "  Installed: (none)"\n'
+                    f'if grep -qx "$2" {known}; then echo "  Candidate: 1.0-1"; else echo "  Candidate: (none)"; fi\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("APT_CACHE", str(fake))
+    return known
+
+
+@pytest.fixture
+def root(tmp_path, apt_knows):
+    """A Raspberry Pi OS-like root: the three device groups, I2C on at 400 kHz, apt's lists fetched."""
     r = tmp_path / "root"
     (r / "etc").mkdir(parents=True)
+    (r / "etc" / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n')
+    (r / "var/lib/apt/lists").mkdir(parents=True)
+    (r / "var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-arm64_Packages").touch()
     (r / "etc" / "group").write_text("gpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n")
     (r / "boot" / "firmware").mkdir(parents=True)
     (r / "boot" / "firmware" / "config.txt").write_text("[all]\ndtparam=i2c_arm=on,i2c_arm_baudrate=400000\n")
     (r / "dev").mkdir()
     (r / "dev" / "i2c-1").touch()
     return r
+
+
+def enables(out: str) -> bool:
+    """Does this (dry-run) output enable the unit offline?"""
+    return any(line.startswith("would run: systemctl --root=") and line.endswith("enable cantstop-box.service")
+               or line.startswith("would run: ln -sfn /etc/systemd/system/cantstop-box.service")
+               for line in out.splitlines())
 
 
 def files_under(path: Path) -> dict[str, bytes]:
@@ -57,10 +84,13 @@ def test_deploy_install_puts_config_unit_and_docs_under_the_root(root):
     assert "--groups gpio\\,i2c\\,spi cantstop" in out
     assert f"would run: python3 -m venv --system-site-packages {root}/opt/cantstop-box/venv" in out
     assert f"would run: {root}/opt/cantstop-box/venv/bin/python -m pip install" in out and "\\[pi\\]" in out
-    lines = out.splitlines()
-    order = [lines.index(f"would run: systemctl {c}") for c in
-             ("daemon-reload", "enable cantstop-box.service", "restart cantstop-box.service")]
-    assert order == sorted(order)
+    assert ("would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
+            + " ".join(RPI_OS_PACKAGES)) in out
+    assert "--only-binary=:all:" in out  # never a compiler
+    # no systemd runs a --root tree: enabled offline, starts on the next boot
+    assert os.readlink(root / ENABLE_LINK) == "/etc/systemd/system/cantstop-box.service"
+    assert "systemctl daemon-reload" not in out and "restart" not in out
+    assert out.rstrip().endswith("cantstop-box is enabled and starts on the next boot.")
     assert "NOTE" not in out
 
 
@@ -89,7 +119,7 @@ def test_deploy_install_dry_run_changes_nothing(root):
     assert files_under(root) == before
     assert f"would run: install -m 0644 {REPO}/systemd/cantstop-box.service {root}/etc/systemd/system/" in out
     assert f"/firmware/default_config.toml {root}/etc/cantstop-box/config.toml" in out
-    assert "would run: systemctl enable cantstop-box.service" in out
+    assert enables(out)
 
 
 def test_deploy_install_dry_run_on_the_real_system_only_prints(tmp_path):
@@ -97,7 +127,7 @@ def test_deploy_install_dry_run_on_the_real_system_only_prints(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "ROOT"}
     done = subprocess.run([BASH, str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
-    assert "would run: systemctl enable cantstop-box.service" in done.stdout
+    assert enables(done.stdout) or "would run: systemctl enable cantstop-box.service" in done.stdout
     assert "/etc/systemd/system/cantstop-box.service" in done.stdout
     assert " /opt/cantstop-box/venv" in done.stdout or "/opt/cantstop-box/venv exists" in done.stdout
 
@@ -166,22 +196,35 @@ def test_deploy_scripts_reject_a_missing_root(script, tmp_path):
     assert done.returncode == 2 and "is not a directory" in done.stderr
 
 
-def test_deploy_uninstall_keeps_history_and_settings(root):
+def test_deploy_uninstall_keeps_history_and_edited_settings(root):
     run(INSTALL, "--root", str(root))
     (root / "opt/cantstop-box/venv/bin").mkdir(parents=True)
     (root / "opt/cantstop-box/venv/bin/cantstop-box").write_text("#!/bin/sh\n")
     (root / "var/lib/cantstop-box").mkdir(parents=True)
     (root / "var/lib/cantstop-box/games.sqlite").write_bytes(b"SQLite format 3\0")
+    (root / "etc/cantstop-box/config.toml").write_text("[game]\nplayers = 3\n")
     out = run(UNINSTALL, "--root", str(root)).stdout
     assert not (root / "etc/systemd/system/cantstop-box.service").exists()
+    assert not (root / ENABLE_LINK).is_symlink()
     assert not (root / "opt/cantstop-box").exists()
     assert (root / "var/lib/cantstop-box/games.sqlite").read_bytes() == b"SQLite format 3\0"
-    assert (root / "etc/cantstop-box/config.toml").exists()
-    assert "would run: systemctl disable --now cantstop-box.service" in out
+    assert (root / "etc/cantstop-box/config.toml").read_text() == "[game]\nplayers = 3\n"
     assert f"kept the game history in {root}/var/lib/cantstop-box" in out
     # twice is fine
     again = run(UNINSTALL, "--root", str(root)).stdout
     assert "no service installed" in again and "no program installed" in again
+
+
+def test_deploy_uninstall_leaves_nothing_but_the_game_store(root):
+    before = files_under(root)
+    run(INSTALL, "--root", str(root))
+    (root / "var/lib/cantstop-box").mkdir(parents=True)
+    (root / "var/lib/cantstop-box/games.sqlite").write_bytes(b"SQLite format 3\0")
+    run(UNINSTALL, "--root", str(root))
+    left = {p for p in files_under(root) if not p.startswith("var/lib/cantstop-box/")}
+    assert left == set(before)
+    assert not (root / "etc/cantstop-box").exists()  # the untouched default settings went too
+    assert not (root / ENABLE_LINK).is_symlink()
 
 
 def test_deploy_uninstall_purge_removes_everything_it_made(root):
@@ -208,11 +251,74 @@ def test_deploy_scripts_pass_shellcheck_or_bash_syntax():
     scripts = [str(p) for p in (INSTALL, UNINSTALL, CI_DEPS)]
     for s in scripts:
         assert os.access(s, os.X_OK), f"{s} is not executable"
-    scripts.append(str(REPO / "deploy" / "steps.sh"))  # sourced by both, not run: no exec bit needed
+    # sourced by both, not run: no exec bit needed
+    scripts += [str(REPO / "deploy" / "steps.sh"), str(REPO / "deploy" / "platform.sh")]
     checker = shutil.which("shellcheck")
     command = [checker, "--shell=bash", "-x", *scripts] if checker else [BASH, "-n", *scripts]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- where the compiled modules come from, and the offline enable ------------------
+
+
+def test_deploy_install_takes_lgpio_from_apt_where_the_distribution_has_it(root):
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "lgpio: from the distribution (python3-lgpio)" in out
+
+
+def test_deploy_install_takes_a_wheel_where_the_distribution_has_no_lgpio(root, apt_knows):
+    apt_knows.write_text("python3-venv\npython3-spidev\npython3-pil\npython3-cbor2\n")  # Debian bookworm
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "lgpio: Debian GNU/Linux 12 (bookworm) has no python3-lgpio; a binary wheel from the package index" in out
+    apt_line = next(line for line in out.splitlines() if "apt-get install" in line)
+    assert apt_line.endswith("python3-venv python3-spidev python3-pil python3-cbor2")
+    pip_line = next(line for line in out.splitlines() if "-m pip install" in line)
+    assert "--only-binary=:all:" in pip_line
+
+
+def test_deploy_install_reads_apt_caches_whole_answer(root, tmp_path, monkeypatch):
+    """Found by pi-check on armhf: a long answer (the version table) after the Candidate line.
+
+    grep -q in a pipe quit at the Candidate line, apt-cache died of SIGPIPE, and
+    under pipefail every package read as missing."""
+    long = tmp_path / "apt-cache-long"
+    long.write_text(f'#!{BASH}\necho "$2:"\necho "  Candidate: 1.0-1"\n'
+                    f'for i in $(seq 20000); do echo "     1.0-$i 500 http://deb.debian.org/debian bookworm/main"; done\n')
+    long.chmod(0o755)
+    monkeypatch.setenv("APT_CACHE", str(long))
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "lgpio: from the distribution (python3-lgpio)" in out
+    assert "a binary wheel" not in out
+
+
+def test_deploy_install_names_an_unknown_system_without_os_release(root, apt_knows):
+    (root / "etc/os-release").unlink()
+    apt_knows.write_text("")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "spidev: this system has no python3-spidev; a binary wheel from the package index" in out
+    assert "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv" in out
+
+
+def test_deploy_install_fetches_apt_lists_on_a_fresh_image_first(root):
+    shutil.rmtree(root / "var/lib/apt/lists")
+    lines = run(INSTALL, "--root", str(root)).stdout.splitlines()
+    assert lines.index("would run: apt-get update") < next(i for i, line in enumerate(lines) if "apt-get install" in line)
+
+
+def test_deploy_install_enables_offline_without_systemctl(root, tmp_path):
+    """No systemctl at all (a bare image tree): the WantedBy= link made by hand."""
+    bin_dir = tmp_path / "bin-without-systemctl"
+    bin_dir.mkdir()
+    for d in ("/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"):
+        for tool in Path(d).glob("*") if Path(d).is_dir() else ():
+            if tool.name != "systemctl" and not (bin_dir / tool.name).exists():
+                (bin_dir / tool.name).symlink_to(tool)
+    out = run(INSTALL, "--root", str(root), env={"PATH": str(bin_dir)}).stdout
+    assert os.readlink(root / ENABLE_LINK) == "/etc/systemd/system/cantstop-box.service"
+    assert "starts on the next boot" in out
+    run(UNINSTALL, "--root", str(root), env={"PATH": str(bin_dir)})
+    assert not (root / ENABLE_LINK).is_symlink()
 
 
 # -- ci-deps.sh, with stand-ins for apt so nothing is installed -----------------------

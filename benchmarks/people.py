@@ -1,0 +1,107 @@
+"""Statistics per person over a long history: opening the statistics screen must stay quick on a Pi.
+
+A store of 2,000 finished games (named players, some solitaire) is built,
+then timed:
+
+- *first open*: no tallies kept yet (games saved by an older version): every
+  game is replayed once, and the tallies are kept in the store's fact;
+- *open*: what every later opening of the screen costs (the game list, the
+  one fact, adding up): median of several runs;
+- *game end*: keeping one more game's tally (read and write the fact);
+- *replay all*: what each opening would cost if it replayed every game.
+
+Run: ``.venv/bin/python benchmarks/people.py [--games N] [--dir DIR]``.
+"""
+
+import argparse
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import ALL_ROLLS, STOP, Phase, Roll, Rules, apply, can_stop, new_game  # noqa: E402
+from firmware import people  # noqa: E402
+from firmware.roster import Roster  # noqa: E402
+from firmware.stats import load_stats, seats_from_meta  # noqa: E402
+from firmware.store import Store  # noqa: E402
+
+NAMES = ("Ann", "Bob", "Cy", "Di", "김민준", "Zoë")
+COLOURS = ("Red", "Blue", "Green", "Yellow")
+
+
+def random_event(state, rng: random.Random, stop_chance: float):
+    """A random legal move; after a move, stop with ``stop_chance`` (when allowed), else roll."""
+    if state.phase is Phase.MOVE:
+        return rng.choice(state.moves)
+    if state.phase is Phase.DECIDE and can_stop(state) and rng.random() < stop_chance:
+        return STOP
+    return Roll(rng.choice(ALL_ROLLS))
+
+
+def fill(state_dir: Path, games: int) -> None:
+    """Finished games of 1 to 4 named players (saved without waiting for the disk: this is setup)."""
+    rng = random.Random(5)
+    with Store.open(state_dir) as store:
+        store._db.execute("PRAGMA synchronous=OFF")
+        for _ in range(games):
+            n = rng.choice((1, 2, 2, 3, 4))
+            names = rng.sample(NAMES, n)
+            rules = Rules(columns_to_win=rng.choice((1, 2, 3)) if n == 1 else 3)
+            state, events = new_game(COLOURS[:n], rules), []
+            while state.phase is not Phase.OVER:
+                event = random_event(state, rng, stop_chance=0.4)
+                state = apply(state, event)
+                events.append(event)
+            seats = [{"colour": c, "bot": None, "name": m} for c, m in zip(COLOURS, names)]
+            g = store.new_game(COLOURS[:n], rules, meta={"seats": seats})
+            for e in events:
+                store.append(g.id, e)
+            store.finish(g.id, state.winner)
+
+
+def timed(action) -> float:
+    t0 = time.perf_counter()
+    action()
+    return time.perf_counter() - t0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000, help="finished games in the store (2000)")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--dir", help="a directory on the disk to measure (default: a temporary one)")
+    args = ap.parse_args(argv)
+    root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="cantstop-people-"))
+    try:
+        t = timed(lambda: fill(root, args.games))
+        print(f"setup: {args.games} finished games in {t:.1f} s")
+        roster = Roster(NAMES)
+        with Store.open(root) as store:
+            summaries = store.games()
+            replay_all = timed(lambda: [people.tally(g.players, seats_from_meta(g.meta, g.players), g.rules,
+                                                    g.events, g.winner)
+                                        for g in (store.game(s.id) for s in summaries)])
+            first = timed(lambda: load_stats(store, roster))
+            opens = [timed(lambda: load_stats(store, roster)) for _ in range(args.runs)]
+            loaded = load_stats(store, roster)
+            t = people.tally(("Red",), seats_from_meta(None, ("Red",)), Rules(), (), None)
+            end = timed(lambda: people.keep_tally(store, summaries[0].id, t))
+        print(f"statistics, first open (replays every game once, keeps the tallies): {first * 1000:.0f} ms")
+        print(f"statistics, every later open: median {statistics.median(opens) * 1000:.0f} ms "
+              f"(max {max(opens) * 1000:.0f} ms) over {args.runs}")
+        print(f"game end, keeping one tally: {end * 1000:.0f} ms")
+        print(f"for comparison, replaying all {args.games} games: {replay_all * 1000:.0f} ms")
+        print(f"people: {len(loaded.people)}, contests: {loaded.games}")
+    finally:
+        if not args.dir:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""``cantstop-box emulate``: the box in a terminal, the same daemon as on the Pi.
+
+gpiozero's mock pins are driven by the keyboard (a held key is one long
+press, not a burst of taps), and the OLED is drawn with half-block characters,
+redrawn when the window changes size. ``--seed`` gives reproducible dice drawn
+from the seed and the game's position, so a resumed game does not repeat its
+opening rolls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import os
+import sys
+from pathlib import Path
+
+from .i18n import LANGUAGES
+from .run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
+
+log = logging.getLogger("cantstop")
+
+# Emulator keys: key -> (button, hold). A hold of None means a long press.
+KEYS = {
+    "r": ("ROLL", 0.0), "s": ("STOP", 0.0), "a": ("A", 0.0), "b": ("B", 0.0), "c": ("C", 0.0), "m": ("MENU", 0.0),
+    "R": ("ROLL", None), "S": ("STOP", None), "M": ("MENU", None), "A": ("A", None), "B": ("B", None), "C": ("C", None),
+    "h": ("ROLL", None), "u": ("MENU", None),
+    " ": ("ROLL", 0.0), "\n": ("ROLL", 0.0), "\r": ("ROLL", 0.0),
+    "1": ("A", 0.0), "2": ("B", 0.0), "3": ("C", 0.0),
+}
+
+KEY_HELP = (
+    "keys: r/space ROLL  s STOP  a b c (or 1 2 3) pairings  m MENU  |  "
+    "hold: h hint (ROLL)  u undo (MENU)  |  q quit"
+)
+
+
+EMULATE_DESCRIPTION = f"""Play the box in this terminal: mock GPIO pins driven by keys, the OLED drawn
+with half-block characters. The same daemon as on the Pi.
+
+{KEY_HELP}
+
+A short press is a tap; the 'hold' keys are long presses. Games are saved in
+the state directory as on the box: quit and start again to resume."""
+
+
+def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
+    _common(parser)
+    parser.add_argument("--seed", type=int, help="reproducible dice (for demos and tests; the box uses OS entropy)")
+    parser.add_argument("--language", choices=LANGUAGES,
+                        help="the screen's language for this run, as [display] language in the config "
+                             "(a language chosen on the new-game screen is remembered and wins)")
+    parser.add_argument("--trace", action="store_true",
+                        help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
+
+
+@_one_box
+def run_emulator(args) -> int:
+    _setup_logging(args.verbose, stream=_LogFile.stream(args))
+    from .config import ConfigError
+
+    try:
+        cfg = _load_config(args.config)
+    except ConfigError as err:
+        return _fail(str(err), EXIT_CONFIG)
+    language = getattr(args, "language", None)  # callers building their own arguments may leave it out
+    if language:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=language))
+    display, problem = _terminal_display(args)
+    if problem:
+        return _fail(problem, 2)
+    store, store_error = _open_store(cfg, args.state_dir)
+    from .sdnotify import Notifier
+
+    holder: list = []
+    dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
+    box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env())
+    holder.append(box)
+    if args.trace:
+        display.box = box
+    keys = _Keys(cfg, box)
+    _install_signals(box)
+    if sys.stdout.isatty():
+        inner = display.inner if args.trace else display
+        inner.follow_resize()  # redraw, or say "too small", whenever the window changes size
+    try:
+        box.start()
+        keys.start()
+        box.run()
+    finally:
+        keys.close()
+        if hasattr(display, "close"):
+            display.close()
+    return 0
+
+
+def _terminal_display(args):
+    """(the emulator's display, None), or (None, the one line saying the terminal is too small)."""
+    from hw.terminal import TerminalDisplay
+
+    on_tty = sys.stdout.isatty()
+    display = TerminalDisplay(footer=KEY_HELP, terminal_size=_terminal_size if on_tty else None)
+    if on_tty:
+        cols, lines = _terminal_size()
+        need_cols, need_lines = display.needed_size
+        if cols < need_cols or lines < need_lines:
+            return None, (f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
+                          "make the window bigger (or its font smaller) and run it again")
+    return (_Traced(display) if args.trace else display), None
+
+
+class _Keys:
+    """The keyboard as the box's buttons: keys drive gpiozero mock pins wired like the real ones."""
+
+    def __init__(self, cfg, box) -> None:
+        from hw.buttons import GpioButtons, mock_pin_factory
+        from hw.terminal import KeyPins, KeyReader
+
+        self.box = box
+        factory = mock_pin_factory()
+        pins = cfg.buttons.pins()
+        self.buttons = GpioButtons(pins, box.sink, pin_factory=factory)
+        hold = cfg.buttons.long_press_ms / 1000 + 0.25
+        keymap = {k: (name, hold if h is None else h) for k, (name, h) in KEYS.items()}
+        self.keypins = KeyPins(factory, pins, keymap)
+        self.repeats = None
+        if sys.stdin is not None and sys.stdin.isatty():
+            from hw.keyrepeat import RepeatKeys
+
+            self.repeats = RepeatKeys(self.on_key)  # a key held down repeats: one held press, not a burst of taps
+        self.reader = KeyReader(self.repeats or self.on_key)
+
+    def on_key(self, key: str) -> None:
+        from hw.terminal import QUIT
+
+        if key in (QUIT, "q", "Q"):
+            self.keypins.wait_idle(2.0)
+            self.box.request_shutdown("Stopped")
+        elif not self.keypins.press(key):
+            log.debug("key %r ignored (not mapped, or presses still pending)", key)
+        else:
+            log.debug("key %r", key)
+
+    def start(self) -> None:
+        self.reader.start()
+
+    def close(self) -> None:
+        self.reader.close()
+        if self.repeats is not None:
+            self.repeats.close()
+        self.keypins.close()
+        self.buttons.close()
+
+
+def emulator_dice(seed: int, get_box):
+    """``--seed`` dice drawn from the seed and the game's position (its number, its events so far).
+
+    A resumed game goes on with the dice it would have had, instead of
+    replaying the seed's opening rolls on every start.
+    """
+    from .dice import positional_dice
+
+    def position():
+        box = get_box()
+        return box.game_id, len(box.app.events)
+
+    return positional_dice(seed, position)
+
+
+def _terminal_size() -> tuple[int, int]:
+    """(columns, lines) of the terminal on standard output now."""
+    import shutil
+
+    size = shutil.get_terminal_size()
+    return size.columns, size.lines
+
+
+class _Traced:
+    """A display wrapper that reports, after each frame, how many events it shows."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.box = None
+        self.size = getattr(inner, "size", (128, 64))
+
+    def show(self, image) -> None:
+        self.inner.show(image)
+        box = self.box
+        events = len(box.app.events) if box is not None else 0
+        game = box.game_id if box is not None else None
+        screen = type(box.last_view).__name__ if box is not None else "?"
+        print(f"shown game={game} events={events} view={screen}", file=sys.stderr, flush=True)
+
+    def clear(self) -> None:
+        self.inner.clear()
+
+    def dim(self, on: bool) -> None:
+        self.inner.dim(on)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class _LogFile:
+    """In the emulator the terminal is the screen: logs go to a file, not over the frame."""
+
+    @staticmethod
+    def stream(args):
+        if args.trace or not sys.stdout.isatty():
+            return sys.stderr
+        path = Path(os.environ.get("XDG_STATE_HOME", "~/.local/state")).expanduser() / "cantstop-box"
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            return open(path / "emulator.log", "a", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        except OSError:
+            return sys.stderr
+
+
+class EmulateCommand:
+    """``cantstop-box emulate``."""
+
+    DESCRIPTION = EMULATE_DESCRIPTION
+    add_arguments = staticmethod(add_emulate_arguments)
+    run = staticmethod(run_emulator)

@@ -1,0 +1,145 @@
+"""Statistics per person: one small tally per finished game, added up over game nights.
+
+A *tally* is what one finished game says about each seat (turns begun,
+busts, the biggest turn in squares climbed, who played it, who won); it is
+computed once per game, from its events, as it ends, and kept in the
+store's fact ``tallies`` so the statistics screen never replays old games:
+opening it reads the finished games' numbers and that one fact, and
+replays only games finished without a tally yet (by an older version, say),
+once (``benchmarks/people.py`` times it with 2,000 games).
+
+People are seats' names (after the roster's renames); a seat without a name
+counts under its colour, as before names existed, and a seat the box played
+under "Box".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Phase, Roll, Stop, apply, new_game
+
+from . import words
+
+TALLIES_KEY = "tallies"
+BOX = words.BOX_PLAYER
+
+
+def tally(players, seats, rules, events, winner) -> dict:
+    """One finished game as plain JSON data: per seat its name, bot, turns, busts and biggest turn."""
+    state = new_game(list(players), rules)
+    n = len(players)
+    turns, busts, best = [0] * n, [0] * n, [0] * n
+    for event in events:
+        before, state = state, apply(state, event)
+        who = before.current
+        if isinstance(event, Roll):
+            if before.phase is Phase.ROLL:
+                turns[who] += 1
+            if state.phase is not Phase.MOVE:
+                busts[who] += 1
+        elif isinstance(event, Stop):
+            climbed = sum(step - before.markers[who][c] for c, step in before.runner_steps().items())
+            best[who] = max(best[who], climbed)
+    return {
+        "seats": [{"name": s.name or s.colour, "bot": s.bot, "turns": turns[i], "busts": busts[i],
+                   "best": best[i]} for i, s in enumerate(seats)],
+        "winner": winner,
+        "columns": rules.columns_to_win,
+    }
+
+
+@dataclass
+class Person:
+    """One person's numbers over every finished game."""
+
+    name: str
+    games: int = 0  # finished games of two or more players
+    wins: int = 0
+    turns: int = 0  # turns begun, solitaire included
+    busts: int = 0
+    solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> turns of each solitaire win
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def busts_per_turn(self) -> float | None:
+        return self.busts / self.turns if self.turns else None
+
+    def solo_best(self, columns: int) -> int:
+        return min(self.solo[columns])
+
+    def solo_average(self, columns: int) -> float:
+        return sum(self.solo[columns]) / len(self.solo[columns])
+
+
+def people(tallies, current=lambda name: name) -> tuple[tuple[Person, ...], int]:
+    """Every person in the tallies (most wins first, then most games, then by name) and the count of contests.
+
+    ``current`` maps a stored name to the name the player goes by now (renames).
+    """
+    found: dict[str, Person] = {}
+    contests = 0
+    for t in tallies:
+        seats = t.get("seats") or []
+        solo = len(seats) == 1
+        contests += not solo
+        for i, seat in enumerate(seats):
+            name = BOX if seat.get("bot") else current(str(seat.get("name")))
+            p = found.setdefault(name, Person(name))
+            p.turns += seat.get("turns", 0)
+            p.busts += seat.get("busts", 0)
+            if solo:
+                if t.get("winner") == 0:
+                    p.solo.setdefault(t.get("columns", 3), []).append(seat.get("turns", 0))
+                continue
+            p.games += 1
+            p.wins += t.get("winner") == i
+    order = sorted(found.values(), key=lambda p: (-p.wins, -p.games, p.name.casefold()))
+    return tuple(order), contests
+
+
+def _valid(t) -> bool:
+    return isinstance(t, dict) and isinstance(t.get("seats"), list) and all(isinstance(s, dict) for s in t["seats"])
+
+
+def load_tallies(store, seats_of) -> list[dict]:
+    """The tallies of every finished game, computing (and keeping) the missing ones.
+
+    Only the finished games' numbers and the one fact are read; a game
+    without a tally is replayed once (``seats_of(meta, players)`` gives its
+    seats). A game that cannot be read is left out (history lists it as damaged).
+    """
+    kept = store.fact(TALLIES_KEY)
+    kept = kept if isinstance(kept, dict) else {}
+    out, added = [], False
+    for game_id in store.finished_ids():
+        t = kept.get(str(game_id))
+        if not _valid(t):
+            try:
+                stored = store.game(game_id)
+                if stored.status != "finished":
+                    continue
+                t = tally(stored.players, seats_of(stored.meta, stored.players), stored.rules, stored.events,
+                          stored.winner)
+            except Exception:
+                continue
+            kept[str(game_id)] = t
+            added = True
+        out.append(t)
+    if added:
+        try:
+            store.put_fact(TALLIES_KEY, kept)
+        except Exception:
+            pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
+    return out
+
+
+def keep_tally(store, game_id: int, t: dict) -> None:
+    """Add one finished game's tally to the kept ones (the daemon, as a game ends)."""
+    kept = store.fact(TALLIES_KEY)
+    kept = kept if isinstance(kept, dict) else {}
+    kept[str(game_id)] = t
+    store.put_fact(TALLIES_KEY, kept)

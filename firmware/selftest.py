@@ -1,0 +1,136 @@
+"""``cantstop-box selftest``: the wiring check on a real Pi.
+
+What no emulator can test is the wiring itself: the display on its bus and
+the six buttons on their pins. This command opens the display the config
+names (which fails in one line if nothing answers on the bus), draws a test
+pattern (a frame round the very edge and a chequerboard, so a shifted,
+cropped or wrongly rotated panel shows), then names each button as it is
+pressed, on the screen and in the terminal, until all six have been pressed
+or the time is up. Exit status 0 when everything answered, 1 when a button
+was never pressed, 69 when the GPIO or the display cannot be opened, 78 for
+a config error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from collections.abc import Callable, Mapping
+
+from PIL import Image, ImageDraw
+
+EXIT_MISSING = 1
+EXIT_HARDWARE = 69  # EX_UNAVAILABLE
+EXIT_CONFIG = 78  # EX_CONFIG
+
+DESCRIPTION = __doc__.split("\n\n", 1)[1] + """
+The service holds the pins and the bus while it runs: stop it first
+(sudo systemctl stop cantstop-box), start it again after."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="PATH", help="config file (default: as for 'run')")
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                        help="give up waiting for presses after this long (default 60)")
+
+
+def pattern_frame(size: tuple[int, int]) -> Image.Image:
+    """A frame on the outermost pixels and a chequerboard of 4-pixel squares inside it."""
+    width, height = size
+    image = Image.new("1", size)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=1)
+    for y in range(4, height - 4, 4):
+        for x in range(4, width - 4, 4):
+            if (x // 4 + y // 4) % 2:
+                draw.rectangle((x, y, x + 3, y + 3), fill=1)
+    return image
+
+
+def _button_frame(name: str, left: list[str], size: tuple[int, int]) -> Image.Image:
+    from .screens import render
+    from .views import MessageView
+
+    rest = f"left: {' '.join(left)}" if left else "all six work"
+    return render(MessageView("Self test", (f"{name} pressed", rest), keys=""), size)
+
+
+def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,
+          out: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic) -> int:
+    """Show the pattern on ``display``, then report presses on ``pins`` until all are seen or ``timeout``."""
+    from hw.buttons import GpioButtons
+    from hw.errors import HardwareError
+
+    try:
+        display.show(pattern_frame(display.size))
+    except HardwareError as err:
+        out(f"display: FAILED: {err}")
+        return EXIT_HARDWARE
+    out("display: test pattern shown: a frame on the very edge and a chequerboard inside")
+    presses: queue.SimpleQueue[str] = queue.SimpleQueue()
+
+    def sink(name: str, pressed: bool) -> None:
+        if pressed:
+            presses.put(name)
+
+    left = list(pins)
+    try:
+        buttons = GpioButtons(pins, sink, pin_factory=pin_factory)
+    except HardwareError as err:
+        out(f"buttons: FAILED: {err}")
+        return EXIT_HARDWARE
+    out(f"press each button once: {' '.join(left)} (within {timeout:g} s)")
+    deadline = clock() + timeout
+    with buttons:
+        while left and (remaining := deadline - clock()) > 0:
+            try:
+                name = presses.get(timeout=min(remaining, 0.5))
+            except queue.Empty:
+                continue
+            if name in left:
+                left.remove(name)
+            out(f"{name}: pressed (GPIO{pins[name]})")
+            try:
+                display.show(_button_frame(name, left, display.size))
+            except HardwareError as err:
+                out(f"display: FAILED: {err}")
+                return EXIT_HARDWARE
+    if left:
+        wiring = ", ".join(f"{name} on GPIO{pins[name]}" for name in left)
+        out(f"buttons: never pressed within {timeout:g} s: {wiring} (check each goes from its pin to ground)")
+        return EXIT_MISSING
+    out(f"buttons: all {len(pins)} work")
+    return 0
+
+
+def run(args) -> int:
+    from hw.buttons import real_pin_factory
+    from hw.display import open_oled
+    from hw.errors import HardwareError
+
+    from .config import ConfigError, load
+
+    try:
+        cfg = load(args.config)
+    except ConfigError as err:
+        print(f"cantstop-box: {err}", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        factory = real_pin_factory()
+    except HardwareError as err:
+        print(f"cantstop-box selftest: {err}", file=sys.stderr)
+        return EXIT_HARDWARE
+    try:
+        display = open_oled(cfg.display.driver, **cfg.display.oled_options())
+    except HardwareError as err:
+        print(f"display: NOT FOUND: {err}", file=sys.stderr)
+        factory.close()
+        return EXIT_HARDWARE
+    print(f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}")
+    try:
+        return check(display, factory, cfg.buttons.pins(), timeout=args.timeout)
+    finally:
+        display.close()
+        factory.close()

@@ -1,0 +1,117 @@
+"""Reading the store: the open game, one game, the list of games, the facts.
+
+Reads show pending writes as if they were saved, and a damaged row is listed
+as damaged, never fatal. :class:`Reads` is the reading half of
+:class:`~firmware.store.eventlog.Store` (which holds the connection, the
+pending queue and the open games' cursors).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from engine import Record
+
+from . import queries
+from .errors import StoreGameError
+from .games import Cursor, GameSummary, StoredGame, replay_rows, summary
+
+log = logging.getLogger("cantstop.store")
+
+
+class Reads:
+    """The queries of :class:`~firmware.store.eventlog.Store`."""
+
+    def open_game(self) -> StoredGame | None:
+        """The newest game not finished nor abandoned, or None.
+
+        A damaged one comes back with status ``"damaged"``, its ``problem``
+        and the events that replay; the daemon shows the problem and starts a
+        new game (which abandons it; it stays in history and can be exported).
+        """
+        rows = self._rows(status="open", limit=1)
+        return self._load(rows[0])[0] if rows else None
+
+    def game(self, game_id: int) -> StoredGame:
+        """One game by id; raises :class:`StoreGameError` naming an unknown id."""
+        return self._load(self._row(game_id))[0]
+
+    def record(self, game_id: int) -> Record:
+        """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
+        return self.game(game_id).record()
+
+    def games(self, limit: int | None = None, *, check: bool = False) -> list[GameSummary]:
+        """Games newest first: players, turns, winner, duration, status.
+
+        Open games are replayed; a closed game uses the turns kept when it
+        closed, so the list stays quick with a long history. ``check=True``
+        replays every game, so damage anywhere shows as status ``"damaged"``
+        (the ``history`` command does this). A damaged row is listed as
+        damaged, never fatal.
+        """
+        rows = self._rows(limit=limit)
+        quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
+        out = []
+        for row in rows:
+            if row["id"] in quick:
+                out.append(quick[row["id"]])
+            else:
+                out.append(summary(*self._load(row)))
+        return out
+
+    def finished_ids(self) -> list[int]:
+        """Ids of finished, undamaged games, newest first: a quick check for the statistics (no row is parsed)."""
+        ids = queries.finished_ids(self._connection(), self._version)
+        for game_id in self._queue.touched_games(closing=True):
+            row = self._row(game_id)
+            if row["status"] == "finished" and not row["problem"]:
+                ids.add(game_id)
+            else:
+                ids.discard(game_id)
+        return sorted(ids, reverse=True)
+
+    def fact(self, key: str):
+        """The UI fact kept under ``key`` (as put), or None."""
+        found, text = self._queue.fact(key)
+        if not found and self._version >= 3:
+            row = self._connection().execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
+            text = row[0] if row else None
+        if text is None:
+            return None
+        try:
+            return json.loads(text)
+        except (ValueError, TypeError):
+            log.warning("fact %r is damaged (%.40r): ignored", key, text)
+            return None
+
+    def _rows(self, *, status: str | None = None, game_id: int | None = None,
+              limit: int | None = None) -> list[dict]:
+        """Game rows as dicts, newest first, checked (damage recorded), pending writes shown."""
+        rows = queries.game_rows(self._connection(), self._queue, self._version,
+                                 status=status, game_id=game_id, limit=limit)
+        for row in rows:
+            if row.get("damage") and not row["problem"]:
+                row["problem"] = row["damage"]
+                self._mark_damaged(row["id"], row["damage"])
+        return rows
+
+    def _row(self, game_id) -> dict:
+        if type(game_id) is not int:
+            raise StoreGameError(f"a game id is a whole number, not {game_id!r}")
+        rows = self._rows(game_id=game_id)
+        if not rows:
+            raise StoreGameError(f"there is no game {game_id}")
+        return rows[0]
+
+    def _load(self, row: dict) -> tuple[StoredGame, Cursor | None]:
+        """Parse and replay one game; a problem marks it damaged (rows kept, never dropped)."""
+        rows = queries.event_rows(self._connection(), self._queue, row["id"])
+        game, cursor, found = replay_rows(row, rows)
+        if found and not row["problem"]:
+            self._mark_damaged(game.id, found)
+        if game.status == "open":
+            self._cursors[game.id] = cursor
+        else:
+            self._cursors.pop(game.id, None)
+        return game, cursor

@@ -1,0 +1,29 @@
+"""``[game] roster``: players' names in any script and length (to a sane limit), each once; one-line errors."""
+
+import pytest
+
+from firmware import config
+from firmware.config import ConfigError
+
+
+def test_config_roster_takes_names_in_any_script():
+    cfg = config.parse('[game]\nroster = ["Ann", "김민준", "Zoë", "Maximiliane-Louise von Hohenberg"]\n')
+    assert cfg.game.roster == ("Ann", "김민준", "Zoë", "Maximiliane-Louise von Hohenberg")
+    assert config.parse("").game.roster == ()
+
+
+@pytest.mark.parametrize("value, words", [
+    ('"Ann"', "must be a list of names"),
+    ('["Ann", "ANN"]', "listed twice"),
+    ('["Ann", 3]', "is not a name"),
+    ('[""]', "a name is empty"),
+    ('["Ann "]', "spaces at an end"),
+    ('["A\\u0007nn"]', "control character"),
+    ('["' + "x" * 65 + '"]', "at most 64"),
+    ('[' + ", ".join(f'"P{i}"' for i in range(65)) + ']', "has 65 names"),
+])
+def test_config_roster_mistakes_are_one_line(value, words):
+    with pytest.raises(ConfigError) as err:
+        config.parse(f"[game]\nroster = {value}\n", "box.toml")
+    text = str(err.value)
+    assert words in text and "[game] roster" in text and "\n" not in text

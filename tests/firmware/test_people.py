@@ -1,0 +1,199 @@
+"""Players by name: the roster on the new-game screen, who starts, names on the screens, the
+restart memory, the per-person statistics, the recap and the list of games to continue (the pure UI)."""
+
+from dataclasses import replace
+
+from engine import Move, Roll, Rules, Stop
+from firmware import people, roster, ui, views, words
+from firmware.config import GameConfig
+from firmware.debounce import Press
+from firmware.ui.model import Seat, seat_name
+from firmware.ui.setup import setup_rows
+
+ROSTER = ("Ann", "Bob", "김민준", "Maximiliane-Louise")
+
+
+def run(app, *buttons):
+    effects = []
+    for b in buttons:
+        app, eff = ui.update(app, Press(b.rstrip("!"), b.endswith("!")))
+        effects += eff
+    return app, effects
+
+
+def to_row(app, key):
+    """Move the cursor of the new-game screen to the row ``key``."""
+    keys = [k for k, _ in setup_rows(app.setup, app.roster)]
+    return replace(app, setup=replace(app.setup, cursor=keys.index(key)))
+
+
+def booted(**kw):
+    return ui.boot(GameConfig(roster=ROSTER, **kw))
+
+
+def test_people_setup_has_name_rows_only_with_a_roster():
+    keys = [k for k, _ in setup_rows(ui.boot(GameConfig()).setup)]
+    assert not any(k.startswith("name") for k in keys)
+    app = booted()
+    rows = ui.view(app).rows
+    assert ("P1 name", "-") in rows and ("P2 name", "-") in rows and ("Starts", "Red") in rows
+
+
+def test_people_c_steps_through_the_roster_skipping_names_taken():
+    app = to_row(booted(), "name0")
+    app, _ = run(app, "C")
+    assert app.setup.seats[0].name == "Ann"
+    app = to_row(app, "name1")
+    app, _ = run(app, "C")
+    assert app.setup.seats[1].name == "Bob"  # Ann sits at seat 1 already
+    app, _ = run(app, "C!")  # held: back to no name (the colour)
+    assert app.setup.seats[1].name is None
+
+
+def test_people_chosen_starter_plays_first_and_names_go_into_the_stored_meta():
+    app = to_row(booted(), "name0")
+    app, _ = run(app, "C")  # Ann (Red)
+    app = to_row(app, "name1")
+    app, _ = run(app, "C")  # Bob (Blue): Ann is taken
+    app = to_row(app, "first")
+    app, _ = run(app, "C")
+    assert ("Starts", "Bob") in ui.view(app).rows
+    app, effects = run(app, "ROLL")
+    start = next(e for e in effects if isinstance(e, ui.StartGame))
+    assert start.players == ("Blue", "Red")  # the engine's players stay the colours of the pieces
+    assert start.meta["seats"] == [{"colour": "Blue", "bot": None, "name": "Bob"},
+                                   {"colour": "Red", "bot": None, "name": "Ann"}]
+    v = ui.view(app)
+    assert isinstance(v, views.TurnView) and v.player == "Bob" and "Bob starts." in v.note
+
+
+def test_people_app_name_is_the_name_else_the_colour():
+    app = ui.resume(GameConfig(), (Seat("Red", None, "Ann"), Seat("Blue")), Rules(), ())
+    assert app.name(0) == "Ann" and app.name(1) == "Blue"
+    assert seat_name(Seat("Green", "strong")) == "Green"
+
+
+def test_people_stop_and_bust_screens_say_the_name():
+    app = ui.resume(GameConfig(), (Seat("Red", None, "Ann"), Seat("Blue", None, "Bob")), Rules(), ())
+    app, _ = ui.update(app, Press("ROLL"))
+    app, _ = ui.update(app, ui.DiceRolled((1, 1, 1, 1)))  # 2 and 2: a move
+    app, _ = run(app, "A")
+    app, _ = run(app, "STOP")
+    v = ui.view(app)
+    assert v.title == "Ann stops" and v.keys == words.next_turn_key("Bob")
+
+
+def test_people_memory_keeps_names_and_starter_across_a_restart():
+    app = to_row(booted(), "name0")
+    app, _ = run(app, "C", "C", "C")  # 김민준
+    app = to_row(app, "first")
+    app, _ = run(app, "C")
+    kept = ui.memory(app)
+    again = ui.recall(booted(), kept, game=False)
+    assert again.setup.seats[0].name == "김민준" and again.setup.first == 1
+
+
+def test_people_memory_ignores_a_bad_kept_name():
+    kept = ui.memory(booted())
+    kept["setup"]["seats"][0]["name"] = "\x07bell"
+    assert ui.recall(booted(), kept, game=False).setup.seats[0].name is None
+
+
+# -- the roster ---------------------------------------------------------------------------
+
+
+def test_people_roster_add_remove_rename_and_errors():
+    r = roster.Roster(("Ann",))
+    r = roster.add(r, "Bob")
+    assert r.names == ("Ann", "Bob")
+    r = roster.rename(r, "bob", "Robert")
+    assert r.names == ("Ann", "Robert") and r.current("Bob") == "Robert"
+    r = roster.remove(r, "Ann")
+    assert r.names == ("Robert",)
+    for bad in (lambda: roster.add(r, "robert"), lambda: roster.add(r, " x"), lambda: roster.remove(r, "Zed"),
+                lambda: roster.rename(r, "Zed", "Y")):
+        try:
+            bad()
+        except roster.RosterError as err:
+            assert "\n" not in str(err)
+        else:
+            raise AssertionError("accepted")
+
+
+def test_people_roster_fact_falls_back_to_the_config():
+    assert roster.from_fact(None, ("Ann",)).names == ("Ann",)
+    assert roster.from_fact({"names": ["Bob", 3, "bob", ""]}, ("Ann",)).names == ("Bob",)
+
+
+# -- tallies and statistics ---------------------------------------------------------------
+
+
+def test_people_tally_counts_turns_busts_and_the_biggest_turn():
+    seats = (Seat("Red", None, "Ann"), Seat("Blue", None, "Bob"))
+    events = [Roll((1, 1, 1, 1)), Move((2, 2)), Stop(),  # Ann climbs 2 on column 2 and stops
+              Roll((1, 1, 2, 2)), Move((2, 4)), Roll((6, 6, 6, 6)), Move((12, 12)),
+              Roll((3, 3, 3, 3))]  # Bob: three runners, then only 6s: bust
+    t = people.tally(("Red", "Blue"), seats, Rules(), events, None)
+    ann, bob = t["seats"]
+    assert (ann["name"], ann["turns"], ann["busts"], ann["best"]) == ("Ann", 1, 0, 2)
+    assert (bob["name"], bob["turns"], bob["busts"], bob["best"]) == ("Bob", 1, 1, 0)
+
+
+def test_people_statistics_per_person_follow_renames_and_count_solitaire_apart():
+    def seat(name, turns, busts, best=0, bot=None):
+        return {"name": name, "bot": bot, "turns": turns, "busts": busts, "best": best}
+    tallies = [
+        {"seats": [seat("Ann", 10, 2), seat("Bob", 10, 4)], "winner": 0, "columns": 3},
+        {"seats": [seat("Bob", 8, 1), seat("Red", 8, 3, bot="strong")], "winner": 1, "columns": 3},
+        {"seats": [seat("Ann", 12, 5)], "winner": 0, "columns": 3},
+        {"seats": [seat("Ann", 9, 3)], "winner": 0, "columns": 3},
+        {"seats": [seat("Ann", 30, 9)], "winner": None, "columns": 3},  # blocked solitaire: no score
+    ]
+    found, contests = people.people(tallies, roster.Roster((), {"Bob": "Robert"}).current)
+    by = {p.name: p for p in found}
+    assert contests == 2 and set(by) == {"Ann", "Robert", "Box"}
+    ann = by["Ann"]
+    assert (ann.games, ann.wins, ann.win_rate) == (1, 1, 1.0)
+    assert ann.busts_per_turn == (2 + 5 + 3 + 9) / (10 + 12 + 9 + 30)
+    assert ann.solo_best(3) == 9 and ann.solo_average(3) == 10.5
+    assert (by["Robert"].games, by["Robert"].wins) == (2, 0) and by["Box"].wins == 1
+
+
+def test_people_statistics_pages_page_through_each_person():
+    p = ui.PersonStats("Ann", 4, 3, 0.75, 0.25, ((3, 9, 11.5),))
+    app = replace(ui.boot(GameConfig()), screen=ui.model.StatsScreen())
+    app, _ = ui.update(app, ui.StatsLoaded((("Ann", 3),), 4, (p,)))
+    assert isinstance(ui.view(app), views.StatsView)
+    app, _ = run(app, "B")
+    v = ui.view(app)
+    assert isinstance(v, views.TableView) and v.title == "Ann" and ("Wins", "3 (75%)") in v.rows
+    app, _ = run(app, "B")
+    assert ("3 col solo avg", "11.5") in ui.view(app).rows
+    app, _ = run(app, "B")
+    assert isinstance(ui.view(app), views.StatsView)  # round to the overview
+    app, _ = run(app, "MENU")
+    assert app.screen.kind is ui.Screen.MENU
+
+
+def test_people_continue_lists_unfinished_games_and_asks_the_store_to_reopen_one():
+    app, effects = run(ui.boot(GameConfig()), "MENU")
+    items = ui.view(app).items
+    app, effects = run(app, *["B"] * items.index("Continue a game"), "ROLL")
+    assert effects == [ui.LoadUnfinished()]
+    app, _ = ui.update(app, ui.UnfinishedLoaded((ui.Unfinished(7, ("Ann", "Bob"), 5),
+                                                 ui.Unfinished(3, ("Red", "Blue"), 2))))
+    assert ui.view(app).items == ("7 Ann, Bob T5", "3 Red, Blue T2")
+    app, effects = run(app, "B", "ROLL")
+    assert effects == [ui.ContinueGame(3)]
+    app, _ = ui.update(app, ui.GameContinued((Seat("Red"), Seat("Blue")), Rules(), (Roll((1, 1, 1, 1)),)))
+    v = ui.view(app)
+    assert isinstance(v, views.BoardView) and app.game.phase.name == "MOVE"
+
+
+def test_people_continue_with_nothing_to_continue_says_so():
+    app = replace(ui.boot(GameConfig()), screen=ui.model.ContinueScreen())
+    app, _ = ui.update(app, ui.UnfinishedLoaded(()))
+    v = ui.view(app)
+    assert isinstance(v, views.MessageView) and v.lines == words.NO_UNFINISHED[1]
+    app, _ = run(app, "ROLL")
+    assert app.screen.kind is ui.Screen.MENU

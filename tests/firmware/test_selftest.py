@@ -1,0 +1,136 @@
+"""cantstop-box selftest: the wiring check, run here with mock pins and luma's dummy display."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware import cli, selftest
+from firmware.config import ButtonPins
+from hw.display import open_dummy
+from hw.errors import ButtonError, DisplayError
+from hw.fakes import FakeDisplay
+
+PINS = ButtonPins().pins()
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory()
+    yield f
+    f.reset()
+    f.close()
+
+
+def press_later(factory, names, lines, delay=0.02):
+    """Once the check asks for presses, press and release each named button in turn from another thread."""
+    def go():
+        deadline = time.monotonic() + 5
+        while not any(line.startswith("press each button") for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for name in names:
+            time.sleep(delay)
+            pin = factory.pin(PINS[name])
+            pin.drive_low()
+            pin.drive_high()
+
+    thread = threading.Thread(target=go)
+    thread.start()
+    return thread
+
+
+def test_selftest_draws_the_pattern_then_names_every_button(factory):
+    display = open_dummy()
+    lines: list[str] = []
+    order = ["MENU", "A", "ROLL", "A", "STOP", "C", "B"]  # A twice: named again, counted once
+    thread = press_later(factory, order, lines)
+    status = selftest.check(display, factory, PINS, timeout=10, out=lines.append)
+    thread.join()
+    assert status == 0
+    assert lines[0].startswith("display: test pattern shown")
+    assert lines[1] == "press each button once: ROLL STOP A B C MENU (within 10 s)"
+    assert lines[2:-1] == [f"{n}: pressed (GPIO{PINS[n]})" for n in order]
+    assert lines[-1] == "buttons: all 6 work"
+    # the last frame on the panel names the last button pressed
+    assert display.device.image.getbbox() is not None
+    assert display.device.image.tobytes() != selftest.pattern_frame((128, 64)).tobytes()
+
+
+def test_selftest_pattern_lights_the_outermost_pixels_and_a_chequerboard():
+    image = selftest.pattern_frame((128, 64))
+    px = image.load()
+    assert all(px[x, 0] and px[x, 63] for x in range(128))
+    assert all(px[0, y] and px[127, y] for y in range(64))
+    assert px[1, 1] == 0  # a gap inside the frame, so a cropped edge shows
+    assert px[8, 4] != px[4, 4] and px[4, 4] == px[8, 8]
+
+
+def test_selftest_names_the_buttons_never_pressed_and_their_pins(factory):
+    lines: list[str] = []
+    thread = press_later(factory, ["ROLL", "STOP"], lines, delay=0.01)
+    status = selftest.check(open_dummy(), factory, PINS, timeout=0.5, out=lines.append)
+    thread.join()
+    assert status == selftest.EXIT_MISSING
+    assert lines[-1] == ("buttons: never pressed within 0.5 s: A on GPIO13, B on GPIO19, C on GPIO26, MENU on GPIO16"
+                         " (check each goes from its pin to ground)")
+    assert not any(pin.state == 0 for pin in (factory.pin(p) for p in PINS.values()))
+
+
+def test_selftest_a_display_that_stops_answering_is_one_line(factory):
+    display = FakeDisplay()
+    display.fail = "the SSD1306 display on I2C bus 1 at address 0x3C stopped answering (Remote I/O error)"
+    lines: list[str] = []
+    assert selftest.check(display, factory, PINS, timeout=1, out=lines.append) == selftest.EXIT_HARDWARE
+    assert lines == [f"display: FAILED: {display.fail}"]
+
+
+def test_selftest_command_on_a_laptop_says_there_is_no_gpio(capsys, monkeypatch):
+    def no_gpio():
+        raise ButtonError("GPIO backend unavailable: this machine has no GPIO (try 'cantstop-box emulate')")
+
+    monkeypatch.setattr("hw.buttons.real_pin_factory", no_gpio)
+    assert cli.main(["selftest"]) == 69
+    err = capsys.readouterr().err
+    assert err == "cantstop-box selftest: GPIO backend unavailable: this machine has no GPIO (try 'cantstop-box emulate')\n"
+
+
+def test_selftest_command_without_a_display_on_the_bus_is_one_line(capsys, monkeypatch, factory):
+    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: factory)
+
+    def nothing_answers(driver, **options):
+        raise DisplayError("no SSD1306 display answers on I2C bus 1 at address 0x3C (Remote I/O error; check wiring and address)")
+
+    monkeypatch.setattr("hw.display.open_oled", nothing_answers)
+    assert cli.main(["selftest"]) == 69
+    captured = capsys.readouterr()
+    assert captured.err == ("display: NOT FOUND: no SSD1306 display answers on I2C bus 1 at address 0x3C"
+                            " (Remote I/O error; check wiring and address)\n")
+
+
+def test_selftest_command_runs_the_check_on_the_configured_display_and_pins(capsys, monkeypatch, factory, tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[buttons]\nroll = 17\n")
+    opened = {}
+
+    def dummy_oled(driver, **options):
+        opened.update(options, driver=driver)
+        return open_dummy()
+
+    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: factory)
+    monkeypatch.setattr("hw.display.open_oled", dummy_oled)
+    status = cli.main(["selftest", "--config", str(config), "--timeout", "0.2"])
+    out = capsys.readouterr().out
+    assert status == selftest.EXIT_MISSING
+    assert opened["driver"] == "ssd1306" and opened["interface"] == "i2c" and opened["address"] == 0x3C
+    assert out.startswith("display: found: SSD1306 over I2C\n")
+    assert "ROLL on GPIO17" in out
+
+
+def test_selftest_command_config_error_exits_78(capsys, tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[buttons]\nroll = 'five'\n")
+    assert cli.main(["selftest", "--config", str(config)]) == 78
+    assert capsys.readouterr().err.count("\n") == 1
