@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from . import roster, ui, words
+from . import restart, roster, ui, words
 from .config import GameConfig
 from .debounce import Debouncer
 from .dice import os_dice
@@ -31,7 +31,6 @@ from .screens import render
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
-MEMORY_KEY = "table"  # the store fact holding ui.memory()
 
 
 class Box:
@@ -117,9 +116,9 @@ class Box:
             return app, notices
         if getattr(self.store, "notice", None):
             notices.append(("reset", self.store.notice))
-        kept = self._kept()
+        kept = restart.kept(self.store)
         try:
-            stored = self.store.open_game() or self._last_result(kept)
+            stored = self.store.open_game() or restart.last_result(self.store, kept)
         except Exception as err:  # a store that cannot even be read: play on, unsaved
             log.error("cannot read the saved game: %s", err)
             stored = None
@@ -137,26 +136,6 @@ class Box:
 
     def _boot(self) -> ui.App:
         return ui.boot(self.settings, self.roster.names, self.language)
-
-    def _kept(self) -> dict | None:
-        """The UI facts kept at the last change (:mod:`firmware.ui.memory`), or None."""
-        try:
-            kept = self.store.fact(MEMORY_KEY)
-        except Exception as err:
-            log.error("cannot read the kept screen: %s", err)
-            return None
-        return kept if isinstance(kept, dict) else None
-
-    def _last_result(self, kept: dict | None):
-        """The finished game the table was looking at when the power went, or None."""
-        game_id = kept.get("game") if kept and kept.get("screen") == "game" else None
-        if type(game_id) is not int:
-            return None
-        try:
-            stored = self.store.game(game_id)
-        except Exception:
-            return None
-        return stored if stored.status == "finished" else None
 
     def _resume(self, stored) -> tuple[ui.App, str | None]:
         seats = seats_from_meta(stored.meta, stored.players)
@@ -363,7 +342,7 @@ class Box:
         kept = self._memory_of(self.app)
         if kept != self._memory:
             self._memory = kept
-            self._save(lambda: self.store.put_fact(MEMORY_KEY, kept))
+            self._save(lambda: self.store.put_fact(restart.MEMORY_KEY, kept))
 
     def _dim(self, on: bool) -> None:
         dim = getattr(self.display, "dim", None)

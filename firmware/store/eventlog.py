@@ -1,4 +1,4 @@
-"""The event log and the game queries: :class:`Store`, what the daemon and the commands call.
+"""The event log: :class:`Store`, what the daemon and the commands call (its reads are in :mod:`.reads`).
 
 Every game is a row of ``games`` and every event a row of ``events``
 (``seq`` from 1). :meth:`Store.append` checks an event against the game with
