@@ -21,7 +21,10 @@ On main before issue 12: 204.8 presses for two people, 102.6 with a box seat
 box turn: one for a stop, none for a bust). Targets: a box turn costs one
 press (its stop's confirm; a bust none), a person's handover at most two.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N] [--glass-games N]``.
+Issue 13: the same targets in Japanese and Korean (``--language ja``: the
+box plays in that language), and resident memory with ja/ko under 60 MB.
+
+Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N] [--glass-games N] [--language en|ja|ko]``.
 """
 
 import argparse
@@ -74,11 +77,11 @@ class TimedDisplay:
         pass
 
 
-def latency(games: int, state_dir: Path, seed: int = 1) -> list[float]:
+def latency(games: int, state_dir: Path, seed: int = 1, language: str = "en") -> list[float]:
     """Seconds from each release callback to the frame it caused, over ``games`` whole games."""
     display = TimedDisplay()
     store = Store.open(state_dir)
-    box = Box(GameConfig(), display, store, dice=seeded_dice(seed))
+    box = Box(GameConfig(), display, store, dice=seeded_dice(seed), language=language)
     factory = MockFactory()
     released_at: list[float] = []
 
@@ -118,10 +121,10 @@ def latency(games: int, state_dir: Path, seed: int = 1) -> list[float]:
     return samples
 
 
-def idle_cpu(seconds: float) -> float:
+def idle_cpu(seconds: float, language: str = "en") -> float:
     """Share of one core the running emulator uses while nobody presses anything."""
     with tempfile.TemporaryDirectory() as tmp:
-        proc = _emulator(tmp)
+        proc = _emulator(tmp, language)
         try:
             time.sleep(2.0)  # let it start
             t0, c0 = time.monotonic(), _cpu_seconds(proc.pid)
@@ -133,10 +136,10 @@ def idle_cpu(seconds: float) -> float:
             proc.wait()
 
 
-def resident_mb() -> tuple[float, float]:
+def resident_mb(language: str = "en") -> tuple[float, float]:
     """Resident memory (MB) of the running emulator after start-up, and after playing a while."""
     with tempfile.TemporaryDirectory() as tmp:
-        proc = _emulator(tmp)
+        proc = _emulator(tmp, language)
         try:
             time.sleep(2.0)
             start = _rss_mb(proc.pid)
@@ -150,9 +153,10 @@ def resident_mb() -> tuple[float, float]:
             proc.wait()
 
 
-def _emulator(state_dir: str) -> subprocess.Popen:
+def _emulator(state_dir: str, language: str = "en") -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1", "--state-dir", state_dir],
+        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1", "--state-dir", state_dir,
+         "--language", language],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
@@ -178,19 +182,22 @@ def main(argv=None) -> int:
     ap.add_argument("--press-games", type=int, default=5, help="games per table for presses per game (5)")
     ap.add_argument("--transfer-us", type=float, default=50.0,
                     help="press to glass: host overhead per bus transfer, microseconds (50)")
+    ap.add_argument("--language", choices=("en", "ja", "ko"), default="en", help="the language the box plays in")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        samples = latency(args.games, Path(tmp))
+        samples = latency(args.games, Path(tmp), language=args.language)
     samples.sort()
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
-    print(f"press to frame: {len(samples)} presses over {args.games} games: "
+    print(f"press to frame ({args.language}): {len(samples)} presses over {args.games} games: "
           f"median {statistics.median(samples) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, "
           f"max {samples[-1] * 1e3:.2f} ms (commit to the store included)")
-    print(f"idle: {idle_cpu(args.idle) * 100:.2f}% of one core over {args.idle:.0f} s")
-    start, played = resident_mb()
-    print(f"resident memory of 'cantstop-box emulate': {start:.1f} MB after start, {played:.1f} MB after play")
-    print("\n".join(glass.report(args.glass_games, args.transfer_us)))
-    print("\n".join(presses.report(args.press_games)))
+    print(f"idle: {idle_cpu(args.idle, args.language) * 100:.2f}% of one core over {args.idle:.0f} s")
+    start, played = resident_mb(args.language)
+    print(f"resident memory of 'cantstop-box emulate --language {args.language}': {start:.1f} MB after start, {played:.1f} MB after play")
+    if args.glass_games:
+        print("\n".join(glass.report(args.glass_games, args.transfer_us)))
+    if args.press_games:
+        print("\n".join(presses.report(args.press_games)))
     return 0
 
 

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "firmware"
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 KEYWORDS = {name: DEFAULT_KEYWORDS[name] for name in ("_", "gettext", "ngettext", "pgettext", "npgettext", "N_")}
+KEYWORDS["NP_"] = DEFAULT_KEYWORDS["pgettext"]  # a table's sentence with its context (firmware.i18n.NP_)
 COMMENT_TAG = "TRANSLATORS:"
 PROJECT = "cantstop-box"
 VERSION = "0.1.0"
@@ -67,7 +68,7 @@ def bad_calls(path: Path) -> list[str]:
         name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
         if name not in KEYWORDS:
             continue
-        count = {"ngettext": 2, "pgettext": 2, "npgettext": 3}.get(name, 1)
+        count = {"ngettext": 2, "pgettext": 2, "NP_": 2, "npgettext": 3}.get(name, 1)
         args = node.args[:count]
         if len(args) < count or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
             out.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}() needs string literals, "

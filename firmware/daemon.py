@@ -49,8 +49,10 @@ class Box:
         notifier=None,
         renderer=render,
         dim_after: float | None = 600.0,
+        language: str = "en",
     ) -> None:
         self.settings = settings
+        self.language = language  # the config's; the table's own choice, once made, is remembered instead
         self.display = display
         self.store = store
         self.dice = dice
@@ -59,7 +61,7 @@ class Box:
         self.notifier = notifier
         self.renderer = renderer
         self.queue: queue.Queue = queue.Queue()
-        self.app: ui.App = ui.boot(settings)
+        self.app: ui.App = ui.boot(settings, language=language)
         self.game_id: int | None = None
         self.last_view = None
         self.frames = 0  # frames handed to the display
@@ -90,9 +92,10 @@ class Box:
     def start(self) -> None:
         """Resume the open game (or show the new-game screen) and draw the first frame."""
         app, notices = self._load()
-        for title, lines in notices:
+        for kind, detail in notices:
+            title, lines = words.notice(kind, detail)
             log.warning("%s: %s", title, " ".join(lines))
-            app = ui.notify(app, title, lines)
+            app = ui.notify(app, *app.words.notice(kind, detail))
         self.app = app
         self.running = True
         wait = ui.timer_for(app)  # a box seat was playing when the power went: it goes on
@@ -102,28 +105,28 @@ class Box:
         if self.notifier is not None:
             self.notifier.ready("showing the first screen")
 
-    def _load(self) -> tuple[ui.App, list[tuple[str, tuple[str, ...]]]]:
-        """The app the table left: its open game (or its last result), its screen and settings."""
+    def _load(self) -> tuple[ui.App, list[tuple[str, str]]]:
+        """The app the table left (its open game or last result, screen, settings, language); notices as (kind, detail)."""
         self.roster = roster.load(self.store, self.settings.roster)
-        app = ui.boot(self.settings, self.roster.names)
-        notices: list[tuple[str, tuple[str, ...]]] = []
+        app = self._boot()
+        notices: list[tuple[str, str]] = []
         if self.store is None:
             if self.store_error:
                 app, _ = ui.update(app, ui.SaveFailed(self.store_error))
             return app, notices
         if getattr(self.store, "notice", None):
-            notices.append(words.notice("reset", self.store.notice))
+            notices.append(("reset", self.store.notice))
         kept = restart.kept(self.store)
         try:
             stored = self.store.open_game() or restart.last_result(self.store, kept)
         except Exception as err:  # a store that cannot even be read: play on, unsaved
             log.error("cannot read the saved game: %s", err)
             stored = None
-            notices.append(words.notice("unreadable", str(err)))
+            notices.append(("unreadable", str(err)))
         if stored is not None:
             app, problem = self._resume(stored)
             if problem:
-                notices.append(words.notice("damaged", problem))
+                notices.append(("damaged", problem))
         same_game = isinstance(kept, dict) and self.game_id is not None and kept.get("game") == self.game_id
         app = ui.recall(app, kept, game=same_game)
         if getattr(self.store, "cannot_save", None):  # e.g. a read-only card: saved once it takes writes
@@ -131,18 +134,21 @@ class Box:
         self._memory = self._memory_of(app)
         return app, notices
 
+    def _boot(self) -> ui.App:
+        return ui.boot(self.settings, self.roster.names, self.language)
+
     def _resume(self, stored) -> tuple[ui.App, str | None]:
         seats = seats_from_meta(stored.meta, stored.players)
         if stored.status == "damaged":
             # The valid prefix stays in the store, exportable; the table starts afresh.
             self._save(lambda: self.store.abandon(stored.id))
-            return ui.boot(self.settings, self.roster.names), stored.problem or f"game {stored.id} does not replay"
+            return self._boot(), stored.problem or f"game {stored.id} does not replay"
         try:
-            app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names)
+            app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language)
         except Exception as err:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)
-            return ui.boot(self.settings, self.roster.names), problem
+            return self._boot(), problem
         self.game_id = stored.id
         return app, None
 

@@ -10,11 +10,13 @@ opening rolls.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import sys
 from pathlib import Path
 
+from .i18n import LANGUAGES
 from .run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
 
 log = logging.getLogger("cantstop")
@@ -46,6 +48,9 @@ the state directory as on the box: quit and start again to resume."""
 def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser)
     parser.add_argument("--seed", type=int, help="reproducible dice (for demos and tests; the box uses OS entropy)")
+    parser.add_argument("--language", choices=LANGUAGES,
+                        help="the screen's language for this run, as [display] language in the config "
+                             "(a language chosen on the new-game screen is remembered and wins)")
     parser.add_argument("--trace", action="store_true",
                         help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
@@ -59,6 +64,9 @@ def run_emulator(args) -> int:
         cfg = _load_config(args.config)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
+    language = getattr(args, "language", None)  # callers building their own arguments may leave it out
+    if language:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=language))
     display, problem = _terminal_display(args)
     if problem:
         return _fail(problem, 2)

@@ -14,10 +14,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from dataclasses import replace
+
 from PIL import Image
 
-from . import words
+from engine import Move, Roll, Rules, Stop
+
+from . import i18n, words
+from .bots import HintFacts
 from .screens import render
+from .ui.pages import paginate
 from .views import (
     BoardView,
     Column,
@@ -49,7 +55,8 @@ def _option(label, pairs, effect, text) -> Option:
     return Option(label, pairs, (a + b, c + d), effect, text)
 
 
-def _board(players, markers=None, runners=None, owners=None, current=0, focus=None, alert=None) -> BoardView:
+def _board(players, markers=None, runners=None, owners=None, keys="A/B:column MENU:back", current=0, focus=None,
+           alert=None) -> BoardView:
     markers = markers or {}
     runners = runners or {}
     owners = owners or {}
@@ -57,7 +64,7 @@ def _board(players, markers=None, runners=None, owners=None, current=0, focus=No
         Column(c, h, tuple(markers.get(c, {}).get(s, 0) for s in range(len(players))), runners.get(c, 0), owners.get(c))
         for c, h in HEIGHTS.items()
     )
-    return BoardView(tuple(players), columns, current, focus, alert=alert)
+    return BoardView(tuple(players), columns, current, focus, keys, alert)
 
 
 FOUR = ("Red", "Blue", "Green", "Yellow")
@@ -75,205 +82,238 @@ MID_MARKERS = {
 MID_RUNNERS = {5: 4, 8: 9, 10: 3}
 MID_OWNERS = {7: 0, 9: 1}
 
-#: name -> a sample view; every view type and the variants that matter.
-SAMPLES = {
-    # turns
-    "turn_first": TurnView("Red", 0, 1, (), ("Red starts.",)),
-    "turn_after_stop": TurnView("Blue", 1, 5, (7,), ("Red stopped.",)),
-    "turn_after_claim": TurnView("Green", 2, 9, (4, 12), ("Red stopped.",)),
-    "turn_after_bust": TurnView("Yellow", 3, 3, (), ("Green bust.",)),
-    "turn_bot": TurnView("Burgundy", 1, 4, (3, 11), ("Red stopped.",), bot=True, keys="ROLL:faster MENU:menu"),
-    "turn_alert": TurnView("Red", 0, 2, (), ("Blue stopped.",), alert="NOT SAVED: disk full"),
-    "turn_solo": TurnView("Red", 0, 1, (), ("Claim 3 columns in as", "few turns as you can.",
-                                         "Box average: 7.7 turns.")),
-    # what to do on the board after a stop or a bust, and after an undo
-    "handover_stop": InstructionsView("Red", 0, "Red stops", ("Red markers to:", "7:7  8:2  9:1"),
-                                      keys="ROLL:Blue rolls"),
-    "handover_box_stop": InstructionsView("Blue", 1, "Blue stops", ("Blue markers to:", "6:5  8:9  10:3",
-                                                                    "Blue claims 10!"), keys="ROLL:Red rolls"),
-    "handover_box_bust": InstructionsView("Blue", 1, "Blue busts", ("Nothing to move.", "Markers stay."),
-                                          big="BUST! 3 3 6 6", keys="ROLL:faster MENU:menu"),
-    "handover_claim": InstructionsView("Red", 0, "Red stops", ("Red markers to:", "4:7  6:4  7:10", "Red claims 4!",
-                                                               "Take off 4: Blue,"), page=1, pages=2,
-                                       keys="A/B:page ROLL:next"),
-    "handover_claim_page2": InstructionsView("Red", 0, "Red stops", ("Green, Yellow.",), page=2, pages=2,
-                                             keys="ROLL:see the winner"),
-    "handover_bust": InstructionsView("Green", 2, "Green busts", ("Take the runners off.", "Markers stay."),
-                                      big="BUST! 1 1 2 2", keys="ROLL:Yellow rolls"),
-    "undone_move": InstructionsView("Red", 0, "Undone: move 5+9", ("Take runner off 5.", "Take runner off 9.",
-                                                                   "Same dice: pick again")),
-    "undone_stop": InstructionsView("Red", 0, "Undone: stop", ("Runners back on:", "2:3  12:1",
-                                                               "Red markers back to:", "2:off  12:off"),
-                                    page=1, pages=2, keys="A/B:page ROLL:next"),
-    # dice
-    "dice_all_legal": DiceView(
-        "Red", 0, (2, 3, 4, 5),
-        (
-            _option("A", ((2, 3), (4, 5)), "both", "5+9"),
-            _option("B", ((2, 4), (3, 5)), "both", "6+8"),
-            _option("C", ((2, 5), (3, 4)), "both", "7x2"),
+#: Sample texts that are no sentence of the box's words (an engine hint's reason, a config error, made-up
+#: alerts and notes): the same in every language's samples.
+CONFIG_ERROR = ("/etc/cantstop-box/config.toml line 12: pin 17 is used twice (ROLL and MENU); fix the file and restart",)
+
+
+def samples(lang: str = "en") -> dict:
+    """name -> a sample view in ``lang``; every view type and the variants that matter.
+
+    Every sentence comes from the words module in ``lang`` (the colours too),
+    so the Japanese and Korean samples are the English ones said by the box
+    in those languages, not translated by hand.
+    """
+    w = words.language(lang)
+    c = w.colour
+    red, blue, green, yellow = (c(n) for n in FOUR)
+    four = (red, blue, green, yellow)
+    stop = Stop()
+    claim = w.stop_lines(red, {4: 7, 6: 4, 7: 10}, [(4, [blue, green, yellow])])
+    claim_pages = paginate(None, claim)
+    undo_stop = paginate(None, w.undo_stop_lines(red, {2: 3, 12: 1}, {2: 0, 12: 0}, []))
+    menu_items = tuple(w.MENU_ITEMS[k] for k in ("back", "undo", "hint", "board", "new", "stats"))
+    setup_rows = (("players", 4), ("colour0", "Red"), ("plays0", None), ("colour1", "Burgundy"),
+                  ("plays1", "strong"), ("win", 3), ("speedy", False), ("risky", False), ("start", None))
+    setup = tuple(w.setup_row(k, value) for k, value in setup_rows)
+    two = (("players", 2), ("colour0", "Red"), ("plays0", None), ("colour1", "Blue"), ("plays1", "strong"),
+           ("win", 3), ("speedy", False), ("risky", True))
+    setup_two = tuple(w.setup_row(k, value) for k, value in two + (("start", None),))
+    setup_lang = tuple(w.setup_row(k, value) for k, value in two + (("language", lang), ("start", None)))
+    names = (("players", 2), ("colour0", "Red"), ("name0", "Ann"), ("plays0", None), ("colour1", "Blue"),
+             ("name1", "Maximiliane-Louise"), ("plays1", None), ("first", "Maximiliane-Louise"), ("win", 3),
+             ("speedy", False), ("risky", False), ("start", None))
+    names_rows = tuple(w.setup_row(k, value) for k, value in names)
+    box = w.BOX_PLAYER
+    title, lines = w.CONFIRM_NEW
+    K = w.KEYS
+    return {
+        # turns
+        "turn_first": TurnView(red, 0, 1, (), w.opening_note((red, blue), red, Rules(), None), keys=K["turn"]),
+        "turn_after_stop": TurnView(blue, 1, 5, (7,), w.previous_turn_note(red, stop), keys=K["turn"]),
+        "turn_after_claim": TurnView(green, 2, 9, (4, 12), w.previous_turn_note(red, stop), keys=K["turn"]),
+        "turn_after_bust": TurnView(yellow, 3, 3, (), w.previous_turn_note(green, Roll((1, 1, 2, 2))), keys=K["turn"]),
+        "turn_bot": TurnView("Burgundy", 1, 4, (3, 11), w.previous_turn_note(red, stop), bot=True, keys=K["box_turn"]),
+        "turn_alert": TurnView(red, 0, 2, (), w.previous_turn_note(blue, stop), keys=K["turn"],
+                               alert=w.not_saved("disk full")),
+        "turn_solo": TurnView(red, 0, 1, (), w.opening_note((red,), red, Rules(), 7.7), keys=K["turn"]),
+        # what to do on the board after a stop or a bust, and after an undo
+        "handover_stop": InstructionsView(red, 0, w.handover_title(red, False), w.stop_lines(red, {7: 7, 8: 2, 9: 1}, []),
+                                          keys=w.next_turn_key(blue)),
+        "handover_box_stop": InstructionsView(blue, 1, w.handover_title(blue, False),
+                                              w.stop_lines(blue, {6: 5, 8: 9, 10: 3}, [(10, [])]),
+                                              keys=w.next_turn_key(red)),
+        "handover_box_bust": InstructionsView(blue, 1, w.handover_title(blue, True), w.box_bust_lines(),
+                                              big=w.bust_big((3, 3, 6, 6)), keys=K["box_turn"]),
+        "handover_claim": InstructionsView(red, 0, w.handover_title(red, False), claim_pages[0], page=1,
+                                           pages=len(claim_pages), keys=K["page"]),
+        "handover_claim_page2": InstructionsView(red, 0, w.handover_title(red, False), claim_pages[-1],
+                                                 page=len(claim_pages), pages=len(claim_pages), keys=K["see_winner"]),
+        "handover_bust": InstructionsView(green, 2, w.handover_title(green, True), w.bust_lines(True),
+                                          big=w.bust_big((1, 1, 2, 2)), keys=w.next_turn_key(yellow)),
+        "undone_move": InstructionsView(red, 0, w.undone_title(Move((5, 9))), w.undo_move_lines({5: 0, 9: 0}),
+                                        keys=K["done"]),
+        "undone_stop": InstructionsView(red, 0, w.undone_title(stop), undo_stop[0], page=1, pages=len(undo_stop),
+                                        keys=K["page"]),
+        # dice
+        "dice_all_legal": DiceView(
+            red, 0, (2, 3, 4, 5),
+            (
+                _option("A", ((2, 3), (4, 5)), "both", "5+9"),
+                _option("B", ((2, 4), (3, 5)), "both", "6+8"),
+                _option("C", ((2, 5), (3, 4)), "both", "7x2"),
+            ),
+            keys=K["choose"],
         ),
-    ),
-    "dice_pick_and_illegal": DiceView(
-        "Blue", 1, (1, 1, 5, 6),
-        (
-            _option("A", ((1, 1), (5, 6)), "pick", "2/11"),
-            _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
-            _option("C", ((1, 6), (1, 5)), "none", "--"),
+        "dice_pick_and_illegal": DiceView(
+            blue, 1, (1, 1, 5, 6),
+            (
+                _option("A", ((1, 1), (5, 6)), "pick", "2/11"),
+                _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
+                _option("C", ((1, 6), (1, 5)), "none", "--"),
+            ),
+            keys=K["choose"],
         ),
-    ),
-    "dice_one_sum": DiceView(
-        "Green", 2, (6, 6, 4, 6),
-        (
-            _option("A", ((6, 6), (4, 6)), "second", "10"),
-            _option("B", ((6, 4), (6, 6)), "first", "10"),
-            _option("C", ((6, 6), (6, 4)), "second", "10"),
+        "dice_one_sum": DiceView(
+            green, 2, (6, 6, 4, 6),
+            (
+                _option("A", ((6, 6), (4, 6)), "second", "10"),
+                _option("B", ((6, 4), (6, 6)), "first", "10"),
+                _option("C", ((6, 6), (6, 4)), "second", "10"),
+            ),
+            keys=K["choose"],
         ),
-    ),
-    "dice_bot_chose": DiceView(
-        "Magentas", 3, (3, 3, 4, 4),
-        (
-            _option("A", ((3, 3), (4, 4)), "both", "6+8"),
-            _option("B", ((3, 4), (3, 4)), "both", "7x2"),
-            _option("C", ((3, 4), (3, 4)), "both", "7x2"),
+        "dice_bot_chose": DiceView(
+            "Magentas", 3, (3, 3, 4, 4),
+            (
+                _option("A", ((3, 3), (4, 4)), "both", "6+8"),
+                _option("B", ((3, 4), (3, 4)), "both", "7x2"),
+                _option("C", ((3, 4), (3, 4)), "both", "7x2"),
+            ),
+            bot=True, chosen="A", keys=K["box_ok"],
         ),
-        bot=True, chosen="A", keys="ROLL:faster MENU:menu",
-    ),
-    "dice_bot_pick": DiceView(
-        "Blue", 1, (1, 1, 5, 6),
-        (
-            _option("A", ((1, 1), (5, 6)), "pick", "2/11"),
-            _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
-            _option("C", ((1, 6), (1, 5)), "none", "--"),
+        "dice_bot_pick": DiceView(
+            blue, 1, (1, 1, 5, 6),
+            (
+                _option("A", ((1, 1), (5, 6)), "pick", "2/11"),
+                _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
+                _option("C", ((1, 6), (1, 5)), "none", "--"),
+            ),
+            bot=True, chosen="A:11", keys=K["box_ok"],
         ),
-        bot=True, chosen="A:11", keys="ROLL:faster MENU:menu",
-    ),
-    "dice_alert": DiceView(
-        "Red", 0, (6, 6, 6, 6),
-        (
-            _option("A", ((6, 6), (6, 6)), "both", "12x2"),
-            _option("B", ((6, 6), (6, 6)), "both", "12x2"),
-            _option("C", ((6, 6), (6, 6)), "both", "12x2"),
+        "dice_alert": DiceView(
+            red, 0, (6, 6, 6, 6),
+            (
+                _option("A", ((6, 6), (6, 6)), "both", "12x2"),
+                _option("B", ((6, 6), (6, 6)), "both", "12x2"),
+                _option("C", ((6, 6), (6, 6)), "both", "12x2"),
+            ),
+            keys=K["choose"], alert="Undo: move taken back",
         ),
-        alert="Undo: move taken back",
-    ),
-    # pick
-    "pick": PickView("Blue", 1, (1, 1, 5, 6), "A", (2, 11)),
-    # move
-    "move_two_steps": MoveView(
-        "Red", 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1
-    ),
-    "move_top": MoveView("Yellow", 3, (RunnerMove(12, 3, False, True),), 0.4405, True, 0),
-    "move_double": MoveView("Green", 2, (RunnerMove(7, 2, True, False),), 0.0, True, 2),
-    "move_speedy": MoveView("Blue", 1, (RunnerMove(6, 5, False, False, (4,)), RunnerMove(8, 3, True, False, (1, 2))),
-                            0.1103, True, 1),
-    "move_risky_stop": MoveView(
-        "Blue", 1, (RunnerMove(6, 6, False, False), RunnerMove(8, 4, True, False)), 0.0772, False, 1,
-        stop_note="Risky: 8 shares with Red", keys="ROLL:roll",
-    ),
-    "move_risky_long_note": MoveView(
-        "Red", 0, (RunnerMove(4, 5, False, False),), 0.2431, False, 0,
-        stop_note="Risky: 10 shares with Burgundy", keys="ROLL:roll",
-    ),
-    "move_risky_many": MoveView(
-        "Blue", 1, (RunnerMove(5, 2, True, False),), 0.1620, False, 0,
-        stop_note="Risky: 5 Red Green, 9 Red", keys="ROLL:roll",
-    ),
-    "move_bot": MoveView(
-        "Burgundy", 1, (RunnerMove(5, 4, True, False), RunnerMove(10, 3, False, False)), 0.5563, True, 0,
-        bot=True, bot_next="stop", keys="ROLL:faster MENU:menu",
-    ),
-    # win
-    "win": WinView("Red", 0, (2, 7, 12), 14, ("Red: markers to", "2:3  7:13  12:3")),
-    "win_long_name": WinView("Burgundy", 1, (4, 6, 10), 31),
-    "win_nobody": WinView(None, None, (), 40, ("No one can move.",)),
-    # board
-    "board_empty": _board(("Red", "Blue"), current=0),
-    "board_mid_game": _board(FOUR, MID_MARKERS, MID_RUNNERS, MID_OWNERS, current=2),
-    "board_solo": _board(("Red",), {4: {0: 5}, 6: {0: 11}, 8: {0: 2}}, {6: 11, 8: 4}, current=0),
-    "board_two_players": _board(("Red", "Blue"), {3: {0: 2}, 5: {0: 4, 1: 6}, 7: {1: 9}, 8: {0: 3, 1: 3}},
-                                {6: 8, 8: 5}, {12: 1}, current=0),
-    "board_game_over": _board(("Red", "Blue"), {3: {1: 2}}, {}, {2: 0, 7: 0, 12: 0}, current=None),
-    "board_column_players": _board(FOUR, MID_MARKERS, MID_RUNNERS, MID_OWNERS, current=2, focus=8),
-    "board_column_claimed": _board(FOUR, MID_MARKERS, MID_RUNNERS, MID_OWNERS, current=2, focus=7),
-    "board_column_empty": _board(("Red", "Blue"), current=1, focus=12),
-    "board_alert": _board(FOUR, MID_MARKERS, MID_RUNNERS, MID_OWNERS, current=2, alert="Check the board: 8"),
-    # menus
-    "menu_game": MenuView("Menu", ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics"), 1),
-    "menu_scrolled": MenuView("Menu", ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics"), 5),
-    "menu_short": MenuView("Menu", ("New game", "Statistics"), 0),
-    "setup_top": SetupView(
-        "New game",
-        (("Players", "4"), ("P1 colour", "Red"), ("P1 plays", "person"), ("P2 colour", "Burgundy"),
-         ("P2 plays", "box"), ("To win", "3 cols"), ("Speedy", "off"), ("Risky", "off"), ("Start game", "")),
-        0,
-    ),
-    "setup_scrolled": SetupView(
-        "New game",
-        (("Players", "4"), ("P1 colour", "Red"), ("P1 plays", "person"), ("P2 colour", "Burgundy"),
-         ("P2 plays", "box"), ("To win", "3 cols"), ("Speedy", "off"), ("Risky", "off"), ("Start game", "")),
-        6,
-    ),
-    "setup_last": SetupView(
-        "New game",
-        (("Players", "2"), ("P1 colour", "Red"), ("P1 plays", "person"), ("P2 colour", "Blue"),
-         ("P2 plays", "box"), ("To win", "3 cols"), ("Speedy", "off"), ("Risky", "on"), ("Start game", "")),
-        8,
-    ),
-    # text screens
-    "message_confirm": MessageView("New game?", ("This game will end", "(it stays in history)."), "C:yes MENU:no"),
-    "message_long": MessageView(
-        "Config error",
-        ("/etc/cantstop-box/config.toml line 12: pin 17 is used twice (ROLL and MENU); fix the file and restart",),
-        keys="fix the file",
-    ),
-    "hint": HintView("Red", 0, "Roll again", ("Rolling again wins 74% of games like this, stopping 65%.",),
-                     0.0772),
-    "hint_pairing": HintView("Blue", 1, "A: 6+8", ("After 6+8 the next roll busts 8% of the time.",)),
-    "stats": StatsView((("Red", 7), ("Blue", 4), ("Burgundy", 2), ("Yellow", 0)), 13),
-    "stats_empty": StatsView((), 0),
-    # people: names on the new-game screen, statistics per person, a game's recap, continuing a game
-    "setup_names": SetupView(
-        "New game",
-        (("Players", "2"), ("P1 colour", "Red"), ("P1 name", "Ann"), ("P1 plays", "person"),
-         ("P2 colour", "Blue"), ("P2 name", "Maximiliane-Louise"), ("P2 plays", "person"),
-         ("Starts", "Maximiliane-Louise"), ("To win", "3 cols"), ("Speedy", "off"), ("Risky", "off"),
-         ("Start game", "")),
-        5,
-    ),
-    "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), ("Box", 2), ("Red", 1)), 11,
-                              words.KEYS["stats"]),
-    "stats_person": TableView("Ann", "2/4", words.person_rows(8, 5, 5 / 8, 0.2857, {3: (9, 11.25)})[:4],
-                              words.KEYS["stats"]),
-    "stats_person_solo": TableView("Maximiliane-Louise", "3/4",
-                                   words.person_rows(0, 0, None, None, {1: (2, 3.5), 3: (12, 14.0)})[2:6],
-                                   words.KEYS["stats"]),
-    "recap": RecapView(words.RECAP, words.recap_status(11), (RecapRow("Ann", 0, 11, 3, 9),
-                       RecapRow("Maximiliane-Louise", 1, 11, 5, 6)), 0, words.KEYS["recap"]),
-    "recap_four": RecapView(words.RECAP, words.recap_status(14), (
-        RecapRow("Ann", 0, 14, 4, 7), RecapRow("Bob", 1, 14, 6, 12), RecapRow("Box", 2, 14, 2, 8),
-        RecapRow("Christopher", 3, 13, 7, 5)), 1, words.KEYS["recap"]),
-    "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), words.win_keys(True)),
-    "turn_name_hangul": TurnView("김민준", 0, 3, (7,), ("Ann stopped.",)),
-    "stats_people_scripts": StatsView((("김민준", 4), ("さくら", 3), ("Zoë", 1)), 8, words.KEYS["stats"]),
-    "continue_list": MenuView(words.CONTINUE, (words.continue_item(41, ("Ann", "Bob"), 17),
-                                               words.continue_item(37, ("Maximiliane-Louise", "Red", "Box"), 5)), 0),
-    "off": OffView(),
-    "off_reason": OffView("Power button: game saved"),
-}
+        # pick
+        "pick": PickView(blue, 1, (1, 1, 5, 6), "A", (2, 11), keys=K["pick"]),
+        # move
+        "move_two_steps": MoveView(
+            red, 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1,
+            keys=K["roll_or_stop"],
+        ),
+        "move_top": MoveView(yellow, 3, (RunnerMove(12, 3, False, True),), 0.4405, True, 0, keys=K["roll_or_stop"]),
+        "move_double": MoveView(green, 2, (RunnerMove(7, 2, True, False),), 0.0, True, 2, keys=K["roll_or_stop"]),
+        "move_speedy": MoveView(blue, 1, (RunnerMove(6, 5, False, False, (4,)), RunnerMove(8, 3, True, False, (1, 2))),
+                                0.1103, True, 1, keys=K["roll_or_stop"]),
+        "move_risky_stop": MoveView(
+            blue, 1, (RunnerMove(6, 6, False, False), RunnerMove(8, 4, True, False)), 0.0772, False, 1,
+            stop_note=w.risky_note([(8, [red])]), keys=K["roll"],
+        ),
+        "move_risky_long_note": MoveView(
+            red, 0, (RunnerMove(4, 5, False, False),), 0.2431, False, 0,
+            stop_note=w.risky_note([(10, ["Burgundy"])]), keys=K["roll"],
+        ),
+        "move_risky_many": MoveView(
+            blue, 1, (RunnerMove(5, 2, True, False),), 0.1620, False, 0,
+            stop_note=w.risky_note([(5, [red, green]), (9, [red])]), keys=K["roll"],
+        ),
+        "move_bot": MoveView(
+            "Burgundy", 1, (RunnerMove(5, 4, True, False), RunnerMove(10, 3, False, False)), 0.5563, True, 0,
+            bot=True, bot_next="stop", keys=K["box_ok"],
+        ),
+        # win
+        "win": WinView(red, 0, (2, 7, 12), 14, (f"{red}: markers to", "2:3  7:13  12:3"), keys=w.win_keys(False)),
+        "win_long_name": WinView("Burgundy", 1, (4, 6, 10), 31, keys=w.win_keys(False)),
+        "win_nobody": WinView(None, None, (), 40, ("No one can move.",), keys=w.win_keys(False)),
+        # board
+        "board_empty": _board((red, blue), keys=K["board"], current=0),
+        "board_mid_game": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2),
+        "board_solo": _board((red,), {4: {0: 5}, 6: {0: 11}, 8: {0: 2}}, {6: 11, 8: 4}, keys=K["board"], current=0),
+        "board_two_players": _board((red, blue), {3: {0: 2}, 5: {0: 4, 1: 6}, 7: {1: 9}, 8: {0: 3, 1: 3}},
+                                    {6: 8, 8: 5}, {12: 1}, keys=K["board"], current=0),
+        "board_game_over": _board((red, blue), {3: {1: 2}}, {}, {2: 0, 7: 0, 12: 0}, keys=K["board"], current=None),
+        "board_column_players": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2,
+                                       focus=8),
+        "board_column_claimed": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2,
+                                       focus=7),
+        "board_column_empty": _board((red, blue), keys=K["board"], current=1, focus=12),
+        "board_alert": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2,
+                              alert="Check the board: 8"),
+        # menus
+        "menu_game": MenuView(w.MENU, menu_items, 1, keys=K["menu"]),
+        "menu_scrolled": MenuView(w.MENU, menu_items, 5, keys=K["menu"]),
+        "menu_short": MenuView(w.MENU, (w.MENU_ITEMS["new"], w.MENU_ITEMS["stats"]), 0, keys=K["menu"]),
+        "setup_top": SetupView(w.NEW_GAME, setup, 0, keys=K["setup"]),
+        "setup_scrolled": SetupView(w.NEW_GAME, setup, 6, keys=K["setup"]),
+        "setup_last": SetupView(w.NEW_GAME, setup_two, 8, keys=K["setup"]),
+        "setup_language": SetupView(w.NEW_GAME, setup_lang, 8, keys=K["setup"]),
+        # text screens
+        "message_confirm": MessageView(title, lines, K["confirm"]),
+        "message_long": MessageView("Config error", CONFIG_ERROR, keys="fix the file"),
+        "hint": HintView(red, 0, w.decision_text("roll", rolled=True),
+                         w.hint_reason(HintFacts("chances", True, 0.0772, roll_win=0.74, stop_win=0.65)), 0.0772,
+                         keys=K["hint"]),
+        "hint_pairing": HintView(blue, 1, "A: 6+8", w.hint_reason(HintFacts("move", True, 0.08, sums=(6, 8))),
+                                 keys=K["hint"]),
+        "stats": StatsView(((red, 7), (blue, 4), ("Burgundy", 2), (yellow, 0)), 13, keys=K["stats_one"]),
+        "stats_empty": StatsView((), 0, keys=K["stats_one"]),
+        # people: names on the new-game screen, statistics per person, a game's recap, continuing a game
+        "setup_names": SetupView(w.NEW_GAME, names_rows, 5, keys=K["setup"]),
+        "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), (box, 2), (red, 1)), 11, K["stats"]),
+        "stats_person": TableView("Ann", w.page_of(2, 4), w.person_rows(8, 5, 5 / 8, 0.2857, {3: (9, 11.25)})[:4],
+                                  K["stats"]),
+        "stats_person_solo": TableView("Maximiliane-Louise", w.page_of(3, 4),
+                                       w.person_rows(0, 0, None, None, {1: (2, 3.5), 3: (12, 14.0)})[2:6], K["stats"]),
+        "recap": RecapView(w.RECAP, w.recap_status(11), (RecapRow("Ann", 0, 11, 3, 9),
+                           RecapRow("Maximiliane-Louise", 1, 11, 5, 6)), 0, K["recap"]),
+        "recap_four": RecapView(w.RECAP, w.recap_status(14), (
+            RecapRow("Ann", 0, 14, 4, 7), RecapRow("Bob", 1, 14, 6, 12), RecapRow(box, 2, 14, 2, 8),
+            RecapRow("Christopher", 3, 13, 7, 5)), 1, K["recap"]),
+        "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), w.win_keys(True)),
+        "turn_name_hangul": TurnView("김민준", 0, 3, (7,), w.previous_turn_note("Ann", stop), keys=K["turn"]),
+        "stats_people_scripts": StatsView((("김민준", 4), ("さくら", 3), ("Zoë", 1)), 8, K["stats"]),
+        "continue_list": MenuView(w.CONTINUE, (w.continue_item(41, ("Ann", "Bob"), 17),
+                                               w.continue_item(37, ("Maximiliane-Louise", red, box), 5)), 0,
+                                  keys=K["menu"]),
+        "off": OffView(w.off_reason("Game saved")),
+        "off_reason": OffView(w.off_reason("Power button: game saved")),
+    }
+
+
+def in_language(views: dict, lang: str) -> dict:
+    """The views marked with their language (the renderer draws its own few words in it)."""
+    return {name: replace(view, lang=lang) for name, view in views.items()}
+
+
+#: The languages the gallery shows, and their samples (English: ``SAMPLES``).
+LANGUAGES = i18n.LANGUAGES
+SAMPLES_IN = {lang: in_language(samples(lang), lang) for lang in LANGUAGES}
+SAMPLES = SAMPLES_IN["en"]
 
 #: Samples that show a long player's name cut to fit, on purpose (the test checks they are cut).
 CUT_NAMES = {"setup_names", "stats_people", "recap", "recap_four", "continue_list"}
 
 
+def golden_path(name: str, lang: str = "en", folder: Path = GOLDEN) -> Path:
+    """Where the golden image of a sample lives: English at the top, other languages in a folder each."""
+    return (folder if lang == "en" else folder / lang) / f"{name}.png"
+
+
 def write_golden(folder: Path = GOLDEN) -> list[Path]:
-    """Render every sample as a 1-bit PNG named after it (the golden images)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Render every sample in every language as a 1-bit PNG named after it (the golden images)."""
     paths = []
-    for name, view in SAMPLES.items():
-        path = folder / f"{name}.png"
-        render(view).save(path)
-        paths.append(path)
+    for lang, views in SAMPLES_IN.items():
+        for name, view in views.items():
+            path = golden_path(name, lang, folder)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            render(view).save(path)
+            paths.append(path)
     return paths
 
 
@@ -344,6 +384,7 @@ CAPTIONS = {
     "setup_top": "New-game settings: label left, value right.",
     "setup_scrolled": "Settings scrolled (triangles show hidden rows).",
     "setup_last": "Settings on the last row.",
+    "setup_language": "The Language row, before Start: C steps through English, 日本語, 한국어 (each by its own name).",
     "message_confirm": "A yes/no question.",
     "message_long": "A long message word-wrapped in the small font.",
     "hint": "A hint with its reason in plain words and the bust chance.",
@@ -366,25 +407,38 @@ CAPTIONS = {
 
 
 def write_gallery(folder: Path) -> list[Path]:
-    """Every sample scaled up 4x in OLED colours, plus a README.md index with captions."""
+    """Every sample scaled up 4x in OLED colours, in every language, plus a README.md index with them side by side.
+
+    English images are ``<name>.png``, the others ``<lang>/<name>.png``.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
+    names = " | ".join(i18n.NAMES[lang] for lang in LANGUAGES)
     lines = [
         "# Screen gallery",
         "",
         "Every sample view of `firmware/gallery.py`, rendered by `firmware/screens/`",
-        "and scaled up 4x (nearest neighbour, lit pixels in OLED blue, grey bezel).",
+        "and scaled up 4x (nearest neighbour, lit pixels in OLED blue, grey bezel),",
+        f"side by side in every language the box speaks ({', '.join(i18n.NAMES[lang] for lang in LANGUAGES)}).",
+        "The Japanese and Korean samples are the English ones said through the words",
+        "module in that language (`samples(lang)`), so they show what the box says.",
         "",
-        "Regenerate these with `python -m firmware.gallery docs/gallery`, and the golden",
+        "Regenerate these with `python -m firmware.gallery docs/gallery` (`make gallery`), and the golden",
         "images the tests compare against with `python -m firmware.gallery --golden`",
         "(then look at `git diff --stat tests/screens/golden` and the gallery before committing).",
         "",
     ]
-    for name, view in SAMPLES.items():
-        path = folder / f"{name}.png"
-        scaled(render(view)).save(path)
-        paths.append(path)
-        lines += [f"## {name}", "", CAPTIONS.get(name, type(view).__name__), "", f"![{name}]({name}.png)", ""]
+    for name in SAMPLES:
+        cells = []
+        for lang in LANGUAGES:
+            rel = f"{name}.png" if lang == "en" else f"{lang}/{name}.png"
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            scaled(render(SAMPLES_IN[lang][name])).save(path)
+            paths.append(path)
+            cells.append(f"![{name} {lang}]({rel})")
+        lines += [f"## {name}", "", CAPTIONS.get(name, type(SAMPLES[name]).__name__), "",
+                  f"| {names} |", "|" + "---|" * len(LANGUAGES), "| " + " | ".join(cells) + " |", ""]
     (folder / "README.md").write_text("\n".join(lines))
     return paths
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import types
 from pathlib import Path
 
 #: The languages the box speaks, in the order the new-game screen offers them.
@@ -63,3 +64,70 @@ def translation(lang: str) -> gettext.NullTranslations:
             return gettext.GNUTranslations(f)
     except OSError as e:
         raise RuntimeError(f"the {NAMES[lang]} catalogue is missing ({path}): reinstall the box") from e
+
+
+class _InContext(str):
+    """A table's sentence with its context (see :func:`NP_`): an ordinary string in English."""
+
+    context: str
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark a table's ``message`` with a ``context`` (the same English word meaning two things)."""
+    marked = _InContext(message)
+    marked.context = context
+    return marked
+
+
+#: The marking names a module of words defines for English and :class:`Bound` rebinds.
+MARKS = ("_", "ngettext", "pgettext")
+
+
+class Bound:
+    """A module of words (:mod:`firmware.words`) speaking one language: the same formatters and tables.
+
+    Each function the module defines is rebuilt on a copy of the module's
+    namespace in which its marking names (``_``, ``ngettext``, ``pgettext``)
+    come from the language's catalogue, so a formatter calling another, or
+    reading a table, stays in that language; each table (an upper-case name
+    holding strings, tuples or dicts) is translated once, here. Nothing is
+    shared or changed: the module itself keeps speaking English, and a new
+    formatter written with ``_()`` speaks every language without registration.
+    """
+
+    def __init__(self, module: types.ModuleType, lang: str) -> None:
+        t = translation(lang)
+        self.lang = lang
+        own = vars(module)
+        space = dict(own)
+        space.update(_=t.gettext, ngettext=t.ngettext, pgettext=t.pgettext)
+        for name, value in own.items():
+            if isinstance(value, types.FunctionType) and value.__module__ == module.__name__ and name not in MARKS:
+                space[name] = types.FunctionType(value.__code__, space, name, value.__defaults__, value.__closure__)
+            elif name.lstrip("_").isupper() and isinstance(value, (str, tuple, dict)):
+                space[name] = _translated(value, t)
+        self._space = space
+
+    def __getattr__(self, name: str):
+        try:
+            return self.__dict__["_space"][name]
+        except KeyError:
+            raise AttributeError(f"words have no {name!r}") from None
+
+    def __repr__(self) -> str:
+        return f"<words in {self.lang}>"
+
+
+def _translated(value, t: gettext.NullTranslations):
+    """A table's marked sentences in the language of ``t`` (strings inside tuples and dict values)."""
+    if isinstance(value, _InContext):
+        look_up = t.pgettext
+        return look_up(value.context, str(value))
+    if isinstance(value, str):
+        look_up = t.gettext
+        return look_up(value)
+    if isinstance(value, tuple):
+        return tuple(_translated(v, t) for v in value)
+    if isinstance(value, dict):
+        return {k: _translated(v, t) for k, v in value.items()}
+    return value

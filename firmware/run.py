@@ -101,6 +101,7 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
         long_press=cfg.buttons.long_press_ms / 1000,
         notifier=notifier,
         dim_after=cfg.display.dim_after_min * 60 or None,
+        language=cfg.display.language,
     )
     box.store_error = store_error
     return box

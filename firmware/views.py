@@ -17,6 +17,10 @@ Conventions every view follows:
   e.g. ``"ROLL:roll MENU:menu"``.
 - ``alert`` is a short warning shown over the top line when set (for
   instance ``"NOT SAVED: disk full"``); the screen stays usable.
+- ``lang`` is the language of the view ("en", "ja", "ko"): its texts are
+  already in it, and the renderer draws the few words it adds around them
+  (a status, "bust if you roll again") in it too. It is part of the view, so
+  two equal views still always give the same frame.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class TurnView:
     bot: bool = False
     keys: str = "ROLL:roll MENU:menu"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class DiceView:
     chosen: str | None = None  # a bot's choice, e.g. "A" (or "A:11" after a pick)
     keys: str = "A B C:choose"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ class PickView:
     choices: tuple[int, int]  # the two columns; A picks the first, B the second
     keys: str = "A/B:pick STOP:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,7 @@ class MoveView:
     bot_next: str | None = None  # "roll" or "stop": what a bot will do on confirm
     keys: str = "ROLL:roll STOP:stop"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -127,6 +135,7 @@ class InstructionsView:
     pages: int = 1
     keys: str = "ROLL:done"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,7 @@ class WinView:
     note: tuple[str, ...] = ()  # the last physical steps, e.g. markers to place
     keys: str = "ROLL:new game MENU:menu"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,7 @@ class BoardView:
     focus: int | None = None
     keys: str = "A/B:col C:+4 ROLL:game"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -178,6 +189,7 @@ class MenuView:
     cursor: int
     keys: str = "A/B:move ROLL:ok MENU:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -189,6 +201,7 @@ class SetupView:
     cursor: int
     keys: str = "A/B:move C:change ROLL:start"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -199,6 +212,7 @@ class MessageView:
     lines: tuple[str, ...]
     keys: str = "ROLL:ok"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -212,6 +226,7 @@ class HintView:
     bust: float | None = None
     keys: str = "ROLL:ok MENU:menu"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -222,6 +237,7 @@ class StatsView:
     games: int
     keys: str = "ROLL:back MENU:menu"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -233,6 +249,7 @@ class TableView:
     rows: tuple[tuple[str, str], ...]
     keys: str = "A/B:page MENU:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -256,6 +273,7 @@ class RecapView:
     biggest: int | None = None  # index into rows
     keys: str = "ROLL:back"
     alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
 
 @dataclass(frozen=True)
@@ -263,6 +281,7 @@ class OffView:
     """The box is shutting down (or has stopped): safe to unplug."""
 
     reason: str = "Game saved"
+    lang: str = "en"
 
 
 View = (

@@ -53,8 +53,9 @@ def _spleen_chars(size: str) -> frozenset[str]:
     chars = [ch if ch.isprintable() else " " for ch in map(chr, range(256))]
     strip = Image.new("1", (width * len(chars), height))
     ImageDraw.Draw(strip).text((0, 0), "".join(chars), font=fonts.load(size), fill=1)
-    return frozenset(ch for i, ch in enumerate(chars)
-                     if ch in (" ", "\xa0") or strip.crop((i * width, 0, (i + 1) * width, height)).getbbox())
+    # each cell averaged to one pixel (in floats, so a single inked pixel still counts): one pass, not 256 crops
+    cells = strip.convert("F").resize((len(chars), 1), Image.Resampling.BOX)
+    return frozenset(ch for i, ch in enumerate(chars) if ch in (" ", "\xa0") or cells.getpixel((i, 0)) > 0)
 
 
 def _clean(text: str) -> str:
@@ -64,8 +65,13 @@ def _clean(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf" and not 0xFE00 <= ord(ch) <= 0xFE0F)
 
 
-def _runs(text: str, size: str) -> list[tuple[str, str]]:
-    """``text`` as runs of ("spleen" | "galmuri" | "missing", characters)."""
+#: Distinct texts whose runs and widths are kept (a game shows a few hundred; a bound keeps memory flat).
+CACHED_TEXTS = 1024
+
+
+@functools.lru_cache(maxsize=CACHED_TEXTS)
+def _runs(text: str, size: str) -> tuple[tuple[str, str], ...]:
+    """``text`` as runs of ("spleen" | "galmuri" | "missing", characters); remembered per text."""
     spleen = _spleen_chars(size)
     cjk = galmuri(size)
     runs: list[tuple[str, str]] = []
@@ -75,7 +81,7 @@ def _runs(text: str, size: str) -> list[tuple[str, str]]:
             runs[-1] = (kind, runs[-1][1] + ch)
         else:
             runs.append((kind, ch))
-    return runs
+    return tuple(runs)
 
 
 def _plain(text: str) -> bool:
@@ -86,9 +92,15 @@ def _plain(text: str) -> bool:
 def text_width(text: str, size: str) -> int:
     """Width in pixels of ``text`` drawn by :func:`draw_text` in ``size``."""
     _check(size)
-    cell = fonts.CELLS[size][0]
     if _plain(text):
-        return len(text) * cell
+        return len(text) * fonts.CELLS[size][0]
+    return _mixed_width(text, size)
+
+
+@functools.lru_cache(maxsize=CACHED_TEXTS)
+def _mixed_width(text: str, size: str) -> int:
+    """The width of a text that is not plain ASCII, remembered: screens measure the same texts every frame."""
+    cell = fonts.CELLS[size][0]
     total = 0
     cjk = galmuri(size)
     for kind, chars in _runs(text, size):
@@ -113,26 +125,46 @@ def draw_text(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[int, int], te
     _check(size)
     draw = ImageDraw.Draw(target) if isinstance(target, Image.Image) else target
     x, y = xy
-    cell = fonts.CELLS[size][0]
-    font = fonts.load(size)
     if _plain(text):
-        draw.text((x, y), text, font=font, fill=fill)
-        return x + len(text) * cell
+        draw.text((x, y), text, font=fonts.load(size), fill=fill)
+        return x + len(text) * fonts.CELLS[size][0]
+    width, image = _text_image(text, size)
+    if image is not None:
+        draw.bitmap((x, y), image, fill=fill)
+    return x + width
+
+
+@functools.lru_cache(maxsize=CACHED_TEXTS)
+def _text_image(text: str, size: str) -> tuple[int, Image.Image | None]:
+    """A mixed-script text drawn once into a 1-bit image of its width and one cell's height, and that width.
+
+    Remembered per text, so a screen drawn again (every press redraws its
+    titles and legend) costs one bitmap call per text, as a plain one does.
+    """
+    width = text_width(text, size)
+    if not width:
+        return 0, None
+    cell_w, cell_h = fonts.CELLS[size]
     cjk = galmuri(size)
+    image = Image.new("1", (width, max(cell_h, cjk.height)))
+    draw = ImageDraw.Draw(image)
+    font = fonts.load(size)
+    x = 0
     for kind, chars in _runs(text, size):
         if kind == "spleen":
-            draw.text((x, y), chars, font=font, fill=fill)
-            x += len(chars) * cell
+            draw.text((x, 0), chars, font=font, fill=1)
+            x += len(chars) * cell_w
         elif kind == "galmuri":
             for ch in chars:
-                advance, image = cjk.glyph(ord(ch))
-                draw.bitmap((x, y), image, fill=fill)
+                advance, glyph = cjk.glyph(ord(ch))
+                if glyph is not None:
+                    image.paste(glyph, (x, 0))
                 x += advance
         else:
             for _ in chars:
-                _missing_box(draw, x, y, size, fill)
-                x += cell
-    return x
+                _missing_box(draw, x, 0, size, 1)
+                x += cell_w
+    return width, image
 
 
 # -- fitting and wrapping by measured width ------------------------------------

@@ -9,6 +9,8 @@ from typing import Any
 from hw.display import DRIVERS, INTERFACES
 from hw.header import HEADER
 
+from ..i18n import LANGUAGES
+
 from .models import (
     BUTTON_KEYS,
     I2C_PINS,
@@ -116,7 +118,7 @@ class Checker:
 
     def display(self, table: dict[str, Any]) -> DisplayConfig:
         values: dict[str, Any] = {}
-        for key, choices in (("driver", DRIVERS), ("interface", INTERFACES)):
+        for key, choices in (("driver", DRIVERS), ("interface", INTERFACES), ("language", LANGUAGES)):
             if key in table:
                 values[key] = self.choice("display", key, table[key], choices)
         ranges = {"port": (0, 255), "address": (0x03, 0x77), "spi_device": (0, 1),

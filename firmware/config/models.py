@@ -81,6 +81,7 @@ class DisplayConfig:
     rotation: int = 0
     contrast: int = 255
     dim_after_min: int = 10
+    language: str = "en"  # the words on the screen until the table picks another on the new-game screen
 
     def oled_options(self) -> dict[str, Any]:
         """Keyword arguments for ``hw.display.open_oled(driver, **options)``.

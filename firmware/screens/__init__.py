@@ -1,8 +1,8 @@
 """The renderer: one view (:mod:`firmware.views`) in, one 128x64 1-bit frame out.
 
 ``render(view)`` is pure: the same view always gives a pixel-identical image
-(mode "1", lit pixel = 1), drawn only with the pinned Spleen bitmap fonts of
-:mod:`hw.fonts` and plain shapes, so frames can be checked against golden PNGs.
+(mode "1", lit pixel = 1), drawn only with the pinned bitmap fonts of
+:mod:`hw.fonts` (Spleen, and Galmuri through :mod:`hw.glyphs`) and plain shapes, so frames can be checked against golden PNGs.
 Text never runs off the screen: it is word-wrapped or cut with ``..`` to fit.
 ``render_checked(view)`` gives the frame together with every text that had to
 be cut, so tests can check that sample views fit; nothing is kept between calls.
@@ -87,7 +87,7 @@ def render_checked(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Frame
         painter = PAINTERS[type(view)]
     except KeyError:
         raise TypeError(f"no screen for {type(view).__name__}") from None
-    canvas = Canvas((WIDTH, HEIGHT))
+    canvas = Canvas((WIDTH, HEIGHT), view.lang)
     painter(canvas, view)
     image = canvas.image
     if size != (WIDTH, HEIGHT):

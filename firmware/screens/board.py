@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import words
 from ..views import BoardView, Column
 from .frame import legend, top_bar
 from .icons import draw_seat, runner_mark
@@ -45,9 +44,9 @@ def board(c: Canvas, v: BoardView) -> None:
         column_page(c, v)
         return
     if v.current is not None and v.current < len(v.players):
-        top_bar(c, v.players[v.current], words.SCREEN["board"], v.current, v.alert)
+        top_bar(c, v.players[v.current], c.words.SCREEN["board"], v.current, v.alert)
     else:
-        top_bar(c, words.SCREEN["board_title"], words.SCREEN["game_over"], None, v.alert)
+        top_bar(c, c.words.SCREEN["board_title"], c.words.SCREEN["game_over"], None, v.alert)
     n = len(v.players)
     for seat in range(n):
         top, bottom = row_span(seat, n)
@@ -97,18 +96,18 @@ def _cell(c: Canvas, i: int, col: Column, seat: int, span: tuple[int, int], curr
 # ---- one column in words ---------------------------------------------------
 
 
-def _column_rows(v: BoardView, col: Column) -> list[tuple[int | None, str]]:
+def _column_rows(c: Canvas, v: BoardView, col: Column) -> list[tuple[int | None, str]]:
     """(seat or -1 for the runner or None, text) for each line of a column page."""
     rows: list[tuple[int | None, str]] = []
     if col.owner is not None:
-        owner = v.players[col.owner] if col.owner < len(v.players) else words.seat_name(col.owner)
-        return [(col.owner, words.claimed_by(owner))]
+        owner = v.players[col.owner] if col.owner < len(v.players) else c.words.seat_name(col.owner)
+        return [(col.owner, c.words.claimed_by(owner))]
     for seat, step in enumerate(col.markers):
         if step and seat < len(v.players):
-            rows.append((seat, words.piece_at(v.players[seat], step)))
+            rows.append((seat, c.words.piece_at(v.players[seat], step)))
     if col.runner:
-        rows.append((-1, words.runner_at(col.runner)))
-    return rows or [(None, words.SCREEN["no_pieces"])]
+        rows.append((-1, c.words.runner_at(col.runner)))
+    return rows or [(None, c.words.SCREEN["no_pieces"])]
 
 
 def _rows_font(rows: list[tuple[int | None, str]], text_w: int) -> tuple[str, int]:
@@ -123,12 +122,12 @@ def _rows_font(rows: list[tuple[int | None, str]], text_w: int) -> tuple[str, in
 def column_page(c: Canvas, v: BoardView) -> None:
     """One column in words: who has a marker where, the runner, or who claimed it."""
     col = next((col for col in v.columns if col.column == v.focus), None)
-    top_bar(c, words.column_title(v.focus, col.height if col else None), words.SCREEN["board"], None, v.alert)
+    top_bar(c, c.words.column_title(v.focus, col.height if col else None), c.words.SCREEN["board"], None, v.alert)
     if col is None:
-        c.center(24, words.no_column(v.focus), "medium")
+        c.center(24, c.words.no_column(v.focus), "medium")
         legend(c, v.keys)
         return
-    rows = _column_rows(v, col)
+    rows = _column_rows(c, v, col)
     text_w = TRACK_X - 3
     font_name, pitch = _rows_font(rows, text_w)
     keep = (BODY_BOTTOM + 1 - BODY_TOP) // pitch

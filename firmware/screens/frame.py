@@ -10,16 +10,19 @@
 
 from __future__ import annotations
 
-from .. import words
 from .icons import draw_seat
 from .kit import LEGEND_Y, WIDTH, Canvas, width_of
 
 
-def who(player: str | None, bot: bool = False) -> str:
+#: The six buttons' names as printed on the box: a legend token that is one of them is drawn boxed.
+BUTTONS = frozenset(("ROLL", "STOP", "A", "B", "C", "MENU"))
+
+
+def who(c: Canvas, player: str | None, bot: bool = False) -> str:
     """The name in the top bar: the colour, marked when the box plays it."""
     if player is None:
         return ""
-    return words.who(player, bot)
+    return c.words.who(player, bot)
 
 
 def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, alert: str | None = None,
@@ -45,13 +48,17 @@ def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, aler
 
 
 def legend_tokens(keys: str) -> list[tuple[str, str]]:
-    """``"A B C:choose ROLL:ok"`` -> [("A", ""), ("B", ""), ("C", "choose"), ("ROLL", "ok")]."""
+    """``"A B C:choose ROLL:ok"`` -> [("A", ""), ("B", ""), ("C", "choose"), ("ROLL", "ok")].
+
+    A token is a button when it is one of the six button names (``A/B:move``
+    keys the pair "A/B"); any other word, in any script, is a plain label.
+    """
     out = []
     for token in keys.split():
-        if ":" in token:
-            key, label = token.split(":", 1)
+        key, colon, label = token.partition(":")
+        if colon and all(part in BUTTONS for part in key.split("/")):
             out.append((key, label))
-        elif token.upper() == token and any(ch.isalpha() for ch in token):
+        elif token in BUTTONS:
             out.append((token, ""))
         else:
             out.append(("", token))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..views import DiceView, MoveView, Option, PickView, TurnView
-from .. import words
 from .frame import legend, top_bar, who
 from .icons import claim_tags, column_tag, die
 from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap, wrap_all
@@ -32,16 +31,16 @@ def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, s
 
 
 def turn(c: Canvas, v: TurnView) -> None:
-    name = who(v.player, v.bot)
-    status = words.turn_status(v.turn)
+    name = who(c, v.player, v.bot)
+    status = c.words.turn_status(v.turn)
     tags_w = sum(width_of(str(col), "small") + 3 for col in v.claims)
     if tags_w + width_of(status, "small") + width_of(name, "small") + 14 > WIDTH:
-        status = words.turn_status(v.turn, short=True)
+        status = c.words.turn_status(v.turn, short=True)
     top_bar(c, name, status, v.seat, v.alert, reserve=tags_w + 2)
     if v.claims and not v.alert:
         # claimed columns as inverted tags just left of the status
         claim_tags(c, v.claims, WIDTH - width_of(status, "small") - 3, 0)
-    heading = words.turn_heading(v.player, v.bot)
+    heading = c.words.turn_heading(v.player, v.bot)
     head_font, note_font, notes = _turn_layout(c, heading, v.note)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
     y = BODY_TOP + PITCH[head_font] + 1
@@ -54,8 +53,8 @@ def turn(c: Canvas, v: TurnView) -> None:
 
 def dice(c: Canvas, v: DiceView) -> None:
     chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
-    status = words.dice_status(v.bot, chosen_label)
-    top_bar(c, who(v.player, v.bot), status, v.seat, v.alert)
+    status = c.words.dice_status(v.bot, chosen_label)
+    top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
     for i, value in enumerate(v.dice):
         die(c, 16 + 32 * i, BODY_TOP, value)
     for i, option in enumerate(v.options):
@@ -97,7 +96,7 @@ def _chosen_sum(option: Option, chosen: str | None) -> str | None:
 
 def pick(c: Canvas, v: PickView) -> None:
     top_bar(c, v.player, " ".join(map(str, v.dice)), v.seat, v.alert)
-    c.center(BODY_TOP - 1, words.pick_question(v.label), "medium")
+    c.center(BODY_TOP - 1, c.words.pick_question(v.label), "medium")
     for i, (key, column) in enumerate(zip("AB", v.choices)):
         x0 = 2 + i * 64
         box = (x0, 25, x0 + 59, BODY_BOTTOM)
@@ -111,32 +110,32 @@ def pick(c: Canvas, v: PickView) -> None:
 # ---- move ----------------------------------------------------------------
 
 
-def _move_lines(v: MoveView, room: int) -> list[str]:
+def _move_lines(c: Canvas, v: MoveView, room: int) -> list[str]:
     """The words beside the chance: why a stop is refused, the bot's next action, or the plain warning."""
     if v.stop_note and not v.can_stop:
-        lines = [words.SCREEN["cant_stop_colon"], *wrap(v.stop_note, room, "small")]
+        lines = [c.words.SCREEN["cant_stop_colon"], *wrap(v.stop_note, room, "small")]
         return lines if len(lines) <= 2 else wrap(v.stop_note, room, "small")
     if v.bot and v.bot_next:
-        return list(words.bot_will(v.bot_next))
-    return list(words.SCREEN["bust_if"])
+        return list(c.words.bot_will(v.bot_next))
+    return list(c.words.SCREEN["bust_if"])
 
 
 def move(c: Canvas, v: MoveView) -> None:
-    status = words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else words.SCREEN["cant_stop"]
-    top_bar(c, who(v.player, v.bot), status, v.seat, v.alert)
+    status = c.words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else c.words.SCREEN["cant_stop"]
+    top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
     for i, step in enumerate(v.steps[:2]):
         y = BODY_TOP + i * 14
         column_tag(c, 0, y, step.column)
-        text = (words.box_runner_step(step.step, step.top) if v.bot
-                else words.runner_step(step.step, step.new, step.top, step.jumped))
+        text = (c.words.box_runner_step(step.step, step.top) if v.bot
+                else c.words.runner_step(step.step, step.new, step.top, step.jumped))
         c.text((24, y), text, "medium")
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
-    chance = words.percent(v.bust)
+    chance = c.words.percent(v.bust)
     # the chance in the huge font; the large one when a stop note needs the room
     for font_name in ("huge", "large"):
         x = width_of(chance, font_name) + 4
-        lines = _move_lines(v, WIDTH - x)
+        lines = _move_lines(c, v, WIDTH - x)
         if len(lines) <= 2:
             break
     if len(lines) > 2:

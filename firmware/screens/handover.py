@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import words
 from ..views import InstructionsView, WinView
 from .frame import legend, top_bar
 from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap_all
@@ -49,11 +48,11 @@ def _win_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, st
 
 def win(c: Canvas, v: WinView) -> None:
     if v.player is None:
-        top_bar(c, words.SCREEN["game_over_title"], words.turns_count(v.turns), None, v.alert)
+        top_bar(c, c.words.SCREEN["game_over_title"], c.words.turns_count(v.turns), None, v.alert)
     else:
-        top_bar(c, v.player, words.turns_count(v.turns), v.seat, v.alert)
-    heading = words.win_heading(v.player)
-    claims = words.win_claims(v.player, v.claims, v.turns)
+        top_bar(c, v.player, c.words.turns_count(v.turns), v.seat, v.alert)
+    heading = c.words.win_heading(v.player)
+    claims = c.words.win_claims(v.player, v.claims, v.turns)
     head_font, note_font, notes = _win_layout(c, heading, v.note)
     y = BODY_TOP
     c.center(y - INK_TOP[head_font], heading, head_font)

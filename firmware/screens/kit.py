@@ -1,11 +1,15 @@
 """The drawing kit: the frame's geometry, the fonts, text fitting, and the canvas.
 
-Text is measured in fixed font cells (:data:`hw.fonts.CELLS`), so widths are
-exact without drawing. :func:`fit` and :func:`wrap` are pure: they only
+Text may mix Latin with Hangul, kana and kanji: it is drawn, measured, cut and
+wrapped by :mod:`hw.glyphs` (Spleen cells for Latin, Galmuri glyphs for the
+rest), so widths are exact without drawing and plain Latin text draws exactly
+as with Spleen alone. :func:`fit` and :func:`wrap` are pure: they only
 compute strings. A :class:`Canvas` is the one surface a screen is painted on;
 it draws text cut to fit and keeps, for that one frame, the list of texts it
 had to cut (:attr:`Canvas.cuts`), so a caller can check that a view fits
-without any state shared between frames.
+without any state shared between frames. It also carries the words of the
+view's language (:func:`firmware.words.language`) for the few words a screen
+adds around the view's own texts.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import functools
 from PIL import Image, ImageDraw
 
 from hw import fonts, glyphs
+
+from .. import words
 
 WIDTH, HEIGHT = 128, 64
 BODY_TOP = 11  # first body row, below the top bar and its rule
@@ -37,10 +43,8 @@ def font(name: str):
 
 
 def width_of(text: str, font_name: str) -> int:
-    """Width in pixels of ``text`` as drawn: a Spleen cell per Latin character, a player's name in
-    another script (Hangul, kana, kanji...) as its Galmuri glyphs are wide (:mod:`hw.glyphs`)."""
-    if text.isascii():
-        return len(text) * CELLS[font_name][0]
+    """Width in pixels of ``text`` as drawn: a Spleen cell per Latin character, other scripts (Hangul,
+    kana, kanji...) as their Galmuri glyphs are wide (:mod:`hw.glyphs`)."""
     return glyphs.text_width(text, font_name)
 
 
@@ -51,38 +55,12 @@ def max_chars(width: int, font_name: str) -> int:
 
 def fit(text: str, width: int, font_name: str) -> str:
     """``text`` cut (ending in ``..``) so it fits ``width`` pixels; unchanged when it fits."""
-    if not text.isascii():
-        return glyphs.fit(text, width, font_name)
-    n = max_chars(width, font_name)
-    if len(text) <= n:
-        return text
-    return text[: max(0, n - 2)].rstrip() + ".." if n >= 3 else text[:n]
+    return glyphs.fit(text, width, font_name)
 
 
 def wrap(text: str, width: int, font_name: str) -> list[str]:
-    """Word-wrap ``text`` into lines that fit ``width``; a word too long for a line is split."""
-    if not text.isascii():
-        return glyphs.wrap(text, width, font_name)
-    n = max(1, max_chars(width, font_name))
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        while len(word) > n:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:n])
-            word = word[n:]
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= n:
-            line += " " + word
-        else:
-            lines.append(line)
-            line = word
-    if line or not lines:
-        lines.append(line)
-    return lines
+    """Word-wrap ``text`` into lines that fit ``width`` (Japanese between characters); a too-long word is split."""
+    return glyphs.wrap(text, width, font_name)
 
 
 def wrap_all(lines: tuple[str, ...] | list[str], width: int, font_name: str) -> list[str]:
@@ -96,10 +74,11 @@ def wrap_all(lines: tuple[str, ...] | list[str], width: int, font_name: str) -> 
 class Canvas:
     """One frame being painted: Pillow's ``draw`` plus the texts cut to fit on this frame."""
 
-    def __init__(self, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+    def __init__(self, size: tuple[int, int] = (WIDTH, HEIGHT), lang: str = "en") -> None:
         self.image = Image.new("1", size, 0)
         self.draw = ImageDraw.Draw(self.image)
         self.cuts: list[str] = []
+        self.words = words.language(lang)
 
     def cut(self, text: str) -> None:
         """Note that ``text`` (or a part of the view) did not fit and was cut or dropped."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import words
 from ..views import MenuView, SetupView, StatsView
 from .frame import legend, top_bar
 from .icons import scroll_marks
@@ -56,9 +55,9 @@ def setup(c: Canvas, v: SetupView) -> None:
 
 
 def stats(c: Canvas, v: StatsView) -> None:
-    top_bar(c, words.SCREEN["wins"], words.count(v.games, "game", "games"), None, v.alert)
+    top_bar(c, c.words.SCREEN["wins"], c.words.games_count(v.games), None, v.alert)
     if not v.rows:
-        c.center(BODY_TOP + 8, words.SCREEN["no_games"], "medium")
+        c.center(BODY_TOP + 8, c.words.SCREEN["no_games"], "medium")
         legend(c, v.keys)
         return
     shown = list(v.rows)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..views import HintView, MessageView, OffView
-from .. import words
 from .frame import legend, top_bar
 from .kit import BODY_BOTTOM, BODY_TOP, HEIGHT, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap, wrap_all
 
@@ -29,7 +28,7 @@ def message(c: Canvas, v: MessageView) -> None:
 
 
 def hint(c: Canvas, v: HintView) -> None:
-    status = words.bust_status(v.bust)
+    status = c.words.bust_status(v.bust)
     top_bar(c, v.player, status, v.seat, v.alert)
     font_name = "large" if width_of(v.action, "large") <= WIDTH else "medium"
     c.center(BODY_TOP - INK_TOP[font_name], v.action, font_name)
@@ -39,7 +38,7 @@ def hint(c: Canvas, v: HintView) -> None:
 
 def off(c: Canvas, v: OffView) -> None:
     c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
-    first, second = words.SCREEN["safe"]
+    first, second = c.words.SCREEN["safe"]
     c.center(10 - INK_TOP["large"], first, "large")
     c.center(25 - INK_TOP["large"], second, "large")
     lines = wrap(v.reason, WIDTH - 4, "medium")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import words
 from ..views import RecapView, TableView
 from .frame import legend, top_bar
 from .icons import draw_seat
@@ -31,11 +30,11 @@ def table(c: Canvas, v: TableView) -> None:
 def recap(c: Canvas, v: RecapView) -> None:
     """A row per seat: its symbol and name, then turns, busts and the biggest turn (the game's inverted)."""
     top_bar(c, v.title, v.status, None, v.alert)
-    for text, right in zip(words.RECAP_HEADINGS, RECAP_COLUMNS):
+    for text, right in zip(c.words.RECAP_HEADINGS, RECAP_COLUMNS):
         c.raw((right - width_of(text, "small") + 1, BODY_TOP - 1), text, "small")
     font_name = "medium" if len(v.rows) <= 3 else "small"
     pitch = PITCH[font_name]
-    name_right = RECAP_COLUMNS[0] - width_of(words.RECAP_HEADINGS[0], "small") - 3
+    name_right = RECAP_COLUMNS[0] - width_of(c.words.RECAP_HEADINGS[0], "small") - 3
     for i, row in enumerate(v.rows[:4]):
         y = BODY_TOP + 9 + i * pitch
         draw_seat(c.draw, 0, y + 1, row.seat)

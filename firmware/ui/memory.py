@@ -1,9 +1,9 @@
 """What must survive a power cut besides the game itself: the small facts a screen needs.
 
-The store keeps every event, so a restart replays the game. But three things
+The store keeps every event, so a restart replays the game. But four things
 the table did are not events: it confirmed the board after a stop or a bust,
-it chose new-game settings (maybe without starting yet), and it was looking
-at a finished game's result. :func:`memory` says them as plain JSON data;
+it chose new-game settings (maybe without starting yet) and the language,
+and it was looking at a finished game's result. :func:`memory` says them as plain JSON data;
 the daemon stores that whenever it changes, and :func:`recall` puts them
 back on the app at start, so a restart shows the screen people left.
 Anything in a stored memory that does not fit today's config is ignored.
@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from engine import Rules, RulesError
 
+from .. import i18n
 from ..config import GameConfig
 from ..config.check import name_problem
 from .model import App, Screen, Seat, Setup, SetupScreen
@@ -31,6 +32,7 @@ def memory(app: App) -> dict:
                   "cursor": app.setup.cursor, "first": app.setup.first},
         "screen": "setup" if app.screen.kind is Screen.SETUP else "game",
         "acked": app.acked,
+        "language": app.language,
     }
 
 
@@ -41,6 +43,8 @@ def recall(app: App, kept: dict | None, *, game: bool) -> App:
     setup = _setup(app.settings, kept.get("setup"), app.roster)
     if setup is not None:
         app = replace(app, setup=setup)
+    if kept.get("language") in i18n.LANGUAGES:  # the table's choice outlives the config's default
+        app = replace(app, language=kept["language"])
     acked = kept.get("acked")
     if game and type(acked) is int and 0 <= acked <= len(app.events):
         app = replace(app, acked=acked)

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
 
-from .. import bots
+from .. import bots, i18n, words
 from ..config import GameConfig
 
 
@@ -91,9 +91,9 @@ def default_setup(settings: GameConfig, seats: tuple[Seat, ...] = ()) -> Setup:
     return Setup(seats, settings.rules)
 
 
-def seat_name(seat: Seat) -> str:
-    """What the box calls a seat: its player's name, else its colour."""
-    return seat.name if seat.name else seat.colour
+def seat_name(seat: Seat, said=words) -> str:
+    """What the box calls a seat: its player's name, else its colour (in the language of ``said``: "Red", "赤")."""
+    return seat.name if seat.name else said.colour(seat.colour)
 
 
 # --------------------------------------------------------------------------
@@ -231,6 +231,12 @@ class App:
     guard: bool = False  # a turn just ended: a press does not roll the next dice until the timer says so
     flash: str | None = None  # shown until the next input
     roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
+    language: str = i18n.DEFAULT  # the language of every word the app's views say
+
+    @property
+    def words(self) -> i18n.Bound:
+        """The box's words (:mod:`firmware.words`) in the app's language."""
+        return words.language(self.language)
 
     @property
     def game(self) -> GameState | None:
@@ -249,7 +255,7 @@ class App:
 
     def name(self, seat: int) -> str:
         """The one place a seat's display name comes from: its player's name, else its colour."""
-        return seat_name(self.seats[seat])
+        return seat_name(self.seats[seat], self.words)
 
     def seat_bot(self) -> str | None:
         """The bot kind playing the seat to act, None for a person or a finished game."""
@@ -318,16 +324,17 @@ def hint_possible(app: App) -> bool:
 # Constructors
 
 
-def boot(settings: GameConfig, roster: tuple[str, ...] | None = None) -> App:
+def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: str = i18n.DEFAULT) -> App:
     """The app at power-on with no game to resume: the new-game screen.
 
     ``roster`` is the names to offer (the store's list); None: the config's.
     """
     roster = settings.roster if roster is None else tuple(roster)
-    return App(settings=settings, setup=default_setup(settings), roster=roster)
+    return App(settings=settings, setup=default_setup(settings), roster=roster, language=i18n.check(language))
 
 
-def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None) -> App:
+def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
+           language: str = i18n.DEFAULT) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
     roster = settings.roster if roster is None else tuple(roster)
@@ -336,7 +343,8 @@ def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str,
     for e in events:
         state = apply(state, e)
         states.append(state)
-    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster)
+    app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
+              language=i18n.check(language))
     return with_states(app, tuple(states), tuple(events))
 
 

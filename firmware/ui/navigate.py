@@ -7,14 +7,13 @@ from dataclasses import replace
 from .. import bots
 from .messages import Effect
 from .model import App, BoardScreen, GameScreen, HintScreen, MenuScreen, SetupScreen, default_setup, hint_possible
-from ..words import FLASH
 
 Result = tuple[App, tuple[Effect, ...]]
 
 
 def flash(app: App, key: str) -> Result:
-    """A short note over the top line until the next press (a key of :data:`words.FLASH`)."""
-    return replace(app, flash=FLASH.get(key, key)), ()
+    """A short note over the top line until the next press (a key of :data:`words.FLASH`, or its text)."""
+    return replace(app, flash=app.words.FLASH.get(key, key)), ()
 
 
 def to_game(app: App) -> Result:

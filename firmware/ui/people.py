@@ -17,7 +17,6 @@ from dataclasses import replace
 from engine import Phase
 
 from .. import views as v
-from .. import words
 from ..debounce import Press
 from ..people import tally
 from .messages import ContinueGame, GameContinued
@@ -30,12 +29,12 @@ ROWS_PER_PAGE = 4
 # -- statistics ------------------------------------------------------------------
 
 
-def person_pages(people) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+def person_pages(people, said) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """(name, rows) for each page after the overview: a person's rows, four at a time."""
     pages = []
     for p in people:
         solo = {columns: (best, average) for columns, best, average in p.solo}
-        rows = words.person_rows(p.games, p.wins, p.win_rate, p.busts_per_turn, solo)
+        rows = said.person_rows(p.games, p.wins, p.win_rate, p.busts_per_turn, solo)
         for i in range(0, len(rows), ROWS_PER_PAGE):
             pages.append((p.name, rows[i:i + ROWS_PER_PAGE]))
     return pages
@@ -45,7 +44,7 @@ def stats_press(app: App, p: Press) -> Result:
     """A/B page (the overview first); ROLL goes back to where statistics were opened, MENU to the menu."""
     s = app.screen
     if p.button in (Button.A, Button.B) and s.rows is not None:
-        total = 1 + len(person_pages(s.people))
+        total = 1 + len(person_pages(s.people, app.words))
         step = 1 if p.button == Button.B else -1
         return replace(app, screen=replace(s, page=(s.page + step) % total)), ()
     if p.button == Button.MENU:
@@ -60,13 +59,14 @@ def stats_press(app: App, p: Press) -> Result:
 
 def stats_view(app: App, alert) -> v.View:
     s = app.screen
-    pages = person_pages(s.people) if s.rows is not None else []
+    pages = person_pages(s.people, app.words) if s.rows is not None else []
     page = s.page % (1 + len(pages))
     if page == 0:
-        keys = words.KEYS["stats"] if pages else v.StatsView.keys
-        return v.StatsView(s.rows or (), s.games if s.rows is not None else 0, keys, alert)
+        keys = app.words.KEYS["stats"] if pages else app.words.KEYS["stats_one"]
+        rows = tuple((app.words.colour(n), wins) for n, wins in s.rows or ())
+        return v.StatsView(rows, s.games if s.rows is not None else 0, keys, alert, lang=app.language)
     name, rows = pages[page - 1]
-    return v.TableView(name, words.page_of(page + 1, len(pages) + 1), rows, words.KEYS["stats"], alert)
+    return v.TableView(name, app.words.page_of(page + 1, len(pages) + 1), rows, app.words.KEYS["stats"], alert, lang=app.language)
 
 
 # -- the recap of a finished game ---------------------------------------------------
@@ -78,7 +78,7 @@ def recap_view(app: App, alert) -> v.View:
     rows = tuple(v.RecapRow(app.name(i), i, s["turns"], s["busts"], s["best"]) for i, s in enumerate(t["seats"]))
     most = max((r.best for r in rows), default=0)
     biggest = next((i for i, r in enumerate(rows) if r.best == most), None) if most else None
-    return v.RecapView(words.RECAP, words.recap_status(g.round), rows, biggest, words.KEYS["recap"], alert)
+    return v.RecapView(app.words.RECAP, app.words.recap_status(g.round), rows, biggest, app.words.KEYS["recap"], alert, lang=app.language)
 
 
 def recap_press(app: App, p: Press) -> Result:
@@ -114,10 +114,11 @@ def continue_press(app: App, p: Press) -> Result:
 def continue_view(app: App, alert) -> v.View:
     s = app.screen
     if s.games is not None and not s.games:
-        title, lines = words.NO_UNFINISHED
-        return v.MessageView(title, lines, words.KEYS["back"], alert)
-    items = tuple(words.continue_item(g.id, g.names, g.turns) for g in s.games or ())
-    return v.MenuView(words.CONTINUE, items, min(s.cursor, max(0, len(items) - 1)), alert=alert)
+        title, lines = app.words.NO_UNFINISHED
+        return v.MessageView(title, lines, app.words.KEYS["back"], alert, lang=app.language)
+    items = tuple(app.words.continue_item(g.id, g.names, g.turns) for g in s.games or ())
+    return v.MenuView(app.words.CONTINUE, items, min(s.cursor, max(0, len(items) - 1)), app.words.KEYS["menu"], alert,
+                      lang=app.language)
 
 
 def on_continued(app: App, inp: GameContinued) -> Result:

@@ -1,8 +1,9 @@
 """``view(app)``: the screen for the app state, as plain data (:mod:`firmware.views`).
 
 Pure and cheap: it reads the app and the game, takes every sentence from
-:mod:`firmware.ui.words`, and never asks a player anything (a box seat's
-next action and a hint were decided by the update).
+:mod:`firmware.words` in the app's language (``app.words``), marks the view
+with that language for the renderer, and never asks a player anything (a box
+seat's next action and a hint were decided by the update).
 """
 
 from __future__ import annotations
@@ -26,26 +27,27 @@ def view(app: App) -> v.View:
 
 
 def _off(app: App, alert) -> v.View:
-    return v.OffView(app.screen.reason)
+    return v.OffView(app.words.off_reason(app.screen.reason), lang=app.language)
 
 
 def _message(app: App, alert) -> v.View:
-    return v.MessageView(app.screen.title, app.screen.lines, alert=alert)
+    return v.MessageView(app.screen.title, app.screen.lines, app.words.KEYS["message"], alert, lang=app.language)
 
 
 def _setup(app: App, alert) -> v.View:
-    rows = tuple(words.setup_row(key, value) for key, value in setup_rows(app.setup, app.roster))
-    return v.SetupView(words.NEW_GAME, rows, app.setup.cursor, words.KEYS["setup"], alert)
+    rows = tuple(app.words.setup_row(key, value) for key, value in setup_rows(app.setup, app.roster, app.language))
+    return v.SetupView(app.words.NEW_GAME, rows, app.setup.cursor, app.words.KEYS["setup"], alert, lang=app.language)
 
 
 def _menu(app: App, alert) -> v.View:
-    items = tuple(words.MENU_ITEMS[k] for k in menu_items(app))
-    return v.MenuView(words.MENU, items, min(app.screen.cursor, len(items) - 1), alert=alert)
+    items = tuple(app.words.MENU_ITEMS[k] for k in menu_items(app))
+    return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert,
+                      lang=app.language)
 
 
 def _confirm(app: App, alert) -> v.View:
-    title, lines = words.CONFIRM_NEW
-    return v.MessageView(title, lines, words.KEYS["confirm"], alert)
+    title, lines = app.words.CONFIRM_NEW
+    return v.MessageView(title, lines, app.words.KEYS["confirm"], alert, lang=app.language)
 
 
 def _stats(app: App, alert) -> v.View:
@@ -55,29 +57,29 @@ def _stats(app: App, alert) -> v.View:
 def _hint(app: App, alert) -> v.View:
     g = app.game
     advice = app.screen.advice
-    reason = words.hint_reason(app.screen.facts)
-    action = words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
-    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, words.KEYS["hint"], alert=alert)
+    reason = app.words.hint_reason(app.screen.facts)
+    action = app.words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
+    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["hint"], alert=alert, lang=app.language)
 
 
 def _pick(app: App, alert) -> v.View:
     g = app.game
     label = app.screen.label
     pairing = pairings(g)["ABC".index(label)]
-    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, words.KEYS["pick"], alert=alert)
+    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, app.words.KEYS["pick"], alert=alert, lang=app.language)
 
 
 def _undone(app: App, alert) -> v.View:
     s = app.screen
-    return _instructions(app, app.game.current, s.title, None, s.lines, s.page, words.KEYS["done"], alert)
+    return _instructions(app, app.game.current, s.title, None, s.lines, s.page, app.words.KEYS["done"], alert)
 
 
 def _instructions(app: App, who: int, title: str, big, lines, page: int, done_keys: str, alert) -> v.View:
     pages = paginate(big, lines)
     page = min(page, len(pages) - 1)
-    keys = done_keys if page == len(pages) - 1 else words.KEYS["page"]
+    keys = done_keys if page == len(pages) - 1 else app.words.KEYS["page"]
     return v.InstructionsView(app.name(who), who, title, pages[page], big if page == 0 else None,
-                              page + 1, len(pages), keys, alert)
+                              page + 1, len(pages), keys, alert, lang=app.language)
 
 
 def _board(app: App, alert) -> v.View:
@@ -88,8 +90,8 @@ def _board(app: App, alert) -> v.View:
         for c in range(2, 13)
     )
     current = None if g.phase is Phase.OVER else g.current
-    return v.BoardView(tuple(s.colour for s in app.seats), cols, current, app.screen.focus, words.KEYS["board"],
-                       alert=alert)
+    return v.BoardView(tuple(app.name(i) for i in range(len(app.seats))), cols, current, app.screen.focus, app.words.KEYS["board"],
+                       alert=alert, lang=app.language)
 
 
 # -- the game screen -------------------------------------------------------------
@@ -98,8 +100,8 @@ def _board(app: App, alert) -> v.View:
 def _game(app: App, alert) -> v.View:
     g = app.game
     if g is None:
-        title, lines = words.NO_GAME
-        return v.MessageView(title, lines, alert=alert)
+        title, lines = app.words.NO_GAME
+        return v.MessageView(title, lines, app.words.KEYS["message"], alert, lang=app.language)
     if handover_pending(app):
         return _handover(app, alert)
     if app.ended:
@@ -114,15 +116,15 @@ def _game(app: App, alert) -> v.View:
 def _handover(app: App, alert) -> v.View:
     g, prev = app.game, app.states[-2]
     big, lines = handover_lines(app)
-    title = words.handover_title(app.name(prev.current), big is not None)
+    title = app.words.handover_title(app.name(prev.current), big is not None)
     if g.phase is Phase.OVER:
-        done = words.KEYS["see_winner"]
+        done = app.words.KEYS["see_winner"]
     elif box_bust_shown(app):
-        done = words.KEYS["box_turn"]
+        done = app.words.KEYS["box_turn"]
     elif app.seats[g.current].bot is not None:
-        done = words.KEYS["box_next"]
+        done = app.words.KEYS["box_next"]
     else:
-        done = words.next_turn_key(app.name(g.current))
+        done = app.words.next_turn_key(app.name(g.current))
     return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
 
 
@@ -130,22 +132,22 @@ def _end(app: App, alert) -> v.View:
     g = app.game
     note: tuple[str, ...] = ()
     if g.winner is None:
-        note = (words.nobody_can_win(g.rules.columns_to_win),)
+        note = (app.words.nobody_can_win(g.rules.columns_to_win),)
     average = box_average(g.rules.columns_to_win)
     if len(g.players) == 1 and average is not None:
-        note = words.practice_result(g.turn, average) + note
+        note = app.words.practice_result(g.turn, average) + note
     winner = g.winner
     return v.WinView(None if winner is None else app.name(winner), winner,
                      g.claims_of(winner) if winner is not None else (), g.round, note,
-                     words.win_keys(people.can_recap(app)), alert=alert)
+                     app.words.win_keys(people.can_recap(app)), alert=alert, lang=app.language)
 
 
 def _turn(app: App, alert) -> v.View:
     g = app.game
     seat = g.current
     bot = app.seats[seat].bot is not None
-    keys = words.KEYS["box_turn" if bot else "turn"]
-    return v.TurnView(app.name(seat), seat, g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert)
+    keys = app.words.KEYS["box_turn" if bot else "turn"]
+    return v.TurnView(app.name(seat), seat, g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert, lang=app.language)
 
 
 def _turn_note(app: App) -> tuple[str, ...]:
@@ -153,8 +155,8 @@ def _turn_note(app: App) -> tuple[str, ...]:
     g = app.game
     if not app.events:
         names = tuple(app.name(i) for i in range(len(app.seats)))
-        return words.opening_note(names, app.name(g.current), g.rules, box_average(g.rules.columns_to_win))
-    return words.previous_turn_note(app.name(app.states[-2].current), app.events[-1])
+        return app.words.opening_note(names, app.name(g.current), g.rules, box_average(g.rules.columns_to_win))
+    return app.words.previous_turn_note(app.name(app.states[-2].current), app.events[-1])
 
 
 def _dice(app: App, alert) -> v.View:
@@ -164,8 +166,8 @@ def _dice(app: App, alert) -> v.View:
     pairs = dice_pairs(g.dice)
     options = tuple(_option(p, pairs["ABC".index(p.label)]) for p in pairings(g))
     chosen = _chosen_label(g, app.plan) if bot else None
-    keys = words.KEYS["box_ok" if bot else "choose"]
-    return v.DiceView(app.name(seat), seat, g.dice, options, bot, chosen, keys, alert)
+    keys = app.words.KEYS["box_ok" if bot else "choose"]
+    return v.DiceView(app.name(seat), seat, g.dice, options, bot, chosen, keys, alert, lang=app.language)
 
 
 def _option(p, pairs) -> v.Option:
@@ -195,10 +197,10 @@ def _moved(app: App, alert) -> v.View:
     bot_next = None
     if bot:
         bot_next = "stop" if app.plan == "stop" and stoppable else "roll"
-    keys = words.KEYS["box_ok"] if bot else words.KEYS["roll_or_stop" if stoppable else "roll"]
+    keys = app.words.KEYS["box_ok"] if bot else app.words.KEYS["roll_or_stop" if stoppable else "roll"]
     return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
-                      None if stoppable else words.risky_note(_risky_conflicts(app, g)),
-                      bot, bot_next, keys, alert)
+                      None if stoppable else app.words.risky_note(_risky_conflicts(app, g)),
+                      bot, bot_next, keys, alert, lang=app.language)
 
 
 def _risky_conflicts(app: App, g: GameState) -> list[tuple[int, list[str]]]:

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import new_game
 
+from .. import i18n, words
 from ..debounce import Press
 from .messages import StartGame
 from ..config import GameConfig
@@ -16,11 +17,12 @@ from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, 
 from .navigate import Result, open_menu
 
 
-def setup_rows(setup: Setup, roster: tuple[str, ...] = ()) -> list[tuple[str, object]]:
+def setup_rows(setup: Setup, roster: tuple[str, ...] = (), language: str = i18n.DEFAULT) -> list[tuple[str, object]]:
     """(key, raw value) rows of the new-game screen, in screen order (words.setup_row names them).
 
     A seat has a name row when there are names to pick (``roster``) or it has one;
-    "first" (who starts) is there for two or more seats.
+    "first" (who starts) is there for two or more seats. The language row shows
+    ``language`` (the app's): it changes the app, not the game's setup.
     """
     rows: list[tuple[str, object]] = [("players", len(setup.seats))]
     for i, seat in enumerate(setup.seats):
@@ -29,15 +31,16 @@ def setup_rows(setup: Setup, roster: tuple[str, ...] = ()) -> list[tuple[str, ob
             rows.append((f"name{i}", seat.name))
         rows.append((f"plays{i}", seat.bot))
     if len(setup.seats) > 1:
-        rows.append(("first", seat_name(setup.seats[min(setup.first, len(setup.seats) - 1)])))
+        first = setup.seats[min(setup.first, len(setup.seats) - 1)]
+        rows.append(("first", seat_name(first, words.language(language))))
     r = setup.rules
-    rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("start", None)]
+    rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("language", language), ("start", None)]
     return rows
 
 
 def setup_press(app: App, p: Press) -> Result:
     setup = app.setup
-    rows = setup_rows(setup, app.roster)
+    rows = setup_rows(setup, app.roster, app.language)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
         return replace(app, setup=replace(setup, cursor=(setup.cursor + step) % len(rows))), ()
@@ -45,6 +48,8 @@ def setup_press(app: App, p: Press) -> Result:
         return open_menu(app)
     if p.button == Button.ROLL or (p.button == Button.C and rows[setup.cursor][0] == "start"):
         return start_game(app)
+    if p.button == Button.C and rows[setup.cursor][0] == "language":
+        return replace(app, language=next_language(app.language, -1 if p.long else 1)), ()
     if p.button == Button.C:
         # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
         direction = -1 if p.long else 1
@@ -88,6 +93,11 @@ def _next_name(roster: tuple[str, ...], seats: list[Seat], i: int, direction: in
     choices: list[str | None] = [None] + [n for n in roster if n not in used]
     k = choices.index(seats[i].name) if seats[i].name in choices else 0
     return choices[(k + direction) % len(choices)]
+
+
+def next_language(lang: str, direction: int = 1) -> str:
+    """The language after ``lang`` (or before it) in the order the box offers them, wrapping round."""
+    return i18n.LANGUAGES[(i18n.LANGUAGES.index(lang) + direction) % len(i18n.LANGUAGES)]
 
 
 def _resize(settings: GameConfig, seats: list[Seat], direction: int) -> list[Seat]:

@@ -20,7 +20,6 @@ from dataclasses import replace
 from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
 
 from ..debounce import Press
-from .. import words
 from .messages import After, Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (
     App,
@@ -139,7 +138,7 @@ def _person_press(app: App, p: Press) -> Result:
 def _choose(app: App, label: str) -> Result:
     pairing = pairings(app.game)["ABC".index(label)]
     if not pairing.moves:
-        return flash(app, words.cannot_move(label))
+        return flash(app, app.words.cannot_move(label))
     if pairing.needs_pick:
         return replace(app, screen=PickScreen(label)), ()
     return play(app, pairing.moves[0])
@@ -178,14 +177,14 @@ def handover_lines(app: App) -> tuple[str | None, tuple[str, ...]]:
     last = app.events[-1]
     if isinstance(last, Roll):
         if app.seats[prev.current].bot is not None:
-            return words.bust_big(last.dice), words.box_bust_lines()
-        return words.bust_big(last.dice), words.bust_lines(bool(prev.runner_steps()))
+            return app.words.bust_big(last.dice), app.words.box_bust_lines()
+        return app.words.bust_big(last.dice), app.words.bust_lines(bool(prev.runner_steps()))
     return None, stop_lines(app, prev)
 
 
 def stop_lines(app: App, before: GameState) -> tuple[str, ...]:
     who = before.current
-    return words.stop_lines(app.name(who), before.runner_steps(), _claims(app, before))
+    return app.words.stop_lines(app.name(who), before.runner_steps(), _claims(app, before))
 
 
 def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:
@@ -216,7 +215,7 @@ def undo(app: App) -> Result:
     if why is not None:
         return flash(replace(app, screen=GameScreen()), why)
     last, before = app.events[-1], app.states[-2]
-    screen = UndoneScreen(words.undone_title(last), _put_back(app, last, before))
+    screen = UndoneScreen(app.words.undone_title(last), _put_back(app, last, before))
     app = with_states(app, app.states[:-1], app.events[:-1], screen=screen, acked=-1)
     return app, (PopLast(),)
 
@@ -224,13 +223,13 @@ def undo(app: App) -> Result:
 def _put_back(app: App, event: Event, before: GameState) -> tuple[str, ...]:
     """What to do on the board to take back ``event`` (played from ``before``)."""
     if isinstance(event, Move):
-        return words.undo_move_lines({c: before.runners[c] for c in dict.fromkeys(event.sums)})
+        return app.words.undo_move_lines({c: before.runners[c] for c in dict.fromkeys(event.sums)})
     who = before.current
     runners = before.runner_steps()
     markers = {c: before.markers[who][c] for c in runners}
     refill = [(c, [f"{app.name(i)} {m[c]}" for i, m in enumerate(before.markers) if i != who and m[c]])
               for c in stop_claims(before)]
-    return words.undo_stop_lines(app.name(who), runners, markers, [(c, b) for c, b in refill if b])
+    return app.words.undo_stop_lines(app.name(who), runners, markers, [(c, b) for c, b in refill if b])
 
 
 def undone_press(app: App, p: Press) -> Result:

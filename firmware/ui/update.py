@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..debounce import Press
-from .. import words
 from . import menus, people, setup, turns
 from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, Timer,
                        UnfinishedLoaded)
@@ -70,7 +69,7 @@ def _update(app: App, inp: Input) -> Result:
     if isinstance(inp, DiceRolled):
         return turns.on_dice(app, inp.dice)
     if isinstance(inp, SaveFailed):
-        return replace(app, alert=words.not_saved(inp.message)), ()
+        return replace(app, alert=app.words.not_saved(inp.message)), ()
     if isinstance(inp, Saved):
         return (replace(app, alert=None) if app.alert else app), ()
     if isinstance(inp, StatsLoaded):

@@ -36,13 +36,13 @@ class Clock:
 class Rig:
     """A box on mock pins: press buttons, read frames and the store."""
 
-    def __init__(self, tmp_path, *, seed=7, settings=None, store=None, display=None):
+    def __init__(self, tmp_path, *, seed=7, settings=None, store=None, display=None, language="en"):
         self.factory = MockFactory()
         self.clock = Clock()
         self.display = display or FakeDisplay()
         self.store = store or Store.open(tmp_path)
         self.box = Box(settings or GameConfig(), self.display, self.store, dice=seeded_dice(seed),
-                       clock=self.clock)
+                       clock=self.clock, language=language)
         self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
         self.box.start()
 

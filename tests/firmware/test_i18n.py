@@ -136,13 +136,13 @@ def test_i18n_marked_sentences_flow_into_a_working_catalogue(tmp_path):
         "def words(t, n):\n"
         "    # TRANSLATORS: the flash when ROLL is needed\n"
         "    a = t.gettext('Press ROLL to roll')\n"
-        "    b = t.ngettext('{n} turn', '{n} turns', n)\n"
+        "    b = t.ngettext('{n} round', '{n} rounds', n)\n"
         "    c = t.pgettext('menu', 'Board')\n"
         "    d = t.gettext('A brand new sentence')\n"
         "    return a, b, c, d\n"
     )
     template = catalogues.extract(src)
-    assert catalogues.keys(template) == {(None, "Press ROLL to roll"), (None, "{n} turn"), ("menu", "Board"),
+    assert catalogues.keys(template) == {(None, "Press ROLL to roll"), (None, "{n} round"), ("menu", "Board"),
                                          (None, "A brand new sentence")}
     assert next(m for m in template if m.id == "Press ROLL to roll").auto_comments == ["the flash when ROLL is needed"]
     catalog = catalogues.merge(catalogues.read(catalogues.po_path("ja"), "ja"), template)
@@ -154,7 +154,7 @@ def test_i18n_marked_sentences_flow_into_a_working_catalogue(tmp_path):
     with open(mo, "rb") as f:
         t = gettext.GNUTranslations(f)
     assert t.gettext("Press ROLL to roll") == "ROLLで振る"
-    assert t.ngettext("{n} turn", "{n} turns", 4).format(n=4) == "4手番"
+    assert t.ngettext("{n} round", "{n} rounds", 4).format(n=4) == "4巡"
     assert t.pgettext("menu", "Board") == "盤面"
     assert t.gettext("A brand new sentence") == "A brand new sentence"  # untranslated: English
 

@@ -197,6 +197,8 @@ def test_screens_other_sizes_get_the_frame_top_left():
 def test_screens_gallery_writes_scaled_images_and_index(tmp_path):
     paths = gallery.write_gallery(tmp_path)
     assert {p.stem for p in paths} == set(SAMPLES)
+    assert len(paths) == 3 * len(SAMPLES)  # English, 日本語, 한국어 side by side
+    assert (tmp_path / "ja" / "pick.png").exists() and (tmp_path / "ko" / "pick.png").exists()
     with Image.open(tmp_path / "pick.png") as image:
         assert image.size == (128 * 4 + 16, 64 * 4 + 16)
         assert image.mode == "RGB"
