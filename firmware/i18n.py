@@ -102,7 +102,7 @@ class Bound:
         space = dict(own)
         space.update(_=t.gettext, ngettext=t.ngettext, pgettext=t.pgettext)
         for name, value in own.items():
-            if isinstance(value, types.FunctionType) and value.__module__ == module.__name__ and name not in MARKS:
+            if isinstance(value, types.FunctionType) and _defined_in(value, module) and name not in MARKS:
                 space[name] = types.FunctionType(value.__code__, space, name, value.__defaults__, value.__closure__)
             elif name.lstrip("_").isupper() and isinstance(value, (str, tuple, dict)):
                 space[name] = _translated(value, t)
@@ -131,3 +131,8 @@ def _translated(value, t: gettext.NullTranslations):
     if isinstance(value, dict):
         return {k: _translated(v, t) for k, v in value.items()}
     return value
+
+
+def _defined_in(function: types.FunctionType, module: types.ModuleType) -> bool:
+    """Whether ``function`` belongs to ``module`` or to one of its submodules (a package of words)."""
+    return function.__module__ == module.__name__ or function.__module__.startswith(module.__name__ + ".")

@@ -1,0 +1,194 @@
+"""Words around the game: flashes, key legends, titles, menus, the new-game rows, statistics."""
+
+from __future__ import annotations
+
+from .. import i18n
+from ..i18n import N_, NP_
+from .marks import _, ngettext, pgettext
+
+
+# -- short notes over the top line (until the next press) ----------------------
+
+FLASH = {
+    # TRANSLATORS: a short note over the top line until the next press.
+    "new_game": N_("ROLL: new game"),
+    # TRANSLATORS: two buttons with what they answer; keep the button names.
+    "confirm_keys": N_("C: yes  MENU: no"),
+    "roll_first": N_("Press ROLL to roll"),
+    "choose": N_("Choose A, B or C"),
+    # TRANSLATORS: risky variant: a runner shares a square with another player's marker.
+    "risky_stop": N_("Risky: can't stop"),
+    "roll_or_stop": N_("ROLL or STOP"),
+    "which_column": N_("A or B: which column"),
+    "nothing_to_undo": N_("Nothing to undo"),
+    "game_over": N_("Game is over"),
+    "dice_stay": N_("Dice stay rolled"),
+    "box_moves_stay": N_("Box moves stay"),
+    "set_board": N_("Set the board like this"),
+}
+
+
+def cannot_move(label: str) -> str:
+    # TRANSLATORS: {label} is the pairing A, B or C.
+    return _("{label} cannot move").format(label=label)
+
+
+def not_saved(message: str) -> str:
+    # TRANSLATORS: {message} is a short reason such as 'disk full'.
+    return _("NOT SAVED: {message}").format(message=message)
+
+
+# -- the bottom line: what the buttons do now ------------------------------------
+
+KEYS = {
+    # TRANSLATORS: bottom line. Keep the button names and the colon; no space inside a label.
+    "setup": N_("A/B:move C:change ROLL:start"),
+    "confirm": N_("C:yes MENU:no"),
+    "turn": N_("ROLL:roll MENU:menu"),
+    "box_turn": N_("ROLL:faster MENU:menu"),
+    "choose": N_("A B C:choose"),
+    "box_ok": N_("ROLL:faster MENU:menu"),
+    "box_next": N_("ROLL:box plays"),
+    "roll_or_stop": N_("ROLL:roll STOP:stop"),
+    "roll": N_("ROLL:roll"),
+    "page": N_("A/B:page ROLL:next"),
+    "done": N_("ROLL:done"),
+    "see_winner": N_("ROLL:see the winner"),
+    "stats": N_("A/B:page MENU:menu"),
+    "recap": N_("ROLL:back MENU:menu"),
+    "back": N_("MENU:menu"),
+    "pick": N_("A/B:pick STOP:back"),
+    "board": N_("A/B:col C:+4 ROLL:game"),
+    "hint": N_("ROLL:ok MENU:menu"),
+    "column": N_("A/B:column MENU:back"),
+    "menu": N_("A/B:move ROLL:ok MENU:back"),
+    "message": N_("ROLL:ok"),
+    "stats_one": N_("ROLL:back MENU:menu"),
+}
+
+
+def next_turn_key(name: str) -> str:
+    """The one press that ends a handover: the next player's dice are rolled."""
+    # TRANSLATORS: no space inside the label: a space starts a new legend entry.
+    return _("ROLL:{name} rolls").format(name=name)
+
+
+# -- titles and fixed screens --------------------------------------------------
+
+NEW_GAME = N_("New game")
+MENU = N_("Menu")
+CONFIRM_NEW = (N_("New game?"), (N_("This game will end"), N_("(it stays in history).")))
+NO_GAME = (N_("No game"), (N_("ROLL: new game"),))
+
+MENU_ITEMS = {
+    "back": N_("Back to game"),
+    "undo": N_("Undo"),
+    "hint": N_("Hint"),
+    # TRANSLATORS: menu item: the board view.
+    "board": NP_("menu", "Board"),
+    "new": N_("New game"),
+    "stats": N_("Statistics"),
+    "continue": N_("Continue a game"),
+}
+
+CONTINUE = N_("Continue")
+#: The name statistics give every seat the box played.
+BOX_PLAYER = N_("Box")
+NO_UNFINISHED = (N_("Continue"), (N_("No unfinished games."),))
+RECAP = N_("Recap")
+
+
+def continue_item(game_id: int, names: tuple[str, ...], turns: int) -> str:
+    """A game left unfinished, as the list of games to continue shows it: "12 Ann, Bob T5"."""
+    return f"{game_id} {', '.join(names)} T{turns}"
+
+
+def win_keys(recap: bool) -> str:
+    """The win screen's legend; B opens the recap of the game."""
+    return _("B:recap ROLL:new MENU:menu") if recap else _("ROLL:new game MENU:menu")
+
+
+# -- statistics per person ---------------------------------------------------
+
+#: The recap's column headings: turns, busts, biggest turn (squares climbed).
+RECAP_HEADINGS = (N_("turn"), N_("bust"), N_("best"))
+
+
+def recap_status(rounds: int) -> str:
+    return ngettext("{n} round", "{n} rounds", rounds).format(n=rounds)
+
+
+def person_rows(games: int, wins: int, win_rate: float | None, busts_per_turn: float | None,
+                solo: dict[int, tuple[int, float]]) -> tuple[tuple[str, str], ...]:
+    """One person's statistics as (label, value) rows; ``solo``: columns -> (best, average) turns of solitaire wins."""
+    rows = [(_("Games"), str(games)), (_("Wins"), f"{wins} ({win_rate:.0%})" if win_rate is not None else str(wins))]
+    rows.append((_("Busts a turn"), f"{busts_per_turn:.2f}" if busts_per_turn is not None else "-"))
+    for columns in sorted(solo):
+        best, average = solo[columns]
+        rows.append((_("{n} col solo best").format(n=columns), str(best)))
+        rows.append((_("{n} col solo avg").format(n=columns), f"{average:.1f}"))
+    return tuple(rows)
+
+
+def page_of(page: int, pages: int) -> str:
+    return f"{page}/{pages}"
+
+#: The config's usual colours, which are the players' names on the screen; another colour stays as written.
+COLOURS = {
+    # TRANSLATORS: a player's colour, also the player's name on the screen.
+    "Red": NP_("colour", "Red"),
+    "Blue": NP_("colour", "Blue"),
+    "Green": NP_("colour", "Green"),
+    "Yellow": NP_("colour", "Yellow"),
+    "Orange": NP_("colour", "Orange"),
+    "Purple": NP_("colour", "Purple"),
+    "White": NP_("colour", "White"),
+    "Black": NP_("colour", "Black"),
+}
+
+
+def colour(name: str) -> str:
+    """A seat's colour as the players' name for it ("Red" -> "赤" in Japanese); other names as they are."""
+    return COLOURS.get(name, name)
+
+
+def setup_row(key: str, value) -> tuple[str, str]:
+    """(label, value) of a new-game row; ``value`` is the row's raw value."""
+    if key == "players":
+        # TRANSLATORS: new-game row: how many players.
+        return _("Players"), str(value)
+    if key.startswith("colour"):
+        # TRANSLATORS: new-game row: player n's colour.
+        return _("P{n} colour").format(n=int(key[6:]) + 1), colour(value)
+    if key.startswith("name"):
+        # TRANSLATORS: new-game row: player n's name from the roster ("-" for none).
+        return _("P{n} name").format(n=int(key[4:]) + 1), value or "-"
+    if key.startswith("plays"):
+        # TRANSLATORS: new-game row: a person or the box plays seat n; the box itself is "box".
+        label = _("P{n} plays").format(n=int(key[5:]) + 1)
+        return label, pgettext("seat", "box") if value else pgettext("seat", "person")
+    if key == "first":
+        # TRANSLATORS: new-game row: who starts.
+        return _("Starts"), value
+    if key == "win":
+        # TRANSLATORS: columns to win, as a short value.
+        return _("To win"), ngettext("{n} col", "{n} cols", value).format(n=value)
+    if key == "speedy":
+        # TRANSLATORS: the speedy variant: runners jump squares with other markers.
+        return _("Speedy"), _on_off(value)
+    if key == "risky":
+        # TRANSLATORS: the risky variant: no stop on a square shared with another marker.
+        return _("Risky"), _on_off(value)
+    if key == "language":
+        # TRANSLATORS: new-game row: the language of the screen (each language shows its own name).
+        return _("Language"), i18n.NAMES.get(value, str(value))
+    return _("Start game"), ""
+
+
+def _on_off(value: bool) -> str:
+    return pgettext("setting", "on") if value else pgettext("setting", "off")
+
+
+def off_reason(reason: str) -> str:
+    """Why the box stopped, under "Safe to unplug": the usual "Game saved" in the language, another as given."""
+    return _("Game saved") if reason == "Game saved" else reason
