@@ -1,7 +1,7 @@
 """Renderer benchmark: time to turn one view into a 128x64 frame.
 
 Target: median under 2 ms per frame on this machine over every sample view of
-``firmware/gallery.py`` (the frame is most of the press-to-frame budget that
+``firmware/samples.py`` (the frame is most of the press-to-frame budget that
 ``benchmarks/box.py`` measures end to end). Moved here from a timed unit test:
 speed targets live in benchmarks, not in ``make test``.
 
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from firmware.gallery import SAMPLES  # noqa: E402
+from firmware.samples import SAMPLES  # noqa: E402
 from firmware.screens import render  # noqa: E402
 
 TARGET_MEDIAN_S = 0.002

@@ -1,7 +1,7 @@
 """Every screen in every language: golden images of the gallery in ja and ko, and every sentence fits.
 
 The Japanese and Korean samples are the gallery's English ones made through
-the words module in that language (``firmware.gallery.samples``), so these
+the words module in that language (``firmware.samples.samples``), so these
 goldens show what the box says, not a hand translation. The fit test puts
 every message of every catalogue on every screen that shows it, with the
 longest names and numbers, and fails on any text the renderer had to cut.
@@ -18,7 +18,8 @@ from PIL import Image, ImageChops
 from engine import Move, Roll, Rules, Stop
 from firmware import i18n, views as v, words
 from firmware.bots import HintFacts
-from firmware.gallery import CUT_NAMES, SAMPLES_IN, golden_path
+from firmware.gallery import golden_path
+from firmware.samples import CUT_NAMES, SAMPLES_IN
 from firmware.screens import render_checked
 from firmware.screens.frame import legend_tokens
 from firmware.ui.pages import paginate

@@ -1,6 +1,6 @@
 """Screens: every sample view renders pixel-exactly as its golden image, and fits (its speed: benchmarks/screens.py).
 
-The sample views live in ``firmware/gallery.py`` (``SAMPLES``), shared with the
+The sample views live in ``firmware/samples.py`` (``SAMPLES``), shared with the
 gallery. After an intended change of the look, regenerate the golden images
 and the gallery, look at them, and commit both:
 
@@ -21,7 +21,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from firmware import gallery, screens, views
-from firmware.gallery import SAMPLES
+from firmware.samples import CUT_NAMES, SAMPLES
 from firmware.screens import render, render_checked
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -86,7 +86,7 @@ def test_screens_distinct_samples_give_distinct_frames():
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_screens_sample_text_fits_without_cuts(name):
     cut = render_checked(SAMPLES[name]).cuts
-    if name in gallery.CUT_NAMES:  # a long player's name, cut on purpose: only the name
+    if name in CUT_NAMES:  # a long player's name, cut on purpose: only the name
         assert cut and all("Maximiliane-Louise" in c or "Christopher" in c for c in cut), cut
         return
     assert cut == (), f"{name}: text cut to fit: {cut}"
