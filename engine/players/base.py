@@ -17,7 +17,8 @@ from typing import ClassVar
 from ..board import COLUMNS, TOP
 from ..errors import CantStopError
 from ..events import Move
-from ..game import can_stop, step_after, stop_claims
+from ..facts import stop_claims
+from ..game import can_stop, step_after
 from ..odds import bust_probability
 from ..state import GameState, Phase, free_runners_of
 from .turn import climbing_mask, outcomes, placeable_mask

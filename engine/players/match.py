@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ..board import ALL_ROLLS
 from ..events import STOP, Roll
-from ..game import apply, outcome
+from ..facts import outcome
+from ..game import apply
 from ..rules import Rules
 from ..state import Phase, new_game
 from .base import PlayerError
