@@ -247,13 +247,14 @@ class Overlay:
 
 
 class Downloads:
-    """What the install downloads, kept between runs: apt's .deb files and pip's cache.
+    """apt's .deb files, kept between runs in $CACHE/downloads/PLATFORM and
+    bind-mounted at the root's /var/cache/apt/archives.
 
-    Bind-mounted where the root's apt and pip keep them (/var/cache/apt/archives,
-    root's ~/.cache/pip, as sudo sets HOME=/root), from $CACHE/downloads/PLATFORM.
-    The install still runs in full, as on a Pi that has installed once before: apt
-    checks each kept .deb against its signed lists, pip resolves against the index;
-    only the transfers (slow under qemu: TLS and hashing are emulated) are saved.
+    The install still runs in full, as on a Pi that has installed once before:
+    apt checks each kept .deb against its signed lists and installs it; only the
+    transfer (slow under qemu, where apt's TLS and hashing are emulated) is saved.
+    pip's cache is not kept: measured here, pip wrote nothing to it (the index's
+    answers reach this machine uncacheable), so it would save nothing.
     """
 
     def __init__(self, platform: Platform, root: Path) -> None:
@@ -275,7 +276,6 @@ class Downloads:
         apt_uid = next((int(line.split(":")[2]) for line in (self.root / "etc/passwd").read_text().splitlines()
                         if line.startswith("_apt:")), 0)
         os.chown(partial, apt_uid, 0)  # apt downloads as its own user
-        self._bind(self.store / "pip", "root/.cache/pip")
         return self
 
     def __exit__(self, *exc) -> None:
