@@ -82,11 +82,18 @@ pip_install() {
 # Does the package index lack an lgpio wheel for this Python and machine? Only
 # pip's own "no matching distribution" counts: a network fault is left for the
 # real install to report. (Asked before installing, so the install runs once.)
+# PIP (a command) replaces the venv's pip for this question: the tests set it
+# to a stand-in, and then it is asked under --root too.
 lgpio_wheel_exists() {
-    [ "$REAL" -eq 1 ] && [ "$DRY_RUN" -eq 0 ] || return 0
+    local pip=("$VENV/bin/python" -m pip)
+    if [ -n "${PIP:-}" ]; then
+        read -r -a pip <<<"$PIP"
+    elif [ "$REAL" -eq 0 ] || [ "$DRY_RUN" -eq 1 ]; then
+        return 0
+    fi
     local dir answer
     dir=$(mktemp -d)
-    answer=$("$VENV/bin/python" -m pip download --disable-pip-version-check --only-binary=:all: --no-deps \
+    answer=$("${pip[@]}" download --disable-pip-version-check --only-binary=:all: --no-deps \
         --dest "$dir" 'lgpio>=0.2' 2>&1) || true
     rm -rf "$dir"
     ! grep -q "No matching distribution found for lgpio" <<<"$answer"
@@ -195,8 +202,9 @@ if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! lgpio_wheel_exists; then
     # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
     extra=""
     note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
-    note "  Everything else is installed, but the box cannot read its buttons until lgpio is:"
-    note "  install python3-lgpio (Raspberry Pi OS has it), then run this again."
+    note "  On a Pi Zero, 1, 2, 3 or 4 the buttons use gpiozero's own backend (/dev/gpiomem) instead."
+    note "  A Pi 5 cannot read its buttons without lgpio: install python3-lgpio"
+    note "  (Raspberry Pi OS has it), then run this again."
 fi
 if ! pip_install "${build}${extra}"; then
     cat "$pip_log" >&2

@@ -14,6 +14,7 @@ lgpio's callback thread. So a sink should only put the edge on a queue.
 from __future__ import annotations
 
 import glob
+import logging
 from collections.abc import Callable, Mapping
 from types import TracebackType
 
@@ -23,6 +24,7 @@ from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 from hw.errors import ButtonError
 
 Sink = Callable[[str, bool], None]
+log = logging.getLogger(__name__)
 
 GPIOCHIP_GLOB = "/dev/gpiochip*"
 EMULATE_HINT = "try 'cantstop-box emulate'"
@@ -121,22 +123,28 @@ NEEDS_WRITABLE_CWD = (
 
 
 def real_pin_factory(chip: int | None = None):
-    """The Pi's GPIO backend (gpiozero's lgpio factory), or a one-line ``ButtonError``."""
+    """The Pi's GPIO backend, or a one-line ``ButtonError``.
+
+    gpiozero's lgpio factory where lgpio can be imported; where it cannot
+    (Debian trixie's Python 3.13 has neither python3-lgpio nor a PyPI wheel),
+    gpiozero's own pure-Python ``native`` factory, which drives the GPIO
+    registers through /dev/gpiomem on a Pi Zero, 1, 2, 3 or 4. A Pi 5's GPIO
+    sits behind its RP1 chip, which only lgpio reaches: there it is an error.
+    The backend that runs is logged.
+    """
     try:
-        from gpiozero.pins.lgpio import LGPIOFactory
+        factory_class = _lgpio_factory_class()
     except ImportError as exc:
         if not glob.glob(GPIOCHIP_GLOB):
             raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})") from exc
-        raise ButtonError(
-            "GPIO backend unavailable: the lgpio module is not installed (install the 'pi' extra)"
-        ) from exc
+        return _native_factory(exc)
     except OSError as exc:
         # Importing lgpio opens its notification pipes (.lgd-nfy*) in the current directory.
         raise ButtonError(NEEDS_WRITABLE_CWD) from exc
     if not glob.glob(GPIOCHIP_GLOB):
         raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})")
     try:
-        return LGPIOFactory(chip=chip)
+        factory = factory_class(chip=chip)
     except PermissionError as exc:
         raise ButtonError(
             "GPIO backend unavailable: permission denied on /dev/gpiochip* (add the user to the 'gpio' group)"
@@ -146,6 +154,55 @@ def real_pin_factory(chip: int | None = None):
             # lgpio makes its notification pipes in the current directory.
             raise ButtonError(NEEDS_WRITABLE_CWD) from exc
         raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({_one_line(exc)})") from exc
+    log.info("GPIO backend: lgpio")
+    return factory
+
+
+DEVICE_TREE_COMPATIBLE = "/proc/device-tree/compatible"
+PI5_SOC = "brcm,bcm2712"  # Pi 5, Pi 500, CM5
+NO_LGPIO_ON_PI5 = (
+    "GPIO backend unavailable: a Pi 5 needs lgpio, which is not installed"
+    " (install python3-lgpio, or use a Python that PyPI has lgpio wheels for, then run deploy/install.sh again)"
+)
+
+
+def _lgpio_factory_class():
+    """gpiozero's lgpio factory class; ImportError where lgpio is not installed."""
+    from gpiozero.pins.lgpio import LGPIOFactory
+
+    return LGPIOFactory
+
+
+def _board_soc() -> str:
+    """The SoC the device tree names ("brcm,bcm2711" ...), or "" where there is none."""
+    try:
+        with open(DEVICE_TREE_COMPATIBLE, "rb") as file:
+            names = file.read().decode("ascii", "replace").split("\0")
+    except OSError:
+        return ""
+    return next((name for name in names if name.startswith("brcm,bcm")), "")
+
+
+def _native_factory_class():
+    from gpiozero.pins.native import NativeFactory
+
+    return NativeFactory
+
+
+def _native_factory(lgpio_missing: ImportError):
+    """gpiozero's pure-Python factory, for a Pi without lgpio; a Pi 5 cannot use it."""
+    if _board_soc() == PI5_SOC:
+        raise ButtonError(NO_LGPIO_ON_PI5) from lgpio_missing
+    try:
+        factory = _native_factory_class()()
+    except Exception as exc:  # OSError from /dev/gpiomem, PinUnknownPi ...
+        hint = " (is the user in the 'gpio' group?)" if "gpiomem" in str(exc) else ""
+        raise ButtonError(
+            f"GPIO backend unavailable: lgpio is not installed and gpiozero's native backend failed:"
+            f" {_one_line(exc)}{hint}"
+        ) from exc
+    log.info("GPIO backend: gpiozero native (/dev/gpiomem; lgpio is not installed)")
+    return factory
 
 
 def _one_line(exc: BaseException) -> str:

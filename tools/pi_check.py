@@ -119,6 +119,7 @@ def rootfs(platform: Platform) -> Path:
     """The pristine root of a platform: built once with debootstrap, then reused."""
     root = CACHE / platform.name
     if (root / ".pi-check-recipe").exists() and (root / ".pi-check-recipe").read_text() == RECIPE:
+        refresh_lists(root)
         return root
     CACHE.mkdir(parents=True, exist_ok=True)
     building = CACHE / f"{platform.name}.building"
@@ -140,6 +141,20 @@ def rootfs(platform: Platform) -> Path:
     building.rename(root)
     say(f"built {platform.name} in {time.monotonic() - started:.0f} s")
     return root
+
+
+LISTS_FRESH_S = 24 * 3600  # apt's lists in a cached root are fetched again when older than this
+
+
+def refresh_lists(root: Path) -> None:
+    """apt-get update in a cached root whose package lists are a day old, so that the
+    versions they name are still on the mirror (and only then: a run with fresh lists skips it)."""
+    lists = list((root / "var/lib/apt/lists").glob("*_Packages*"))
+    if lists and time.time() - max(p.stat().st_mtime for p in lists) < LISTS_FRESH_S:
+        return
+    say(f"{root.name}: its package lists are over a day old: apt-get update")
+    with Mounted(root):
+        chroot(root, "apt-get", "update", "-qq")
 
 
 def chroot(root: Path, *cmd: str, check: bool = True, **kw) -> subprocess.CompletedProcess:
@@ -231,6 +246,47 @@ class Overlay:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+class Downloads:
+    """apt's .deb files, kept between runs in $CACHE/downloads/PLATFORM and
+    bind-mounted at the root's /var/cache/apt/archives.
+
+    The install still runs in full, as on a Pi that has installed once before:
+    apt checks each kept .deb against its signed lists and installs it; only the
+    transfer (slow under qemu, where apt's TLS and hashing are emulated) is saved.
+    pip's cache is not kept: measured here, pip wrote nothing to it (the index's
+    answers reach this machine uncacheable), so it would save nothing.
+    """
+
+    def __init__(self, platform: Platform, root: Path) -> None:
+        self.store = CACHE / "downloads" / platform.name
+        self.root = root
+        self.points: list[Path] = []
+
+    def _bind(self, kept: Path, inside: str) -> None:
+        kept.mkdir(parents=True, exist_ok=True)
+        point = self.root / inside
+        point.mkdir(parents=True, exist_ok=True)
+        sh("mount", "--bind", str(kept), str(point))
+        self.points.append(point)
+
+    def __enter__(self) -> Downloads:
+        self._bind(self.store / "apt", "var/cache/apt/archives")
+        partial = self.store / "apt/partial"
+        partial.mkdir(exist_ok=True)
+        apt_uid = next((int(line.split(":")[2]) for line in (self.root / "etc/passwd").read_text().splitlines()
+                        if line.startswith("_apt:")), 0)
+        os.chown(partial, apt_uid, 0)  # apt downloads as its own user
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for point in reversed(self.points):
+            # Never lazily: the overlay is deleted next, and must not reach into the cache.
+            sh("umount", str(point), check=False)
+            if point.is_mount():
+                raise SystemExit(f"pi-check: cannot unmount {point}; the cache is left mounted there")
+        self.points.clear()
+
+
 def trust_host_cas(root: Path) -> None:
     """This network's TLS-inspecting proxy CAs (if any), so pip can reach PyPI from the root."""
     extra = sorted(Path("/usr/local/share/ca-certificates").glob("*.crt"))
@@ -277,7 +333,7 @@ def host_views(records: list[Path]) -> dict[str, subprocess.CompletedProcess]:
 def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
     result = Result(platform)
     lower = rootfs(platform)
-    with Overlay(lower) as root, Mounted(root):
+    with Overlay(lower) as root, Mounted(root), Downloads(platform, root):
         trust_host_cas(root)
         shutil.copytree(clone, root / CLONE.lstrip("/"), symlinks=True)
         chroot(root, "chown", "-R", "pi:pi", CLONE)

@@ -178,3 +178,90 @@ def test_buttons_real_pin_factory_import_failing_in_unwritable_cwd_is_one_line(m
         real_pin_factory()
     assert "\n" not in str(info.value)
     assert isinstance(info.value.__cause__, FileNotFoundError)
+
+
+# -- without lgpio: gpiozero's native factory, except on a Pi 5 ---------------------
+
+class _FakeNative:
+    made = 0
+
+    def __init__(self):
+        type(self).made += 1
+
+
+def _no_lgpio(monkeypatch, soc: str, native=_FakeNative):
+    """A Pi (a gpiochip) whose lgpio import fails, with SOC in its device tree; no real GPIO is touched."""
+    import hw.buttons
+
+    def lgpio_missing():
+        raise ImportError("No module named 'lgpio'")
+
+    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lgpio_missing)
+    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: ["/dev/gpiochip0"])
+    monkeypatch.setattr(hw.buttons, "_board_soc", lambda: soc)
+    monkeypatch.setattr(hw.buttons, "_native_factory_class", lambda: native)
+
+
+@pytest.mark.parametrize("soc", ["brcm,bcm2710", "brcm,bcm2711", "brcm,bcm2837"])
+def test_buttons_without_lgpio_fall_back_to_the_native_factory(monkeypatch, caplog, soc):
+    _no_lgpio(monkeypatch, soc)
+    with caplog.at_level("INFO", logger="hw.buttons"):
+        factory = real_pin_factory()
+    assert isinstance(factory, _FakeNative)
+    assert "GPIO backend: gpiozero native" in caplog.text
+
+
+def test_buttons_without_lgpio_on_a_pi5_name_what_to_install(monkeypatch):
+    _no_lgpio(monkeypatch, "brcm,bcm2712")
+    _FakeNative.made = 0
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert "Pi 5" in message and "python3-lgpio" in message and "\n" not in message
+    assert _FakeNative.made == 0  # the native factory would poke the wrong registers on a Pi 5
+
+
+def test_buttons_without_lgpio_native_failure_is_one_line(monkeypatch):
+    class GpiomemRefused:
+        def __init__(self):
+            raise OSError("unable to open /dev/gpiomem or /dev/mem; upgrade your kernel or run as root")
+
+    _no_lgpio(monkeypatch, "brcm,bcm2711", native=GpiomemRefused)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert "lgpio is not installed" in message and "'gpio' group" in message and "\n" not in message
+
+
+def test_buttons_without_lgpio_and_without_gpio_still_say_emulate(monkeypatch):
+    import hw.buttons
+
+    _no_lgpio(monkeypatch, "")
+    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: [])
+    with pytest.raises(ButtonError, match="cantstop-box emulate"):
+        real_pin_factory()
+
+
+def test_buttons_with_lgpio_log_the_lgpio_backend(monkeypatch, caplog):
+    import hw.buttons
+
+    class Lgpio:
+        def __init__(self, chip=None):
+            self.chip = chip
+
+    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lambda: Lgpio)
+    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: ["/dev/gpiochip0"])
+    with caplog.at_level("INFO", logger="hw.buttons"):
+        assert isinstance(real_pin_factory(chip=4), Lgpio)
+    assert "GPIO backend: lgpio" in caplog.text
+
+
+def test_buttons_board_soc_reads_the_device_tree(monkeypatch, tmp_path):
+    import hw.buttons
+
+    compatible = tmp_path / "compatible"
+    compatible.write_bytes(b"raspberrypi,5-model-b\0brcm,bcm2712\0")
+    monkeypatch.setattr(hw.buttons, "DEVICE_TREE_COMPATIBLE", str(compatible))
+    assert hw.buttons._board_soc() == "brcm,bcm2712"
+    monkeypatch.setattr(hw.buttons, "DEVICE_TREE_COMPATIBLE", str(tmp_path / "none"))
+    assert hw.buttons._board_soc() == ""

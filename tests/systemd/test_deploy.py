@@ -408,3 +408,68 @@ def test_deploy_scripts_refuse_the_real_system_without_root(script, open_copy):
     assert done.returncode == 1
     assert f"{script.name}: needs root: run 'sudo deploy/{script.name}'" in done.stderr
     assert done.stderr.count("\n") == 1 and done.stdout == ""
+
+
+# -- lgpio where the distribution has none: a PyPI wheel, or nothing at all ----------
+
+
+@pytest.fixture
+def pip_index(tmp_path, monkeypatch):
+    """A stand-in pip (PIP) that logs its arguments; the returned file holds "wheel" or "none" (lgpio on PyPI)."""
+    answer = tmp_path / "pip-lgpio"
+    answer.write_text("wheel\n")
+    asked = tmp_path / "pip-asked"
+    fake = tmp_path / "bin" / "pip"
+    fake.parent.mkdir()
+    fake.write_text(f'#!{BASH}\necho "$*" >> {asked}\n'
+                    f'if grep -qx none {answer}; then\n'
+                    f'  echo "ERROR: Could not find a version that satisfies the requirement lgpio>=0.2 (from versions: none)" >&2\n'
+                    f'  echo "ERROR: No matching distribution found for lgpio>=0.2" >&2; exit 1\nfi\n'
+                    f'echo "Saved ./lgpio-0.2.2.0-cp311-cp311-manylinux_2_34_aarch64.whl"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
+    monkeypatch.setenv("PIP", "pip")
+    return answer, asked
+
+
+def pip_install_line(out: str) -> str:
+    return next(line for line in out.splitlines() if "-m pip install" in line)
+
+
+def test_deploy_install_takes_lgpio_from_a_pypi_wheel(root, apt_knows, pip_index):
+    apt_knows.write_text("python3-venv\npython3-spidev\npython3-pil\npython3-cbor2\n")  # Debian bookworm
+    answer, asked = pip_index
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert "lgpio: Debian GNU/Linux 12 (bookworm) has no python3-lgpio; a binary wheel from the package index" in out
+    question = asked.read_text()
+    assert question.startswith("download ") and "--only-binary=:all:" in question and "lgpio>=0.2" in question
+    assert pip_install_line(out).endswith("\\[pi\\]")  # the 'pi' extra, which brings lgpio
+    assert "no lgpio" not in out and "NOTE" not in out
+
+
+def test_deploy_install_without_lgpio_anywhere_installs_the_rest_and_says_so(root, apt_knows, pip_index):
+    apt_knows.write_text("python3-venv\npython3-spidev\npython3-pil\npython3-cbor2\n")  # Debian trixie
+    (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\n')
+    answer, asked = pip_index
+    answer.write_text("none\n")
+    done = run(INSTALL, "--root", str(root))
+    out = done.stdout
+    assert asked.read_text().startswith("download ")
+    line = pip_install_line(out)
+    assert "[pi]" not in line.replace("\\", "") and line.endswith(str(REPO))  # the program without the 'pi' extra
+    notes = [line for line in out.splitlines() if line.startswith("NOTE:")]
+    assert any("Debian GNU/Linux 13 (trixie) has no python3-lgpio and PyPI no wheel for it" in n for n in notes)
+    assert any("gpiozero's own backend (/dev/gpiomem)" in n for n in notes)
+    assert any("Pi 5" in n and "install python3-lgpio" in n for n in notes)
+    assert os.readlink(root / ENABLE_LINK) == "/etc/systemd/system/cantstop-box.service"  # installed all the same
+
+
+def test_deploy_install_leaves_a_pip_fault_to_the_real_install(root, apt_knows, pip_index, tmp_path):
+    """Only pip's "no matching distribution" means no wheel: a network fault keeps the 'pi' extra."""
+    apt_knows.write_text("python3-venv\npython3-spidev\npython3-pil\npython3-cbor2\n")
+    _, asked = pip_index
+    broken = tmp_path / "bin" / "pip"
+    broken.write_text(f'#!{BASH}\necho "$*" >> {asked}\necho "ERROR: Could not fetch URL: connection refused" >&2\nexit 1\n')
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert asked.read_text().startswith("download ")
+    assert pip_install_line(out).endswith("\\[pi\\]")
