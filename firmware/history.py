@@ -15,7 +15,7 @@ import time
 
 from firmware.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.export import add_state_dir_argument, iso, open_store
-from firmware.stats import seats_from_meta
+from firmware.seats import seats_from_meta
 from firmware.store import GameSummary, StoreError
 
 DESCRIPTION = __doc__

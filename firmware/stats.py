@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .ui import Seat
+from typing import TYPE_CHECKING
+
+from .seats import seats_from_meta
+
+if TYPE_CHECKING:  # the screen's messages; imported where used, so history need not load the UI
+    from . import ui
 
 
 def wins_per_colour(summaries, colours) -> tuple[tuple[tuple[str, int], ...], int]:
@@ -25,19 +30,6 @@ def wins_per_colour(summaries, colours) -> tuple[tuple[tuple[str, int], ...], in
         wins[name] = wins.get(name, 0) + 1
     rows = tuple(sorted(wins.items(), key=lambda kv: (-kv[1], list(wins).index(kv[0]))))
     return rows, games
-
-
-def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
-    seats = []
-    raw = meta.get("seats") if isinstance(meta, dict) else None
-    raw = raw if isinstance(raw, list) else []
-    for i, name in enumerate(players):
-        bot = person = None
-        if i < len(raw) and isinstance(raw[i], dict):
-            bot = raw[i].get("bot") or None
-            person = raw[i].get("name")
-        seats.append(Seat(name, bot, person if isinstance(person, str) and person else None))
-    return tuple(seats)
 
 
 def load_stats(store, roster) -> "ui.StatsLoaded":

@@ -19,6 +19,7 @@ from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_
 
 from .. import bots, i18n, words
 from ..config import GameConfig
+from ..seats import Seat
 
 
 class Button(StrEnum):
@@ -52,21 +53,6 @@ class Screen(StrEnum):
 
 # --------------------------------------------------------------------------
 # The table: seats, settings, the new-game choices
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A place at the table: its colour (the pieces), who sits there, and whether the box plays it."""
-
-    colour: str
-    bot: str | None = None  # None for a person, else the bot kind ("strong", "rule28")
-    name: str | None = None  # a name from the roster; None: the seat is called by its colour
-
-    def to_json(self) -> dict:
-        out = {"colour": self.colour, "bot": self.bot}
-        if self.name is not None:
-            out["name"] = self.name
-        return out
 
 
 #: The player the box uses for a seat set to "box".
