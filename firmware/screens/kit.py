@@ -48,11 +48,6 @@ def width_of(text: str, font_name: str) -> int:
     return glyphs.text_width(text, font_name)
 
 
-def max_chars(width: int, font_name: str) -> int:
-    """How many characters of ``font_name`` fit in ``width`` pixels."""
-    return max(0, width // CELLS[font_name][0])
-
-
 def fit(text: str, width: int, font_name: str) -> str:
     """``text`` cut (ending in ``..``) so it fits ``width`` pixels; unchanged when it fits."""
     return glyphs.fit(text, width, font_name)

@@ -38,11 +38,6 @@ def ranges(squares: tuple[int, ...]) -> str:
     return " ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in out)
 
 
-def count(n: int, one: str, many: str) -> str:
-    """"1 game", "3 games" (English only: a translated count is an ``ngettext`` sentence)."""
-    return f"{n} {one if n == 1 else many}"
-
-
 def games_count(n: int) -> str:
     return ngettext("{n} game", "{n} games", n).format(n=n)
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from engine import Phase, Record, Roll, Rules, Stop, state_view
+from engine import Phase, Record, Stop, state_view
 from firmware import ui, views
 from firmware.config import ButtonPins, GameConfig
 from firmware.daemon import Box
@@ -341,25 +341,6 @@ def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
                 assert stored.replay() == app.game
         finally:
             r.close()
-
-
-def test_daemon_statistics_count_multiplayer_wins_per_colour():
-    from types import SimpleNamespace as G
-
-    from firmware.stats import wins_per_colour
-
-    def game(players, winner, status="finished", bots=()):
-        seats = [{"colour": p, "bot": "strong" if i in bots else None} for i, p in enumerate(players)]
-        return G(players=tuple(players), winner=winner, status=status, meta={"seats": seats})
-
-    rows, games = wins_per_colour([
-        game(["Red", "Blue"], 0), game(["Red", "Blue"], 0), game(["Blue", "Green"], 1),
-        game(["Red"], 0),  # solitaire practice: not a win over anybody
-        game(["Red", "Blue"], None, status="abandoned"),
-        game(["Red", "Blue"], 1, bots=(1,)),  # the box won with Blue
-    ], ("Red", "Blue", "Green", "Yellow"))
-    assert games == 4
-    assert rows == (("Red", 2), ("Green", 1), ("Box", 1), ("Blue", 0), ("Yellow", 0))
 
 
 def test_daemon_dims_an_idle_screen_and_the_waking_press_does_nothing_else(rig):

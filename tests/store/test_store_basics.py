@@ -193,8 +193,9 @@ def test_store_games_counts_a_turn_only_once_it_is_rolled(store):
 
 def test_store_statistics_count_wins_of_finished_games(store):
     # Store.wins_by_colour is gone (it read meta["colours"], which nothing writes): the statistics
-    # screen counts wins from games() by the seat's colour, the name the box gives each player.
-    from firmware.stats import wins_per_colour
+    # screen counts wins per person, a seat without a name going by its colour.
+    from firmware.roster import Roster
+    from firmware.stats import load_stats
 
     def won(players, winner, bots=None):
         meta = {"seats": [{"colour": p, "bot": b} for p, b in zip(players, bots or [None] * len(players))]}
@@ -209,8 +210,8 @@ def test_store_statistics_count_wins_of_finished_games(store):
     won(["Red"], 0)  # solitaire practice is no win over anybody
     g = store.new_game(["Red", "Blue"], Rules())
     store.abandon(g.id)
-    rows, games = wins_per_colour(store.games(), ("Red", "Blue", "Green"))
-    assert dict(rows) == {"Blue": 2, "Red": 1, "Green": 0, "Box": 1} and games == 5
+    stats = load_stats(store, Roster())
+    assert dict(stats.rows) == {"Blue": 2, "Red": 1, "Green": 0, "Box": 1} and stats.games == 5
 
 
 def test_store_new_game_rejects_bad_players_and_meta(store):

@@ -226,7 +226,8 @@ def _two_finished_games(state_dir, clock):
 
 @pytest.mark.parametrize("sql, reason", DAMAGE)
 def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason):
-    from firmware.stats import wins_per_colour
+    from firmware.roster import Roster
+    from firmware.stats import load_stats
 
     final = _two_finished_games(state_dir, clock)
     _sql(state_dir, sql)
@@ -237,8 +238,8 @@ def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason
             assert isinstance(damaged.started, float) and damaged.duration >= 0
             assert damaged.winner is None or 0 <= damaged.winner < 2
             assert good.status == "finished" and good.winner == final.winner
-        rows, games = wins_per_colour(store.games(), ("Red", "Blue"))
-        assert games == 1 and sum(n for _, n in rows) == 1  # the damaged game is not counted
+        stats = load_stats(store, Roster())  # what the statistics screen reads
+        assert stats.games == 1 and sum(n for _, n in stats.rows) == 1  # the damaged game is not counted
         exported = store.game(1)
         assert exported.status == "damaged" and isinstance(exported.started, float)
 
