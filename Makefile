@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $@
 
+# `make run SIZE=128x32` tries another panel size (as [display] size in the config).
 run: $(STAMP)
-	$(VENV)/bin/cantstop-box emulate
+	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
 
 test: $(STAMP)
 	$(PY) -m pytest -q -m 'not slow'

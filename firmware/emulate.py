@@ -16,10 +16,15 @@ import os
 import sys
 from pathlib import Path
 
+from hw.display import SIZES
+
 from .i18n import LANGUAGES
 from .run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
 
 log = logging.getLogger("cantstop")
+
+#: Every panel size some driver comes in, written as in the config ("128x32").
+SCREEN_SIZES = tuple(dict.fromkeys(f"{w}x{h}" for sizes in SIZES.values() for w, h in sizes))
 
 # Emulator keys: key -> (button, hold). A hold of None means a long press.
 KEYS = {
@@ -51,6 +56,9 @@ def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", choices=LANGUAGES,
                         help="the screen's language for this run, as [display] language in the config "
                              "(a language chosen on the new-game screen is remembered and wins)")
+    parser.add_argument("--size", choices=SCREEN_SIZES,
+                        help="the screen's size in pixels for this run, as [display] size in the config "
+                             "(the driver's usual size when left out)")
     parser.add_argument("--trace", action="store_true",
                         help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
@@ -67,7 +75,10 @@ def run_emulator(args) -> int:
     language = getattr(args, "language", None)  # callers building their own arguments may leave it out
     if language:
         cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=language))
-    display, problem = _terminal_display(args)
+    size = getattr(args, "size", None)
+    if size:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, driver=_driver_for(size, cfg.display.driver), size=size))
+    display, problem = _terminal_display(args, cfg.display.dimensions)
     if problem:
         return _fail(problem, 2)
     store, store_error = _open_store(cfg, args.state_dir)
@@ -95,12 +106,20 @@ def run_emulator(args) -> int:
     return 0
 
 
-def _terminal_display(args):
+def _driver_for(size: str, driver: str) -> str:
+    """The configured driver when it comes in ``size``, else the first one that does."""
+    from hw.display import SIZES
+
+    fits = [d for d, sizes in SIZES.items() if size in (f"{w}x{h}" for w, h in sizes)]
+    return driver if driver in fits else fits[0]
+
+
+def _terminal_display(args, size: tuple[int, int]):
     """(the emulator's display, None), or (None, the one line saying the terminal is too small)."""
     from hw.terminal import TerminalDisplay
 
     on_tty = sys.stdout.isatty()
-    display = TerminalDisplay(footer=KEY_HELP, terminal_size=_terminal_size if on_tty else None)
+    display = TerminalDisplay(footer=KEY_HELP, size=size, terminal_size=_terminal_size if on_tty else None)
     if on_tty:
         cols, lines = _terminal_size()
         need_cols, need_lines = display.needed_size

@@ -2,7 +2,10 @@
 
 The screen tests compare ``render(view)`` of each sample with
 ``tests/screens/golden/<name>.png``; the gallery shows them scaled up, in
-every language side by side, for people to look at.
+every language side by side, for people to look at. Each other screen size
+(:data:`firmware.screens.LAYOUTS`) has its own folder of both, named after it
+(``golden/128x32/``, ``docs/gallery/128x32/``); a frame of several pages is
+one image, its pages top to bottom.
 
     python -m firmware.gallery docs/gallery   # scaled-up PNGs + README.md index
     python -m firmware.gallery --golden       # rewrite tests/screens/golden/*.png
@@ -18,25 +21,43 @@ from PIL import Image
 
 from . import i18n
 from .samples import LANGUAGES, SAMPLES, SAMPLES_IN
-from .screens import render
+from .screens import LAYOUTS, STANDARD, render_pages
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "screens" / "golden"
 
 
-def golden_path(name: str, lang: str = "en", folder: Path = GOLDEN) -> Path:
+def size_folder(folder: Path, size: tuple[int, int] = STANDARD.size) -> Path:
+    """The folder of one screen size's images: ``folder`` itself for 128x64, else ``folder/<W>x<H>``."""
+    return folder if size == STANDARD.size else folder / f"{size[0]}x{size[1]}"
+
+
+def golden_path(name: str, lang: str = "en", folder: Path = GOLDEN, size: tuple[int, int] = STANDARD.size) -> Path:
     """Where the golden image of a sample lives: English at the top, other languages in a folder each."""
+    folder = size_folder(folder, size)
     return (folder if lang == "en" else folder / lang) / f"{name}.png"
 
 
+def sheet(view, size: tuple[int, int] = STANDARD.size) -> Image.Image:
+    """The frame for ``view`` at ``size`` as one image: its pages top to bottom (one page: the frame itself)."""
+    pages = render_pages(view, size)
+    if len(pages) == 1:
+        return pages[0]
+    out = Image.new(pages[0].mode, (size[0], size[1] * len(pages)), 0)
+    for k, page in enumerate(pages):
+        out.paste(page, (0, k * size[1]))
+    return out
+
+
 def write_golden(folder: Path = GOLDEN) -> list[Path]:
-    """Render every sample in every language as a 1-bit PNG named after it (the golden images)."""
+    """Render every sample in every language at every size as a PNG named after it (the golden images)."""
     paths = []
-    for lang, views in SAMPLES_IN.items():
-        for name, view in views.items():
-            path = golden_path(name, lang, folder)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            render(view).save(path)
-            paths.append(path)
+    for size in LAYOUTS:
+        for lang, views in SAMPLES_IN.items():
+            for name, view in views.items():
+                path = golden_path(name, lang, folder, size)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                sheet(view, size).save(path)
+                paths.append(path)
     return paths
 
 
@@ -47,7 +68,7 @@ SCALE = 4
 
 
 def scaled(image: Image.Image, scale: int = SCALE) -> Image.Image:
-    """A frame scaled up (nearest neighbour) in OLED colours, inside a grey bezel."""
+    """A frame scaled up (nearest neighbour) in OLED colours, inside a grey bezel (grey levels as shades)."""
     big = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
     rgb = Image.new("RGB", big.size, DARK)
     rgb.paste(Image.new("RGB", big.size, LIT), (0, 0), big.convert("L"))
@@ -129,19 +150,45 @@ CAPTIONS = {
 }
 
 
-def write_gallery(folder: Path) -> list[Path]:
-    """Every sample scaled up 4x in OLED colours, in every language, plus a README.md index with them side by side.
+def shown(view, size: tuple[int, int] = STANDARD.size) -> Image.Image:
+    """A sample as the gallery shows it: each page scaled up in its bezel, pages top to bottom."""
+    pages = [scaled(page) for page in render_pages(view, size)]
+    if len(pages) == 1:
+        return pages[0]
+    gap = 2 * SCALE
+    out = Image.new("RGB", (pages[0].width, sum(p.height for p in pages) + gap * (len(pages) - 1)), (255, 255, 255))
+    for k, page in enumerate(pages):
+        out.paste(page, (0, k * (page.height + gap)))
+    return out
 
-    English images are ``<name>.png``, the others ``<lang>/<name>.png``.
+
+def write_gallery(folder: Path) -> list[Path]:
+    """Every sample at every size scaled up 4x in OLED colours, in every language, with a README.md index each.
+
+    128x64 images are ``<name>.png`` (English) and ``<lang>/<name>.png``; each other size is
+    the same in a folder named after it, linked from the first index.
     """
+    paths = []
+    for size in LAYOUTS:
+        paths += _write_size(size_folder(folder, size), size)
+    return paths
+
+
+def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     names = " | ".join(i18n.NAMES[lang] for lang in LANGUAGES)
+    label = f"{size[0]}x{size[1]}"
+    others = [f"[{w}x{h}]({w}x{h}/README.md)" for w, h in LAYOUTS if (w, h) != STANDARD.size]
+    if size != STANDARD.size:
+        others = [f"[{STANDARD.name}](../README.md)"] + [o.replace("(", "(../") for o in others if label not in o]
     lines = [
-        "# Screen gallery",
+        f"# Screen gallery: {label}",
         "",
-        "Every sample view of `firmware/samples.py`, rendered by `firmware/screens/`",
-        "and scaled up 4x (nearest neighbour, lit pixels in OLED blue, grey bezel),",
+        *([f"Other screen sizes: {', '.join(others)}.", ""] if others else []),
+        f"Every sample view of `firmware/samples.py`, rendered by `firmware/screens/` for a {label} screen",
+        "and scaled up 4x (nearest neighbour, lit pixels in OLED blue, grey bezel; a frame of several",
+        "pages shows them top to bottom),",
         f"side by side in every language the box speaks ({', '.join(i18n.NAMES[lang] for lang in LANGUAGES)}).",
         "The Japanese and Korean samples are the English ones said through the words",
         "module in that language (`samples(lang)`), so they show what the box says.",
@@ -157,13 +204,17 @@ def write_gallery(folder: Path) -> list[Path]:
             rel = f"{name}.png" if lang == "en" else f"{lang}/{name}.png"
             path = folder / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            scaled(render(SAMPLES_IN[lang][name])).save(path)
+            shown(SAMPLES_IN[lang][name], size).save(path)
             paths.append(path)
             cells.append(f"![{name} {lang}]({rel})")
         lines += [f"## {name}", "", CAPTIONS.get(name, type(SAMPLES[name]).__name__), "",
                   f"| {names} |", "|" + "---|" * len(LANGUAGES), "| " + " | ".join(cells) + " |", ""]
     (folder / "README.md").write_text("\n".join(lines))
     return paths
+
+
+def _name(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.folder and not args.golden:
         parser.error("give a folder for the gallery, or --golden")
     if args.golden:
-        print(f"wrote {len(write_golden())} golden images to {GOLDEN}")
+        print(f"wrote {len(write_golden())} golden images to {GOLDEN} ({', '.join(map(_name, LAYOUTS))})")
     if args.folder:
         print(f"wrote {len(write_gallery(Path(args.folder)))} gallery images to {args.folder}")
     return 0

@@ -25,6 +25,13 @@ WIDTH, HEIGHT = 128, 64
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
 INTERFACES = ("i2c", "spi")
 
+#: The panel sizes each driver chip comes in on the modules people buy, the usual one first.
+SIZES: dict[str, tuple[tuple[int, int], ...]] = {
+    "ssd1306": ((128, 64), (128, 32)),
+    "sh1106": ((128, 64),),
+    "ssd1309": ((128, 64),),
+}
+
 
 @runtime_checkable
 class Display(Protocol):

@@ -6,7 +6,7 @@ import difflib
 import os
 from typing import Any
 
-from hw.display import DRIVERS, INTERFACES
+from hw.display import DRIVERS, INTERFACES, SIZES
 from hw.header import HEADER
 
 from ..i18n import LANGUAGES
@@ -129,6 +129,8 @@ class Checker:
         for key in ("gpio_dc", "gpio_reset"):
             if key in table:
                 values[key] = self.gpio("display", key, table[key])
+        if "size" in table:
+            values["size"] = self.size(table["size"], values.get("driver", DisplayConfig.driver))
         result = DisplayConfig(**values)
         if result.interface == "spi":
             if result.gpio_dc == result.gpio_reset:
@@ -255,6 +257,19 @@ class Checker:
                 hint = f"; physical pin {value} is {HEADER[value]}, not a GPIO"
             raise self.fail(section, key, value, f"GPIO numbers (BCM) go from 0 to {MAX_GPIO}{hint}")
         return value
+
+    def size(self, value: Any, driver: str) -> str:
+        """``[display] size``: one of the sizes the driver chip comes in, written "128x32"."""
+        sizes = [f"{w}x{h}" for w, h in SIZES[driver]]
+        allowed = " or ".join(f'"{s}"' for s in sizes)
+        if not isinstance(value, str):
+            raise self.fail("display", "size", value, f"must be {allowed}, as text{_type_hint(value)}")
+        written = value.strip().lower().replace(" ", "").replace("×", "x")
+        if written not in sizes:
+            others = [d for d, ds in SIZES.items() if written in (f"{w}x{h}" for w, h in ds)]
+            hint = f"; a {written} panel needs driver = \"{others[0]}\"" if others else ""
+            raise self.fail("display", "size", value, f"the {driver} drives {allowed}{hint}")
+        return written
 
     def choice(self, section: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
         if not isinstance(value, str):

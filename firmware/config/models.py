@@ -82,6 +82,21 @@ class DisplayConfig:
     contrast: int = 255
     dim_after_min: int = 10
     language: str = "en"  # the words on the screen until the table picks another on the new-game screen
+    size: str = ""  # "128x32" for the 0.91-inch module; empty: the driver's usual size (hw.display.SIZES)
+
+    @property
+    def dimensions(self) -> tuple[int, int]:
+        """The panel's (width, height) in pixels: ``size``, or the driver's usual size.
+
+        >>> DisplayConfig(size="128x32").dimensions
+        (128, 32)
+        """
+        if self.size:
+            width, _, height = self.size.partition("x")
+            return int(width), int(height)
+        from hw.display import SIZES
+
+        return SIZES[self.driver][0]
 
     def oled_options(self) -> dict[str, Any]:
         """Keyword arguments for ``hw.display.open_oled(driver, **options)``.
@@ -99,6 +114,8 @@ class DisplayConfig:
             "gpio_reset": self.gpio_reset,
             "rotation": self.rotation,
             "contrast": self.contrast,
+            "width": self.dimensions[0],
+            "height": self.dimensions[1],
         }
 
 

@@ -1,4 +1,4 @@
-"""The renderer: one view (:mod:`firmware.views`) in, one 128x64 1-bit frame out.
+"""The renderer: one view (:mod:`firmware.views`) in, one frame for the screen's size out.
 
 ``render(view)`` is pure: the same view always gives a pixel-identical image
 (mode "1", lit pixel = 1), drawn only with the pinned bitmap fonts of
@@ -6,6 +6,9 @@
 Text never runs off the screen: it is word-wrapped or cut with ``..`` to fit.
 ``render_checked(view)`` gives the frame together with every text that had to
 be cut, so tests can check that sample views fit; nothing is kept between calls.
+Each size the box has screens for is a :class:`~.kit.Layout` in ``LAYOUTS``
+with its painters (``PAINTERS_FOR``); a frame may be several pages where a
+small screen shows a long view in turns (``render_pages``).
 
 The package, file by file:
 
@@ -47,11 +50,11 @@ from ..views import (
 )
 from . import board, game, handover, lists, messages, people
 from .icons import SEAT_SYMBOLS, draw_seat, seat_symbol
-from .kit import HEIGHT, WIDTH, Canvas, fit, width_of, wrap
+from .kit import HEIGHT, STANDARD, WIDTH, Canvas, Layout, fit, width_of, wrap
 
 __all__ = [
-    "HEIGHT", "PAINTERS", "SEAT_SYMBOLS", "WIDTH", "Frame", "draw_seat", "fit",
-    "render", "render_checked", "seat_symbol", "width_of", "wrap",
+    "HEIGHT", "LAYOUTS", "PAINTERS", "PAINTERS_FOR", "SEAT_SYMBOLS", "STANDARD", "WIDTH", "Frame", "Layout", "draw_seat",
+    "fit", "render", "render_checked", "render_pages", "seat_symbol", "width_of", "wrap",
 ]
 
 #: View type -> the function that paints it on a canvas.
@@ -74,28 +77,53 @@ PAINTERS = {
 }
 
 
+#: Every size the box has screens for, by (width, height).
+LAYOUTS: dict[tuple[int, int], Layout] = {STANDARD.size: STANDARD}
+
+#: A layout's size -> its painters (view type -> function).
+PAINTERS_FOR: dict[tuple[int, int], dict] = {STANDARD.size: PAINTERS}
+
+
 class Frame(NamedTuple):
-    """A rendered frame and the texts of its view that were cut (or dropped) to fit."""
+    """A rendered frame (its first page) and the texts of its view that were cut (or dropped) to fit."""
 
     image: Image.Image
     cuts: tuple[str, ...]
 
 
-def render_checked(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Frame:
-    """The frame for ``view`` (a mode "1" image of ``size``, drawn for 128x64) and what was cut."""
+def _paint(view: View, size: tuple[int, int]) -> tuple[Canvas, tuple[int, int]]:
+    """The canvas ``view`` was painted on, in the layout of ``size`` (or 128x64 for a size without one)."""
+    layout = LAYOUTS.get(size, STANDARD)
     try:
-        painter = PAINTERS[type(view)]
+        painter = PAINTERS_FOR[layout.size][type(view)]
     except KeyError:
         raise TypeError(f"no screen for {type(view).__name__}") from None
-    canvas = Canvas((WIDTH, HEIGHT), view.lang)
+    canvas = Canvas(layout, view.lang)
     painter(canvas, view)
-    image = canvas.image
-    if size != (WIDTH, HEIGHT):
-        image = Image.new("1", size, 0)
-        image.paste(canvas.image, (0, 0))
-    return Frame(image, tuple(canvas.cuts))
+    return canvas, layout.size
+
+
+def _fitted(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``image`` as it is, or, for a size without its own layout, top-left on a dark frame of ``size``."""
+    if image.size == size:
+        return image
+    out = Image.new(image.mode, size, 0)
+    out.paste(image, (0, 0))
+    return out
+
+
+def render_checked(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Frame:
+    """The frame for ``view`` (its first page, an image of ``size``) and what was cut."""
+    canvas, _ = _paint(view, size)
+    return Frame(_fitted(canvas.pages[0], size), tuple(canvas.cuts))
+
+
+def render_pages(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[Image.Image, ...]:
+    """Every page of the frame for ``view``: one, unless a small screen shows it in turns."""
+    canvas, _ = _paint(view, size)
+    return tuple(_fitted(page, size) for page in canvas.pages)
 
 
 def render(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
-    """The frame for ``view``: a mode "1" image of ``size`` (lit pixel = 1, drawn for 128x64)."""
+    """The frame for ``view``: an image of ``size`` (mode "1", lit pixel = 1, on a 1-bit screen)."""
     return render_checked(view, size).image

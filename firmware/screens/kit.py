@@ -15,6 +15,7 @@ adds around the view's own texts.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -29,6 +30,36 @@ LEGEND_Y = 56
 ROW_PITCH = 11  # a row of a list in the medium font
 
 CELLS = fonts.CELLS
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A screen size the box has screens for: its pixels, and how a pixel is lit.
+
+    ``mode`` is the Pillow mode of the frames ("1": lit = 1; "L": grey levels,
+    lit = 255), so a painter draws ``fill=c.lit`` and, on grey screens, the
+    levels between.
+    """
+
+    width: int
+    height: int
+    mode: str = "1"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+    @property
+    def name(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def lit(self) -> int:
+        return 255 if self.mode == "L" else 1
+
+
+#: The 0.96-inch 128x64 module: the box's first screen, and the size every other layout starts from.
+STANDARD = Layout(WIDTH, HEIGHT)
 
 #: Vertical space a line of each font needs (ink rows, without the empty cell margins).
 PITCH = {"small": 8, "medium": 11, "large": 14, "huge": 20}
@@ -67,13 +98,26 @@ def wrap_all(lines: tuple[str, ...] | list[str], width: int, font_name: str) -> 
 
 
 class Canvas:
-    """One frame being painted: Pillow's ``draw`` plus the texts cut to fit on this frame."""
+    """One frame being painted: Pillow's ``draw`` plus the texts cut to fit on this frame.
 
-    def __init__(self, size: tuple[int, int] = (WIDTH, HEIGHT), lang: str = "en") -> None:
-        self.image = Image.new("1", size, 0)
-        self.draw = ImageDraw.Draw(self.image)
+    A frame may be more than one page (a small screen showing a long view in
+    turns): :meth:`new_page` starts the next one, and :attr:`pages` holds them
+    all; ``image`` and ``draw`` are always the page being painted.
+    """
+
+    def __init__(self, layout: Layout = STANDARD, lang: str = "en") -> None:
+        self.layout = layout
+        self.width, self.height, self.lit = layout.width, layout.height, layout.lit
+        self.pages: list[Image.Image] = []
+        self.new_page()
         self.cuts: list[str] = []
         self.words = words.language(lang)
+
+    def new_page(self) -> None:
+        """Start painting a fresh, dark page after the ones painted so far."""
+        self.image = Image.new(self.layout.mode, self.layout.size, 0)
+        self.draw = ImageDraw.Draw(self.image)
+        self.pages.append(self.image)
 
     def cut(self, text: str) -> None:
         """Note that ``text`` (or a part of the view) did not fit and was cut or dropped."""
@@ -90,15 +134,17 @@ class Canvas:
         """Draw ``text`` at ``xy``, cut to ``width`` (default: to the right edge)."""
         x, y = xy
         if width is None:
-            width = WIDTH - x
+            width = self.width - x
         glyphs.draw_text(self.draw, (x, y), self.fit(text, width, font_name), font_name, fill)
 
     def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int = 1) -> None:
         """Draw ``text`` at ``xy`` as it is (the caller made sure it fits)."""
         glyphs.draw_text(self.draw, xy, text, font_name, fill)
 
-    def center(self, y: int, text: str, font_name: str, fill: int = 1, x0: int = 0, x1: int = WIDTH) -> None:
-        """Draw ``text`` centred between ``x0`` and ``x1``, cut to that width."""
+    def center(self, y: int, text: str, font_name: str, fill: int = 1, x0: int = 0, x1: int | None = None) -> None:
+        """Draw ``text`` centred between ``x0`` and ``x1`` (default: the right edge), cut to that width."""
+        if x1 is None:
+            x1 = self.width
         text = self.fit(text, x1 - x0, font_name)
         x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
         glyphs.draw_text(self.draw, (x, y), text, font_name, fill)
