@@ -1,0 +1,56 @@
+"""make pi-check starts the platform that took longest last time first (tools/pi_check.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import pi_check  # noqa: E402  (tools/pi_check.py)
+from pi_roots import PLATFORMS, Platform  # noqa: E402
+
+
+@pytest.fixture
+def durations(tmp_path, monkeypatch):
+    path = tmp_path / "durations.json"
+    monkeypatch.setattr(pi_check, "DURATIONS", path)
+    return path
+
+
+def names(platforms: list[Platform]) -> list[str]:
+    return [p.name for p in platforms]
+
+
+def test_pi_check_longest_last_time_starts_first(durations):
+    durations.write_text(json.dumps({"bookworm-arm64": 150, "bookworm-armhf": 160, "trixie-arm64": 280}))
+    assert names(pi_check.longest_first(PLATFORMS)) == ["trixie-arm64", "bookworm-armhf", "bookworm-arm64"]
+
+
+def test_pi_check_before_any_timing_the_newest_and_slowest_starts_first(durations):
+    assert names(pi_check.longest_first(PLATFORMS))[0] == "trixie-arm64"
+
+
+def test_pi_check_a_platform_never_timed_goes_first_and_ties_keep_order(durations):
+    durations.write_text(json.dumps({"trixie-arm64": 250, "bookworm-arm64": 150, "bookworm-armhf": 150}))
+    platforms = [PLATFORMS[2], PLATFORMS[1], Platform("bullseye", "arm64"), PLATFORMS[0]]
+    assert names(pi_check.longest_first(platforms)) == ["bullseye-arm64", "trixie-arm64", "bookworm-armhf",
+                                                        "bookworm-arm64"]
+
+
+@pytest.mark.parametrize("text", [None, "", "{not json", '{"trixie-arm64": "slow"}', "[1, 2]"])
+def test_pi_check_missing_or_broken_timings_keep_the_given_order(durations, text):
+    if text is not None:
+        durations.write_text(text)
+    assert names(pi_check.longest_first(PLATFORMS)) == names(PLATFORMS)
+
+
+def test_pi_check_timings_are_remembered_beside_older_ones(durations):
+    durations.write_text(json.dumps({"bookworm-armhf": 140}))
+    result = pi_check.Result(PLATFORMS[0])
+    result.check_s = 281.26
+    pi_check.remember_durations([result, pi_check.Result(PLATFORMS[1])])
+    assert json.loads(durations.read_text()) == {"bookworm-armhf": 140, "trixie-arm64": 281.3}
