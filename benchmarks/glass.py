@@ -141,14 +141,15 @@ class Clock:
         return self.t
 
 
-def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[float, range]], list[float]]:
-    """Whole games by the mock pins; per press: (release time, the frames it caused), and render times."""
-    bench, clock, renders = Bench(), Clock(), []
+def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[float, range]], list[float], list[str]]:
+    """Whole games by the mock pins; per press: (release time, the frames it caused); render times; each frame's screen."""
+    bench, clock, renders, screens = Bench(), Clock(), [], []
 
     def timed_render(view, size):
         t0 = time.perf_counter()
         image = render(view, size)
         renders.append(time.perf_counter() - t0)
+        screens.append(type(view).__name__.removesuffix("View").lower())
         return image
 
     box = Box(GameConfig(), bench, Store.open(state_dir), dice=seeded_dice(seed), clock=clock,
@@ -179,7 +180,7 @@ def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[
             tap(button)
     buttons.close()
     factory.reset()
-    return bench, presses, renders
+    return bench, presses, renders, screens
 
 
 def bus_seconds(transfers: list[int], clock_hz: int, bits: int, framing: int, transfer_s: float) -> float:
@@ -199,7 +200,7 @@ def _ms(values: list[float]) -> str:
 
 def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
-        bench, presses, renders = play(games, Path(tmp), seed)
+        bench, presses, renders, screens = play(games, Path(tmp), seed)
     transfer_s = transfer_us / 1e6
     shown = [(released, caused) for released, caused in presses if caused]
     to_frame = [bench.arrived[caused[0]] - released for released, caused in shown]
@@ -236,7 +237,21 @@ def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
                 at400[(chip, name)] = (wire, cpu, glass)
         lines.append(row)
     lines += _targets(at400, bench.conversions, to_frame, render_of)
+    lines += _by_screen_change(shown, bench.differing, screens)
     return lines
+
+
+def _by_screen_change(shown, differing: list[int], screens: list[str], top: int = 6) -> list[str]:
+    """The floor (bytes that differ) per kind of press: from which screen to which, the commonest first."""
+    kinds: dict[tuple[str, str], list[int]] = {}
+    for _, caused in shown:
+        before = screens[caused[0] - 1] if caused[0] else "start"
+        kinds.setdefault((before, screens[caused[-1]]), []).append(sum(differing[k] for k in caused))
+    ranked = sorted(kinds.items(), key=lambda kv: -len(kv[1]))
+    out = ["  bytes that differ by screen change (presses, median share of a frame), the commonest first:"]
+    out.append("    " + "; ".join(f"{a} -> {b} {len(v)}x {statistics.median(v) / FULL_FRAME:.0%}"
+                                  for (a, b), v in ranked[:top]))
+    return out
 
 
 def _targets(at400, conversions, to_frame, render_of) -> list[str]:
