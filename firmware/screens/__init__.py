@@ -83,6 +83,11 @@ LAYOUTS: dict[tuple[int, int], Layout] = {STANDARD.size: STANDARD}
 #: A layout's size -> its painters (view type -> function).
 PAINTERS_FOR: dict[tuple[int, int], dict] = {STANDARD.size: PAINTERS}
 
+#: The 3.12-inch 256x64 SSD1322: the same painters on twice the width, in grey levels (mode "L").
+WIDE = Layout(256, 64, "L")
+LAYOUTS[WIDE.size] = WIDE
+PAINTERS_FOR[WIDE.size] = PAINTERS
+
 
 class Frame(NamedTuple):
     """A rendered frame (its first page) and the texts of its view that were cut (or dropped) to fit."""

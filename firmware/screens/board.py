@@ -16,7 +16,7 @@ MAX_ROW = 12  # a row's height with one or two players
 
 
 def cell_width(width: int) -> int:
-    """Pixels per column of the grid on a screen ``width`` pixels wide: the eleven columns share what the gutter leaves."""
+    """Pixels per column of the grid on a screen ``width`` wide: the eleven columns share what the gutter leaves."""
     return max(CELL, (width - GUTTER) // 11)
 
 

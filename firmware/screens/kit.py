@@ -63,8 +63,8 @@ class Layout:
         return GREY if self.mode == "L" else 1
 
 
-#: The grey level of dimmer ink on a grey screen (4-bit panels show it as level 5 of 15).
-GREY = 0x55
+#: The grey level of dimmer ink on a grey screen: level 6 of a 4-bit panel's 15 (6 x 17), exact on the glass.
+GREY = 0x66
 
 #: The 0.96-inch 128x64 module: the box's first screen, and the size every other layout starts from.
 STANDARD = Layout(WIDTH, HEIGHT)

@@ -8,7 +8,8 @@ from .icons import draw_seat
 from .kit import BODY_TOP, INK_TOP, PITCH, ROW_PITCH, Canvas, width_of
 
 ROWS_SHOWN = 4
-#: Right edges of the recap's number columns (turns, busts, best), counted from the right edge of the screen.
+#: Right edges of the recap's number columns (turns, busts, best), counted from the right edge of a
+#: 128-pixel screen; a wider screen spreads them out in proportion.
 RECAP_COLUMNS = (46, 23, 0)
 
 
@@ -30,7 +31,7 @@ def table(c: Canvas, v: TableView) -> None:
 def recap(c: Canvas, v: RecapView) -> None:
     """A row per seat: its symbol and name, then turns, busts and the biggest turn (the game's highlighted)."""
     top_bar(c, v.title, v.status, None, v.alert)
-    columns = [c.width - 1 - left for left in RECAP_COLUMNS]
+    columns = [c.width - 1 - left * c.width // 128 for left in RECAP_COLUMNS]
     for text, right in zip(c.words.RECAP_HEADINGS, columns):
         c.raw((right - width_of(text, "small") + 1, BODY_TOP - 1), text, "small")
     font_name = "medium" if len(v.rows) <= 3 else "small"
