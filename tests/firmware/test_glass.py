@@ -17,9 +17,12 @@ from firmware import views
 from hw.display import open_oled
 from hw.errors import DisplayError
 from hw.oled_model import HORIZONTAL, SH1106, SSD1306, ModelSerial
+from hw.oled_model_grey import SSD1322
 
 CONTRAST = 200
-PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2)]
+PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2), ("ssd1322", SSD1322, 112)]
+#: The panel each driver drives here: (width, height), interface.
+PANEL_OF = {"ssd1322": ((256, 64), "spi")}
 #: luma's SH1106 init sequence carries two SSD1306 commands the SH1106 does not know (harmless)
 LUMA_SH1106_INIT_QUIRKS = ["unknown command 0x20", "unknown command 0x8D"]
 
@@ -30,13 +33,16 @@ class Glass:
     def __init__(self, driver: str, model_class, offset: int, model=None) -> None:
         self.model = model or model_class()
         self.serial = ModelSerial(self.model)
-        self.inner = open_oled(driver, serial=self.serial, contrast=CONTRAST)
+        (width, height), interface = PANEL_OF.get(driver, ((128, 64), "i2c"))
+        self.inner = open_oled(driver, serial=self.serial, contrast=CONTRAST, interface=interface,
+                               width=width, height=height)
         self.model.warnings.clear()
         self.offset = offset
         self.checked = 0
         self.failed = 0
         self.wrong: list[str] = []
         self.last = None
+        self.levels: set[int] = set()  # every grey level the frames used
 
     @property
     def size(self):
@@ -49,6 +55,7 @@ class Glass:
             self.failed += 1
             raise
         self.last = image
+        self.levels |= {level for _, level in image.convert("L").getcolors(256)}
         self.check(f"frame {self.checked + self.failed}")
 
     def dim(self, on: bool) -> None:
@@ -66,7 +73,7 @@ class Glass:
         """Compare RAM and frame (never raises: the daemon would swallow it); ``wrong`` collects misses."""
         self.checked += 1
         ram = self.model.image(offset=self.offset).convert("L")
-        if ImageChops.difference(ram, self.last.convert("L")).getbbox() is not None:
+        if ImageChops.difference(ram, intended(self.last, self.model)).getbbox() is not None:
             self.wrong.append(f"{when}: RAM differs from the frame")
         if not self.model.on:
             self.wrong.append(f"{when}: panel off")
@@ -77,6 +84,27 @@ class Glass:
 
     def data_bytes(self) -> list[int]:
         return [len(payload) for kind, payload in self.serial.take() if kind == "data"]
+
+    def full_frame(self) -> int:
+        """Bytes of a whole frame: a bit a pixel, or four on the grey SSD1322."""
+        width, height = self.size
+        return width * height // (2 if isinstance(self.model, SSD1322) else 8)
+
+    def disturb(self) -> None:
+        """Flip a few bytes of RAM under the glass (as a glitch on a dim screen might)."""
+        if isinstance(self.model, SSD1322):
+            self.model.ram[2][60] ^= 0xFF
+            self.model.ram[60][100] ^= 0x0F
+        else:
+            self.model.ram[2][40] ^= 0xFF
+            self.model.ram[7][90] ^= 0x0F
+
+
+def intended(frame, model):
+    """What the RAM should hold for ``frame``, as grey: lit or dark, or on the SSD1322 its 4-bit levels."""
+    if isinstance(model, SSD1322):
+        return frame.convert("L").point(lambda v: (v >> 4) * 17)
+    return frame.convert("L")
 
 
 @pytest.fixture(params=PANELS, ids=[p[0] for p in PANELS])
@@ -94,8 +122,10 @@ def test_glass_a_whole_game_ram_equals_every_frame(glass_rig):
     play_to_the_end(rig)
     assert glass.wrong == []
     assert glass.checked == rig.box.frames > 50 and glass.failed == 0
+    grey = isinstance(glass.model, SSD1322)
+    assert (glass.levels == {0, 255}) != grey  # the 256x64 frames were grey (the new-game cursor, at least)
     sent = glass.data_bytes()
-    assert sum(sent) < 0.5 * 1024 * len(sent)  # and most of each frame stayed where it was
+    assert sum(sent) < 0.5 * glass.full_frame() * len(sent)  # and most of each frame stayed where it was
 
 
 def test_glass_missed_frames_are_made_good(glass_rig):
@@ -122,8 +152,7 @@ def test_glass_wake_from_dim_repaints_what_the_ram_lost(glass_rig):
     rig.clock.advance(601)
     rig.box.pump()
     assert rig.box.dimmed and glass.model.contrast == 1
-    glass.model.ram[2][40] ^= 0xFF  # a disturbed RAM on a dim screen
-    glass.model.ram[7][90] ^= 0x0F
+    glass.disturb()  # a disturbed RAM on a dim screen
     rig.tap("A")  # only wakes
     assert not rig.box.dimmed and glass.model.contrast == CONTRAST
     assert glass.wrong == [] and glass.checked >= 3
