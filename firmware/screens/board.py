@@ -7,7 +7,7 @@ from .frame import legend, top_bar
 from .icons import draw_seat, runner_mark
 from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, ROW_PITCH, Canvas, width_of
 
-TRACK_W = 30  # a column page's drawn column: its left edge this far from the screen's right edge
+TRACK_W = 30  # a column page's drawn column: its left edge this far from a 128-pixel screen's right edge
 GUTTER = 7  # left of the grid: each player's seat symbol
 CELL = 11  # pixels per column of the grid on 128 pixels: "10" in the small font is 10 wide; wider screens, wider cells
 LABELS_TOP = BODY_TOP  # the column numbers
@@ -143,7 +143,7 @@ def column_page(c: Canvas, v: BoardView) -> None:
         legend(c, v.keys)
         return
     rows = _column_rows(c, v, col)
-    track_x = c.width - TRACK_W
+    track_x = c.width - TRACK_W * c.width // 128  # twice as wide on a screen twice as wide
     text_w = track_x - 3
     font_name, pitch = _rows_font(rows, text_w)
     keep = (BODY_BOTTOM + 1 - BODY_TOP) // pitch
