@@ -2,8 +2,8 @@
 
 ``TerminalDisplay`` draws the exact 128x64 frame as 128 columns x 32 rows of
 half blocks (each cell is two pixels stacked; grey frames in grey,
-:mod:`hw.shades`), redrawn in place with the cursor-home escape. ``KeyReader`` turns keypresses into ``on_key`` calls from
-its own thread. ``KeyPins`` turns a key into a press of a gpiozero mock pin,
+:mod:`hw.shades`), redrawn in place with the cursor-home escape.
+``KeyReader`` turns keypresses into ``on_key`` calls from its own thread. ``KeyPins`` turns a key into a press of a gpiozero mock pin,
 so the emulator runs the very same ``GpioButtons`` as a real box.
 """
 
