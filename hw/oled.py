@@ -25,6 +25,11 @@ after ``show()`` (panel on again), after ``invalidate()``, and after any
 failed write (the copy is dropped *before* writing, so an exception leaves it
 unknown). ``reinit()`` sends luma's init sequence again, for a panel that lost
 power and with it its set-up.
+
+The 256x64 grey SSD1322 (``ssd1322``) is luma's class too: luma already sends
+only the changed bounding boxes there; it takes the box's grey frames (mode
+"L") packed by Pillow instead of luma's loop, with the same rules for when
+the next frame goes out whole (docs/display.md).
 """
 
 from __future__ import annotations
@@ -304,8 +309,9 @@ class ssd1322(_luma_ssd1322):
 
     def invalidate(self) -> None:
         """Forget what the panel holds: the next frame goes out whole."""
-        if hasattr(self.framebuffer, "prev_image"):
-            self.framebuffer.prev_image = None
+        framebuffer = getattr(self, "framebuffer", None)  # none yet while luma's __init__ runs
+        if hasattr(framebuffer, "prev_image"):
+            framebuffer.prev_image = None
 
     def command(self, cmd, *args) -> None:
         try:
@@ -316,8 +322,7 @@ class ssd1322(_luma_ssd1322):
 
     def show(self) -> None:
         """Switch the panel on (luma's), and send the next frame whole."""
-        if hasattr(self, "framebuffer"):
-            self.invalidate()
+        self.invalidate()
         super().show()
 
     def reinit(self) -> None:
