@@ -178,14 +178,15 @@ def test_glass_panel_replugged_mid_game_is_set_up_again(glass_rig):
         assert glass.model.mode == HORIZONTAL
 
 
-def test_glass_box_restart_re_inits_the_same_panel(tmp_path):
+@pytest.mark.parametrize("panel", [PANELS[0], PANELS[3]], ids=["ssd1306", "ssd1322"])
+def test_glass_box_restart_re_inits_the_same_panel(tmp_path, panel):
     """A new box on the same (still lit, still horizontal) panel: luma's init, then correct frames."""
-    glass = Glass("ssd1306", SSD1306, 0)
+    glass = Glass(*panel)
     first = Rig(tmp_path, display=glass)
     first.tap("ROLL")
     first.tap("ROLL")
     first.close()
-    again = Glass("ssd1306", SSD1306, 0, model=glass.model)
+    again = Glass(*panel, model=glass.model)
     second = Rig(tmp_path, display=again)
     try:
         _tap_on(second)
