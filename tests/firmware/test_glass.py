@@ -14,6 +14,8 @@ from PIL import ImageChops
 from test_daemon import Rig, _tap_on, play_to_the_end
 
 from firmware import views
+from firmware.samples import SAMPLES
+from firmware.screens import LAYOUTS, render_pages
 from hw.display import open_oled
 from hw.errors import DisplayError
 from hw.oled_model import HORIZONTAL, SH1106, SSD1306, ModelSerial
@@ -194,3 +196,37 @@ def test_glass_box_restart_re_inits_the_same_panel(tmp_path, panel):
         assert again.wrong == [] and again.checked >= 3
     finally:
         second.close()
+
+
+#: driver -> (model class, the panel's first RAM column)
+MODELS = {driver: (model_class, offset) for driver, model_class, offset in PANELS}
+
+
+def _panels_for(size):
+    from hw.display import SIZES
+
+    return [driver for driver, sizes in SIZES.items() if size in sizes and driver in MODELS]
+
+
+SCREENS_AT = [(size, driver) for size in LAYOUTS for driver in _panels_for(size)]
+
+
+@pytest.mark.parametrize("size, driver", SCREENS_AT, ids=[f"{s[0]}x{s[1]}-{d}" for s, d in SCREENS_AT])
+def test_glass_every_screen_at_every_size_lands_in_ram(size, driver):
+    """Every sample screen (each of its pages), one after another, on each panel that comes in that size."""
+    from hw.display import SPI_ONLY
+
+    model_class, offset = MODELS[driver]
+    model = model_class()
+    display = open_oled(driver, serial=ModelSerial(model), width=size[0], height=size[1],
+                        interface="spi" if driver in SPI_ONLY else "i2c")
+    model.warnings.clear()
+    shown = 0
+    for name, view in SAMPLES.items():
+        for page in render_pages(view, size):
+            display.show(page)
+            ram = model.image(size[0], size[1], offset).convert("L")
+            assert ImageChops.difference(ram, intended(page, model)).getbbox() is None, name
+            shown += 1
+    warnings = [w for w in model.warnings if not (isinstance(model, SH1106) and w in LUMA_SH1106_INIT_QUIRKS)]
+    assert warnings == [] and shown >= len(SAMPLES)
