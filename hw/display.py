@@ -1,4 +1,4 @@
-"""The OLED: a 128x64 1-bit frame in, bytes on I2C or SPI out (via luma).
+"""The OLED: a frame in (1-bit, or grey levels for the SSD1322), bytes on I2C or SPI out (via luma).
 
 ``Display`` is the port the firmware draws on. ``open_oled`` builds the
 serial interface and one of :mod:`hw.oled`'s drivers (luma's own device
@@ -22,20 +22,23 @@ from PIL import Image
 from hw.errors import DisplayError
 
 WIDTH, HEIGHT = 128, 64
-DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1322")
 INTERFACES = ("i2c", "spi")
+#: Driver chips whose modules are wired for SPI only (the 3.12-inch SSD1322 has no I2C on its usual boards).
+SPI_ONLY = ("ssd1322",)
 
 #: The panel sizes each driver chip comes in on the modules people buy, the usual one first.
 SIZES: dict[str, tuple[tuple[int, int], ...]] = {
     "ssd1306": ((128, 64), (128, 32)),
     "sh1106": ((128, 64),),
     "ssd1309": ((128, 64),),
+    "ssd1322": ((256, 64),),
 }
 
 
 @runtime_checkable
 class Display(Protocol):
-    """A 1-bit screen: ``show`` a PIL image of exactly ``size`` pixels."""
+    """A screen: ``show`` a PIL image of exactly ``size`` pixels (mode "1", or "L" on a grey one)."""
 
     @property
     def size(self) -> tuple[int, int]: ...
@@ -64,19 +67,28 @@ class LumaDisplay:
     def size(self) -> tuple[int, int]:
         return tuple(self.device.size)
 
+    @property
+    def mode(self) -> str:
+        """The frames the panel takes: "1" (lit or dark), or "L" (grey levels) on the SSD1322."""
+        return getattr(self.device, "frame_mode", self.device.mode)
+
     def show(self, image: Image.Image) -> None:
-        """Send the frame (what changed of it); raise ``DisplayError`` if the bus fails."""
+        """Send the frame (what changed of it); raise ``DisplayError`` if the bus fails.
+
+        A frame of the other mode is converted: a 1-bit one shows lit as full
+        brightness on a grey panel; on a 1-bit panel any grey level is lit.
+        """
         if image.size != self.size:
             raise ValueError(f"frame is {image.size[0]}x{image.size[1]}, the display is {self.size[0]}x{self.size[1]}")
-        self._last = image.copy()  # what the glass should show, even if this write fails
+        self._last = as_mode(image, self.mode)  # what the glass should show, even if this write fails
         with self._talking():
             if self._failed:
                 self._set_up_again()
-            self.device.display(image)
+            self.device.display(self._last)
 
     def clear(self) -> None:
         """Blank the screen."""
-        self.show(Image.new("1", self.size))
+        self.show(Image.new(self.mode, self.size))
 
     def dim(self, on: bool) -> None:
         """Turn the brightness right down (an idle screen wears an OLED) or back up.
@@ -129,6 +141,15 @@ class LumaDisplay:
         self.close()
 
 
+def as_mode(image: Image.Image, mode: str) -> Image.Image:
+    """A copy of ``image`` in ``mode`` ("1" or "L"): "1" -> "L" lit as 255; "L" -> "1" every level above 0 lit."""
+    if image.mode == mode:
+        return image.copy()
+    if mode == "1":
+        return image.convert("L").point(lambda v: 255 if v else 0, "1")
+    return image.convert(mode)
+
+
 def _invalidate(device) -> None:
     invalidate = getattr(device, "invalidate", None)
     if invalidate is not None:
@@ -161,6 +182,8 @@ def open_oled(
         raise DisplayError(f"unknown display driver {driver!r}: use one of {', '.join(DRIVERS)}")
     if interface not in INTERFACES:
         raise DisplayError(f"unknown display interface {interface!r}: use one of {', '.join(INTERFACES)}")
+    if driver in SPI_ONLY and interface != "spi":
+        raise DisplayError(f"the {driver} talks SPI only: use interface spi")
     if rotation not in (0, 1, 2, 3):
         raise DisplayError(f"display rotation must be 0, 1, 2 or 3 quarter turns, not {rotation!r}")
     if not 0 <= contrast <= 255:

@@ -25,6 +25,11 @@ after ``show()`` (panel on again), after ``invalidate()``, and after any
 failed write (the copy is dropped *before* writing, so an exception leaves it
 unknown). ``reinit()`` sends luma's init sequence again, for a panel that lost
 power and with it its set-up.
+
+The 256x64 grey SSD1322 (``ssd1322``) is luma's class too: luma already sends
+only the changed bounding boxes there; it takes the box's grey frames (mode
+"L") packed by Pillow instead of luma's loop, with the same rules for when
+the next frame goes out whole (docs/display.md).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 from luma.oled.device import sh1106 as _luma_sh1106
 from luma.oled.device import ssd1306 as _luma_ssd1306
 from luma.oled.device import ssd1309 as _luma_ssd1309
+from luma.oled.device import ssd1322 as _luma_ssd1322
 from PIL import Image
 
 #: Bytes-equivalent cost of starting another write window: the address
@@ -240,4 +246,91 @@ class sh1106(_Partial, _luma_sh1106):
                 self.data(new[page * width + low:page * width + high])
 
 
-DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106}
+def grey_nibbles(image: Image.Image) -> bytes:
+    """A grey frame (mode "L") as the SSD1322's RAM takes it: 4 bits a pixel, two a byte, the left one high.
+
+    The level is the top four bits (255 -> 15; 0x66 -> 6). Pillow does it all:
+    a lookup table, then the "P;4" packer, which packs exactly that way.
+
+    >>> grey_nibbles(Image.frombytes("L", (4, 1), bytes([0, 0x66, 0xFF, 0x10]))).hex()
+    '06f1'
+    """
+    levels = image.point(_TOP_NIBBLE)
+    return Image.frombytes("P", image.size, levels.tobytes()).tobytes("raw", "P;4")
+
+
+_TOP_NIBBLE = [v >> 4 for v in range(256)]
+
+
+class ssd1322(_luma_ssd1322):
+    """luma's SSD1322 (256x64, 4-bit grey, SPI), taking the box's grey frames (mode "L") as well as luma's own.
+
+    luma's greyscale devices already send only the changed bounding boxes
+    (its ``diff_to_previous`` framebuffer, inflated to whole 4-pixel column
+    addresses, through the column 0x15 / row 0x75 window and write-RAM 0x5C);
+    for a mode "L" frame this keeps all of that and only replaces luma's
+    per-pixel packing loop by :func:`grey_nibbles`. Frames in the device's own
+    mode ("RGB" by default, or "1") go through luma's ``display`` unchanged.
+    As for the other drivers, ``invalidate`` makes the next frame go out whole,
+    a failed write or ``show()`` does so too, and ``reinit`` sends the init again.
+    """
+
+    frame_mode = "L"  # what the box hands over (hw.display.LumaDisplay converts other frames to it)
+
+    def __init__(self, serial_interface=None, width=256, height=64, rotate=0, **kwargs) -> None:
+        self._init_args = dict(width=width, height=height, rotate=rotate, **kwargs)
+        self._last_mode = self.frame_mode
+        super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
+
+    def display(self, image: Image.Image) -> None:
+        """Send the changed boxes of ``image`` (mode "L", or the device's own mode, the device's size)."""
+        if image.size != self.size or image.mode not in (self.frame_mode, self.mode):
+            raise ValueError(f"frame is {image.mode} {image.size[0]}x{image.size[1]}, "
+                             f"the display takes L or {self.mode} {self.width}x{self.height}")
+        if image.mode != self._last_mode:  # the framebuffer compares like with like
+            self.invalidate()
+            self._last_mode = image.mode
+        try:
+            if image.mode != self.frame_mode:
+                super().display(image)
+                return
+            image = self.preprocess(image)
+            for _, box in self.framebuffer.redraw(image):
+                left, top, right, bottom = self._inflate_bbox(box)
+                self._set_position(top, right, bottom, left)
+                self.data(grey_nibbles(image.crop((left, top, right, bottom))))
+        except BaseException:
+            self.invalidate()  # some of it may have landed: send the next frame whole
+            raise
+
+    def clear(self) -> None:
+        """A dark frame (luma's, but through the fast path)."""
+        self.display(Image.new(self.frame_mode, self.size))
+
+    def invalidate(self) -> None:
+        """Forget what the panel holds: the next frame goes out whole."""
+        framebuffer = getattr(self, "framebuffer", None)  # none yet while luma's __init__ runs
+        if hasattr(framebuffer, "prev_image"):
+            framebuffer.prev_image = None
+
+    def command(self, cmd, *args) -> None:
+        try:
+            super().command(cmd, *args)
+        except BaseException:
+            self.invalidate()
+            raise
+
+    def show(self) -> None:
+        """Switch the panel on (luma's), and send the next frame whole."""
+        self.invalidate()
+        super().show()
+
+    def reinit(self) -> None:
+        """Send luma's whole init sequence again (a fresh framebuffer: the next frame goes out whole)."""
+        persist = self.persist
+        self.invalidate()
+        super().__init__(self._serial_interface, **self._init_args)
+        self.persist = persist
+
+
+DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106, "ssd1322": ssd1322}

@@ -1,9 +1,9 @@
 """The box on a laptop: the OLED drawn in a terminal, keys driving mock pins.
 
 ``TerminalDisplay`` draws the exact 128x64 frame as 128 columns x 32 rows of
-half blocks (each cell is two pixels stacked), redrawn in place with the
-cursor-home escape. ``KeyReader`` turns keypresses into ``on_key`` calls from
-its own thread. ``KeyPins`` turns a key into a press of a gpiozero mock pin,
+half blocks (each cell is two pixels stacked; grey frames in grey,
+:mod:`hw.shades`), redrawn in place with the cursor-home escape.
+``KeyReader`` turns keypresses into ``on_key`` calls from its own thread. ``KeyPins`` turns a key into a press of a gpiozero mock pin,
 so the emulator runs the very same ``GpioButtons`` as a real box.
 """
 
@@ -23,6 +23,7 @@ from typing import TextIO
 from PIL import Image
 
 from hw.display import HEIGHT, WIDTH
+from hw.shades import shaded_rows
 
 log = logging.getLogger(__name__)
 
@@ -42,23 +43,19 @@ ARROWS = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
 
 
 def frame_to_text(image: Image.Image) -> list[str]:
-    """One string per pair of pixel rows: 32 strings of 128 half blocks for a 128x64 frame."""
-    frame = image if image.mode == "1" else image.convert("1")
-    width, height = frame.size
+    """One string per pair of pixel rows: 32 strings of 128 half blocks for a 128x64 frame (grey: hw.shades)."""
+    if image.mode != "1":
+        return shaded_rows(image)
+    width, height = image.size
     if height % 2:
         raise ValueError(f"frame height must be even, not {height}")
-    lit = _lit_pixels(frame)
+    lit = [value != 0 for value in image.convert("L").tobytes()]  # one byte a pixel, without getdata
     rows = []
     for y in range(0, height, 2):
         top = lit[y * width:(y + 1) * width]
         bottom = lit[(y + 1) * width:(y + 2) * width]
         rows.append("".join(HALF_BLOCKS[cell] for cell in zip(top, bottom)))
     return rows
-
-
-def _lit_pixels(frame: Image.Image) -> list[bool]:
-    # Unpack "1" mode to one byte per pixel without getdata (deprecated in Pillow 13).
-    return [value != 0 for value in frame.convert("L").tobytes()]
 
 
 class TerminalDisplay:

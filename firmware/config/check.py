@@ -6,7 +6,7 @@ import difflib
 import os
 from typing import Any
 
-from hw.display import DRIVERS, INTERFACES, SIZES
+from hw.display import DRIVERS, INTERFACES, SIZES, SPI_ONLY
 from hw.header import HEADER
 
 from ..i18n import LANGUAGES
@@ -132,6 +132,9 @@ class Checker:
         if "size" in table:
             values["size"] = self.size(table["size"], values.get("driver", DisplayConfig.driver))
         result = DisplayConfig(**values)
+        if result.driver in SPI_ONLY and result.interface != "spi":
+            raise self.fail("display", "interface", result.interface,
+                            f'the {result.driver} talks SPI only: set interface = "spi"')
         if result.interface == "spi":
             if result.gpio_dc == result.gpio_reset:
                 raise self.fail("display", "gpio_reset", result.gpio_reset,

@@ -1,8 +1,8 @@
 """The renderer: one view (:mod:`firmware.views`) in, one frame for the screen's size out.
 
 ``render(view)`` is pure: the same view always gives a pixel-identical image
-(mode "1", lit pixel = 1), drawn only with the pinned bitmap fonts of
-:mod:`hw.fonts` (Spleen, and Galmuri through :mod:`hw.glyphs`) and plain shapes, so frames can be checked against golden PNGs.
+(mode "1", lit pixel = 1; on the 256x64 grey layout mode "L", lit = 255),
+drawn only with the pinned bitmap fonts of :mod:`hw.fonts` (Spleen, and Galmuri through :mod:`hw.glyphs`) and plain shapes, so frames can be checked against golden PNGs.
 Text never runs off the screen: it is word-wrapped or cut with ``..`` to fit.
 ``render_checked(view)`` gives the frame together with every text that had to
 be cut, so tests can check that sample views fit; nothing is kept between calls.
@@ -83,6 +83,11 @@ LAYOUTS: dict[tuple[int, int], Layout] = {STANDARD.size: STANDARD}
 #: A layout's size -> its painters (view type -> function).
 PAINTERS_FOR: dict[tuple[int, int], dict] = {STANDARD.size: PAINTERS}
 
+#: The 3.12-inch 256x64 SSD1322: the same painters on twice the width, in grey levels (mode "L").
+WIDE = Layout(256, 64, "L")
+LAYOUTS[WIDE.size] = WIDE
+PAINTERS_FOR[WIDE.size] = PAINTERS
+
 
 class Frame(NamedTuple):
     """A rendered frame (its first page) and the texts of its view that were cut (or dropped) to fit."""
@@ -125,5 +130,5 @@ def render_pages(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[I
 
 
 def render(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
-    """The frame for ``view``: an image of ``size`` (mode "1", lit pixel = 1, on a 1-bit screen)."""
+    """The frame for ``view``: an image of ``size`` (mode "1", lit pixel = 1, on a 1-bit screen; "L" on a grey one)."""
     return render_checked(view, size).image

@@ -5,19 +5,30 @@ from __future__ import annotations
 from ..views import BoardView, Column
 from .frame import legend, top_bar
 from .icons import draw_seat, runner_mark
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, ROW_PITCH, WIDTH, Canvas, width_of
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, ROW_PITCH, Canvas, width_of
 
-TRACK_X = 98  # left edge of the drawn column on a column page
+TRACK_W = 30  # a column page's drawn column: its left edge this far from a 128-pixel screen's right edge
 GUTTER = 7  # left of the grid: each player's seat symbol
-CELL = 11  # pixels per column of the grid: "10" in the small font is 10 wide
+CELL = 11  # pixels per column of the grid on 128 pixels: "10" in the small font is 10 wide; wider screens, wider cells
 LABELS_TOP = BODY_TOP  # the column numbers
 ROWS_TOP = BODY_TOP + 9  # the first player's row
 MAX_ROW = 12  # a row's height with one or two players
 
 
-def cell_x(index: int) -> int:
-    """Left edge of the ``index``-th column's cell (column 2 is index 0)."""
-    return GUTTER + index * CELL
+def cell_width(width: int) -> int:
+    """Pixels per column of the grid on a screen ``width`` wide: the eleven columns share what the gutter leaves."""
+    return max(CELL, (width - GUTTER) // 11)
+
+
+def cell_x(index: int, cell: int = CELL) -> int:
+    """Left edge of the ``index``-th column's cell (column 2 is index 0), cells ``cell`` wide."""
+    return GUTTER + index * cell
+
+
+def ink(c: Canvas, seat: int, current: int | None) -> int:
+    """The ink of ``seat``'s pieces: lit for the player whose turn it is (or everyone, with nobody to play),
+    the others' grey on a grey screen (the same lit ink on a 1-bit one)."""
+    return c.lit if current is None or seat == current else c.grey
 
 
 def row_span(seat: int, players: int) -> tuple[int, int]:
@@ -38,7 +49,8 @@ def board(c: Canvas, v: BoardView) -> None:
     Each player's pieces stand in their own row, so they are told apart by
     where they are, not by a 3-pixel mark: a filled bar as high as the marker
     has climbed its column, the current player's runners as an outline above
-    it, a claimed column's number inverted and its owner's cell filled.
+    it, a claimed column's number inverted and its owner's cell filled. On a
+    grey screen the other players' rows are grey and the current player's bright.
     """
     if v.focus is not None:
         column_page(c, v)
@@ -48,49 +60,52 @@ def board(c: Canvas, v: BoardView) -> None:
     else:
         top_bar(c, c.words.SCREEN["board_title"], c.words.SCREEN["game_over"], None, v.alert)
     n = len(v.players)
+    current = v.current if v.current is not None and v.current < n else None
     for seat in range(n):
         top, bottom = row_span(seat, n)
         size = min(6, bottom - top)
-        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, seat, size)
+        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, seat, size, fill=ink(c, seat, current))
+    cell = cell_width(c.width)
     for i, col in enumerate(v.columns[:11]):
-        _label(c, i, col)
+        _label(c, cell_x(i, cell), cell, col)
         for seat in range(n):
-            _cell(c, i, col, seat, row_span(seat, n), seat == v.current)
+            _cell(c, cell_x(i, cell), cell, col, seat, row_span(seat, n), current)
     legend(c, v.keys)
 
 
-def _label(c: Canvas, i: int, col: Column) -> None:
+def _label(c: Canvas, x0: int, cell: int, col: Column) -> None:
     """The column's number above its cells; inverted once the column is claimed."""
-    x0 = cell_x(i)
     label = str(col.column)
-    x = x0 + (CELL - width_of(label, "small")) // 2
+    x = x0 + (cell - width_of(label, "small")) // 2
     if col.owner is not None:
-        c.draw.rectangle((x0, LABELS_TOP, x0 + CELL - 1, LABELS_TOP + 7), fill=1)
+        c.draw.rectangle((x0, LABELS_TOP, x0 + cell - 1, LABELS_TOP + 7), fill=c.lit)
         c.raw((x, LABELS_TOP + 1 - INK_TOP["small"]), label, "small", fill=0)
     else:
         c.raw((x, LABELS_TOP + 1 - INK_TOP["small"]), label, "small")
 
 
-def _cell(c: Canvas, i: int, col: Column, seat: int, span: tuple[int, int], current: bool) -> None:
+def _cell(c: Canvas, left: int, cell: int, col: Column, seat: int, span: tuple[int, int],
+          current: int | None) -> None:
     """One player's piece in one column: a bar on a baseline; the runner an outline around it."""
     draw = c.draw
-    x0 = cell_x(i) + 2
-    x1 = x0 + CELL - 5
+    x0 = left + 2
+    x1 = x0 + cell - 5
     top, bottom = span
     base = bottom
     room = base - top - 1
+    fill = ink(c, seat, current)
     if col.owner is not None:
         if col.owner == seat:
-            draw.rectangle((x0, top + 1, x1, base), fill=1)
+            draw.rectangle((x0, top + 1, x1, base), fill=fill)
         return
-    draw.line((x0, base, x1, base), fill=1)
+    draw.line((x0, base, x1, base), fill=fill)
     step = col.markers[seat] if seat < len(col.markers) else 0
     filled = bar_height(step, col.height, room)
     if filled:
-        draw.rectangle((x0 + 1, base - filled, x1 - 1, base), fill=1)
-    if current and col.runner:
+        draw.rectangle((x0 + 1, base - filled, x1 - 1, base), fill=fill)
+    if seat == current and col.runner:
         high = bar_height(col.runner, col.height, room)
-        draw.rectangle((x0 - 1, base - high, x1 + 1, base), outline=1)
+        draw.rectangle((x0 - 1, base - high, x1 + 1, base), outline=c.lit)
 
 
 # ---- one column in words ---------------------------------------------------
@@ -128,7 +143,8 @@ def column_page(c: Canvas, v: BoardView) -> None:
         legend(c, v.keys)
         return
     rows = _column_rows(c, v, col)
-    text_w = TRACK_X - 3
+    track_x = c.width - TRACK_W * c.width // 128  # twice as wide on a screen twice as wide
+    text_w = track_x - 3
     font_name, pitch = _rows_font(rows, text_w)
     keep = (BODY_BOTTOM + 1 - BODY_TOP) // pitch
     if len(rows) > keep:
@@ -141,35 +157,38 @@ def column_page(c: Canvas, v: BoardView) -> None:
         if seat == -1:
             runner_mark(c, 0, top + size // 2 - 1, size)
         else:
-            draw_seat(c.draw, 0, top, seat, size)
+            draw_seat(c.draw, 0, top, seat, size, fill=c.lit)
         c.text((size + 3, y - INK_TOP[font_name]), text, font_name, width=text_w - size - 3)
         y += pitch
-    column_track(c, col, TRACK_X)
+    column_track(c, col, track_x, v.current)
     legend(c, v.keys)
 
 
-def column_track(c: Canvas, col: Column, x0: int) -> None:
-    """The focused column drawn tall on the right: squares as ticks, pieces by seat symbol."""
+def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) -> None:
+    """The focused column drawn tall on the right: squares as ticks, pieces by seat symbol.
+
+    On a grey screen the ticks and the other players' pieces are grey, the current player's and the runner bright.
+    """
     draw = c.draw
     n = col.height
     pitch = min(5, (BODY_BOTTOM - BODY_TOP) // max(1, n))
     bottom = BODY_BOTTOM
-    x1 = WIDTH - 4
+    x1 = c.width - 4
     top = bottom - n * pitch
     if col.owner is not None:
-        draw.rectangle((x0, top, x1, bottom), fill=1)
+        draw.rectangle((x0, top, x1, bottom), fill=c.lit)
         draw_seat(draw, (x0 + x1) // 2 - 3, top + 2, col.owner, 7, fill=0)
         return
-    draw.rectangle((x0, top, x1, bottom), outline=1)
+    draw.rectangle((x0, top, x1, bottom), outline=c.lit)
     for s in range(1, n):
         y = bottom - s * pitch
-        draw.point([(x0 + 1, y), (x1 - 1, y)], fill=1)
+        draw.point([(x0 + 1, y), (x1 - 1, y)], fill=c.grey)
     for seat, step in enumerate(col.markers):
         if step:
             y = bottom - step * pitch + (pitch - 3) // 2 + 1
-            draw_seat(draw, x0 + 3 + 6 * (seat % 4), y, seat, 3)
+            draw_seat(draw, x0 + 3 + 6 * (seat % 4), y, seat, 3, fill=ink(c, seat, current))
     if col.runner:
         y = bottom - col.runner * pitch
-        draw.rectangle((x0 - 3, y, x1 + 3, y + pitch), outline=1)
-        draw.line((x0, y, x1, y), fill=1)
-        draw.line((x0, y + pitch, x1, y + pitch), fill=1)
+        draw.rectangle((x0 - 3, y, x1 + 3, y + pitch), outline=c.lit)
+        draw.line((x0, y, x1, y), fill=c.lit)
+        draw.line((x0, y + pitch, x1, y + pitch), fill=c.lit)

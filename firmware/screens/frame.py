@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from .icons import draw_seat
-from .kit import LEGEND_Y, WIDTH, Canvas, width_of
+from .kit import LEGEND_Y, Canvas, width_of
 
 
 #: The six buttons' names as printed on the box: a legend token that is one of them is drawn boxed.
@@ -32,19 +32,19 @@ def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, aler
     ``reserve`` keeps that many pixels free left of the status for the caller to draw in.
     """
     if alert:
-        c.draw.rectangle((0, 0, WIDTH - 1, 9), fill=1)
-        c.text((2, 1), "! " + alert, "small", fill=0, width=WIDTH - 4)
+        c.draw.rectangle((0, 0, c.width - 1, 9), fill=c.lit)
+        c.text((2, 1), "! " + alert, "small", fill=0, width=c.width - 4)
         return
     x = 0
     if seat is not None:
-        draw_seat(c.draw, 0, 1, seat, 7)
+        draw_seat(c.draw, 0, 1, seat, 7, fill=c.lit)
         x = 10
-    right = c.fit(right, WIDTH // 2, "small")
+    right = c.fit(right, c.width // 2, "small")
     rw = width_of(right, "small")
     if right:
-        c.raw((WIDTH - rw + 1, 0), right, "small")
-    c.text((x, 0), left, "small", width=WIDTH - x - rw - reserve - 4)
-    c.draw.line((0, 9, WIDTH - 1, 9), fill=1)
+        c.raw((c.width - rw + 1, 0), right, "small")
+    c.text((x, 0), left, "small", width=c.width - x - rw - reserve - 4)
+    c.draw.line((0, 9, c.width - 1, 9), fill=c.lit)
 
 
 def legend_tokens(keys: str) -> list[tuple[str, str]]:
@@ -74,10 +74,10 @@ def _token_width(key: str, label: str) -> int:
     return w
 
 
-def _gap(widths: list[int]) -> int:
-    """The widest gap between tokens (5 down to 2 pixels) that lets the legend fit."""
+def _gap(widths: list[int], width: int) -> int:
+    """The widest gap between tokens (5 down to 2 pixels) that lets the legend fit ``width``."""
     for gap in (5, 4, 3, 2):
-        if sum(widths) + gap * max(0, len(widths) - 1) <= WIDTH:
+        if sum(widths) + gap * max(0, len(widths) - 1) <= width:
             break
     return gap
 
@@ -85,22 +85,22 @@ def _gap(widths: list[int]) -> int:
 def legend(c: Canvas, keys: str) -> None:
     """The bottom line: each button name boxed and inverted, followed by what it does now."""
     tokens = legend_tokens(keys)
-    gap = _gap([_token_width(k, lab) for k, lab in tokens])
+    gap = _gap([_token_width(k, lab) for k, lab in tokens], c.width)
     y = LEGEND_Y
     x = 0
     for key, label in tokens:
-        if x >= WIDTH:
+        if x >= c.width:
             c.cut(keys)
             break
         if key:
-            key = c.fit(key, WIDTH - x - 1, "small")
+            key = c.fit(key, c.width - x - 1, "small")
             kw = width_of(key, "small")
-            c.draw.rectangle((x, y, x + kw, y + 7), fill=1)
+            c.draw.rectangle((x, y, x + kw, y + 7), fill=c.lit)
             c.raw((x + 1, y), key, "small", fill=0)
             x += kw + 1
         if label:
             x += 2 if key else 0
-            text = c.fit(label, WIDTH - x + 1, "small")
+            text = c.fit(label, c.width - x + 1, "small")
             c.raw((x, y), text, "small")
             x += width_of(text, "small") - 1
         x += gap

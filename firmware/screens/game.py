@@ -5,9 +5,8 @@ from __future__ import annotations
 from ..views import DiceView, MoveView, Option, PickView, TurnView
 from .frame import legend, top_bar, who
 from .icons import claim_tags, column_tag, die
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap, wrap_all
 
-CELL_X = (0, 43, 86)  # left edge of each pairing's cell (42 wide)
 BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
 
 
@@ -17,12 +16,12 @@ BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
 def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, str, list[str]]:
     """Heading font, note font and the wrapped note lines: the largest fonts that fit the body."""
     for head_font, note_font in (("large", "medium"), ("large", "small"), ("medium", "small")):
-        notes = wrap_all(note, WIDTH, note_font)
+        notes = wrap_all(note, c.width, note_font)
         need = PITCH[head_font] + 1 + len(notes) * PITCH[note_font]
-        if need <= BODY_SPACE and width_of(heading, head_font) <= WIDTH:
+        if need <= BODY_SPACE and width_of(heading, head_font) <= c.width:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
-    notes = wrap_all(note, WIDTH, note_font)
+    notes = wrap_all(note, c.width, note_font)
     keep = (BODY_SPACE - PITCH[head_font] - 1) // PITCH[note_font]
     if len(notes) > keep:
         c.cut(" / ".join(note))
@@ -34,12 +33,12 @@ def turn(c: Canvas, v: TurnView) -> None:
     name = who(c, v.player, v.bot)
     status = c.words.turn_status(v.turn)
     tags_w = sum(width_of(str(col), "small") + 3 for col in v.claims)
-    if tags_w + width_of(status, "small") + width_of(name, "small") + 14 > WIDTH:
+    if tags_w + width_of(status, "small") + width_of(name, "small") + 14 > c.width:
         status = c.words.turn_status(v.turn, short=True)
     top_bar(c, name, status, v.seat, v.alert, reserve=tags_w + 2)
     if v.claims and not v.alert:
         # claimed columns as inverted tags just left of the status
-        claim_tags(c, v.claims, WIDTH - width_of(status, "small") - 3, 0)
+        claim_tags(c, v.claims, c.width - width_of(status, "small") - 3, 0)
     heading = c.words.turn_heading(v.player, v.bot)
     head_font, note_font, notes = _turn_layout(c, heading, v.note)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
@@ -56,30 +55,35 @@ def dice(c: Canvas, v: DiceView) -> None:
     status = c.words.dice_status(v.bot, chosen_label)
     top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
     for i, value in enumerate(v.dice):
-        die(c, 16 + 32 * i, BODY_TOP, value)
+        die(c, c.width // 8 + c.width // 4 * i, BODY_TOP, value)
+    cell = (c.width - 2) // 3  # each pairing's cell, one pixel apart: 42 wide on 128 pixels
     for i, option in enumerate(v.options):
-        _pairing_cell(c, CELL_X[i], option, option.label == chosen_label, v.chosen)
+        _pairing_cell(c, i * (cell + 1), cell, option, option.label == chosen_label, v.chosen)
     legend(c, v.keys)
 
 
-def _pairing_cell(c: Canvas, x0: int, option: Option, on: bool, chosen: str | None) -> None:
-    """One pairing under its button: the label tab, what it moves, and the dice as paired."""
+def _pairing_cell(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: str | None) -> None:
+    """One pairing under its button, ``cell`` wide: the label tab, what it moves, and the dice as paired.
+
+    The chosen one is highlighted (``Canvas.mark_fill``: inverted on a 1-bit screen, a grey fill on a grey one).
+    """
     y = 27  # label row; sums below it, then the dice as paired
-    fg = 0 if on else 1
+    bg, fg = (c.mark_fill, c.mark_ink) if on else (0, c.lit)
     if on:
-        c.draw.rectangle((x0, y - 1, x0 + 41, BODY_BOTTOM), fill=1)
+        c.draw.rectangle((x0, y - 1, x0 + cell - 1, BODY_BOTTOM), fill=bg)
     # the label: a filled tab when the pairing is legal, hollow when not
-    tab = (x0 + 15, y, x0 + 26, y + 8)
+    mid = x0 + cell // 2
+    tab = (mid - 6, y, mid + 5, y + 8)
     if option.effect != "none":
         c.draw.rectangle(tab, fill=fg)
-        c.raw((x0 + 19, y + 1), option.label, "small", fill=1 - fg)
+        c.raw((mid - 2, y + 1), option.label, "small", fill=bg)
     else:
         c.draw.rectangle(tab, outline=fg)
-        c.raw((x0 + 19, y + 1), option.label, "small", fill=fg)
+        c.raw((mid - 2, y + 1), option.label, "small", fill=fg)
     big = _chosen_sum(option, chosen) or option.text
-    c.center(y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + 42)
+    c.center(y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
-    c.center(y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + 42)
+    c.center(y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
 
 
 def _chosen_sum(option: Option, chosen: str | None) -> str | None:
@@ -97,13 +101,14 @@ def _chosen_sum(option: Option, chosen: str | None) -> str | None:
 def pick(c: Canvas, v: PickView) -> None:
     top_bar(c, v.player, " ".join(map(str, v.dice)), v.seat, v.alert)
     c.center(BODY_TOP - 1, c.words.pick_question(v.label), "medium")
+    half = c.width // 2
     for i, (key, column) in enumerate(zip("AB", v.choices)):
-        x0 = 2 + i * 64
-        box = (x0, 25, x0 + 59, BODY_BOTTOM)
-        c.draw.rounded_rectangle(box, radius=4, outline=1)
-        c.draw.rounded_rectangle((x0 + 5, 32, x0 + 18, 47), radius=2, fill=1)
+        x0 = 2 + i * half
+        box = (x0, 25, x0 + half - 5, BODY_BOTTOM)
+        c.draw.rounded_rectangle(box, radius=4, outline=c.lit)
+        c.draw.rounded_rectangle((x0 + 5, 32, x0 + 18, 47), radius=2, fill=c.lit)
         c.raw((x0 + 8, 31), key, "large", fill=0)
-        c.center(25 + 4 - INK_TOP["huge"] + 4, str(column), "huge", x0=x0 + 16, x1=x0 + 60)
+        c.center(25 + 4 - INK_TOP["huge"] + 4, str(column), "huge", x0=x0 + 16, x1=x0 + half - 4)
     legend(c, v.keys)
 
 
@@ -135,7 +140,7 @@ def move(c: Canvas, v: MoveView) -> None:
     # the chance in the huge font; the large one when a stop note needs the room
     for font_name in ("huge", "large"):
         x = width_of(chance, font_name) + 4
-        lines = _move_lines(c, v, WIDTH - x)
+        lines = _move_lines(c, v, c.width - x)
         if len(lines) <= 2:
             break
     if len(lines) > 2:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..views import InstructionsView, WinView
 from .frame import legend, top_bar
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap_all
 
 BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
 #: Heading and note fonts a win screen tries, largest first.
@@ -17,14 +17,14 @@ def instructions(c: Canvas, v: InstructionsView) -> None:
     top_bar(c, v.title, status, v.seat, v.alert)
     y = BODY_TOP
     if v.big:
-        c.draw.rectangle((0, y, WIDTH - 1, y + PITCH["large"]), fill=1)
-        c.center(y + 1 - INK_TOP["large"], c.fit(v.big, WIDTH - 2, "large"), "large", fill=0)
+        c.draw.rectangle((0, y, c.width - 1, y + PITCH["large"]), fill=c.lit)
+        c.center(y + 1 - INK_TOP["large"], c.fit(v.big, c.width - 2, "large"), "large", fill=0)
         y += PITCH["large"] + 3
     keep = (BODY_BOTTOM + 1 - y) // PITCH["medium"]
     lines = list(v.lines)
-    if len(lines) > keep or any(width_of(line, "medium") > WIDTH for line in lines):
+    if len(lines) > keep or any(width_of(line, "medium") > c.width for line in lines):
         c.cut(" / ".join(v.lines))
-    shown = [c.fit(line, WIDTH, "medium") for line in lines[:keep]]
+    shown = [c.fit(line, c.width, "medium") for line in lines[:keep]]
     c.lines(y - INK_TOP["medium"], shown, "medium", PITCH["medium"])
     legend(c, v.keys)
 
@@ -32,14 +32,14 @@ def instructions(c: Canvas, v: InstructionsView) -> None:
 def _win_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, str, list[str]]:
     """Heading font, note font and the note lines: the largest fonts that fit the body."""
     for head_font, note_font in WIN_FONTS:
-        if width_of(heading, head_font) > WIDTH:
+        if width_of(heading, head_font) > c.width:
             continue
-        notes = wrap_all(note, WIDTH, note_font)
+        notes = wrap_all(note, c.width, note_font)
         need = PITCH[head_font] + 1 + PITCH["medium"] + 1 + len(notes) * PITCH[note_font]
         if need <= BODY_SPACE:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
-    notes = wrap_all(note, WIDTH, note_font)
+    notes = wrap_all(note, c.width, note_font)
     keep = max(0, (BODY_SPACE - PITCH[head_font] - PITCH["medium"] - 2) // PITCH[note_font])
     if len(notes) > keep:
         c.cut(" / ".join(note))

@@ -53,15 +53,15 @@ def _cross(draw: ImageDraw.ImageDraw, x: int, y: int, x1: int, y1: int, size: in
 
 def die(c: Canvas, cx: int, y: int, value: int) -> None:
     """One die: a large digit in a rounded box 18 wide, 15 tall, centred on ``cx``."""
-    c.draw.rounded_rectangle((cx - 9, y, cx + 8, y + 14), radius=3, outline=1)
+    c.draw.rounded_rectangle((cx - 9, y, cx + 8, y + 14), radius=3, outline=c.lit)
     c.raw((cx - 4, y + 1), str(value), "large")
 
 
-def column_tag(c: Canvas, x: int, y: int, column: int, fill: int = 1) -> None:
+def column_tag(c: Canvas, x: int, y: int, column: int) -> None:
     """A column number in the large font, inverted in a 20 x 12 box."""
-    c.draw.rounded_rectangle((x, y, x + 19, y + 11), radius=2, fill=fill)
+    c.draw.rounded_rectangle((x, y, x + 19, y + 11), radius=2, fill=c.lit)
     text = str(column)
-    c.raw((x + (20 - width_of(text, "large")) // 2, y - 1), text, "large", fill=1 - fill)
+    c.raw((x + (20 - width_of(text, "large")) // 2, y - 1), text, "large", fill=0)
 
 
 def claim_tags(c: Canvas, columns: tuple[int, ...], x_right: int, y: int, font_name: str = "small") -> int:
@@ -72,7 +72,7 @@ def claim_tags(c: Canvas, columns: tuple[int, ...], x_right: int, y: int, font_n
         text = str(column)
         w = width_of(text, font_name) + 1
         x -= w
-        c.draw.rectangle((x, y, x + w - 1, y + ch - 1), fill=1)
+        c.draw.rectangle((x, y, x + w - 1, y + ch - 1), fill=c.lit)
         c.draw.text((x + 1, y), text, font=font(font_name), fill=0)
         x -= 2
     return x
@@ -80,12 +80,13 @@ def claim_tags(c: Canvas, columns: tuple[int, ...], x_right: int, y: int, font_n
 
 def runner_mark(c: Canvas, x: int, y: int, width: int) -> None:
     """The runner: a hollow bar (as it looks on the board overview)."""
-    c.draw.rectangle((x, y, x + width - 1, y + 2), outline=1)
+    c.draw.rectangle((x, y, x + width - 1, y + 2), outline=c.lit)
 
 
 def scroll_marks(c: Canvas, first: int, shown: int, total: int) -> None:
     """Small triangles at the right edge when rows are hidden above or below."""
+    r = c.width - 1
     if first > 0:
-        c.draw.polygon([(124, BODY_TOP), (127, BODY_TOP + 3), (121, BODY_TOP + 3)], fill=1)
+        c.draw.polygon([(r - 3, BODY_TOP), (r, BODY_TOP + 3), (r - 6, BODY_TOP + 3)], fill=c.lit)
     if first + shown < total:
-        c.draw.polygon([(121, BODY_BOTTOM - 3), (127, BODY_BOTTOM - 3), (124, BODY_BOTTOM)], fill=1)
+        c.draw.polygon([(r - 6, BODY_BOTTOM - 3), (r, BODY_BOTTOM - 3), (r - 3, BODY_BOTTOM)], fill=c.lit)

@@ -57,6 +57,14 @@ class Layout:
     def lit(self) -> int:
         return 255 if self.mode == "L" else 1
 
+    @property
+    def grey(self) -> int:
+        """A dimmer ink (other players' pieces, a highlight's fill): a grey level, or lit on a 1-bit screen."""
+        return GREY if self.mode == "L" else 1
+
+
+#: The grey level of dimmer ink on a grey screen: level 6 of a 4-bit panel's 15 (6 x 17), exact on the glass.
+GREY = 0x66
 
 #: The 0.96-inch 128x64 module: the box's first screen, and the size every other layout starts from.
 STANDARD = Layout(WIDTH, HEIGHT)
@@ -107,7 +115,9 @@ class Canvas:
 
     def __init__(self, layout: Layout = STANDARD, lang: str = "en") -> None:
         self.layout = layout
-        self.width, self.height, self.lit = layout.width, layout.height, layout.lit
+        self.width, self.height, self.lit, self.grey = layout.width, layout.height, layout.lit, layout.grey
+        # a highlighted choice: inverted on a 1-bit screen, lit ink on a grey fill on a grey one
+        self.mark_fill, self.mark_ink = (layout.grey, layout.lit) if layout.mode == "L" else (1, 0)
         self.pages: list[Image.Image] = []
         self.new_page()
         self.cuts: list[str] = []
@@ -130,26 +140,32 @@ class Canvas:
             self.cut(text)
         return fitted
 
-    def text(self, xy: tuple[int, int], text: str, font_name: str, fill: int = 1, width: int | None = None) -> None:
+    def text(self, xy: tuple[int, int], text: str, font_name: str, fill: int | None = None,
+             width: int | None = None) -> None:
         """Draw ``text`` at ``xy``, cut to ``width`` (default: to the right edge)."""
         x, y = xy
         if width is None:
             width = self.width - x
-        glyphs.draw_text(self.draw, (x, y), self.fit(text, width, font_name), font_name, fill)
+        glyphs.draw_text(self.draw, (x, y), self.fit(text, width, font_name), font_name, self._ink(fill))
 
-    def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int = 1) -> None:
+    def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int | None = None) -> None:
         """Draw ``text`` at ``xy`` as it is (the caller made sure it fits)."""
-        glyphs.draw_text(self.draw, xy, text, font_name, fill)
+        glyphs.draw_text(self.draw, xy, text, font_name, self._ink(fill))
 
-    def center(self, y: int, text: str, font_name: str, fill: int = 1, x0: int = 0, x1: int | None = None) -> None:
+    def center(self, y: int, text: str, font_name: str, fill: int | None = None, x0: int = 0,
+               x1: int | None = None) -> None:
         """Draw ``text`` centred between ``x0`` and ``x1`` (default: the right edge), cut to that width."""
         if x1 is None:
             x1 = self.width
         text = self.fit(text, x1 - x0, font_name)
         x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
-        glyphs.draw_text(self.draw, (x, y), text, font_name, fill)
+        glyphs.draw_text(self.draw, (x, y), text, font_name, self._ink(fill))
 
-    def lines(self, y: int, lines: list[str], font_name: str, pitch: int, x: int = 0, fill: int = 1) -> int:
+    def _ink(self, fill: int | None) -> int:
+        """``fill``, or lit when none is given."""
+        return self.lit if fill is None else fill
+
+    def lines(self, y: int, lines: list[str], font_name: str, pitch: int, x: int = 0, fill: int | None = None) -> int:
         """Draw ``lines`` from row ``y`` down, ``pitch`` apart; returns the row after the last."""
         for line in lines:
             self.text((x, y), line, font_name, fill)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..views import MenuView, SetupView, StatsView
 from .frame import legend, top_bar
 from .icons import scroll_marks
-from .kit import BODY_BOTTOM, BODY_TOP, CELLS, INK_TOP, ROW_PITCH, WIDTH, Canvas, width_of
+from .kit import BODY_BOTTOM, BODY_TOP, CELLS, INK_TOP, ROW_PITCH, Canvas, width_of
 
 ROWS_SHOWN = 4
 
@@ -18,17 +18,20 @@ def window(cursor: int, total: int, shown: int) -> int:
 
 
 def rows(c: Canvas, items: list[tuple[str, str]], cursor: int) -> None:
-    """Up to four rows of label and value, the cursor row inverted, scroll marks when some are hidden."""
+    """Up to four rows of label and value, the cursor row highlighted, scroll marks when some are hidden.
+
+    The highlight is ``Canvas.mark_fill``: the row inverted on a 1-bit screen, a grey bar under lit text on a grey one.
+    """
     first = window(cursor, len(items), ROWS_SHOWN)
     shown = items[first:first + ROWS_SHOWN]
     scroll = len(items) > ROWS_SHOWN
-    right_edge = WIDTH - (8 if scroll else 0)
+    right_edge = c.width - (8 if scroll else 0)
     for i, (label, value) in enumerate(shown):
         y = BODY_TOP + i * ROW_PITCH
         on = first + i == cursor
         if on:
-            c.draw.rectangle((0, y - 1, right_edge - 2, y + ROW_PITCH - 2), fill=1)
-        fg = 0 if on else 1
+            c.draw.rectangle((0, y - 1, right_edge - 2, y + ROW_PITCH - 2), fill=c.mark_fill)
+        fg = c.mark_ink if on else c.lit
         vw = width_of(value, "medium")
         avail = right_edge - 4
         if value:
@@ -74,9 +77,9 @@ def stats(c: Canvas, v: StatsView) -> None:
         count = str(wins)
         cw = width_of(count, font_name)
         c.text((0, y - INK_TOP[font_name]), name, font_name, width=name_w)
-        c.raw((WIDTH - cw, y - INK_TOP[font_name]), count, font_name)
+        c.raw((c.width - cw, y - INK_TOP[font_name]), count, font_name)
         bar_x0 = name_w + 4
-        bar_len = (WIDTH - cw - 4 - bar_x0) * wins // most
+        bar_len = (c.width - cw - 4 - bar_x0) * wins // most
         if bar_len > 0:
-            c.draw.rectangle((bar_x0, y + 1, bar_x0 + bar_len - 1, y + pitch - 4), fill=1)
+            c.draw.rectangle((bar_x0, y + 1, bar_x0 + bar_len - 1, y + pitch - 4), fill=c.lit)
     legend(c, v.keys)

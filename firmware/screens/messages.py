@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from ..views import HintView, MessageView, OffView
 from .frame import legend, top_bar
-from .kit import BODY_BOTTOM, BODY_TOP, HEIGHT, INK_TOP, PITCH, WIDTH, Canvas, width_of, wrap, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap, wrap_all
 
 
 def body_lines(c: Canvas, lines: tuple[str, ...], top: int = BODY_TOP) -> None:
     """Lines word-wrapped to the width, in the medium font when they fit, else the small one."""
     space = BODY_BOTTOM + 1 - top
     for font_name in ("medium", "small"):
-        wrapped = wrap_all(lines, WIDTH, font_name)
+        wrapped = wrap_all(lines, c.width, font_name)
         if len(wrapped) * PITCH[font_name] <= space:
             break
     keep = space // PITCH[font_name]
@@ -30,18 +30,18 @@ def message(c: Canvas, v: MessageView) -> None:
 def hint(c: Canvas, v: HintView) -> None:
     status = c.words.bust_status(v.bust)
     top_bar(c, v.player, status, v.seat, v.alert)
-    font_name = "large" if width_of(v.action, "large") <= WIDTH else "medium"
+    font_name = "large" if width_of(v.action, "large") <= c.width else "medium"
     c.center(BODY_TOP - INK_TOP[font_name], v.action, font_name)
     body_lines(c, v.reason, BODY_TOP + PITCH[font_name] + 3)
     legend(c, v.keys)
 
 
 def off(c: Canvas, v: OffView) -> None:
-    c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    c.draw.rectangle((0, 0, c.width - 1, c.height - 1), outline=c.lit)
     first, second = c.words.SCREEN["safe"]
     c.center(10 - INK_TOP["large"], first, "large")
     c.center(25 - INK_TOP["large"], second, "large")
-    lines = wrap(v.reason, WIDTH - 4, "medium")
+    lines = wrap(v.reason, c.width - 4, "medium")
     if len(lines) > 2:
         c.cut(v.reason)
         lines = lines[:2]

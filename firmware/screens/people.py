@@ -5,11 +5,12 @@ from __future__ import annotations
 from ..views import RecapView, TableView
 from .frame import legend, top_bar
 from .icons import draw_seat
-from .kit import BODY_TOP, INK_TOP, PITCH, ROW_PITCH, WIDTH, Canvas, width_of
+from .kit import BODY_TOP, INK_TOP, PITCH, ROW_PITCH, Canvas, width_of
 
 ROWS_SHOWN = 4
-#: Right edges of the recap's number columns: turns, busts, best.
-RECAP_COLUMNS = (81, 104, 127)
+#: Right edges of the recap's number columns (turns, busts, best), counted from the right edge of a
+#: 128-pixel screen; a wider screen spreads them out in proportion.
+RECAP_COLUMNS = (46, 23, 0)
 
 
 def table(c: Canvas, v: TableView) -> None:
@@ -20,30 +21,31 @@ def table(c: Canvas, v: TableView) -> None:
         c.cut(repr(v.rows[ROWS_SHOWN:]))
     for i, (label, value) in enumerate(shown):
         y = BODY_TOP + i * ROW_PITCH - 1
-        value = c.fit(value, WIDTH * 2 // 3, "medium")
+        value = c.fit(value, c.width * 2 // 3, "medium")
         vw = width_of(value, "medium")
-        c.raw((WIDTH - 1 - vw, y), value, "medium")
-        c.text((2, y), label, "medium", width=WIDTH - 2 - vw - 6)
+        c.raw((c.width - 1 - vw, y), value, "medium")
+        c.text((2, y), label, "medium", width=c.width - 2 - vw - 6)
     legend(c, v.keys)
 
 
 def recap(c: Canvas, v: RecapView) -> None:
-    """A row per seat: its symbol and name, then turns, busts and the biggest turn (the game's inverted)."""
+    """A row per seat: its symbol and name, then turns, busts and the biggest turn (the game's highlighted)."""
     top_bar(c, v.title, v.status, None, v.alert)
-    for text, right in zip(c.words.RECAP_HEADINGS, RECAP_COLUMNS):
+    columns = [c.width - 1 - left * c.width // 128 for left in RECAP_COLUMNS]
+    for text, right in zip(c.words.RECAP_HEADINGS, columns):
         c.raw((right - width_of(text, "small") + 1, BODY_TOP - 1), text, "small")
     font_name = "medium" if len(v.rows) <= 3 else "small"
     pitch = PITCH[font_name]
-    name_right = RECAP_COLUMNS[0] - width_of(c.words.RECAP_HEADINGS[0], "small") - 3
+    name_right = columns[0] - width_of(c.words.RECAP_HEADINGS[0], "small") - 3
     for i, row in enumerate(v.rows[:4]):
         y = BODY_TOP + 9 + i * pitch
-        draw_seat(c.draw, 0, y + 1, row.seat)
+        draw_seat(c.draw, 0, y + 1, row.seat, fill=c.lit)
         c.text((10, y - INK_TOP[font_name]), row.player, font_name, width=name_right - 10)
-        for n, (value, right) in enumerate(zip((row.turns, row.busts, row.best), RECAP_COLUMNS)):
+        for n, (value, right) in enumerate(zip((row.turns, row.busts, row.best), columns)):
             text = str(value)
             x = right - width_of(text, font_name) + 1
             mark = n == 2 and v.biggest == i
             if mark:
-                c.draw.rectangle((x - 2, y - 1, right + 1, y + pitch - 3), fill=1)
-            c.raw((x, y - INK_TOP[font_name]), text, font_name, fill=0 if mark else 1)
+                c.draw.rectangle((x - 2, y - 1, right + 1, y + pitch - 3), fill=c.mark_fill)
+            c.raw((x, y - INK_TOP[font_name]), text, font_name, fill=c.mark_ink if mark else c.lit)
     legend(c, v.keys)

@@ -188,3 +188,12 @@ def test_config_error_is_one_line_and_keeps_no_context(tmp_path):
     assert "\n" not in str(err.value)
     assert err.value.__cause__ is None and err.value.__suppress_context__
     assert str(ConfigError("a\n  b")) == "a b"
+
+
+def test_config_ssd1322_over_spi_is_the_256x64_grey_panel(tmp_path):
+    f = tmp_path / "config.toml"
+    f.write_text('[display]\ndriver = "ssd1322"\ninterface = "spi"\n')
+    display = config.load(f).display
+    assert display.dimensions == (256, 64)
+    options = display.oled_options()
+    assert (options["interface"], options["width"], options["height"]) == ("spi", 256, 64)

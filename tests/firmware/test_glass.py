@@ -14,12 +14,17 @@ from PIL import ImageChops
 from test_daemon import Rig, _tap_on, play_to_the_end
 
 from firmware import views
+from firmware.samples import SAMPLES
+from firmware.screens import LAYOUTS, render_pages
 from hw.display import open_oled
 from hw.errors import DisplayError
 from hw.oled_model import HORIZONTAL, SH1106, SSD1306, ModelSerial
+from hw.oled_model_grey import SSD1322
 
 CONTRAST = 200
-PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2)]
+PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2), ("ssd1322", SSD1322, 112)]
+#: The panel each driver drives here: (width, height), interface.
+PANEL_OF = {"ssd1322": ((256, 64), "spi")}
 #: luma's SH1106 init sequence carries two SSD1306 commands the SH1106 does not know (harmless)
 LUMA_SH1106_INIT_QUIRKS = ["unknown command 0x20", "unknown command 0x8D"]
 
@@ -30,13 +35,16 @@ class Glass:
     def __init__(self, driver: str, model_class, offset: int, model=None) -> None:
         self.model = model or model_class()
         self.serial = ModelSerial(self.model)
-        self.inner = open_oled(driver, serial=self.serial, contrast=CONTRAST)
+        (width, height), interface = PANEL_OF.get(driver, ((128, 64), "i2c"))
+        self.inner = open_oled(driver, serial=self.serial, contrast=CONTRAST, interface=interface,
+                               width=width, height=height)
         self.model.warnings.clear()
         self.offset = offset
         self.checked = 0
         self.failed = 0
         self.wrong: list[str] = []
         self.last = None
+        self.levels: set[int] = set()  # every grey level the frames used
 
     @property
     def size(self):
@@ -49,6 +57,7 @@ class Glass:
             self.failed += 1
             raise
         self.last = image
+        self.levels |= {level for _, level in image.convert("L").getcolors(256)}
         self.check(f"frame {self.checked + self.failed}")
 
     def dim(self, on: bool) -> None:
@@ -66,7 +75,7 @@ class Glass:
         """Compare RAM and frame (never raises: the daemon would swallow it); ``wrong`` collects misses."""
         self.checked += 1
         ram = self.model.image(offset=self.offset).convert("L")
-        if ImageChops.difference(ram, self.last.convert("L")).getbbox() is not None:
+        if ImageChops.difference(ram, intended(self.last, self.model)).getbbox() is not None:
             self.wrong.append(f"{when}: RAM differs from the frame")
         if not self.model.on:
             self.wrong.append(f"{when}: panel off")
@@ -77,6 +86,27 @@ class Glass:
 
     def data_bytes(self) -> list[int]:
         return [len(payload) for kind, payload in self.serial.take() if kind == "data"]
+
+    def full_frame(self) -> int:
+        """Bytes of a whole frame: a bit a pixel, or four on the grey SSD1322."""
+        width, height = self.size
+        return width * height // (2 if isinstance(self.model, SSD1322) else 8)
+
+    def disturb(self) -> None:
+        """Flip a few bytes of RAM under the glass (as a glitch on a dim screen might)."""
+        if isinstance(self.model, SSD1322):
+            self.model.ram[2][60] ^= 0xFF
+            self.model.ram[60][100] ^= 0x0F
+        else:
+            self.model.ram[2][40] ^= 0xFF
+            self.model.ram[7][90] ^= 0x0F
+
+
+def intended(frame, model):
+    """What the RAM should hold for ``frame``, as grey: lit or dark, or on the SSD1322 its 4-bit levels."""
+    if isinstance(model, SSD1322):
+        return frame.convert("L").point(lambda v: (v >> 4) * 17)
+    return frame.convert("L")
 
 
 @pytest.fixture(params=PANELS, ids=[p[0] for p in PANELS])
@@ -94,8 +124,10 @@ def test_glass_a_whole_game_ram_equals_every_frame(glass_rig):
     play_to_the_end(rig)
     assert glass.wrong == []
     assert glass.checked == rig.box.frames > 50 and glass.failed == 0
+    grey = isinstance(glass.model, SSD1322)
+    assert (glass.levels == {0, 255}) != grey  # the 256x64 frames were grey (the new-game cursor, at least)
     sent = glass.data_bytes()
-    assert sum(sent) < 0.5 * 1024 * len(sent)  # and most of each frame stayed where it was
+    assert sum(sent) < 0.5 * glass.full_frame() * len(sent)  # and most of each frame stayed where it was
 
 
 def test_glass_missed_frames_are_made_good(glass_rig):
@@ -122,8 +154,7 @@ def test_glass_wake_from_dim_repaints_what_the_ram_lost(glass_rig):
     rig.clock.advance(601)
     rig.box.pump()
     assert rig.box.dimmed and glass.model.contrast == 1
-    glass.model.ram[2][40] ^= 0xFF  # a disturbed RAM on a dim screen
-    glass.model.ram[7][90] ^= 0x0F
+    glass.disturb()  # a disturbed RAM on a dim screen
     rig.tap("A")  # only wakes
     assert not rig.box.dimmed and glass.model.contrast == CONTRAST
     assert glass.wrong == [] and glass.checked >= 3
@@ -149,14 +180,15 @@ def test_glass_panel_replugged_mid_game_is_set_up_again(glass_rig):
         assert glass.model.mode == HORIZONTAL
 
 
-def test_glass_box_restart_re_inits_the_same_panel(tmp_path):
+@pytest.mark.parametrize("panel", [PANELS[0], PANELS[3]], ids=["ssd1306", "ssd1322"])
+def test_glass_box_restart_re_inits_the_same_panel(tmp_path, panel):
     """A new box on the same (still lit, still horizontal) panel: luma's init, then correct frames."""
-    glass = Glass("ssd1306", SSD1306, 0)
+    glass = Glass(*panel)
     first = Rig(tmp_path, display=glass)
     first.tap("ROLL")
     first.tap("ROLL")
     first.close()
-    again = Glass("ssd1306", SSD1306, 0, model=glass.model)
+    again = Glass(*panel, model=glass.model)
     second = Rig(tmp_path, display=again)
     try:
         _tap_on(second)
@@ -164,3 +196,37 @@ def test_glass_box_restart_re_inits_the_same_panel(tmp_path):
         assert again.wrong == [] and again.checked >= 3
     finally:
         second.close()
+
+
+#: driver -> (model class, the panel's first RAM column)
+MODELS = {driver: (model_class, offset) for driver, model_class, offset in PANELS}
+
+
+def _panels_for(size):
+    from hw.display import SIZES
+
+    return [driver for driver, sizes in SIZES.items() if size in sizes and driver in MODELS]
+
+
+SCREENS_AT = [(size, driver) for size in LAYOUTS for driver in _panels_for(size)]
+
+
+@pytest.mark.parametrize("size, driver", SCREENS_AT, ids=[f"{s[0]}x{s[1]}-{d}" for s, d in SCREENS_AT])
+def test_glass_every_screen_at_every_size_lands_in_ram(size, driver):
+    """Every sample screen (each of its pages), one after another, on each panel that comes in that size."""
+    from hw.display import SPI_ONLY
+
+    model_class, offset = MODELS[driver]
+    model = model_class()
+    display = open_oled(driver, serial=ModelSerial(model), width=size[0], height=size[1],
+                        interface="spi" if driver in SPI_ONLY else "i2c")
+    model.warnings.clear()
+    shown = 0
+    for name, view in SAMPLES.items():
+        for page in render_pages(view, size):
+            display.show(page)
+            ram = model.image(size[0], size[1], offset).convert("L")
+            assert ImageChops.difference(ram, intended(page, model)).getbbox() is None, name
+            shown += 1
+    warnings = [w for w in model.warnings if not (isinstance(model, SH1106) and w in LUMA_SH1106_INIT_QUIRKS)]
+    assert warnings == [] and shown >= len(SAMPLES)

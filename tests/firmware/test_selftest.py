@@ -59,6 +59,29 @@ def test_selftest_draws_the_pattern_then_names_every_button(factory):
     assert display.device.image.tobytes() != selftest.pattern_frame((128, 64)).tobytes()
 
 
+def test_selftest_on_the_256x64_grey_panel_shows_pattern_and_presses(factory):
+    """The SSD1322 (through luma on a modelled controller): the 1-bit pattern lit at full level, then a grey frame."""
+    from PIL import ImageChops
+
+    from hw.display import open_oled
+    from hw.oled_model import ModelSerial
+    from hw.oled_model_grey import SSD1322
+
+    model = SSD1322()
+    display = open_oled("ssd1322", interface="spi", serial=ModelSerial(model), width=256, height=64)
+    lines: list[str] = []
+    shown = []
+    show = display.show
+    display.show = lambda image: (show(image), shown.append(model.image()))
+    thread = press_later(factory, ["ROLL"], lines)
+    status = selftest.check(display, factory, PINS, timeout=0.5, out=lines.append)
+    thread.join()
+    assert status == selftest.EXIT_MISSING and lines[2] == f"ROLL: pressed (GPIO{PINS['ROLL']})"
+    pattern = selftest.pattern_frame((256, 64)).convert("L")
+    assert ImageChops.difference(shown[0], pattern).getbbox() is None
+    assert shown[1].getextrema() == (0, 255) and model.warnings == []
+
+
 def test_selftest_pattern_lights_the_outermost_pixels_and_a_chequerboard():
     image = selftest.pattern_frame((128, 64))
     px = image.load()

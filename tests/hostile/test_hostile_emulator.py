@@ -198,7 +198,7 @@ def test_hostile_repeat_keys_swallow_a_burst():
 class PtyBox:
     """``cantstop-box emulate`` on a pseudo-terminal of a given size: keys in, screen text out."""
 
-    def __init__(self, state_dir, cols=140, lines=40):
+    def __init__(self, state_dir, cols=140, lines=40, args=()):
         import fcntl
         import pty
         import struct
@@ -213,7 +213,7 @@ class PtyBox:
             os.chdir(repo)
             env = dict(os.environ, XDG_STATE_HOME=str(state_dir / "log"))
             os.execve(sys.executable, [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1",
-                                       "--state-dir", str(state_dir)], env)
+                                       "--state-dir", str(state_dir), *args], env)
         self.resize(cols, lines)
         self.text = ""
 
@@ -289,6 +289,22 @@ def test_hostile_emulator_on_a_terminal_holds_roll_as_one_press_and_follows_resi
         box.text = ""
         box.resize(140, 40)
         assert box.wait_for("└"), box.text[-500:]  # the whole frame again
+    finally:
+        status = box.close()
+    assert status == 0
+
+
+def test_hostile_emulator_256x64_draws_grey_and_asks_for_258_columns(tmp_path):
+    """``make run SIZE=256x64``: the frame with its grey highlight; a narrower window says so in one line."""
+    from hw import shades
+
+    box = PtyBox(tmp_path, cols=260, lines=40, args=("--size", "256x64"))
+    try:
+        assert box.wait_for("┐"), box.text[-500:]
+        box.read(0.5)
+        assert "─" * 256 + "┐" in box.text and shades.GREY_BG in box.text  # New game: the cursor row on grey
+        box.resize(140, 40)
+        assert box.wait_for("terminal 140x40 is too small: the box needs 258x35"), box.text[-500:]
     finally:
         status = box.close()
     assert status == 0

@@ -204,7 +204,7 @@ def test_display_unknown_driver_lists_valid_ones():
     with pytest.raises(DisplayError) as info:
         open_oled("ssd1351")
     message = str(info.value)
-    assert message == "unknown display driver 'ssd1351': use one of ssd1306, sh1106, ssd1309"
+    assert message == "unknown display driver 'ssd1351': use one of ssd1306, sh1106, ssd1309, ssd1322"
 
 
 def test_display_unknown_interface_lists_valid_ones():

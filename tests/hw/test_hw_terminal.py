@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
 import time
 
@@ -245,3 +246,30 @@ def test_terminal_keypins_survives_failing_sink(mock_factory):
         assert keys.wait_idle(5)
     assert calls == ["ROLL", "ROLL", "ROLL", "ROLL"]
     assert mock_factory.pin(17).state  # released (high) even after the failure
+
+
+def test_terminal_grey_frame_keeps_its_grey_exactly():
+    """Each pair of dark, grey and lit pixels has one picture: grey with lit puts the lit half on a grey ground."""
+    from hw import shades
+
+    image = Image.new("L", (6, 2), 0)
+    for x, (top, bottom) in enumerate([(255, 0), (0x66, 0), (0x66, 0x66), (0x66, 255), (255, 0x66), (0, 255)]):
+        image.putpixel((x, 0), top)
+        image.putpixel((x, 1), bottom)
+    (row,) = frame_to_text(image)
+    fg, bg, plain = shades.GREY_FG, shades.GREY_BG, shades.PLAIN
+    assert row == f"▀{fg}▀█{plain}{bg}▄▀{plain}▄"
+
+
+def test_terminal_wide_grey_screen_is_256_cells_a_row_with_its_highlight():
+    from firmware.samples import SAMPLES
+    from firmware.screens import render
+    from hw import shades
+
+    rows = frame_to_text(render(SAMPLES["setup_top"], (256, 64)))  # the cursor row: a grey bar under lit words
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", row) for row in rows]
+    assert len(rows) == 32 and {len(row) for row in plain} == {256}
+    assert shades.GREY_BG in rows[6] and shades.GREY_FG in rows[6]
+    assert all("\x1b" not in row for row in rows[:5])  # the top bar has no grey
+    display = TerminalDisplay(io.StringIO(), size=(256, 64))
+    assert display.needed_size[0] == 258

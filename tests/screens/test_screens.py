@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from firmware import gallery, screens, views
 from firmware.samples import SAMPLES
-from firmware.screens import render, render_checked
+from firmware.screens import LAYOUTS, render, render_checked
 
 
 
@@ -167,7 +167,7 @@ def test_screens_other_sizes_get_the_frame_top_left():
 def test_screens_gallery_writes_scaled_images_and_index(tmp_path):
     paths = gallery.write_gallery(tmp_path)
     assert {p.stem for p in paths} == set(SAMPLES)
-    assert len(paths) == 3 * len(SAMPLES)  # English, 日本語, 한국어 side by side
+    assert len(paths) == 3 * len(SAMPLES) * len(LAYOUTS)  # English, 日本語, 한국어 side by side, at every size
     assert (tmp_path / "ja" / "pick.png").exists() and (tmp_path / "ko" / "pick.png").exists()
     with Image.open(tmp_path / "pick.png") as image:
         assert image.size == (128 * 4 + 16, 64 * 4 + 16)

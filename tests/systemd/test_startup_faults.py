@@ -39,7 +39,9 @@ def one_line(done: subprocess.CompletedProcess) -> str:
     [
         ("[buttons]\nroll = 2\n", "[buttons] roll = 2: GPIO2 is the I2C data pin (SDA); choose another pin"),
         ("[display]\ndriver = 'ssd1305'\n",
-         '[display] driver = "ssd1305": must be one of "ssd1306", "sh1106", "ssd1309"; did you mean "ssd1309"?'),
+         '[display] driver = "ssd1305": must be one of "ssd1306", "sh1106", "ssd1309", "ssd1322"; '
+         'did you mean "ssd1309"?'),
+        ("[display]\ndriver = 'ssd1322'\n", '[display] interface = "i2c": the ssd1322 talks SPI only: set interface = "spi"'),
         ("[game\n", "TOML syntax error: Expected ']' at the end of a table declaration (at line 1, column 6)"),
     ],
 )

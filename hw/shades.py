@@ -1,0 +1,68 @@
+"""A grey frame in the terminal: half blocks as for the 1-bit screens, grey pixels in a grey colour.
+
+Each terminal cell shows two pixels stacked (``▀`` top, ``▄`` bottom). A pixel
+is dark (level 0), lit (``LIT`` and up) or grey (between). Every pair has an
+exact picture with the terminal's own colours plus one grey (256-colour SGR):
+
+- no grey: the plain half block, as on a 1-bit screen;
+- grey with dark: the grey pixel's half block, drawn in grey;
+- grey with grey: a full block in grey;
+- grey with lit: the lit pixel's half block, on a grey background.
+
+So the 256x64 SSD1322's highlight (lit words on a grey fill) and its grey
+board pieces look as on the glass. Colours are reset with SGR 39/49 only, so a
+faint (dimmed) frame stays faint.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+LIT = 0xC0  # this level and up shows lit; 1 up to it, grey
+GREY_FG = "\x1b[38;5;244m"
+GREY_BG = "\x1b[48;5;240m"
+PLAIN = "\x1b[39;49m"
+BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+
+
+def kind(level: int) -> int:
+    """0 dark, 1 grey, 2 lit."""
+    return 0 if level == 0 else 2 if level >= LIT else 1
+
+
+def cell(top: int, bottom: int) -> tuple[str, str]:
+    """(colour escape or "", character) for a cell of two pixel kinds.
+
+    >>> cell(2, 0), cell(1, 0), cell(1, 1), cell(1, 2)
+    (('', '▀'), ('\\x1b[38;5;244m', '▀'), ('\\x1b[38;5;244m', '█'), ('\\x1b[48;5;240m', '▄'))
+    """
+    if 1 not in (top, bottom):
+        return "", BLOCKS[top == 2, bottom == 2]
+    if 2 in (top, bottom):
+        return GREY_BG, BLOCKS[top == 2, bottom == 2]
+    return GREY_FG, BLOCKS[top == 1, bottom == 1]
+
+
+_KINDS = bytes(kind(v) for v in range(256))
+
+
+def shaded_rows(image: Image.Image) -> list[str]:
+    """One string per pair of pixel rows of a grey frame, with colour escapes only where grey is."""
+    width, height = image.size
+    if height % 2:
+        raise ValueError(f"frame height must be even, not {height}")
+    kinds = image.convert("L").tobytes().translate(_KINDS)
+    rows = []
+    for y in range(0, height, 2):
+        top, bottom = kinds[y * width:(y + 1) * width], kinds[(y + 1) * width:(y + 2) * width]
+        parts, style = [], ""
+        for t, b in zip(top, bottom):
+            colour, char = cell(t, b)
+            if colour != style:
+                parts.append((PLAIN if style else "") + colour)
+                style = colour
+            parts.append(char)
+        if style:
+            parts.append(PLAIN)
+        rows.append("".join(parts))
+    return rows
