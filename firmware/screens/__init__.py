@@ -142,4 +142,4 @@ def _register(layout: Layout, painters: dict) -> None:
 
 from . import small  # noqa: E402 - the 128x32 painters use this package's modules
 
-_register(small.LAYOUT, small.PAINTERS)
+_register(small.LAYOUT, small.painters_like(PAINTERS))

@@ -33,9 +33,13 @@ def bar(c: Canvas, left: str, right: str = "", seat: int | None = None, alert: s
 
 
 def alert_band(c: Canvas, alert: str | None) -> int:
-    """For a screen without a top bar: the alert over rows 0..8 when there is one; returns the first free row."""
+    """For a screen without a top bar: the alert over rows 0..8 when there is one; returns the first body row.
+
+    Without an alert that is row 1: kana, kanji and Hangul stand a row higher
+    than Latin capitals in the medium font, and would lose their top row at 0.
+    """
     if not alert:
-        return 0
+        return 1
     top_bar(c, "", "", None, alert, rule=RULE)
     return BODY_TOP
 

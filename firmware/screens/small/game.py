@@ -7,6 +7,8 @@ the chance of busting (or that a stop is not allowed) instead of the free runner
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...views import DiceView, MoveView, Option, PickView, TurnView
 from .. import game as standard
 from ..frame import who
@@ -16,11 +18,14 @@ from .frame import BODY_TOP, BOTTOM, LINE, RULE, bar, flow, text_blocks
 
 def turn(c: Canvas, v: TurnView) -> None:
     """Page 1: the top bar and the heading, with the note under it when it is one short line; else the note next."""
-    header = lambda: standard.turn_bar(c, v, rule=RULE) or BODY_TOP  # noqa: E731
+    def header() -> int:
+        standard.turn_bar(c, v, rule=RULE)
+        return BODY_TOP
+
     header()
     heading = c.words.turn_heading(v.player, v.bot)
     font_name = "large" if width_of(heading, "large") <= c.width else "medium"
-    c.center(BODY_TOP - INK_TOP[font_name], heading, font_name)
+    c.center(BODY_TOP + 1 - INK_TOP[font_name], heading, font_name)
     notes = wrap_all(v.note, c.width, "small")
     if len(notes) == 1 and font_name == "large":
         c.center(BOTTOM - 7, notes[0], "small")
@@ -84,7 +89,7 @@ def _move_status(c: Canvas, v: MoveView) -> tuple[str, str]:
 def move(c: Canvas, v: MoveView) -> None:
     """What to move, a row each, under a top bar with the chance; a second page when the bar said something else."""
     name, status = _move_status(c, v)
-    header = lambda: bar(c, name, status, v.seat, v.alert)  # noqa: E731
+    header = partial(bar, c, name, status, v.seat, v.alert)
     header()
     for i, step in enumerate(v.steps[:2]):
         _step(c, BODY_TOP + i * LINE, step, v.bot)

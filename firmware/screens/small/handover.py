@@ -8,9 +8,12 @@ the legend on the first page; the claims and the last steps follow.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...views import InstructionsView, WinView
-from ..kit import INK_TOP, PITCH, Canvas, width_of
-from .frame import BODY_TOP, alert_band, bar, flow, keys, text_blocks
+from ..icons import draw_seat
+from ..kit import INK_TOP, Canvas, width_of
+from .frame import BODY_TOP, LINE, alert_band, bar, flow, keys, text_blocks
 
 
 def instructions(c: Canvas, v: InstructionsView) -> None:
@@ -18,23 +21,22 @@ def instructions(c: Canvas, v: InstructionsView) -> None:
     blocks = []
     if v.big:
         def band(y: int, text: str = v.big) -> None:
-            c.draw.rectangle((0, y, c.width - 1, y + PITCH["medium"]), fill=1)
-            c.center(y + 1 - INK_TOP["medium"], text, "medium", fill=0)
-        blocks.append((PITCH["medium"] + 1, band))
+            c.draw.rectangle((0, y - 1, c.width - 1, y + LINE - 2), fill=1)
+            draw_seat(c.draw, 2, y + 1, v.seat, 7, fill=0)
+            c.center(y + 1 - INK_TOP["medium"], text, "medium", fill=0, x0=10, x1=c.width - 10)
+        blocks.append((LINE, band))
     blocks += text_blocks(c, v.lines)
-    flow(c, lambda: alert_band(c, v.alert), blocks, v.keys, every_page=True)
+    flow(c, partial(alert_band, c, v.alert), blocks, v.keys, every_page=True)
 
 
 def win(c: Canvas, v: WinView) -> None:
     """Page 1: who won, large, and the legend; then the last steps on the board, and what they claimed."""
-    if v.player is None:
-        header = lambda: bar(c, c.words.SCREEN["game_over_title"], c.words.turns_count(v.turns), None, v.alert)  # noqa: E731
-    else:
-        header = lambda: bar(c, v.player, c.words.turns_count(v.turns), v.seat, v.alert)  # noqa: E731
+    title = c.words.SCREEN["game_over_title"] if v.player is None else v.player
+    header = partial(bar, c, title, c.words.turns_count(v.turns), v.seat, v.alert)
     header()
     heading = c.words.win_heading(v.player)
     font_name = "large" if width_of(heading, "large") <= c.width else "medium"
-    c.center(BODY_TOP - INK_TOP[font_name], heading, font_name)
+    c.center(BODY_TOP + 1 - INK_TOP[font_name], heading, font_name)
     keys(c, v.keys)
     claims = c.words.win_claims(v.player, v.claims, v.turns)
     flow(c, header, text_blocks(c, (*v.note, claims)), fresh=True)

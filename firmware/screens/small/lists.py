@@ -7,6 +7,8 @@ are. The wins are read, not chosen from: two to a page under the top bar.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...views import MenuView, SetupView, StatsView
 from .. import lists as standard
 from ..kit import INK_TOP, ROW_PITCH, Canvas, width_of
@@ -29,7 +31,7 @@ def setup(c: Canvas, v: SetupView) -> None:
 
 def stats(c: Canvas, v: StatsView) -> None:
     """Each player's wins as a name, a bar and a count, two to a page; the legend on the last."""
-    header = lambda: bar(c, c.words.SCREEN["wins"], c.words.games_count(v.games), None, v.alert)  # noqa: E731
+    header = partial(bar, c, c.words.SCREEN["wins"], c.words.games_count(v.games), None, v.alert)
     if not v.rows:
         header()
         c.center(BODY_TOP, c.words.SCREEN["no_games"], "medium")

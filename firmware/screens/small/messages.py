@@ -8,18 +8,20 @@ and no page would follow.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...views import HintView, MessageView, OffView
 from ..kit import INK_TOP, Canvas, width_of, wrap
 from .frame import BODY_TOP, BOTTOM, bar, flow, text_blocks
 
 
 def message(c: Canvas, v: MessageView) -> None:
-    flow(c, lambda: bar(c, v.title, "", None, v.alert), text_blocks(c, v.lines), v.keys)
+    flow(c, partial(bar, c, v.title, "", None, v.alert), text_blocks(c, v.lines), v.keys)
 
 
 def hint(c: Canvas, v: HintView) -> None:
     """Page 1: what to do, large; then why, and the legend."""
-    header = lambda: bar(c, v.player, c.words.bust_status(v.bust), v.seat, v.alert)  # noqa: E731
+    header = partial(bar, c, v.player, c.words.bust_status(v.bust), v.seat, v.alert)
     header()
     font_name = "large" if width_of(v.action, "large") <= c.width else "medium"
     c.center(BODY_TOP + 2 - INK_TOP[font_name], v.action, font_name)

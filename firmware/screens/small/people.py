@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...views import RecapView, TableView
 from .. import people as standard
 from ..icons import draw_seat
@@ -12,7 +14,7 @@ from .frame import BODY_TOP, LINE, RULE, bar, flow
 def table(c: Canvas, v: TableView) -> None:
     """Label left, value right, two rows to a page under the title; the legend on the last page."""
     blocks = [(LINE, lambda y, label=label, value=value: _row(c, y, label, value)) for label, value in v.rows]
-    flow(c, lambda: bar(c, v.title, v.status, None, v.alert), blocks, v.keys)
+    flow(c, partial(bar, c, v.title, v.status, None, v.alert), blocks, v.keys)
 
 
 def _row(c: Canvas, y: int, label: str, value: str) -> None:
