@@ -30,9 +30,9 @@ def hint(c: Canvas, v: HintView) -> None:
 
 def off(c: Canvas, v: OffView) -> None:
     """Safe to unplug, large when it fits on one line; the reason under it."""
-    safe = " ".join(c.words.SCREEN["safe"])
+    safe = c.words.SCREEN["safe_line"]
     font_name = "large" if width_of(safe, "large") <= c.width else "medium"
-    c.center(1 - INK_TOP[font_name], safe, font_name)
+    c.center(2 - INK_TOP[font_name], safe, font_name)
     lines = wrap(v.reason, c.width, "medium")
     if len(lines) == 1:
         c.center(BOTTOM - 10 - INK_TOP["medium"], lines[0], "medium")
