@@ -343,6 +343,7 @@ class Box:
     def _dim(self, on: bool) -> None:
         dim = getattr(self.display, "dim", None)
         self.dimmed = on
+        self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
         if dim is None:
             return
         try:

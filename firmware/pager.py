@@ -42,3 +42,8 @@ class Pager:
         self.index = (self.index + 1) % len(self.pages)
         self.due = now + self.seconds
         return self.pages[self.index]
+
+    def stay(self, now: float) -> None:
+        """Keep the page on the screen a whole turn from ``now`` (a screen waking from dim shows it again first)."""
+        if self.due is not None:
+            self.due = now + self.seconds

@@ -124,6 +124,35 @@ def test_daemon_a_dim_screen_stays_on_its_page(small_rig):
     assert len(rig.display.frames) == shown
 
 
+def test_daemon_a_screen_waking_shows_its_page_a_whole_turn_before_the_next(small_rig):
+    rig = small_rig
+    pages = _to_hint(rig)
+    rig.clock.advance(601)
+    rig.box.pump()
+    rig.clock.advance(30)  # dim for a while: the next flip is long due
+    rig.box.pump()
+    assert rig.box.dimmed
+    up = rig.box.pager.index
+    rig.tap("A")  # only wakes
+    assert not rig.box.dimmed and rig.box.pager.index == up
+    rig.clock.advance(PAGE_SECONDS - 0.5)
+    rig.box.pump()
+    assert rig.box.pager.index == up
+    rig.clock.advance(0.5)
+    rig.box.pump()
+    assert _same(rig.display.last, pages[(up + 1) % len(pages)])
+
+
+def test_pager_stay_restarts_the_turn_of_a_paged_frame_only():
+    pager = Pager(3.0)
+    pager.start(_distinct(2), 10.0)
+    pager.stay(50.0)
+    assert pager.due == 53.0 and pager.flip(52.0) is None
+    pager.start(_distinct(1), 60.0)
+    pager.stay(70.0)
+    assert pager.due is None
+
+
 def test_daemon_takes_a_renderer_giving_one_image(tmp_path):
     """Benchmarks pass a renderer that returns one image: it is shown, and nothing flips."""
     display = FakeDisplay(SMALL)
