@@ -27,19 +27,20 @@ def board(c: Canvas, v: BoardView) -> None:
         column_page(c, v)
         return
     n = len(v.players)
+    current = v.current if v.current is not None and v.current < n else None
     per_page = (LEGEND_Y - 1 - ROWS_TOP) // ROW
     for first in range(0, max(1, n), per_page):
         if first:
             c.new_page()
         for i, col in enumerate(v.columns[:11]):
-            standard._label(c, i, col, 0)
+            standard._label(c, standard.cell_x(i), standard.CELL, col, 0)
         for k, seat in enumerate(range(first, min(n, first + per_page))):
             span = (ROWS_TOP + k * ROW, ROWS_TOP + (k + 1) * ROW - 1)
-            draw_seat(c.draw, 0, span[0] + 1, seat, 6)
+            draw_seat(c.draw, 0, span[0] + 1, seat, 6, fill=c.lit)
             for i, col in enumerate(v.columns[:11]):
-                standard._cell(c, i, col, seat, span, seat == v.current)
+                standard._cell(c, standard.cell_x(i), standard.CELL, col, seat, span, current)
         if v.alert:
-            c.draw.rectangle((0, LEGEND_Y - 1, c.width - 1, BOTTOM), fill=1)
+            c.draw.rectangle((0, LEGEND_Y - 1, c.width - 1, BOTTOM), fill=c.lit)
             c.text((2, LEGEND_Y), "! " + v.alert, "small", fill=0, width=c.width - 4)
         else:
             keys(c, v.keys)
@@ -78,5 +79,5 @@ def _entries(c: Canvas, y: int, row, width: int) -> None:
         if seat == -1:
             runner_mark(c, x, y + 3, 7)
         else:
-            draw_seat(c.draw, x, y + 1, seat, 7)
+            draw_seat(c.draw, x, y + 1, seat, 7, fill=c.lit)
         c.text((x + 9, y - INK_TOP["medium"]), text, "medium", width=width - 9)

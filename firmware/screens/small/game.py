@@ -40,23 +40,24 @@ def dice(c: Canvas, v: DiceView) -> None:
     """The dice in the top bar; under each button's tab what the pairing moves, and the dice as paired."""
     chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
     bar(c, who(c, v.player, v.bot), " ".join(map(str, v.dice)), v.seat, v.alert)
+    cell = (c.width - 2) // 3  # each pairing's cell, one pixel apart: 42 wide, as on 128x64
     for i, option in enumerate(v.options):
-        _pairing(c, standard.CELL_X[i], option, option.label == chosen_label, v.chosen)
+        _pairing(c, i * (cell + 1), cell, option, option.label == chosen_label, v.chosen)
 
 
-def _pairing(c: Canvas, x0: int, option: Option, on: bool, chosen: str | None) -> None:
-    """One pairing in a cell 42 wide: its label tab (hollow when illegal), the sums large, the dice small."""
-    fg = 0 if on else 1
+def _pairing(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: str | None) -> None:
+    """One pairing in its cell: its label tab (hollow when illegal), the sums large, the dice small; inverted when chosen."""
+    bg, fg = (c.mark_fill, c.mark_ink) if on else (0, c.lit)
     if on:
-        c.draw.rectangle((x0, RULE + 1, x0 + 41, BOTTOM), fill=1)
+        c.draw.rectangle((x0, RULE + 1, x0 + cell - 1, BOTTOM), fill=bg)
     tab = (x0, 12, x0 + 8, 20)
     legal = option.effect != "none"
     c.draw.rectangle(tab, fill=fg if legal else None, outline=fg)
-    c.raw((x0 + 2, 12), option.label, "small", fill=1 - fg if legal else fg)
+    c.raw((x0 + 2, 12), option.label, "small", fill=bg if legal else fg)
     big = standard._chosen_sum(option, chosen) or option.text
-    c.center(BODY_TOP - INK_TOP["large"], big, "large", fill=fg, x0=x0 + 10, x1=x0 + 42)
+    c.center(BODY_TOP - INK_TOP["large"], big, "large", fill=fg, x0=x0 + 10, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
-    c.center(BOTTOM - 7, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + 42)
+    c.center(BOTTOM - 7, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
 
 
 # ---- pick ----------------------------------------------------------------
@@ -66,10 +67,10 @@ def pick(c: Canvas, v: PickView) -> None:
     """The question in the top bar; A and B each with its column in the huge font."""
     bar(c, c.words.pick_question(v.label), "", v.seat, v.alert)
     half = c.width // 2
-    c.draw.line((half - 1, BODY_TOP, half - 1, BOTTOM), fill=1)
+    c.draw.line((half - 1, BODY_TOP, half - 1, BOTTOM), fill=c.lit)
     for i, (key, column) in enumerate(zip("AB", v.choices)):
         x0 = i * half
-        c.draw.rounded_rectangle((x0 + 3, 12, x0 + 16, 29), radius=2, fill=1)
+        c.draw.rounded_rectangle((x0 + 3, 12, x0 + 16, 29), radius=2, fill=c.lit)
         c.raw((x0 + 6, 13 - INK_TOP["large"]), key, "large", fill=0)
         c.center(BODY_TOP - INK_TOP["huge"], str(column), "huge", x0=x0 + 18, x1=x0 + half - 2)
 
@@ -103,7 +104,7 @@ def move(c: Canvas, v: MoveView) -> None:
 
 def _step(c: Canvas, y: int, step, bot: bool) -> None:
     """A runner's instruction: its column inverted, then what to do with it (small when the medium is too wide)."""
-    c.draw.rectangle((0, y, 14, y + 9), fill=1)
+    c.draw.rectangle((0, y, 14, y + 9), fill=c.lit)
     c.center(y - INK_TOP["medium"], str(step.column), "medium", fill=0, x0=0, x1=15)
     text = (c.words.box_runner_step(step.step, step.top) if bot
             else c.words.runner_step(step.step, step.new, step.top, step.jumped))

@@ -21,7 +21,7 @@ def instructions(c: Canvas, v: InstructionsView) -> None:
     blocks = []
     if v.big:
         def band(y: int, text: str = v.big) -> None:
-            c.draw.rectangle((0, y - 1, c.width - 1, y + LINE - 2), fill=1)
+            c.draw.rectangle((0, y - 1, c.width - 1, y + LINE - 2), fill=c.lit)
             draw_seat(c.draw, 2, y + 1, v.seat, 7, fill=0)
             c.center(y + 1 - INK_TOP["medium"], text, "medium", fill=0, x0=10, x1=c.width - 10)
         blocks.append((LINE, band))

@@ -50,4 +50,4 @@ def _wins(c: Canvas, y: int, name: str, wins: int, most: int, name_w: int) -> No
     c.raw((right, y - INK_TOP["medium"]), count, "medium")
     length = (right - 4 - (name_w + 4)) * wins // most
     if length > 0:
-        c.draw.rectangle((name_w + 4, y + 1, name_w + 3 + length, y + LINE - 4), fill=1)
+        c.draw.rectangle((name_w + 4, y + 1, name_w + 3 + length, y + LINE - 4), fill=c.lit)

@@ -27,28 +27,31 @@ def _row(c: Canvas, y: int, label: str, value: str) -> None:
 def recap(c: Canvas, v: RecapView) -> None:
     """The title and the column headings on top of each page, then two players to a page."""
     headings = c.words.RECAP_HEADINGS
-    name_right = standard.RECAP_COLUMNS[0] - width_of(headings[0], "small") - 3
+    columns = standard.recap_columns(c.width)
+    name_right = columns[0] - width_of(headings[0], "small") - 3
 
     def header() -> int:
         if v.alert:
             return bar(c, "", "", None, v.alert)
         c.text((0, 0), v.title, "small", width=name_right)
-        for text, right in zip(headings, standard.RECAP_COLUMNS):
+        for text, right in zip(headings, columns):
             c.raw((right - width_of(text, "small") + 1, 0), text, "small")
-        c.draw.line((0, RULE, c.width - 1, RULE), fill=1)
+        c.draw.line((0, RULE, c.width - 1, RULE), fill=c.lit)
         return BODY_TOP
 
-    blocks = [(LINE, lambda y, i=i, row=row: _player(c, y, v, i, row, name_right)) for i, row in enumerate(v.rows)]
+    blocks = [(LINE, lambda y, i=i, row=row: _player(c, y, row, v.biggest == i, columns, name_right))
+              for i, row in enumerate(v.rows)]
     flow(c, header, blocks, v.keys)
 
 
-def _player(c: Canvas, y: int, v: RecapView, i: int, row, name_right: int) -> None:
-    draw_seat(c.draw, 0, y + 2, row.seat)
+def _player(c: Canvas, y: int, row, biggest: bool, columns: list[int], name_right: int) -> None:
+    """A seat's symbol and name, its turns, busts and biggest turn (highlighted when the game's biggest)."""
+    draw_seat(c.draw, 0, y + 2, row.seat, fill=c.lit)
     c.text((10, y - INK_TOP["medium"]), row.player, "medium", width=name_right - 10)
-    for n, (value, right) in enumerate(zip((row.turns, row.busts, row.best), standard.RECAP_COLUMNS)):
+    for n, (value, right) in enumerate(zip((row.turns, row.busts, row.best), columns)):
         text = str(value)
         x = right - width_of(text, "medium") + 1
-        mark = n == 2 and v.biggest == i
+        mark = n == 2 and biggest
         if mark:
-            c.draw.rectangle((x - 2, y - 1, right + 1, y + LINE - 2), fill=1)
-        c.raw((x, y - INK_TOP["medium"]), text, "medium", fill=0 if mark else 1)
+            c.draw.rectangle((x - 2, y - 1, right + 1, y + LINE - 2), fill=c.mark_fill)
+        c.raw((x, y - INK_TOP["medium"]), text, "medium", fill=c.mark_ink if mark else c.lit)
