@@ -22,6 +22,7 @@ The package, file by file:
 - ``lists``: setup, menu and statistics;
 - ``messages``: a message, a hint, the safe-to-unplug frame;
 - ``people``: one person's statistics, a finished game's recap.
+- ``small``: the same families of screens for the 128x32 layout, and its pages.
 """
 
 from __future__ import annotations
