@@ -4,11 +4,12 @@ Button callbacks (gpiozero's threads) only put raw edges on one queue. The
 loop takes them off, turns them into presses (:mod:`firmware.debounce`), runs the
 pure :func:`firmware.ui.update`, and carries out its effects in order: an event
 is committed to the store *before* the frame that shows its result is drawn.
-A frame is rendered and sent only when the view changed.
+A frame is rendered and sent only when the view changed; a frame of several
+pages (a small screen) shows them in turns (:mod:`firmware.pager`).
 
 The loop sleeps on the queue. It wakes early only when the debouncer or a
 long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
-seat's pace, the guard after a handover), or to feed systemd's watchdog: no
+seat's pace, the guard after a handover), for the next page of a frame, or to feed systemd's watchdog: no
 polling while idle.
 """
 
@@ -26,7 +27,8 @@ from .debounce import Debouncer
 from .dice import os_dice
 from . import people
 from .stats import load_stats, seats_from_meta, unfinished
-from .screens import render
+from .pager import Pager
+from .screens import render_pages
 
 log = logging.getLogger("cantstop.daemon")
 
@@ -47,7 +49,7 @@ class Box:
         debounce: float = 0.03,
         long_press: float = 0.8,
         notifier=None,
-        renderer=render,
+        renderer=render_pages,
         dim_after: float | None = 600.0,
         language: str = "en",
     ) -> None:
@@ -59,7 +61,8 @@ class Box:
         self.clock = clock
         self.debouncer = Debouncer(debounce=debounce, long_press=long_press)
         self.notifier = notifier
-        self.renderer = renderer
+        self.renderer = renderer  # view, size -> the frame's pages (or one image)
+        self.pager = Pager()
         self.queue: queue.Queue = queue.Queue()
         self.app: ui.App = ui.boot(settings, language=language)
         self.game_id: int | None = None
@@ -161,20 +164,10 @@ class Box:
         interval = self.notifier.watchdog_interval() if self.notifier is not None else None
         next_ping = self.clock() + interval / 2 if interval else None
         while self.running:
-            timeout = None
-            deadline = self.debouncer.deadline()
-            now = self.clock()
-            if deadline is not None:
-                timeout = max(0.0, deadline - now)
-            if self.due is not None:
-                wait = max(0.0, self.due - now)
-                timeout = wait if timeout is None else min(timeout, wait)
-            if next_ping is not None:
-                wait = max(0.0, next_ping - now)
-                timeout = wait if timeout is None else min(timeout, wait)
-            if self.dim_after is not None and not self.dimmed:
-                wait = max(0.0, self._last_press + self.dim_after - now)
-                timeout = wait if timeout is None else min(timeout, wait)
+            dim_at = self._last_press + self.dim_after if self.dim_after is not None and not self.dimmed else None
+            flip_at = None if self.dimmed else self.pager.due  # a dim screen waits on its page
+            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at) if t is not None]
+            timeout = max(0.0, min(times) - self.clock()) if times else None
             try:
                 item = self.queue.get(timeout=timeout)
             except queue.Empty:
@@ -202,6 +195,9 @@ class Box:
         if self.due is not None and self.clock() >= self.due:
             self.due = None
             self.feed(ui.Timer())
+        page = None if self.dimmed else self.pager.flip(self.clock())
+        if page is not None:
+            self._show(page)
         if item is None:
             presses = self.debouncer.tick(self.clock())
         else:
@@ -347,6 +343,7 @@ class Box:
     def _dim(self, on: bool) -> None:
         dim = getattr(self.display, "dim", None)
         self.dimmed = on
+        self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
         if dim is None:
             return
         try:
@@ -359,7 +356,10 @@ class Box:
         if v == self.last_view:
             return
         self.last_view = v
-        image = self.renderer(v, getattr(self.display, "size", (128, 64)))
+        self._show(self.pager.start(self.renderer(v, getattr(self.display, "size", (128, 64))), self.clock()))
+
+    def _show(self, image) -> None:
+        """Hand one page to the display; a failure is logged once and the view drawn again later."""
         try:
             self.display.show(image)
             self.frames += 1

@@ -116,6 +116,7 @@ CAPTIONS = {
     "board_mid_game": "Four players mid-game: a row per player, a bar as high as each marker has climbed, "
                       "the current player's runners as outlines, claimed columns' numbers inverted.",
     "board_two_players": "Two players mid-game: Red to play with runners on 6 and 8; Blue claimed 12.",
+    "board_three_players": "Three players: on 128x32 the third player's row is a page of its own.",
     "board_solo": "One player with runners out.",
     "board_game_over": "A finished game: Red claimed 2, 7 and 12.",
     "board_column_players": "Column page: every player's marker and the runner in column 8.",

@@ -250,6 +250,7 @@ def _boards(K, red, blue, four, **_) -> dict:
         # board
         "board_empty": _board((red, blue), keys=K["board"], current=0),
         "board_mid_game": _board(four, MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=2),
+        "board_three_players": _board(four[:3], MID_MARKERS, MID_RUNNERS, MID_OWNERS, keys=K["board"], current=1),
         "board_solo": _board((red,), {4: {0: 5}, 6: {0: 11}, 8: {0: 2}}, {6: 11, 8: 4}, keys=K["board"], current=0),
         "board_two_players": _board((red, blue), {3: {0: 2}, 5: {0: 4, 1: 6}, 7: {1: 9}, 8: {0: 3, 1: 3}},
                                     {6: 8, 8: 5}, {12: 1}, keys=K["board"], current=0),

@@ -12,6 +12,12 @@ the addressing state as the datasheets describe them:
   sends (their values are kept but change nothing here);
 - SH1106: 132 columns x 8 pages, page addressing only.
 
+A model is of a controller on a panel: ``rows`` is how many rows the panel
+has (64, or 32 on the 0.91-inch SSD1306 modules, whose glass is wired to the
+controller's even COM pins, in sequence). The multiplex ratio (0xA8) and the
+COM pins configuration (0xDA) must match it, or the glass would show half the
+frame or every other row: either mismatch is a warning.
+
 Anything the model does not know, or a command that has no effect in the
 current addressing mode, changes nothing and is noted in ``warnings``, so a
 test can insist on a clean conversation. ``image()`` reads the RAM back pixel
@@ -35,8 +41,13 @@ class Controller:
     pages = 8
     #: command byte -> number of argument bytes, for commands that only set up the panel
     setup_args: dict[int, int] = {}
+    #: the panel's rows -> the COM pins configuration (0xDA) its wiring needs
+    COM_PINS = {64: 0x12, 32: 0x02}
 
-    def __init__(self) -> None:
+    def __init__(self, rows: int = 64) -> None:
+        if rows not in self.COM_PINS:
+            raise ValueError(f"no {type(self).__name__} panel has {rows} rows")
+        self.rows = rows
         self.power_cycle(seed=0)
 
     def power_cycle(self, seed: int | None = None) -> None:
@@ -85,8 +96,9 @@ class Controller:
 
     # -- reading back ---------------------------------------------------------------
 
-    def image(self, width: int = 128, height: int = 64, offset: int = 0) -> Image.Image:
-        """The RAM as a 1-bit picture: pixel (x, y) is bit y % 8 of column x + offset on page y // 8."""
+    def image(self, width: int = 128, height: int | None = None, offset: int = 0) -> Image.Image:
+        """The RAM as a 1-bit picture (the panel's rows by default): pixel (x, y) is bit y % 8 of column x + offset on page y // 8."""
+        height = self.rows if height is None else height
         picture = Image.new("1", (width, height))
         for y in range(height):
             row = self.ram[y // 8]
@@ -96,8 +108,9 @@ class Controller:
                     picture.putpixel((x, y), 255)
         return picture
 
-    def glass(self, width: int = 128, height: int = 64, offset: int = 0) -> Image.Image:
+    def glass(self, width: int = 128, height: int | None = None, offset: int = 0) -> Image.Image:
         """What the panel lights: off is dark, start line scrolls, inverse and entire-on apply."""
+        height = self.rows if height is None else height
         if not self.on:
             return Image.new("1", (width, height))
         if self.entire_on:
@@ -128,8 +141,16 @@ class Controller:
             self.entire_on = cmd == 0xA5
         elif cmd in (0xA0, 0xA1, 0xC0, 0xC8, 0xE3) or self._arguments(cmd):
             self.settings[cmd] = args  # remap, scan direction, clock, multiplex...: kept, no effect on RAM
+            self._check_panel(cmd, args)
         elif not self._addressing(cmd, args):
             self.warnings.append(f"unknown command 0x{cmd:02X}")
+
+    def _check_panel(self, cmd: int, args: tuple[int, ...]) -> None:
+        """A multiplex ratio or COM pins configuration that does not fit the panel's rows is a warning."""
+        if cmd == 0xA8 and (args[0] & 0x3F) + 1 != self.rows:
+            self.warnings.append(f"multiplex of {(args[0] & 0x3F) + 1} rows on a {self.rows}-row panel")
+        if cmd == 0xDA and args[0] & 0x32 != self.COM_PINS[self.rows]:
+            self.warnings.append(f"COM pins 0x{args[0]:02X} on a {self.rows}-row panel (it needs 0x{self.COM_PINS[self.rows]:02X})")
 
     def _addressing(self, cmd: int, args: tuple[int, ...]) -> bool:
         """Page-mode addressing, common to both controllers; True if ``cmd`` was one."""

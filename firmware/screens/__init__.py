@@ -22,6 +22,7 @@ The package, file by file:
 - ``lists``: setup, menu and statistics;
 - ``messages``: a message, a hint, the safe-to-unplug frame;
 - ``people``: one person's statistics, a finished game's recap.
+- ``small``: the same families of screens for the 128x32 layout, and its pages.
 """
 
 from __future__ import annotations
@@ -132,3 +133,14 @@ def render_pages(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[I
 def render(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
     """The frame for ``view``: an image of ``size`` (mode "1", lit pixel = 1, on a 1-bit screen; "L" on a grey one)."""
     return render_checked(view, size).image
+
+
+def _register(layout: Layout, painters: dict) -> None:
+    """Add a screen size the box has screens for."""
+    LAYOUTS[layout.size] = layout
+    PAINTERS_FOR[layout.size] = painters
+
+
+from . import small  # noqa: E402 - the 128x32 painters use this package's modules
+
+_register(small.LAYOUT, small.painters_like(PAINTERS))

@@ -73,15 +73,15 @@ def board(c: Canvas, v: BoardView) -> None:
     legend(c, v.keys)
 
 
-def _label(c: Canvas, x0: int, cell: int, col: Column) -> None:
-    """The column's number above its cells; inverted once the column is claimed."""
+def _label(c: Canvas, x0: int, cell: int, col: Column, top: int = LABELS_TOP) -> None:
+    """The column's number (its cell's rows from ``top``) above its cells; inverted once the column is claimed."""
     label = str(col.column)
     x = x0 + (cell - width_of(label, "small")) // 2
     if col.owner is not None:
-        c.draw.rectangle((x0, LABELS_TOP, x0 + cell - 1, LABELS_TOP + 7), fill=c.lit)
-        c.raw((x, LABELS_TOP + 1 - INK_TOP["small"]), label, "small", fill=0)
+        c.draw.rectangle((x0, top, x0 + cell - 1, top + 7), fill=c.lit)
+        c.raw((x, top + 1 - INK_TOP["small"]), label, "small", fill=0)
     else:
-        c.raw((x, LABELS_TOP + 1 - INK_TOP["small"]), label, "small")
+        c.raw((x, top + 1 - INK_TOP["small"]), label, "small")
 
 
 def _cell(c: Canvas, left: int, cell: int, col: Column, seat: int, span: tuple[int, int],

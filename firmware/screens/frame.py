@@ -26,13 +26,14 @@ def who(c: Canvas, player: str | None, bot: bool = False) -> str:
 
 
 def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, alert: str | None = None,
-            reserve: int = 0) -> None:
+            reserve: int = 0, rule: int = 9) -> None:
     """Symbol + name (or a title) on the left, a short status on the right, a rule below.
 
-    ``reserve`` keeps that many pixels free left of the status for the caller to draw in.
+    ``reserve`` keeps that many pixels free left of the status for the caller to draw in;
+    ``rule`` is the row of the rule (and the alert's last row): 8 on a 32-row screen.
     """
     if alert:
-        c.draw.rectangle((0, 0, c.width - 1, 9), fill=c.lit)
+        c.draw.rectangle((0, 0, c.width - 1, rule), fill=c.lit)
         c.text((2, 1), "! " + alert, "small", fill=0, width=c.width - 4)
         return
     x = 0
@@ -44,7 +45,7 @@ def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, aler
     if right:
         c.raw((c.width - rw + 1, 0), right, "small")
     c.text((x, 0), left, "small", width=c.width - x - rw - reserve - 4)
-    c.draw.line((0, 9, c.width - 1, 9), fill=c.lit)
+    c.draw.line((0, rule, c.width - 1, rule), fill=c.lit)
 
 
 def legend_tokens(keys: str) -> list[tuple[str, str]]:
@@ -82,11 +83,10 @@ def _gap(widths: list[int], width: int) -> int:
     return gap
 
 
-def legend(c: Canvas, keys: str) -> None:
-    """The bottom line: each button name boxed and inverted, followed by what it does now."""
+def legend(c: Canvas, keys: str, y: int = LEGEND_Y) -> None:
+    """The bottom line (from row ``y``): each button name boxed and inverted, followed by what it does now."""
     tokens = legend_tokens(keys)
     gap = _gap([_token_width(k, lab) for k, lab in tokens], c.width)
-    y = LEGEND_Y
     x = 0
     for key, label in tokens:
         if x >= c.width:

@@ -29,16 +29,21 @@ def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, s
     return head_font, note_font, notes
 
 
-def turn(c: Canvas, v: TurnView) -> None:
+def turn_bar(c: Canvas, v: TurnView, rule: int = 9) -> None:
+    """The turn's top bar: who plays, the round, and their claimed columns as tags."""
     name = who(c, v.player, v.bot)
     status = c.words.turn_status(v.turn)
     tags_w = sum(width_of(str(col), "small") + 3 for col in v.claims)
     if tags_w + width_of(status, "small") + width_of(name, "small") + 14 > c.width:
         status = c.words.turn_status(v.turn, short=True)
-    top_bar(c, name, status, v.seat, v.alert, reserve=tags_w + 2)
+    top_bar(c, name, status, v.seat, v.alert, reserve=tags_w + 2, rule=rule)
     if v.claims and not v.alert:
         # claimed columns as inverted tags just left of the status
         claim_tags(c, v.claims, c.width - width_of(status, "small") - 3, 0)
+
+
+def turn(c: Canvas, v: TurnView) -> None:
+    turn_bar(c, v)
     heading = c.words.turn_heading(v.player, v.bot)
     head_font, note_font, notes = _turn_layout(c, heading, v.note)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)

@@ -83,10 +83,10 @@ def runner_mark(c: Canvas, x: int, y: int, width: int) -> None:
     c.draw.rectangle((x, y, x + width - 1, y + 2), outline=c.lit)
 
 
-def scroll_marks(c: Canvas, first: int, shown: int, total: int) -> None:
-    """Small triangles at the right edge when rows are hidden above or below."""
+def scroll_marks(c: Canvas, first: int, shown: int, total: int, top: int = BODY_TOP, bottom: int = BODY_BOTTOM) -> None:
+    """Small triangles at the right edge (between rows ``top`` and ``bottom``) when rows are hidden above or below."""
     r = c.width - 1
     if first > 0:
-        c.draw.polygon([(r - 3, BODY_TOP), (r, BODY_TOP + 3), (r - 6, BODY_TOP + 3)], fill=c.lit)
+        c.draw.polygon([(r - 3, top), (r, top + 3), (r - 6, top + 3)], fill=c.lit)
     if first + shown < total:
-        c.draw.polygon([(r - 6, BODY_BOTTOM - 3), (r, BODY_BOTTOM - 3), (r - 3, BODY_BOTTOM)], fill=c.lit)
+        c.draw.polygon([(r - 6, bottom - 3), (r, bottom - 3), (r - 3, bottom)], fill=c.lit)

@@ -17,17 +17,17 @@ def window(cursor: int, total: int, shown: int) -> int:
     return min(max(0, cursor - shown + 2), total - shown) if cursor >= shown - 1 else 0
 
 
-def rows(c: Canvas, items: list[tuple[str, str]], cursor: int) -> None:
-    """Up to four rows of label and value, the cursor row highlighted, scroll marks when some are hidden.
+def rows(c: Canvas, items: list[tuple[str, str]], cursor: int, top: int = BODY_TOP, room: int = ROWS_SHOWN) -> None:
+    """Up to ``room`` rows of label and value from row ``top``, the cursor row highlighted, scroll marks when some are hidden.
 
     The highlight is ``Canvas.mark_fill``: the row inverted on a 1-bit screen, a grey bar under lit text on a grey one.
     """
-    first = window(cursor, len(items), ROWS_SHOWN)
-    shown = items[first:first + ROWS_SHOWN]
-    scroll = len(items) > ROWS_SHOWN
+    first = window(cursor, len(items), room)
+    shown = items[first:first + room]
+    scroll = len(items) > room
     right_edge = c.width - (8 if scroll else 0)
     for i, (label, value) in enumerate(shown):
-        y = BODY_TOP + i * ROW_PITCH
+        y = top + i * ROW_PITCH
         on = first + i == cursor
         if on:
             c.draw.rectangle((0, y - 1, right_edge - 2, y + ROW_PITCH - 2), fill=c.mark_fill)
@@ -40,7 +40,7 @@ def rows(c: Canvas, items: list[tuple[str, str]], cursor: int) -> None:
             c.raw((right_edge - 3 - vw, y - 1), value, "medium", fill=fg)
         c.text((2, y - 1), label, "medium", fill=fg, width=avail - vw - (6 if value else 0))
     if scroll:
-        scroll_marks(c, first, len(shown), len(items))
+        scroll_marks(c, first, len(shown), len(items), top, top + room * ROW_PITCH - 1)
 
 
 def menu(c: Canvas, v: MenuView) -> None:

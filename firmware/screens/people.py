@@ -13,6 +13,11 @@ ROWS_SHOWN = 4
 RECAP_COLUMNS = (46, 23, 0)
 
 
+def recap_columns(width: int) -> list[int]:
+    """The right edges of the recap's number columns on a screen ``width`` wide."""
+    return [width - 1 - left * width // 128 for left in RECAP_COLUMNS]
+
+
 def table(c: Canvas, v: TableView) -> None:
     """Up to four rows: the label on the left (cut to fit), the value on the right."""
     top_bar(c, v.title, v.status, None, v.alert)
@@ -31,7 +36,7 @@ def table(c: Canvas, v: TableView) -> None:
 def recap(c: Canvas, v: RecapView) -> None:
     """A row per seat: its symbol and name, then turns, busts and the biggest turn (the game's highlighted)."""
     top_bar(c, v.title, v.status, None, v.alert)
-    columns = [c.width - 1 - left * c.width // 128 for left in RECAP_COLUMNS]
+    columns = recap_columns(c.width)
     for text, right in zip(c.words.RECAP_HEADINGS, columns):
         c.raw((right - width_of(text, "small") + 1, BODY_TOP - 1), text, "small")
     font_name = "medium" if len(v.rows) <= 3 else "small"

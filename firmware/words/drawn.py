@@ -161,4 +161,6 @@ SCREEN = {
     "no_games": N_("No games yet"),
     # TRANSLATORS: two lines in large letters: 'Safe to' / 'unplug'.
     "safe": (N_("Safe to"), N_("unplug")),
+    # TRANSLATORS: the same in one line, on the 32-row screen (16 letters at most, 10 Japanese or Korean).
+    "safe_line": N_("Safe to unplug"),
 }

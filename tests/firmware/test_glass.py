@@ -4,7 +4,9 @@ The box runs as in test_daemon (mock pins, real store, real renderer), but its
 display is the real ``open_oled`` driver talking to ``hw.oled_model``: the
 bytes the serial interface receives are played into a model of the
 controller's RAM and addressing, and each frame the daemon hands over is
-compared with what the RAM then holds.
+compared with what the RAM then holds: on every panel the box drives,
+including the 0.91-inch 128x32 SSD1306 (four RAM pages), whose long views the
+daemon shows page after page.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from PIL import ImageChops
 from test_daemon import Rig, _tap_on, play_to_the_end
 
 from firmware import views
+from firmware.pager import PAGE_SECONDS
 from firmware.samples import SAMPLES
 from firmware.screens import LAYOUTS, render_pages
 from hw.display import open_oled
@@ -22,8 +25,10 @@ from hw.oled_model import HORIZONTAL, SH1106, SSD1306, ModelSerial
 from hw.oled_model_grey import SSD1322
 
 CONTRAST = 200
-PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2), ("ssd1322", SSD1322, 112)]
-#: The panel each driver drives here: (width, height), interface.
+PANELS = [("ssd1306", SSD1306, 0), ("ssd1309", SSD1306, 0), ("sh1106", SH1106, 2), ("ssd1322", SSD1322, 112),
+          ("ssd1306", SSD1306, 0, (128, 32))]
+PANEL_IDS = ["ssd1306", "ssd1309", "sh1106", "ssd1322", "ssd1306-128x32"]
+#: The panel each driver drives here by default: (width, height), interface.
 PANEL_OF = {"ssd1322": ((256, 64), "spi")}
 #: luma's SH1106 init sequence carries two SSD1306 commands the SH1106 does not know (harmless)
 LUMA_SH1106_INIT_QUIRKS = ["unknown command 0x20", "unknown command 0x8D"]
@@ -32,10 +37,11 @@ LUMA_SH1106_INIT_QUIRKS = ["unknown command 0x20", "unknown command 0x8D"]
 class Glass:
     """The daemon's display: the real driver on a modelled controller, checked after every frame."""
 
-    def __init__(self, driver: str, model_class, offset: int, model=None) -> None:
-        self.model = model or model_class()
-        self.serial = ModelSerial(self.model)
+    def __init__(self, driver: str, model_class, offset: int, size=None, model=None) -> None:
         (width, height), interface = PANEL_OF.get(driver, ((128, 64), "i2c"))
+        width, height = size or (width, height)
+        self.model = model or new_model(model_class, height)
+        self.serial = ModelSerial(self.model)
         self.inner = open_oled(driver, serial=self.serial, contrast=CONTRAST, interface=interface,
                                width=width, height=height)
         self.model.warnings.clear()
@@ -74,7 +80,7 @@ class Glass:
     def check(self, when: str) -> None:
         """Compare RAM and frame (never raises: the daemon would swallow it); ``wrong`` collects misses."""
         self.checked += 1
-        ram = self.model.image(offset=self.offset).convert("L")
+        ram = self.model.image(*self.size, offset=self.offset).convert("L")
         if ImageChops.difference(ram, intended(self.last, self.model)).getbbox() is not None:
             self.wrong.append(f"{when}: RAM differs from the frame")
         if not self.model.on:
@@ -99,7 +105,12 @@ class Glass:
             self.model.ram[60][100] ^= 0x0F
         else:
             self.model.ram[2][40] ^= 0xFF
-            self.model.ram[7][90] ^= 0x0F
+            self.model.ram[self.size[1] // 8 - 1][90] ^= 0x0F
+
+
+def new_model(model_class, rows: int):
+    """A controller on a panel of ``rows`` rows (the grey SSD1322 comes in one size)."""
+    return model_class() if model_class is SSD1322 else model_class(rows=rows)
 
 
 def intended(frame, model):
@@ -109,7 +120,7 @@ def intended(frame, model):
     return frame.convert("L")
 
 
-@pytest.fixture(params=PANELS, ids=[p[0] for p in PANELS])
+@pytest.fixture(params=PANELS, ids=PANEL_IDS)
 def glass_rig(request, tmp_path):
     glass = Glass(*request.param)
     rig = Rig(tmp_path, display=glass)
@@ -199,7 +210,7 @@ def test_glass_box_restart_re_inits_the_same_panel(tmp_path, panel):
 
 
 #: driver -> (model class, the panel's first RAM column)
-MODELS = {driver: (model_class, offset) for driver, model_class, offset in PANELS}
+MODELS = {driver: (model_class, offset) for driver, model_class, offset, *_ in PANELS}
 
 
 def _panels_for(size):
@@ -217,7 +228,7 @@ def test_glass_every_screen_at_every_size_lands_in_ram(size, driver):
     from hw.display import SPI_ONLY
 
     model_class, offset = MODELS[driver]
-    model = model_class()
+    model = new_model(model_class, size[1])
     display = open_oled(driver, serial=ModelSerial(model), width=size[0], height=size[1],
                         interface="spi" if driver in SPI_ONLY else "i2c")
     model.warnings.clear()
@@ -230,3 +241,53 @@ def test_glass_every_screen_at_every_size_lands_in_ram(size, driver):
             shown += 1
     warnings = [w for w in model.warnings if not (isinstance(model, SH1106) and w in LUMA_SH1106_INIT_QUIRKS)]
     assert warnings == [] and shown >= len(SAMPLES)
+
+
+@pytest.fixture
+def small_glass(tmp_path):
+    """A game on the 128x32 panel with a hint up: a view of several pages."""
+    glass = Glass("ssd1306", SSD1306, 0, (128, 32))
+    rig = Rig(tmp_path, display=glass)
+    rig.tap("ROLL")
+    rig.hold("ROLL")
+    assert len(render_pages(rig.view, (128, 32))) > 1
+    yield rig, glass
+    rig.close()
+
+
+def test_glass_128x32_pages_flip_onto_the_ram_through_a_whole_game(small_glass):
+    """On the 32-row panel every view lingers long enough to flip: each page, as flipped, is what the RAM holds."""
+    rig, glass = small_glass
+    paged = len(render_pages(rig.view, (128, 32)))
+    before = glass.checked
+    for _ in range(paged):
+        rig.clock.advance(PAGE_SECONDS)
+        rig.box.pump()
+    assert glass.checked == before + paged  # every flip went to the glass, back to the first page
+    rig.tap("ROLL")
+    flips = 0
+    for _ in range(400):
+        if isinstance(rig.view, views.WinView):
+            break
+        shown = glass.checked
+        rig.clock.advance(PAGE_SECONDS)
+        rig.box.pump()
+        flips += glass.checked - shown
+        _tap_on(rig)
+    assert flips >= 3  # a bust, a long claim, a box seat's turn: the game's own paged views flipped too
+    assert glass.wrong == [] and glass.failed == 0
+    assert glass.checked == rig.box.frames
+
+
+def test_glass_128x32_bus_faults_while_pages_flip_are_made_good(small_glass):
+    """The bus dies partway through some flips; the next page (or frame) puts the RAM right."""
+    rig, glass = small_glass
+    for flip in range(12):
+        if flip % 3 == 0:
+            glass.serial.fail_after = 5 + 20 * flip
+        rig.clock.advance(PAGE_SECONDS)
+        rig.box.pump()
+        glass.serial.fail_after = None
+    rig.tap("MENU")  # a new view after the last fault
+    assert glass.failed >= 2
+    assert glass.wrong == []

@@ -227,3 +227,27 @@ def test_oled_any_sequence_of_edits_keeps_ram_equal_to_the_frame(case, seed, ste
         assert same(in_ram(model, device, offset), frame)
         frame = edited(frame, rng)
     assert model.warnings == []
+
+
+@pytest.mark.parametrize("rotation", [0, 2])
+def test_oled_128x32_ram_is_the_frame_after_every_frame(rotation):
+    """The 0.91-inch module: four RAM pages, windows never reach past the last, luma's set-up fits the panel."""
+    model = SSD1306(rows=32)
+    serial = ModelSerial(model)
+    device = oled.ssd1306(serial, width=128, height=32, rotate=rotation)
+    assert model.warnings == []
+    rng = random.Random(32 + rotation)
+    frame = random_frame(rng, (128, 32))
+    for _ in range(12):
+        device.display(frame)
+        assert same(model.image(), device.preprocess(frame))
+        frame = edited(frame, rng)
+    assert model.warnings == [] and model.on
+    serial.take()
+    blank = Image.new("1", (128, 32))
+    device.display(blank)
+    bottom = blank.copy()
+    bottom.putpixel((127, 31) if rotation == 0 else (0, 0), 1)
+    serial.take()
+    device.display(bottom)
+    assert serial.take() == [("command", bytes([0x21, 127, 127, 0x22, 3, 3])), ("data", b"\x80")]

@@ -183,3 +183,32 @@ def test_model_serial_records_and_can_fail_mid_transfer():
     with pytest.raises(DeviceNotFoundError):
         serial.command(0xAF)
     assert not model.on
+
+
+# -- the 32-row panel (0.91-inch SSD1306 modules) ---------------------------------
+
+
+def test_model_32_row_panel_takes_luma_init_for_128x32_cleanly():
+    model = SSD1306(rows=32)
+    device = luma_ssd1306(ModelSerial(model), width=128, height=32)
+    assert model.warnings == []
+    assert model.settings[0xA8] == (0x1F,) and model.settings[0xDA] == (0x02,)
+    frame = Image.new("1", (128, 32))
+    frame.putpixel((5, 31), 1)
+    frame.putpixel((127, 0), 1)
+    device.display(frame)
+    assert model.image().size == (128, 32) and same(model.image(), frame) and same(model.glass(), frame)
+
+
+@pytest.mark.parametrize("rows, wrong", [(32, 64), (64, 32)])
+def test_model_an_init_for_the_other_panel_height_is_a_warning(rows, wrong):
+    """128x64 set-up on a 32-row panel lights every other row (COM pins) of half the frame (multiplex)."""
+    model = SSD1306(rows=rows)
+    luma_ssd1306(ModelSerial(model), width=128, height=wrong)
+    assert any("multiplex" in w for w in model.warnings)
+    assert any("COM pins" in w for w in model.warnings)
+
+
+def test_model_knows_only_panels_of_64_or_32_rows():
+    with pytest.raises(ValueError, match="48 rows"):
+        SSD1306(rows=48)

@@ -172,6 +172,9 @@ def test_screens_gallery_writes_scaled_images_and_index(tmp_path):
     with Image.open(tmp_path / "pick.png") as image:
         assert image.size == (128 * 4 + 16, 64 * 4 + 16)
         assert image.mode == "RGB"
+    with Image.open(tmp_path / "128x32" / "hint.png") as image:  # three pages, top to bottom, 8 pixels apart
+        assert image.size == (128 * 4 + 16, 3 * (32 * 4 + 16) + 2 * 8)
+    assert "(128x32/README.md)" in (tmp_path / "README.md").read_text()
     index = (tmp_path / "README.md").read_text()
     for name in SAMPLES:
         assert f"({name}.png)" in index

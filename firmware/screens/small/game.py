@@ -1,0 +1,126 @@
+"""A turn in play on 128x32: whose turn, the dice and pairings, the pick, the move. Each a decision: one page.
+
+No legend: the buttons are evident (ROLL rolls, STOP stops, A B C sit on the
+pairings' tabs). The top bar keeps who plays; the move screen's top bar says
+the chance of busting (or that a stop is not allowed) instead of the free runners.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from ...views import DiceView, MoveView, Option, PickView, TurnView
+from .. import game as standard
+from ..frame import who
+from ..kit import INK_TOP, Canvas, width_of, wrap_all
+from .frame import BODY_TOP, BOTTOM, LINE, RULE, bar, flow, text_blocks
+
+
+def turn(c: Canvas, v: TurnView) -> None:
+    """Page 1: the top bar and the heading, with the note under it when it is one short line; else the note next."""
+    def header() -> int:
+        standard.turn_bar(c, v, rule=RULE)
+        return BODY_TOP
+
+    header()
+    heading = c.words.turn_heading(v.player, v.bot)
+    font_name = "large" if width_of(heading, "large") <= c.width else "medium"
+    c.center(BODY_TOP + 1 - INK_TOP[font_name], heading, font_name)
+    notes = wrap_all(v.note, c.width, "small")
+    if len(notes) == 1 and font_name == "large":
+        c.center(BOTTOM - 7, notes[0], "small")
+    elif v.note:
+        flow(c, header, text_blocks(c, v.note), fresh=True)
+
+
+# ---- dice ----------------------------------------------------------------
+
+
+def dice(c: Canvas, v: DiceView) -> None:
+    """The dice in the top bar; under each button's tab what the pairing moves, and the dice as paired."""
+    chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
+    bar(c, who(c, v.player, v.bot), " ".join(map(str, v.dice)), v.seat, v.alert)
+    cell = (c.width - 2) // 3  # each pairing's cell, one pixel apart: 42 wide, as on 128x64
+    for i, option in enumerate(v.options):
+        _pairing(c, i * (cell + 1), cell, option, option.label == chosen_label, v.chosen)
+
+
+def _pairing(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: str | None) -> None:
+    """One pairing in its cell: its label tab (hollow when illegal), the sums large, the dice small; inverted when chosen."""
+    bg, fg = (c.mark_fill, c.mark_ink) if on else (0, c.lit)
+    if on:
+        c.draw.rectangle((x0, RULE + 1, x0 + cell - 1, BOTTOM), fill=bg)
+    tab = (x0, 12, x0 + 8, 20)
+    legal = option.effect != "none"
+    c.draw.rectangle(tab, fill=fg if legal else None, outline=fg)
+    c.raw((x0 + 2, 12), option.label, "small", fill=bg if legal else fg)
+    big = standard._chosen_sum(option, chosen) or option.text
+    c.center(BODY_TOP - INK_TOP["large"], big, "large", fill=fg, x0=x0 + 10, x1=x0 + cell)
+    (p, q), (r, s) = option.pairs
+    c.center(BOTTOM - 7, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
+
+
+# ---- pick ----------------------------------------------------------------
+
+
+def pick(c: Canvas, v: PickView) -> None:
+    """The question in the top bar; A and B each with its column in the huge font."""
+    bar(c, c.words.pick_question(v.label), "", v.seat, v.alert)
+    half = c.width // 2
+    c.draw.line((half - 1, BODY_TOP, half - 1, BOTTOM), fill=c.lit)
+    for i, (key, column) in enumerate(zip("AB", v.choices)):
+        x0 = i * half
+        c.draw.rounded_rectangle((x0 + 3, 12, x0 + 16, 29), radius=2, fill=c.lit)
+        c.raw((x0 + 6, 13 - INK_TOP["large"]), key, "large", fill=0)
+        c.center(BODY_TOP - INK_TOP["huge"], str(column), "huge", x0=x0 + 18, x1=x0 + half - 2)
+
+
+# ---- move ----------------------------------------------------------------
+
+
+def _move_status(c: Canvas, v: MoveView) -> tuple[str, str]:
+    """The top bar: a box seat's next action, a stop refused, or the chance of busting if the player rolls."""
+    if v.bot and v.bot_next:
+        return who(c, v.player, v.bot), c.words.bot_will(v.bot_next)[1]
+    if v.stop_note and not v.can_stop:
+        return who(c, v.player, v.bot), c.words.SCREEN["cant_stop"]
+    return who(c, v.player, v.bot), c.words.bust_status(v.bust)
+
+
+def move(c: Canvas, v: MoveView) -> None:
+    """What to move, a row each, under a top bar with the chance; a second page when the bar said something else."""
+    name, status = _move_status(c, v)
+    header = partial(bar, c, name, status, v.seat, v.alert)
+    header()
+    for i, step in enumerate(v.steps[:2]):
+        _step(c, BODY_TOP + i * LINE, step, v.bot)
+    if len(v.steps) > 2:
+        c.cut(repr(v.steps))
+    if status != c.words.bust_status(v.bust):
+        c.new_page()
+        header()
+        _chance(c, v)
+
+
+def _step(c: Canvas, y: int, step, bot: bool) -> None:
+    """A runner's instruction: its column inverted, then what to do with it (small when the medium is too wide)."""
+    c.draw.rectangle((0, y, 14, y + 9), fill=c.lit)
+    c.center(y - INK_TOP["medium"], str(step.column), "medium", fill=0, x0=0, x1=15)
+    text = (c.words.box_runner_step(step.step, step.top) if bot
+            else c.words.runner_step(step.step, step.new, step.top, step.jumped))
+    if width_of(text, "medium") <= c.width - 17:
+        c.raw((17, y - INK_TOP["medium"]), text, "medium")
+    else:
+        c.text((17, y + 2), text, "small")
+
+
+def _chance(c: Canvas, v: MoveView) -> None:
+    """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
+    chance = c.words.percent(v.bust)
+    x = width_of(chance, "large") + 4
+    lines = standard._move_lines(c, v, c.width - x)
+    if len(lines) > 2:
+        c.cut(" ".join(lines))
+        lines = lines[:2]
+    c.raw((0, BODY_TOP + 4 - INK_TOP["large"]), chance, "large")
+    c.lines(BODY_TOP + 2, lines, "small", 9, x=x)

@@ -1,0 +1,78 @@
+"""The 128x32 layout: its own painter for every view, decisions on one page, long views paged with their legend."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from firmware import views
+from firmware.samples import LANGUAGES, SAMPLES_IN
+from firmware.screens import LAYOUTS, PAINTERS_FOR, render_pages
+from firmware.screens.kit import Canvas
+from firmware.screens.small import LAYOUT
+from firmware.screens.small.frame import BOTTOM, LEGEND_Y, _plan, flow
+
+SMALL = (128, 32)
+
+#: Samples where a player chooses: everything they choose between is on the one page.
+DECISIONS = [
+    "turn_first", "turn_after_stop", "turn_after_claim", "turn_after_bust", "turn_alert", "turn_name_hangul",
+    "dice_all_legal", "dice_pick_and_illegal", "dice_one_sum", "dice_alert", "pick",
+    "move_two_steps", "move_top", "move_double", "move_speedy", "handover_stop",
+    "menu_game", "setup_top", "setup_names", "continue_list",
+]
+
+
+def test_small_layout_is_registered_with_a_painter_of_its_own_for_every_view():
+    assert LAYOUTS[SMALL] is LAYOUT and LAYOUT.size == SMALL and LAYOUT.mode == "1"
+    every_view = set(typing.get_args(views.View))
+    painters = PAINTERS_FOR[SMALL]
+    assert set(painters) == every_view
+    assert all(paint.__module__.startswith("firmware.screens.small.") for paint in painters.values())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", DECISIONS)
+def test_small_decisions_are_one_page(lang, name):
+    assert len(render_pages(SAMPLES_IN[lang][name], SMALL)) == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_small_a_choice_between_pairings_shows_all_three_and_the_dice_as_paired(lang):
+    """Each pairing's cell (42 wide, under A, B, C) has its tab, its sums and its dice: ink in all three bands."""
+    page, = render_pages(SAMPLES_IN[lang]["dice_all_legal"], SMALL)
+    for x0 in (0, 43, 86):
+        for rows in ((12, 20), (10, 22), (24, 31)):
+            assert page.crop((x0, rows[0], x0 + 42, rows[1] + 1)).getbbox() is not None, (x0, rows)
+
+
+def test_small_flow_fills_pages_and_keeps_room_for_the_legend_on_the_last():
+    line = (11, lambda y: None)
+    assert [len(p) for p in _plan([line] * 5, 10, None, False)] == [2, 2, 1]
+    # the legend's rows: a last page of two lines gives one to a page of its own, with the legend
+    assert [len(p) for p in _plan([line] * 4, 10, "ROLL:ok", False)] == [2, 1, 1]
+    # the legend on every page: one line each under a top bar, two without one
+    assert [len(p) for p in _plan([line] * 3, 10, "ROLL:ok", True)] == [1, 1, 1]
+    assert [len(p) for p in _plan([line] * 3, 1, "ROLL:ok", True)] == [2, 1]
+    # a block taller than a page still gets one
+    assert [len(p) for p in _plan([(30, lambda y: None)], 10, None, False)] == [1]
+
+
+def test_small_flow_paints_each_block_below_the_header_and_the_legend_last():
+    c = Canvas(LAYOUT)
+    painted = []
+    blocks = [(11, lambda y, k=k: painted.append((len(c.pages), k, y))) for k in range(3)]
+    flow(c, lambda: 10, blocks, "ROLL:ok")
+    assert painted == [(1, 0, 10), (1, 1, 21), (2, 2, 10)]
+    assert len(c.pages) == 2
+    assert c.pages[-1].crop((0, LEGEND_Y, 128, BOTTOM + 1)).getbbox() is not None  # the legend
+    assert c.pages[0].crop((0, LEGEND_Y, 128, BOTTOM + 1)).getbbox() is None  # not on the first
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", ["message_long", "hint", "stats", "recap_four", "board_mid_game", "win"])
+def test_small_a_long_view_pages_and_no_page_repeats(lang, name):
+    pages = render_pages(SAMPLES_IN[lang][name], SMALL)
+    assert len(pages) > 1
+    assert len({p.tobytes() for p in pages}) == len(pages)
