@@ -196,6 +196,7 @@ def main(argv=None) -> int:
     print(f"resident memory of 'cantstop-box emulate --language {args.language}': {start:.1f} MB after start, {played:.1f} MB after play")
     if args.glass_games:
         print("\n".join(glass.report(args.glass_games, args.transfer_us)))
+        print("\n".join(glass.report_other_sizes(args.glass_games, args.transfer_us)))
     if args.press_games:
         print("\n".join(presses.report(args.press_games)))
     return 0

@@ -18,6 +18,9 @@ Per press that changed the screen it reports:
   + a fixed host overhead per transfer (``--transfer-us``, an assumption: a
   Linux i2c-dev/spidev ioctl costs tens of microseconds on a Pi).
 
+Then the same games on the other screen sizes (128x32 SSD1306, 256x64 SSD1322 grey
+over SPI), each beside luma's stock driver (``--standard-only`` skips them).
+
 Run: ``.venv/bin/python benchmarks/glass.py [--games N]`` (also part of
 ``benchmarks/box.py``).
 """
@@ -44,7 +47,7 @@ from scripted import button_for  # noqa: E402  (benchmarks/scripted.py, beside t
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box  # noqa: E402
 from firmware.dice import seeded_dice  # noqa: E402
-from firmware.screens import render  # noqa: E402
+from firmware.screens import render_pages  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
@@ -53,6 +56,15 @@ PINS = ButtonPins().pins()
 FULL_FRAME = 1024
 BUSES = (("I2C 100 kHz", 100_000, 9, 2), ("I2C 400 kHz", 400_000, 9, 2), ("SPI 8 MHz", 8_000_000, 8, 0))
 MAX_TRANSFER = 4096  # luma's largest single write (i2c_rdwr, spidev)
+
+#: Each screen size's drivers, (chip, path) -> luma device class: this repository's beside luma's stock one.
+PATHS = {
+    (128, 64): {("SSD1306", "this path"): oled.ssd1306, ("SSD1306", "luma full frame"): luma_devices.ssd1306,
+                ("SH1106", "this path"): oled.sh1106, ("SH1106", "luma full frame"): luma_devices.sh1106},
+    (128, 32): {("SSD1306 128x32", "this path"): oled.ssd1306,
+                ("SSD1306 128x32", "luma full frame"): luma_devices.ssd1306},
+    (256, 64): {("SSD1322 256x64", "this path"): oled.ssd1322, ("SSD1322 256x64", "luma stock"): luma_devices.ssd1322},
+}
 
 
 class CountingSerial:
@@ -79,14 +91,16 @@ class CountingSerial:
 class Path_:
     """One driver on its counting bus, with what each frame cost it."""
 
-    def __init__(self, device_class) -> None:
+    def __init__(self, device_class, size: tuple[int, int] = (128, 64)) -> None:
         self.serial = CountingSerial()
-        self.device = device_class(self.serial)
+        self.device = device_class(self.serial, width=size[0], height=size[1])
         self.serial.take()
         self.frames: list[tuple[float, list[int]]] = []  # (display() seconds, transfer sizes)
 
     def show(self, image) -> None:
         t0 = time.perf_counter()
+        if image.mode not in (self.device.mode, getattr(self.device, "frame_mode", None)):
+            image = image.convert(self.device.mode)  # luma's stock grey driver takes RGB: part of its cost
         self.device.display(image)
         self.frames.append((time.perf_counter() - t0, self.serial.take()))
 
@@ -94,28 +108,30 @@ class Path_:
 class Bench:
     """The daemon's display: hands each frame to every path and notes when it arrived."""
 
-    size = (128, 64)
-
-    def __init__(self) -> None:
-        self.paths = {
-            ("SSD1306", "this path"): Path_(oled.ssd1306),
-            ("SSD1306", "luma full frame"): Path_(luma_devices.ssd1306),
-            ("SH1106", "this path"): Path_(oled.sh1106),
-            ("SH1106", "luma full frame"): Path_(luma_devices.sh1106),
-        }
+    def __init__(self, size: tuple[int, int] = (128, 64)) -> None:
+        self.size = size
+        self.paths = {key: Path_(cls, size) for key, cls in PATHS[size].items()}
         self.arrived: list[float] = []
+        self.rendered: dict[int, tuple] = {}  # id(page) -> (page, render seconds, screen), until shown
+        self.renders: list[float] = []  # per frame shown: the render time it cost (0 for a later page)
+        self.screens: list[str] = []  # per frame shown: which screen
         self.conversions: list[float] = []
         self.differing: list[int] = []  # bytes of RAM that differ from the previous frame's
         self._previous = b""
 
     def show(self, image) -> None:
         self.arrived.append(time.perf_counter())
-        for path in self.paths.values():
-            path.show(image)
+        _, seconds, screen = self.rendered.pop(id(image), (image, 0.0, "?"))
+        self.renders.append(seconds)
+        self.screens.append(screen)
+        for key, path in self.paths.items():
+            try:
+                path.show(image)
+            except Exception as err:  # the daemon would log it and go on: a benchmark must stop
+                raise SystemExit(f"glass: {' '.join(key)} failed on a {image.size} frame: {err!r}") from err
         t0 = time.perf_counter()
-        pages = oled.page_bytes(image, 8)
+        ram = oled.grey_nibbles(image) if image.mode == "L" else b"".join(oled.page_bytes(image, image.height // 8))
         self.conversions.append(time.perf_counter() - t0)
-        ram = b"".join(pages)
         if len(self._previous) == len(ram):
             diff = (int.from_bytes(ram, "big") ^ int.from_bytes(self._previous, "big")).to_bytes(len(ram), "big")
             self.differing.append(len(diff) - diff.count(0))
@@ -141,16 +157,23 @@ class Clock:
         return self.t
 
 
-def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[float, range]], list[float], list[str]]:
-    """Whole games by the mock pins; per press: (release time, the frames it caused); render times; each frame's screen."""
-    bench, clock, renders, screens = Bench(), Clock(), [], []
+def play(games: int, state_dir: Path, seed: int = 1,
+         size: tuple[int, int] = (128, 64)) -> tuple[Bench, list[tuple[float, range]], list[float], list[str]]:
+    """Whole games by the mock pins; per press: (release time, the frames it caused); render times; each frame's screen.
+
+    A frame of several pages (128x32) is rendered once; its later pages reach the glass as the
+    daemon flips them, each counted with the press whose pump showed it.
+    """
+    bench, clock = Bench(size), Clock()
 
     def timed_render(view, size):
         t0 = time.perf_counter()
-        image = render(view, size)
-        renders.append(time.perf_counter() - t0)
-        screens.append(type(view).__name__.removesuffix("View").lower())
-        return image
+        pages = render_pages(view, size)
+        seconds = time.perf_counter() - t0
+        screen = type(view).__name__.removesuffix("View").lower()
+        for k, page in enumerate(pages):  # a flip to a later page draws nothing new
+            bench.rendered[id(page)] = (page, 0.0 if k else seconds, screen)
+        return pages
 
     box = Box(GameConfig(), bench, Store.open(state_dir), dice=seeded_dice(seed), clock=clock,
               renderer=timed_render, dim_after=None)
@@ -180,7 +203,7 @@ def play(games: int, state_dir: Path, seed: int = 1) -> tuple[Bench, list[tuple[
             tap(button)
     buttons.close()
     factory.reset()
-    return bench, presses, renders, screens
+    return bench, presses, bench.renders, bench.screens
 
 
 def bus_seconds(transfers: list[int], clock_hz: int, bits: int, framing: int, transfer_s: float) -> float:
@@ -224,20 +247,47 @@ def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
     ]
     at400 = {}
     for (chip, name), path in bench.paths.items():
-        per = [(sum(path.frames[k][0] for k in caused), [n for k in caused for n in path.frames[k][1]])
-               for _, caused in shown]
-        wire = [sum(n + 2 for n in transfers) for _, transfers in per]
-        cpu = [seconds for seconds, _ in per]
-        row = f"  {chip + ' ' + name:24} {statistics.median(wire):8.0f} {pct(wire, 0.99):6.0f}   {_ms(cpu)}"
-        for label, hz, bits, framing in BUSES:
-            glass = [r + seconds + bus_seconds(transfers, hz, bits, framing, transfer_s)
-                     for r, (seconds, transfers) in zip(render_of, per)]
-            row += f"   {_ms(glass)}"
-            if hz == 400_000:
-                at400[(chip, name)] = (wire, cpu, glass)
-        lines.append(row)
+        wire, cpu, glass = _figures(path, shown, render_of, transfer_s, BUSES)
+        lines.append(f"  {chip + ' ' + name:24} {statistics.median(wire):8.0f} {pct(wire, 0.99):6.0f}   {_ms(cpu)}"
+                     + "".join(f"   {_ms(times)}" for times in glass.values()))
+        at400[(chip, name)] = (wire, cpu, glass["I2C 400 kHz"])
     lines += _targets(at400, bench.conversions, to_frame, render_of)
     lines += _by_screen_change(shown, bench.differing, screens)
+    return lines
+
+
+def _figures(path: Path_, shown, render_of: list[float], transfer_s: float, buses,
+             framing: int = 2) -> tuple[list, list, dict]:
+    """Per press: bytes on the wire (``framing`` more per transfer: I2C's address and control byte),
+    display() seconds, and press to glass on each bus."""
+    per = [(sum(path.frames[k][0] for k in caused), [n for k in caused for n in path.frames[k][1]])
+           for _, caused in shown]
+    wire = [sum(n + framing for n in transfers) for _, transfers in per]
+    cpu = [seconds for seconds, _ in per]
+    glass = {label: [r + seconds + bus_seconds(transfers, hz, bits, framing, transfer_s)
+                     for r, (seconds, transfers) in zip(render_of, per)]
+             for label, hz, bits, framing in buses}
+    return wire, cpu, glass
+
+
+def report_other_sizes(games: int, transfer_us: float, seed: int = 1) -> list[str]:
+    """The same games on the other screen sizes: per press, bytes sent, display() CPU and press to glass."""
+    lines = ["other screen sizes, the same scripted games (bytes/press: I2C framing included for the SSD1306,"
+             " SPI payload for the SSD1322; the share is of that panel's whole RAM):"]
+    for size in (s for s in PATHS if s != (128, 64)):
+        with tempfile.TemporaryDirectory() as tmp:
+            bench, presses, renders, _ = play(games, Path(tmp), seed, size)
+        shown = [(released, caused) for released, caused in presses if caused]
+        render_of = [sum(renders[k] for k in caused) for _, caused in shown]
+        grey = size == (256, 64)
+        full = size[0] * size[1] // (2 if grey else 8)
+        buses = [b for b in BUSES if b[0].startswith("SPI")] if grey else [b for b in BUSES if b[1] != 100_000]
+        for (chip, name), path in bench.paths.items():
+            wire, cpu, glass = _figures(path, shown, render_of, transfer_us / 1e6, buses, framing=0 if grey else 2)
+            lines.append(f"  {chip + ' ' + name:31} bytes/press median {statistics.median(wire):5.0f}"
+                         f" ({statistics.median(wire) / full:4.0%}) p99 {pct(wire, 0.99):5.0f};"
+                         f" display() {_ms(cpu)} ms; "
+                         + "; ".join(f"{label} {_ms(times)} ms" for label, times in glass.items()))
     return lines
 
 
@@ -279,8 +329,11 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=3, help="whole 2-player games to play (3)")
     ap.add_argument("--transfer-us", type=float, default=50.0, help="host overhead per bus transfer, microseconds (50)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--standard-only", action="store_true", help="only the 128x64 panels (the issue's targets)")
     args = ap.parse_args(argv)
     print("\n".join(report(args.games, args.transfer_us, args.seed)))
+    if not args.standard_only:
+        print("\n".join(report_other_sizes(args.games, args.transfer_us, args.seed)))
     return 0
 
 
