@@ -49,12 +49,19 @@ def pattern_frame(size: tuple[int, int]) -> Image.Image:
     return image
 
 
-def _button_frame(name: str, left: list[str], size: tuple[int, int]) -> Image.Image:
-    from .screens import render
+def button_view(name: str, left: list[str]):
+    """What the panel says after a press: the press in the title, so that what is left fits one page
+    at every screen size (the self test shows one frame per press; no pages flip)."""
     from .views import MessageView
 
     rest = f"left: {' '.join(left)}" if left else "all six work"
-    return render(MessageView("Self test", (f"{name} pressed", rest), keys=""), size)
+    return MessageView(f"Self test: {name} pressed", (rest,), keys="")
+
+
+def _button_frame(name: str, left: list[str], size: tuple[int, int]) -> Image.Image:
+    from .screens import render
+
+    return render(button_view(name, left), size)
 
 
 def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,

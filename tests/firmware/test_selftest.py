@@ -10,6 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware import cli, selftest
 from firmware.config import ButtonPins
+from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import open_dummy
 from hw.errors import ButtonError, DisplayError
 from hw.fakes import FakeDisplay
@@ -157,3 +158,13 @@ def test_selftest_command_config_error_exits_78(capsys, tmp_path):
     config.write_text("[buttons]\nroll = 'five'\n")
     assert cli.main(["selftest", "--config", str(config)]) == 78
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("size", list(LAYOUTS), ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name, left", [("MENU", ["ROLL", "STOP", "A", "B", "C"]), ("A", []), ("STOP", ["MENU"])])
+def test_selftest_each_press_frame_is_one_page_with_nothing_cut(size, name, left):
+    """The panel shows one frame per press (no pages flip in the self test): all of it must fit at every size."""
+    view = selftest.button_view(name, left)
+    assert len(render_pages(view, size)) == 1
+    assert render_checked(view, size).cuts == ()
+    assert " ".join(left or ["all six work"]) in " ".join(view.lines)
