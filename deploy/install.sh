@@ -13,7 +13,8 @@
 #     is not running (a chroot, an SD-image build) it enables it offline and
 #     the box starts on the next boot
 #   - lgpio, spidev, Pillow, cbor2: the distribution's python3- package where
-#     it has one (Raspberry Pi OS has all), else a binary wheel from PyPI;
+#     it has one (Raspberry Pi OS has all), else a binary wheel from PyPI
+#     (lgpio for Python 3.13 on 64-bit: Adafruit's build, adafruit-lgpio);
 #     never a compiler
 #   - remembers what it added in /opt/cantstop-box/install.record, for uninstall.sh
 #   - tells you if I2C is not enabled yet
@@ -79,12 +80,13 @@ pip_install() {
     pip_log=${pip_log:-$(mktemp)}
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade --only-binary=:all: "$@" >"$pip_log" 2>&1
 }
-# Does the package index lack an lgpio wheel for this Python and machine? Only
-# pip's own "no matching distribution" counts: a network fault is left for the
-# real install to report. (Asked before installing, so the install runs once.)
-# PIP (a command) replaces the venv's pip for this question: the tests set it
-# to a stand-in, and then it is asked under --root too.
-lgpio_wheel_exists() {
+# Has the package index a binary wheel of REQUIREMENT (named NAME) for this
+# Python and machine? Only pip's own "no matching distribution" means no: a
+# network fault is left for the real install to report. (Asked before
+# installing, so the install runs once.) PIP (a command) replaces the venv's
+# pip for this question: the tests set it to a stand-in, and then it is asked
+# under --root too.
+wheel_exists() {
     local pip=("$VENV/bin/python" -m pip)
     if [ -n "${PIP:-}" ]; then
         read -r -a pip <<<"$PIP"
@@ -94,9 +96,9 @@ lgpio_wheel_exists() {
     local dir answer
     dir=$(mktemp -d)
     answer=$("${pip[@]}" download --disable-pip-version-check --only-binary=:all: --no-deps \
-        --dest "$dir" 'lgpio>=0.2' 2>&1) || true
+        --dest "$dir" "$1" 2>&1) || true
     rm -rf "$dir"
-    ! grep -q "No matching distribution found for lgpio" <<<"$answer"
+    ! grep -q "No matching distribution found for $2" <<<"$answer"
 }
 # Enable the unit without a running systemd: systemctl --root writes the
 # links itself; without systemctl, make the WantedBy= links by hand.
@@ -198,13 +200,28 @@ else
     build=$SRC
 fi
 extra="[pi]"
-if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! lgpio_wheel_exists; then
+if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; then
     # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
+    # The 'pi' extra asks for the lgpio distribution, which no wheel can give here: its
+    # parts come one by one instead.
     extra=""
-    note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
-    note "  On a Pi Zero, 1, 2, 3 or 4 the buttons use gpiozero's own backend (/dev/gpiomem) instead."
-    note "  A Pi 5 cannot read its buttons without lgpio: install python3-lgpio"
-    note "  (Raspberry Pi OS has it), then run this again."
+    if wheel_exists 'adafruit-lgpio>=0.2.2' adafruit-lgpio; then
+        # Adafruit's build of the same lgpio module (import lgpio), for Python 3.13 on aarch64:
+        # what a Pi 5 needs to read its buttons. rpi-lgpio (RPi.GPIO's API for an SPI display's
+        # pins) is pure Python; without --no-deps pip would look for the lgpio distribution.
+        say "lgpio: PyPI's lgpio has no wheel for this Python; Adafruit's build of it (adafruit-lgpio), a binary wheel"
+        pi_parts=("adafruit-lgpio>=0.2.2")
+        if [[ " ${wheels[*]} " == *" spidev "* ]]; then pi_parts+=("spidev>=3.6"); fi
+        if ! pip_install "${pi_parts[@]}" || ! pip_install --no-deps "rpi-lgpio>=0.6"; then
+            cat "$pip_log" >&2
+            fail "pip could not install ${pi_parts[*]} rpi-lgpio from binary wheels"
+        fi
+    else
+        note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
+        note "  On a Pi Zero, 1, 2, 3 or 4 the buttons use gpiozero's own backend (/dev/gpiomem) instead."
+        note "  A Pi 5 cannot read its buttons without lgpio: install python3-lgpio"
+        note "  (Raspberry Pi OS has it), then run this again."
+    fi
 fi
 if ! pip_install "${build}${extra}"; then
     cat "$pip_log" >&2

@@ -9,7 +9,9 @@
 #   apt      the distribution's package (Raspberry Pi OS has all four;
 #            Debian and Ubuntu have all but python3-lgpio on some releases)
 #   wheel    a binary wheel from the package index (pip --only-binary: never
-#            a compiler); PyPI has lgpio wheels for aarch64 and armv7l
+#            a compiler); PyPI has lgpio wheels for aarch64 and armv7l up
+#            to Python 3.12, and Adafruit's adafruit-lgpio (the same module)
+#            for Python 3.13 on aarch64
 # shellcheck disable=SC2034  # read by install.sh
 NATIVE_MODULES=(lgpio:python3-lgpio spidev:python3-spidev PIL:python3-pil cbor2:python3-cbor2)
 

@@ -168,7 +168,8 @@ def lgpio_source(install_output: str) -> str:
     if "no lgpio for this Python" in install_output:
         return "none"
     line = next((line for line in install_output.splitlines() if line.startswith("lgpio: ")), "")
-    for words, source in (("from the distribution", "apt"), ("binary wheel", "PyPI wheel"), ("already", "present")):
+    for words, source in (("from the distribution", "apt"), ("adafruit-lgpio", "PyPI wheel (Adafruit's)"),
+                          ("binary wheel", "PyPI wheel"), ("already", "present")):
         if words in line:
             return source
     return "?"

@@ -415,17 +415,19 @@ def test_deploy_scripts_refuse_the_real_system_without_root(script, open_copy):
 
 @pytest.fixture
 def pip_index(tmp_path, monkeypatch):
-    """A stand-in pip (PIP) that logs its arguments; the returned file holds "wheel" or "none" (lgpio on PyPI)."""
-    answer = tmp_path / "pip-lgpio"
-    answer.write_text("wheel\n")
+    """A stand-in pip (PIP) that logs its arguments; the returned file names, one a line, the
+    distributions the index has no wheel of ("lgpio", "adafruit-lgpio"); empty: all have one."""
+    answer = tmp_path / "pip-missing"
+    answer.write_text("")
     asked = tmp_path / "pip-asked"
     fake = tmp_path / "bin" / "pip"
     fake.parent.mkdir()
     fake.write_text(f'#!{BASH}\necho "$*" >> {asked}\n'
-                    f'if grep -qx none {answer}; then\n'
-                    f'  echo "ERROR: Could not find a version that satisfies the requirement lgpio>=0.2 (from versions: none)" >&2\n'
-                    f'  echo "ERROR: No matching distribution found for lgpio>=0.2" >&2; exit 1\nfi\n'
-                    f'echo "Saved ./lgpio-0.2.2.0-cp311-cp311-manylinux_2_34_aarch64.whl"\n')
+                    'want=${!#}; name=${want%%[<>=]*}\n'
+                    f'if grep -qxF "$name" {answer}; then\n'
+                    '  echo "ERROR: Could not find a version that satisfies the requirement $want (from versions: none)" >&2\n'
+                    '  echo "ERROR: No matching distribution found for $want" >&2; exit 1\nfi\n'
+                    'echo "Saved ./${name//-/_}-0.2.2.0-cp311-cp311-manylinux_2_34_aarch64.whl"\n')
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
     monkeypatch.setenv("PIP", "pip")
@@ -451,7 +453,7 @@ def test_deploy_install_without_lgpio_anywhere_installs_the_rest_and_says_so(roo
     apt_knows.write_text("python3-venv\npython3-spidev\npython3-pil\npython3-cbor2\n")  # Debian trixie
     (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\n')
     answer, asked = pip_index
-    answer.write_text("none\n")
+    answer.write_text("lgpio\nadafruit-lgpio\n")
     done = run(INSTALL, "--root", str(root))
     out = done.stdout
     assert asked.read_text().startswith("download ")
@@ -462,6 +464,24 @@ def test_deploy_install_without_lgpio_anywhere_installs_the_rest_and_says_so(roo
     assert any("gpiozero's own backend (/dev/gpiomem)" in n for n in notes)
     assert any("Pi 5" in n and "install python3-lgpio" in n for n in notes)
     assert os.readlink(root / ENABLE_LINK) == "/etc/systemd/system/cantstop-box.service"  # installed all the same
+
+
+def test_deploy_install_takes_adafruits_lgpio_build_where_pypi_has_no_lgpio_wheel(root, apt_knows, pip_index):
+    """Debian trixie on a 64-bit Pi (Python 3.13): lgpio from Adafruit's wheel, rpi-lgpio beside it, no note."""
+    apt_knows.write_text("python3-venv\npython3-spidev\npython3-pil\npython3-cbor2\n")
+    (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\n')
+    answer, asked = pip_index
+    answer.write_text("lgpio\n")
+    out = run(INSTALL, "--root", str(root)).stdout
+    questions = asked.read_text().splitlines()
+    assert [q.split()[-1] for q in questions] == ["lgpio>=0.2", "adafruit-lgpio>=0.2.2"]
+    assert "lgpio: PyPI's lgpio has no wheel for this Python; Adafruit's build of it (adafruit-lgpio)" in out
+    installs = [line.replace("\\", "") for line in out.splitlines() if "-m pip install" in line]
+    assert len(installs) == 3, installs
+    assert installs[0].endswith("adafruit-lgpio>=0.2.2")  # spidev comes from apt here
+    assert "--no-deps" in installs[1] and installs[1].endswith("rpi-lgpio>=0.6")
+    assert installs[2].endswith(str(REPO))  # the program, its 'pi' extra given part by part above
+    assert "NOTE" not in out
 
 
 def test_deploy_install_leaves_a_pip_fault_to_the_real_install(root, apt_knows, pip_index, tmp_path):
