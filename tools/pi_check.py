@@ -61,6 +61,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 CHECKS = ["install", "dry-run", "enabled", "config", "replay", "run", "emulate", "verify", "uninstall"]
 BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
+VENV_PYTHON = "/opt/cantstop-box/venv/bin/python"
 CLONE = "/home/pi/cantstop-box"
 STORE = "/var/lib/cantstop-box"
 # Left alone by the leftover check: package-manager and log bookkeeping, and
@@ -142,6 +143,10 @@ def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
         if not result.ok("install", done.returncode == 0 and "starts on the next boot" in done.stdout,
                          f"exit {done.returncode}"):
             return result
+        if result.lgpio != "none":  # the buttons' backend, where the install says it put one
+            done = chroot(root, VENV_PYTHON, "-c", "import lgpio", check=False, capture_output=True, text=True)
+            if not result.ok("lgpio", done.returncode == 0, (done.stderr.strip().splitlines() or ["?"])[-1]):
+                result.lgpio += " (import FAILED)"
         check_installed(root, result, expected)
         check_uninstall(root, before, result)
     return result
@@ -167,7 +172,8 @@ def lgpio_source(install_output: str) -> str:
     """Where install.sh took lgpio from, in a word, from what it said."""
     if "no lgpio for this Python" in install_output:
         return "none"
-    line = next((line for line in install_output.splitlines() if line.startswith("lgpio: ")), "")
+    said = [line for line in install_output.splitlines() if line.startswith("lgpio: ")]
+    line = said[-1] if said else ""  # the last word on it: "no python3-lgpio", then where it came from
     for words, source in (("from the distribution", "apt"), ("adafruit-lgpio", "PyPI wheel (Adafruit's)"),
                           ("binary wheel", "PyPI wheel"), ("already", "present")):
         if words in line:

@@ -1,4 +1,7 @@
-"""make pi-check starts the platform that took longest last time first (tools/pi_check.py)."""
+"""make pi-check's own logic (tools/pi_check.py): which platform starts first, and reading what the install said.
+
+The check itself needs root, debootstrap and qemu: it runs with `make pi-check`, not here.
+"""
 
 from __future__ import annotations
 
@@ -54,3 +57,20 @@ def test_pi_check_timings_are_remembered_beside_older_ones(durations):
     result.check_s = 281.26
     pi_check.remember_durations([result, pi_check.Result(PLATFORMS[1])])
     assert json.loads(durations.read_text()) == {"bookworm-armhf": 140, "trixie-arm64": 281.3}
+
+
+BOOKWORM = "lgpio: Debian GNU/Linux 12 (bookworm) has no python3-lgpio; a binary wheel from the package index\n"
+TRIXIE_64 = (BOOKWORM.replace("12 (bookworm)", "13 (trixie)")
+             + "lgpio: PyPI's lgpio has no wheel for this Python; Adafruit's build of it (adafruit-lgpio), a binary wheel\n")
+
+
+@pytest.mark.parametrize("said, source", [
+    ("lgpio: from the distribution (python3-lgpio)\n", "apt"),
+    (BOOKWORM, "PyPI wheel"),
+    (TRIXIE_64, "PyPI wheel (Adafruit's)"),
+    ("lgpio: already installed\n", "present"),
+    (BOOKWORM + "NOTE: no lgpio for this Python on armv7l: Debian has no python3-lgpio and PyPI no wheel for it.\n", "none"),
+    ("", "?"),
+])
+def test_pi_check_reads_where_the_install_took_lgpio_from(said, source):
+    assert pi_check.lgpio_source("Installing cantstop-box\n" + said) == source
