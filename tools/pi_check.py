@@ -144,7 +144,9 @@ def check_platform(platform: Platform, clone: Path, expected: dict) -> Result:
                          f"exit {done.returncode}"):
             return result
         if result.lgpio != "none":  # the buttons' backend, where the install says it put one
-            done = chroot(root, VENV_PYTHON, "-c", "import lgpio", check=False, capture_output=True, text=True)
+            # from /tmp: lgpio leaves its notification pipe (.lgd-nfy*) in the working directory
+            done = chroot(root, "sh", "-c", f"cd /tmp && {VENV_PYTHON} -c 'import lgpio'", check=False,
+                          capture_output=True, text=True)
             if not result.ok("lgpio", done.returncode == 0, (done.stderr.strip().splitlines() or ["?"])[-1]):
                 result.lgpio += " (import FAILED)"
         check_installed(root, result, expected)
