@@ -207,14 +207,15 @@ if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; t
     extra=""
     if wheel_exists 'adafruit-lgpio>=0.2.2' adafruit-lgpio; then
         # Adafruit's build of the same lgpio module (import lgpio), for Python 3.13 on aarch64:
-        # what a Pi 5 needs to read its buttons. rpi-lgpio (RPi.GPIO's API for an SPI display's
-        # pins) is pure Python; without --no-deps pip would look for the lgpio distribution.
+        # what a Pi 5 needs to read its buttons. None of these needs anything else, and
+        # rpi-lgpio (RPi.GPIO's API for an SPI display's pins, pure Python) names the lgpio
+        # distribution, which pip would look for: hence --no-deps.
         say "lgpio: PyPI's lgpio has no wheel for this Python; Adafruit's build of it (adafruit-lgpio), a binary wheel"
-        pi_parts=("adafruit-lgpio>=0.2.2")
+        pi_parts=("adafruit-lgpio>=0.2.2" "rpi-lgpio>=0.6")
         if [[ " ${wheels[*]} " == *" spidev "* ]]; then pi_parts+=("spidev>=3.6"); fi
-        if ! pip_install "${pi_parts[@]}" || ! pip_install --no-deps "rpi-lgpio>=0.6"; then
+        if ! pip_install --no-deps "${pi_parts[@]}"; then
             cat "$pip_log" >&2
-            fail "pip could not install ${pi_parts[*]} rpi-lgpio from binary wheels"
+            fail "pip could not install ${pi_parts[*]} from binary wheels"
         fi
     else
         note "no lgpio for this Python on $(uname -m): $(os_name) has no python3-lgpio and PyPI no wheel for it."
