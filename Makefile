@@ -45,7 +45,7 @@ bench: $(STAMP)
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the
 # result; prints a table. Needs root and network; not part of `make test`.
 # Roots are cached in /var/cache/cantstop-pi-check (PI_CHECK_CACHE to move it):
-# measured 16.5 minutes cold, 4.5 cached (4:32 and 4:24 from a fresh clone). See tools/pi_check.py.
+# measured 16.5 minutes cold, under 5 cached (4:43 from a fresh clone). See tools/pi_check.py.
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 pi-check: $(STAMP)
 	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
