@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from hw.display import SIZES
+from hw.display import SIZES, drivers_for, size_name
 
 from .i18n import LANGUAGES
 from .run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
@@ -24,7 +24,7 @@ from .run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _m
 log = logging.getLogger("cantstop")
 
 #: Every panel size some driver comes in, written as in the config ("128x32").
-SCREEN_SIZES = tuple(dict.fromkeys(f"{w}x{h}" for sizes in SIZES.values() for w, h in sizes))
+SCREEN_SIZES = tuple(dict.fromkeys(size_name(size) for sizes in SIZES.values() for size in sizes))
 
 # Emulator keys: key -> (button, hold). A hold of None means a long press.
 KEYS = {
@@ -108,9 +108,7 @@ def run_emulator(args) -> int:
 
 def _driver_for(size: str, driver: str) -> str:
     """The configured driver when it comes in ``size``, else the first one that does."""
-    from hw.display import SIZES
-
-    fits = [d for d, sizes in SIZES.items() if size in (f"{w}x{h}" for w, h in sizes)]
+    fits = drivers_for(size)
     return driver if driver in fits else fits[0]
 
 

@@ -14,10 +14,13 @@ one image, its pages top to bottom.
 from __future__ import annotations
 
 import argparse
+import posixpath
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from PIL import Image
+
+from hw.display import size_name
 
 from . import i18n
 from .samples import LANGUAGES, SAMPLES, SAMPLES_IN
@@ -28,7 +31,7 @@ GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "screens" / "golden"
 
 def size_folder(folder: Path, size: tuple[int, int] = STANDARD.size) -> Path:
     """The folder of one screen size's images: ``folder`` itself for 128x64, else ``folder/<W>x<H>``."""
-    return folder if size == STANDARD.size else folder / f"{size[0]}x{size[1]}"
+    return folder if size == STANDARD.size else folder / size_name(size)
 
 
 def golden_path(name: str, lang: str = "en", folder: Path = GOLDEN, size: tuple[int, int] = STANDARD.size) -> Path:
@@ -179,10 +182,10 @@ def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     names = " | ".join(i18n.NAMES[lang] for lang in LANGUAGES)
-    label = f"{size[0]}x{size[1]}"
-    others = [f"[{w}x{h}]({w}x{h}/README.md)" for w, h in LAYOUTS if (w, h) != STANDARD.size]
-    if size != STANDARD.size:
-        others = [f"[{STANDARD.name}](../README.md)"] + [o.replace("(", "(../") for o in others if label not in o]
+    label = LAYOUTS[size].name
+    here = size_folder(PurePosixPath("."), size)
+    others = [f"[{layout.name}]({posixpath.relpath(size_folder(PurePosixPath('.'), other) / 'README.md', here)})"
+              for other, layout in LAYOUTS.items() if other != size]
     lines = [
         f"# Screen gallery: {label}",
         "",
@@ -214,10 +217,6 @@ def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
     return paths
 
 
-def _name(size: tuple[int, int]) -> str:
-    return f"{size[0]}x{size[1]}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m firmware.gallery", description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", help="write the scaled-up gallery and README.md here")
@@ -226,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.folder and not args.golden:
         parser.error("give a folder for the gallery, or --golden")
     if args.golden:
-        print(f"wrote {len(write_golden())} golden images to {GOLDEN} ({', '.join(map(_name, LAYOUTS))})")
+        print(f"wrote {len(write_golden())} golden images to {GOLDEN} ({', '.join(layout.name for layout in LAYOUTS.values())})")
     if args.folder:
         print(f"wrote {len(write_gallery(Path(args.folder)))} gallery images to {args.folder}")
     return 0

@@ -36,6 +36,20 @@ SIZES: dict[str, tuple[tuple[int, int], ...]] = {
 }
 
 
+def size_name(size: tuple[int, int]) -> str:
+    """A panel size as the config writes it: (128, 32) -> "128x32"."""
+    return f"{size[0]}x{size[1]}"
+
+
+def drivers_for(size: str) -> list[str]:
+    """The drivers whose chip comes in ``size`` ("128x32"), in the order of ``SIZES``.
+
+    >>> drivers_for("128x32"), drivers_for("256x64"), drivers_for("64x48")
+    (['ssd1306'], ['ssd1322'], [])
+    """
+    return [driver for driver, sizes in SIZES.items() if size in map(size_name, sizes)]
+
+
 @runtime_checkable
 class Display(Protocol):
     """A screen: ``show`` a PIL image of exactly ``size`` pixels (mode "1", or "L" on a grey one)."""

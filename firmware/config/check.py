@@ -6,7 +6,7 @@ import difflib
 import os
 from typing import Any
 
-from hw.display import DRIVERS, INTERFACES, SIZES, SPI_ONLY
+from hw.display import DRIVERS, INTERFACES, SIZES, drivers_for, size_name, SPI_ONLY
 from hw.header import HEADER
 
 from ..i18n import LANGUAGES
@@ -263,13 +263,13 @@ class Checker:
 
     def size(self, value: Any, driver: str) -> str:
         """``[display] size``: one of the sizes the driver chip comes in, written "128x32"."""
-        sizes = [f"{w}x{h}" for w, h in SIZES[driver]]
+        sizes = [size_name(s) for s in SIZES[driver]]
         allowed = " or ".join(f'"{s}"' for s in sizes)
         if not isinstance(value, str):
             raise self.fail("display", "size", value, f"must be {allowed}, as text{_type_hint(value)}")
         written = value.strip().lower().replace(" ", "").replace("×", "x")
         if written not in sizes:
-            others = [d for d, ds in SIZES.items() if written in (f"{w}x{h}" for w, h in ds)]
+            others = drivers_for(written)
             hint = f"; a {written} panel needs driver = \"{others[0]}\"" if others else ""
             raise self.fail("display", "size", value, f"the {driver} drives {allowed}{hint}")
         return written

@@ -86,8 +86,6 @@ PAINTERS_FOR: dict[tuple[int, int], dict] = {STANDARD.size: PAINTERS}
 
 #: The 3.12-inch 256x64 SSD1322: the same painters on twice the width, in grey levels (mode "L").
 WIDE = Layout(256, 64, "L")
-LAYOUTS[WIDE.size] = WIDE
-PAINTERS_FOR[WIDE.size] = PAINTERS
 
 
 class Frame(NamedTuple):
@@ -97,7 +95,7 @@ class Frame(NamedTuple):
     cuts: tuple[str, ...]
 
 
-def _paint(view: View, size: tuple[int, int]) -> tuple[Canvas, tuple[int, int]]:
+def _paint(view: View, size: tuple[int, int]) -> Canvas:
     """The canvas ``view`` was painted on, in the layout of ``size`` (or 128x64 for a size without one)."""
     layout = LAYOUTS.get(size, STANDARD)
     try:
@@ -106,7 +104,7 @@ def _paint(view: View, size: tuple[int, int]) -> tuple[Canvas, tuple[int, int]]:
         raise TypeError(f"no screen for {type(view).__name__}") from None
     canvas = Canvas(layout, view.lang)
     painter(canvas, view)
-    return canvas, layout.size
+    return canvas
 
 
 def _fitted(image: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -120,13 +118,13 @@ def _fitted(image: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 def render_checked(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Frame:
     """The frame for ``view`` (its first page, an image of ``size``) and what was cut."""
-    canvas, _ = _paint(view, size)
+    canvas = _paint(view, size)
     return Frame(_fitted(canvas.pages[0], size), tuple(canvas.cuts))
 
 
 def render_pages(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[Image.Image, ...]:
     """Every page of the frame for ``view``: one, unless a small screen shows it in turns."""
-    canvas, _ = _paint(view, size)
+    canvas = _paint(view, size)
     return tuple(_fitted(page, size) for page in canvas.pages)
 
 
@@ -140,6 +138,8 @@ def _register(layout: Layout, painters: dict) -> None:
     LAYOUTS[layout.size] = layout
     PAINTERS_FOR[layout.size] = painters
 
+
+_register(WIDE, PAINTERS)
 
 from . import small  # noqa: E402 - the 128x32 painters use this package's modules
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from hw import fonts, glyphs
+from hw.display import size_name
 
 from .. import words
 
@@ -51,7 +52,7 @@ class Layout:
 
     @property
     def name(self) -> str:
-        return f"{self.width}x{self.height}"
+        return size_name(self.size)
 
     @property
     def lit(self) -> int:

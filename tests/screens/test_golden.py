@@ -16,12 +16,12 @@ from PIL import Image, ImageChops
 from firmware.gallery import GOLDEN, golden_path, sheet, size_folder
 from firmware.samples import CUT_NAMES, LANGUAGES, SAMPLES_IN
 from firmware.screens import LAYOUTS, render_checked, render_pages
+from hw.display import size_name
 
 CASES = [(size, lang, name) for size in LAYOUTS for lang in LANGUAGES for name in SAMPLES_IN[lang]]
 
 
-def _id(size) -> str:
-    return f"{size[0]}x{size[1]}"
+_id = size_name
 
 
 @pytest.mark.parametrize("size, lang, name", CASES, ids=[f"{_id(s)}-{lang}-{n}" for s, lang, n in CASES])
