@@ -43,8 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from firmware import ui, views  # noqa: E402
-from scripted import button_for  # noqa: E402  (benchmarks/scripted.py, beside this file)
+from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box  # noqa: E402
 from firmware.dice import seeded_dice  # noqa: E402
@@ -108,13 +107,7 @@ def latency(games: int, state_dir: Path, seed: int = 1, language: str = "en") ->
             samples.append(display.shown_at[before] - released_at[-1])
         time.sleep(0.035)
 
-    finished = 0
-    tap("ROLL")  # start a game with the defaults
-    while finished < games:
-        v = ui.view(box.app)
-        finished += isinstance(v, views.WinView)
-        for button in button_for(v, rng):
-            tap(button)
+    play_games(box, tap, games, rng)
     box.request_shutdown()
     loop.join(5)
     buttons.close()

@@ -42,12 +42,11 @@ import random  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 from luma.oled import device as luma_devices  # noqa: E402
 
-from firmware import ui, views  # noqa: E402
-from scripted import button_for  # noqa: E402  (benchmarks/scripted.py, beside this file)
+from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
 from firmware.daemon import Box  # noqa: E402
 from firmware.dice import seeded_dice  # noqa: E402
-from firmware.screens import render_pages  # noqa: E402
+from firmware.screens import LAYOUTS, render_pages  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
@@ -158,8 +157,9 @@ class Clock:
 
 
 def play(games: int, state_dir: Path, seed: int = 1,
-         size: tuple[int, int] = (128, 64)) -> tuple[Bench, list[tuple[float, range]], list[float], list[str]]:
-    """Whole games by the mock pins; per press: (release time, the frames it caused); render times; each frame's screen.
+         size: tuple[int, int] = (128, 64)) -> tuple[Bench, list[tuple[float, range]]]:
+    """Whole games by the mock pins: the bench (each frame: when it arrived, its render time, its
+    screen, what each driver sent) and per press (release time, the frames it caused).
 
     A frame of several pages (128x32) is rendered once; its later pages reach the glass as the
     daemon flips them, each counted with the press whose pump showed it.
@@ -194,16 +194,20 @@ def play(games: int, state_dir: Path, seed: int = 1,
         box.pump()
         presses.append((released, range(before, len(bench.arrived))))
 
-    finished = 0
-    tap("ROLL")
-    while finished < games:
-        v = ui.view(box.app)
-        finished += isinstance(v, views.WinView)
-        for button in button_for(v, rng):
-            tap(button)
+    play_games(box, tap, games, rng)
     buttons.close()
     factory.reset()
-    return bench, presses, bench.renders, bench.screens
+    return bench, presses
+
+
+def played(games: int, seed: int, size: tuple[int, int] = (128, 64)):
+    """:func:`play` in a throw-away store; the bench, and per press that changed the screen
+    (release time, the frames it caused) with the render time those frames cost."""
+    with tempfile.TemporaryDirectory() as tmp:
+        bench, presses = play(games, Path(tmp), seed, size)
+    shown = [(released, caused) for released, caused in presses if caused]
+    render_of = [sum(bench.renders[k] for k in caused) for _, caused in shown]
+    return bench, presses, shown, render_of
 
 
 def bus_seconds(transfers: list[int], clock_hz: int, bits: int, framing: int, transfer_s: float) -> float:
@@ -222,17 +226,14 @@ def _ms(values: list[float]) -> str:
 
 
 def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
-    with tempfile.TemporaryDirectory() as tmp:
-        bench, presses, renders, screens = play(games, Path(tmp), seed)
+    bench, presses, shown, render_of = played(games, seed)
     transfer_s = transfer_us / 1e6
-    shown = [(released, caused) for released, caused in presses if caused]
     to_frame = [bench.arrived[caused[0]] - released for released, caused in shown]
-    render_of = [sum(renders[k] for k in caused) for _, caused in shown]
     floor = [sum(bench.differing[k] for k in caused) for _, caused in shown]
     lines = [
         f"press to glass, modelled: {len(shown)} presses that changed the screen, of {len(presses)},"
         f" over {games} whole games (seed {seed})",
-        f"  render: median {statistics.median(renders) * 1e3:.2f} ms; button release to frame handed over"
+        f"  render: median {statistics.median(bench.renders) * 1e3:.2f} ms; button release to frame handed over"
         f" (UI step, store commit, render) median {statistics.median(to_frame) * 1e3:.2f} ms,"
         f" p99 {pct(to_frame, 0.99) * 1e3:.2f} ms",
         f"  frame conversion, this path (Pillow transpose + tobytes): median {statistics.median(bench.conversions) * 1e3:.3f} ms,"
@@ -252,7 +253,7 @@ def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
                      + "".join(f"   {_ms(times)}" for times in glass.values()))
         at400[(chip, name)] = (wire, cpu, glass["I2C 400 kHz"])
     lines += _targets(at400, bench.conversions, to_frame, render_of)
-    lines += _by_screen_change(shown, bench.differing, screens)
+    lines += _by_screen_change(shown, bench.differing, bench.screens)
     return lines
 
 
@@ -275,11 +276,8 @@ def report_other_sizes(games: int, transfer_us: float, seed: int = 1) -> list[st
     lines = ["other screen sizes, the same scripted games (bytes/press: I2C framing included for the SSD1306,"
              " SPI payload for the SSD1322; the share is of that panel's whole RAM):"]
     for size in (s for s in PATHS if s != (128, 64)):
-        with tempfile.TemporaryDirectory() as tmp:
-            bench, presses, renders, _ = play(games, Path(tmp), seed, size)
-        shown = [(released, caused) for released, caused in presses if caused]
-        render_of = [sum(renders[k] for k in caused) for _, caused in shown]
-        grey = size == (256, 64)
+        bench, _, shown, render_of = played(games, seed, size)
+        grey = LAYOUTS[size].mode == "L"
         full = size[0] * size[1] // (2 if grey else 8)
         buses = [b for b in BUSES if b[0].startswith("SPI")] if grey else [b for b in BUSES if b[1] != 100_000]
         for (chip, name), path in bench.paths.items():

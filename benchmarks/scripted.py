@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine import ALL_ROLLS, STOP, Phase, Roll, can_stop
-from firmware import views
+from firmware import ui, views
 
 
 def random_event(state, rng: random.Random, stop_chance: float):
@@ -31,3 +31,17 @@ def button_for(view, rng: random.Random) -> tuple[str, ...]:
     if isinstance(view, views.MoveView) and view.can_stop and rng.random() < 0.4:
         return ("STOP",)
     return ("ROLL",)
+
+
+def play_games(box, tap, games: int, rng: random.Random) -> None:
+    """Press like a table (:func:`button_for`) on ``box`` through ``tap(button)`` until ``games`` are won.
+
+    The first ROLL starts a game with the defaults from the new-game screen.
+    """
+    finished = 0
+    tap("ROLL")
+    while finished < games:
+        v = ui.view(box.app)
+        finished += isinstance(v, views.WinView)
+        for button in button_for(v, rng):
+            tap(button)
