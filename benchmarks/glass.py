@@ -116,7 +116,9 @@ class Bench:
         self.screens: list[str] = []  # per frame shown: which screen
         self.conversions: list[float] = []
         self.differing: list[int] = []  # bytes of RAM that differ from the previous frame's
+        self.since_same: list[int | None] = []  # ... from the last frame of the same screen (None: its first)
         self._previous = b""
+        self._last_of: dict[str, bytes] = {}  # screen -> the RAM its last frame left
 
     def show(self, image) -> None:
         self.arrived.append(time.perf_counter())
@@ -131,12 +133,10 @@ class Bench:
         t0 = time.perf_counter()
         ram = oled.grey_nibbles(image) if image.mode == "L" else b"".join(oled.page_bytes(image, image.height // 8))
         self.conversions.append(time.perf_counter() - t0)
-        if len(self._previous) == len(ram):
-            diff = (int.from_bytes(ram, "big") ^ int.from_bytes(self._previous, "big")).to_bytes(len(ram), "big")
-            self.differing.append(len(diff) - diff.count(0))
-        else:
-            self.differing.append(len(ram))
-        self._previous = ram
+        self.differing.append(_differing(self._previous, ram))
+        same = self._last_of.get(screen)
+        self.since_same.append(None if same is None else _differing(same, ram))
+        self._previous = self._last_of[screen] = ram
 
     def dim(self, on) -> None:
         pass
@@ -146,6 +146,14 @@ class Bench:
 
     def close(self) -> None:
         pass
+
+
+def _differing(old: bytes, new: bytes) -> int:
+    """How many bytes of ``new`` differ from ``old`` (all of them when the sizes differ)."""
+    if len(old) != len(new):
+        return len(new)
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+    return len(diff) - diff.count(0)
 
 
 class Clock:
@@ -254,6 +262,7 @@ def report(games: int, transfer_us: float, seed: int = 1) -> list[str]:
         at400[(chip, name)] = (wire, cpu, glass["I2C 400 kHz"])
     lines += _targets(at400, bench.conversions, to_frame, render_of)
     lines += _by_screen_change(shown, bench.differing, bench.screens)
+    lines += _same_screen_again(bench.since_same, bench.screens)
     return lines
 
 
@@ -300,6 +309,22 @@ def _by_screen_change(shown, differing: list[int], screens: list[str], top: int 
     out.append("    " + "; ".join(f"{a} -> {b} {len(v)}x {statistics.median(v) / FULL_FRAME:.0%}"
                                   for (a, b), v in ranked[:top]))
     return out
+
+
+def _same_screen_again(since_same: list[int | None], screens: list[str], top: int = 4) -> list[str]:
+    """Each screen against its own last frame: what its new content alone changes, as if no other screen came between.
+
+    The dice screen against the one before it is what a new roll itself
+    changes (the dice, the pairings, their legality): the floor for a layout
+    that kept one screen up the whole turn.
+    """
+    kinds: dict[str, list[int]] = {}
+    for screen, n in zip(screens, since_same):
+        if n is not None:
+            kinds.setdefault(screen, []).append(n)
+    ranked = sorted(kinds.items(), key=lambda kv: -len(kv[1]))[:top]
+    return ["  each screen against its own previous frame (what its new content alone changes), median share:",
+            "    " + "; ".join(f"{screen} {len(v)}x {statistics.median(v) / FULL_FRAME:.0%}" for screen, v in ranked)]
 
 
 def _targets(at400, conversions, to_frame, render_of) -> list[str]:
