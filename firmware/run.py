@@ -154,6 +154,7 @@ def run_box(args) -> int:
         display = open_oled(cfg.display.driver, **cfg.display.oled_options())
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
+    _note_slow_bus(cfg.display, display.size)
     from .sdnotify import Notifier
 
     store, store_error = _open_store(cfg, args.state_dir)
@@ -173,6 +174,14 @@ def run_box(args) -> int:
         buttons.close()
         _keep_last_frame(display)
     return 0
+
+
+def _note_slow_bus(display_config, size: tuple[int, int]) -> None:
+    """A journal line when the display's I2C bus runs slower than the 400 kHz the screens are made for."""
+    from hw.display import i2c_speed_note
+
+    if display_config.interface == "i2c" and (slow := i2c_speed_note(display_config.port, size)):
+        log.warning("%s (docs/building.md)", slow)
 
 
 def _keep_last_frame(display) -> None:

@@ -2,9 +2,10 @@
 
 What no emulator can test is the wiring itself: the display on its bus and
 the six buttons on their pins. This command opens the display the config
-names (which fails in one line if nothing answers on the bus), draws a test
-pattern (a frame round the very edge and a chequerboard, so a shifted,
-cropped or wrongly rotated panel shows), then names each button as it is
+names (which fails in one line if nothing answers on the bus; on I2C it
+says when the bus runs slower than the 400 kHz the screens are made for),
+draws a test pattern (a frame round the very edge and a chequerboard, so a
+shifted, cropped or wrongly rotated panel shows), then names each button as it is
 pressed, on the screen and in the terminal, until all six have been pressed
 or the time is up. Exit status 0 when everything answered, 1 when a button
 was never pressed, 69 when the GPIO or the display cannot be opened, 78 for
@@ -114,7 +115,7 @@ def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,
 
 def run(args) -> int:
     from hw.buttons import real_pin_factory
-    from hw.display import open_oled
+    from hw.display import i2c_speed_note, open_oled
     from hw.errors import HardwareError
 
     from .config import ConfigError, load
@@ -136,6 +137,8 @@ def run(args) -> int:
         factory.close()
         return EXIT_HARDWARE
     print(f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}")
+    if cfg.display.interface == "i2c" and (slow := i2c_speed_note(cfg.display.port, display.size)):
+        print(f"display: slow: {slow}")
     try:
         return check(display, factory, cfg.buttons.pins(), timeout=args.timeout)
     finally:

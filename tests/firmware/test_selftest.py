@@ -168,3 +168,21 @@ def test_selftest_each_press_frame_is_one_page_with_nothing_cut(size, name, left
     assert len(render_pages(view, size)) == 1
     assert render_checked(view, size).cuts == ()
     assert " ".join(left or ["all six work"]) in " ".join(view.lines)
+
+
+@pytest.mark.parametrize("interface, hz, says", [("i2c", 100_000, True), ("i2c", 400_000, False),
+                                                 ("spi", 100_000, False)])
+def test_selftest_command_says_when_the_display_bus_is_slow(capsys, monkeypatch, factory, tmp_path,
+                                                           interface, hz, says):
+    config = tmp_path / "config.toml"
+    config.write_text(f"[display]\ninterface = '{interface}'\nport = 1\n")
+    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: factory)
+    monkeypatch.setattr("hw.display.open_oled", lambda driver, **options: open_dummy())
+    monkeypatch.setattr("hw.display.i2c_clock_hz", lambda port, sys_dir=None: hz if port == 1 else None)
+    cli.main(["selftest", "--config", str(config), "--timeout", "0.1"])
+    lines = capsys.readouterr().out.splitlines()
+    slow = [line for line in lines if line.startswith("display: slow:")]
+    assert slow == (["display: slow: I2C bus 1 runs at 100 kHz: a whole frame takes 93 ms to reach the glass"
+                     " (23 ms at 400 kHz); add dtparam=i2c_arm_baudrate=400000 to the Pi's config.txt and reboot"]
+                    if says else [])
+    assert lines[0].startswith("display: found:")

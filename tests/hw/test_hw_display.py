@@ -6,7 +6,7 @@ import pytest
 from luma.core.error import DeviceNotFoundError
 from PIL import Image
 
-from hw.display import Display, LumaDisplay, open_dummy, open_oled
+from hw.display import Display, LumaDisplay, i2c_clock_hz, i2c_speed_note, open_dummy, open_oled
 from hw.errors import DisplayError, HardwareError
 
 # SSD1306 / SH1106 command bytes (from the datasheets; luma.oled.const agrees).
@@ -330,3 +330,40 @@ def test_display_terminal_dim_redraws_the_frame_faint():
     assert faint.count(FAINT) == 32  # every row of the redrawn frame
     display.dim(True)  # no change, no redraw
     assert out.getvalue() == faint
+
+
+# ---- the I2C bus clock ----------------------------------------------------
+
+
+def fake_sys(tmp_path, port: int, raw: bytes | None):
+    """A /sys with bus ``port``'s device-tree clock-frequency holding ``raw`` (none when None)."""
+    node = tmp_path / f"class/i2c-adapter/i2c-{port}/of_node"
+    node.mkdir(parents=True)
+    if raw is not None:
+        (node / "clock-frequency").write_bytes(raw)
+    return tmp_path
+
+
+@pytest.mark.parametrize("hz", [100_000, 400_000, 1_000_000])
+def test_display_i2c_clock_is_read_from_the_device_tree_node(tmp_path, hz):
+    assert i2c_clock_hz(1, fake_sys(tmp_path, 1, hz.to_bytes(4, "big"))) == hz
+
+
+@pytest.mark.parametrize("raw", [None, b"", b"\x00\x01\x86"])
+def test_display_i2c_clock_unknown_when_the_node_does_not_say(tmp_path, raw):
+    assert i2c_clock_hz(1, fake_sys(tmp_path, 1, raw)) is None
+    assert i2c_clock_hz(3, tmp_path) is None  # no such bus at all
+
+
+def test_display_slow_i2c_note_says_the_frame_time_and_the_fix(tmp_path):
+    sys_dir = fake_sys(tmp_path, 1, (100_000).to_bytes(4, "big"))
+    note = i2c_speed_note(1, (128, 64), sys_dir)
+    assert note == ("I2C bus 1 runs at 100 kHz: a whole frame takes 93 ms to reach the glass (23 ms at 400 kHz);"
+                    " add dtparam=i2c_arm_baudrate=400000 to the Pi's config.txt and reboot")
+    assert "47 ms" in i2c_speed_note(1, (128, 32), sys_dir)  # half the RAM, half the time
+    assert "\n" not in note
+
+
+@pytest.mark.parametrize("raw", [(400_000).to_bytes(4, "big"), (1_000_000).to_bytes(4, "big"), None])
+def test_display_no_i2c_note_when_fast_or_unknown(tmp_path, raw):
+    assert i2c_speed_note(1, (128, 64), fake_sys(tmp_path, 1, raw)) is None

@@ -118,3 +118,16 @@ def test_startup_pin_in_use_by_another_program_names_pin_and_button(tmp_path):
     finally:
         factory.reset()
         factory.close()
+
+
+@pytest.mark.parametrize("interface, hz, warns", [("i2c", 100_000, True), ("i2c", 400_000, False),
+                                                  ("i2c", None, False), ("spi", 100_000, False)])
+def test_startup_slow_i2c_bus_is_one_journal_warning(caplog, monkeypatch, interface, hz, warns):
+    from firmware import run
+
+    monkeypatch.setattr("hw.display.i2c_clock_hz", lambda port, sys_dir=None: hz)
+    with caplog.at_level("WARNING", logger="cantstop"):
+        run._note_slow_bus(DisplayConfig(interface=interface), (128, 64))
+    assert [r.getMessage() for r in caplog.records] == (
+        ["I2C bus 1 runs at 100 kHz: a whole frame takes 93 ms to reach the glass (23 ms at 400 kHz);"
+         " add dtparam=i2c_arm_baudrate=400000 to the Pi's config.txt and reboot (docs/building.md)"] if warns else [])
