@@ -4,10 +4,10 @@ A store of 2,000 finished games (named players, some solitaire) is built,
 then timed:
 
 - *first open*: no tallies kept yet (games saved by an older version): every
-  game is replayed once, and the tallies are kept in the store's fact;
+  game is replayed once, and the tallies are kept, one fact per game;
 - *open*: what every later opening of the screen costs (the game list, the
-  one fact, adding up): median of several runs;
-- *game end*: keeping one more game's tally (read and write the fact);
+  tally facts, adding up): median of several runs;
+- *game end*: keeping one more game's tally (writing its one fact);
 - *replay all*: what each opening would cost if it replayed every game.
 
 Run: ``.venv/bin/python benchmarks/people.py [--games N] [--dir DIR]``.

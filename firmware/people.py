@@ -3,10 +3,14 @@
 A *tally* is what one finished game says about each seat (turns begun,
 busts, the biggest turn in squares climbed, who played it, who won); it is
 computed once per game, from its events, as it ends, and kept in the
-store's fact ``tallies`` so the statistics screen never replays old games:
-opening it reads the finished games' numbers and that one fact, and
-replays only games finished without a tally yet (by an older version, say),
-once (``benchmarks/people.py`` times it with 2,000 games).
+store as a fact of its own (``tally:<game id>``): a game's end writes one
+small value however many games came before it, and the statistics screen
+never replays old games. Opening it reads the finished games' numbers and
+the tally facts, and replays only games finished without a tally yet (by an
+older version, say), once (``benchmarks/people.py`` times it with 2,000
+games). Versions before kept every tally in one fact, ``tallies``, written
+whole again as each game ended; the statistics split it into per-game facts
+the first time they are read.
 
 People are seats' names (after the roster's renames); a seat without a name
 counts under its colour, as before names existed, and a seat the box played
@@ -21,7 +25,8 @@ from engine import Phase, Roll, Stop, apply, new_game
 
 from . import words
 
-TALLIES_KEY = "tallies"
+TALLY_PREFIX = "tally:"  # + the game's id: one fact per finished game
+OLD_TALLIES_KEY = "tallies"  # every tally in one fact, as versions before per-game facts kept them
 BOX = words.BOX_PLAYER
 
 
@@ -106,40 +111,49 @@ def _valid(t) -> bool:
 
 
 def load_tallies(store, seats_of) -> list[dict]:
-    """The tallies of every finished game, computing (and keeping) the missing ones.
+    """The tallies of every finished game, newest first, computing (and keeping) the missing ones.
 
-    Only the finished games' numbers and the one fact are read; a game
+    Only the finished games' numbers and the tally facts are read; a game
     without a tally is replayed once (``seats_of(meta, players)`` gives its
-    seats). A game that cannot be read is left out (history lists it as damaged).
+    seats). A game that cannot be read is left out (history lists it as
+    damaged). An old all-in-one ``tallies`` fact becomes per-game facts, in
+    the same transaction that removes it.
     """
-    kept = store.fact(TALLIES_KEY)
-    kept = kept if isinstance(kept, dict) else {}
-    out, added = [], False
+    kept = {key.removeprefix(TALLY_PREFIX): t for key, t in store.facts(TALLY_PREFIX).items()}
+    old = store.fact(OLD_TALLIES_KEY)
+    older = old if isinstance(old, dict) else {}
+    writes: dict = {} if old is None else {OLD_TALLIES_KEY: None}
+    out = []
     for game_id in store.finished_ids():
         t = kept.get(str(game_id))
         if not _valid(t):
-            try:
-                stored = store.game(game_id)
-                if stored.status != "finished":
+            t = older.get(str(game_id))
+            if not _valid(t):
+                t = _replayed(store, game_id, seats_of)
+                if t is None:
                     continue
-                t = tally(stored.players, seats_of(stored.meta, stored.players), stored.rules, stored.events,
-                          stored.winner)
-            except Exception:
-                continue
-            kept[str(game_id)] = t
-            added = True
+            writes[f"{TALLY_PREFIX}{game_id}"] = t
         out.append(t)
-    if added:
+    if writes:
         try:
-            store.put_fact(TALLIES_KEY, kept)
+            store.put_facts(writes)
         except Exception:
             pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
     return out
 
 
+def _replayed(store, game_id: int, seats_of) -> dict | None:
+    """A finished game's tally from its events; None for a game that cannot be read or is not finished."""
+    try:
+        stored = store.game(game_id)
+        if stored.status != "finished":
+            return None
+        return tally(stored.players, seats_of(stored.meta, stored.players), stored.rules, stored.events,
+                     stored.winner)
+    except Exception:
+        return None
+
+
 def keep_tally(store, game_id: int, t: dict) -> None:
-    """Add one finished game's tally to the kept ones (the daemon, as a game ends)."""
-    kept = store.fact(TALLIES_KEY)
-    kept = kept if isinstance(kept, dict) else {}
-    kept[str(game_id)] = t
-    store.put_fact(TALLIES_KEY, kept)
+    """Keep one finished game's tally (the daemon, as a game ends): one small fact, whatever came before."""
+    store.put_fact(f"{TALLY_PREFIX}{game_id}", t)

@@ -261,13 +261,21 @@ class Store(Reads):
         Saved like an event: :class:`StoreWriteError` when saving fails, the
         fact then pending (and :meth:`fact` already gives it).
         """
-        if not isinstance(key, str) or not key:
-            raise StoreGameError(f"a fact's key is a non-empty string, not {key!r}")
-        try:
-            text = None if value is None else _dump(value)
-        except (TypeError, ValueError) as err:
-            raise StoreGameError(f"fact {key!r} must be JSON data: {err}") from None
-        self._save([SaveFact(key, text, self._clock())])
+        self.put_facts({key: value})
+
+    def put_facts(self, values: dict) -> None:
+        """Keep (or, for ``None``, remove) several facts in one transaction: all of them are saved, or none."""
+        writes = []
+        for key, value in values.items():
+            if not isinstance(key, str) or not key:
+                raise StoreGameError(f"a fact's key is a non-empty string, not {key!r}")
+            try:
+                text = None if value is None else _dump(value)
+            except (TypeError, ValueError) as err:
+                raise StoreGameError(f"fact {key!r} must be JSON data: {err}") from None
+            writes.append(SaveFact(key, text, self._clock()))
+        if writes:
+            self._save(writes)
 
     def _turns_known(self, game_id: int) -> int | None:
         """Turns played in a game whose cursor is in memory, else None (history replays it when asked)."""

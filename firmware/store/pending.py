@@ -220,6 +220,10 @@ class Queue:
                 return True, write.value
         return False, None
 
+    def facts(self, prefix: str) -> dict[str, str | None]:
+        """The keys starting with ``prefix`` that pending writes set: key -> JSON text, or None (removed)."""
+        return {w.key: w.value for w in self._writes if isinstance(w, SaveFact) and w.key.startswith(prefix)}
+
 
 def rollback(db: sqlite3.Connection) -> None:
     """Undo a failed transaction, if one is open; a rollback that fails too changes nothing more."""

@@ -77,13 +77,31 @@ class Reads:
         if not found and self._version >= 3:
             row = self._connection().execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
             text = row[0] if row else None
-        if text is None:
-            return None
-        try:
-            return json.loads(text)
-        except (ValueError, TypeError):
-            log.warning("fact %r is damaged (%.40r): ignored", key, text)
-            return None
+        return _parsed(key, text)
+
+    def facts(self, prefix: str) -> dict:
+        """Every fact whose key starts with ``prefix`` (a non-empty string): key -> value, in key order.
+
+        For facts kept one per thing (``"tally:12"``), so that adding one
+        writes only that one. A damaged value is left out (logged).
+        """
+        if not prefix:
+            raise StoreGameError("a facts prefix is a non-empty string")
+        texts: dict[str, str | None] = {}
+        if self._version >= 3:
+            # the keys from prefix up to (not including) prefix with its last character's successor
+            end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+            texts.update(self._connection().execute(
+                "SELECT key, value FROM facts WHERE key >= ? AND key < ?", (prefix, end)))
+        texts.update(self._queue.facts(prefix))
+        keys = sorted(k for k, text in texts.items() if text is not None)
+        try:  # all in one parse (a fact's text is one JSON value, as _dump wrote it)
+            values = json.loads("[" + ",".join(texts[k] for k in keys) + "]")
+            if len(values) != len(keys):
+                raise ValueError("a value is not one JSON value")
+        except (ValueError, TypeError):  # some value is damaged: each on its own, the damaged ones left out
+            values = [_parsed(k, texts[k]) for k in keys]
+        return {k: v for k, v in zip(keys, values) if v is not None}
 
     def _rows(self, *, status: str | None = None, game_id: int | None = None,
               limit: int | None = None) -> list[dict]:
@@ -115,3 +133,14 @@ class Reads:
         else:
             self._cursors.pop(game.id, None)
         return game, cursor
+
+
+def _parsed(key: str, text: str | None):
+    """A fact's JSON text as data; None for none, or for a damaged value (logged)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError):
+        log.warning("fact %r is damaged (%.40r): ignored", key, text)
+        return None

@@ -69,8 +69,8 @@ def test_people_e2e_win_shows_a_recap_and_statistics_by_name_without_replaying(n
     named.tap("ROLL")
     assert isinstance(named.view, views.WinView)
     # The finished game's tally was kept as it ended: the statistics screen needs no replay.
-    kept = named.store.fact(people.TALLIES_KEY)
-    assert list(kept) == [str(named.store.games()[0].id)]
+    kept = named.store.facts(people.TALLY_PREFIX)
+    assert list(kept) == [f"tally:{named.store.games()[0].id}"]
     named.tap("MENU")
     _goto(named, "Statistics")
     named.tap("ROLL")

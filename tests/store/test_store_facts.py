@@ -75,3 +75,47 @@ def test_store_damaged_fact_reads_as_none(state_dir, clock):
     db.close()
     with Store.open(state_dir, clock=clock) as store:
         assert store.fact("setup") is None
+
+
+def test_store_facts_by_prefix_read_back_in_key_order_and_nothing_else(state_dir, clock):
+    with Store.open(state_dir, clock=clock) as store:
+        store.put_facts({"tally:2": {"n": 2}, "tally:10": {"n": 10}, "tallyho": 0, "talk": 1, "tally;": 9})
+        store.put_fact("tally:1", [1])
+        assert store.facts("tally:") == {"tally:1": [1], "tally:10": {"n": 10}, "tally:2": {"n": 2}}
+        store.put_facts({"tally:10": None, "tally:2": {"n": 22}})  # remove one, replace one
+    with Store.open(state_dir, clock=clock, readonly=True) as reader:
+        assert reader.facts("tally:") == {"tally:1": [1], "tally:2": {"n": 22}}
+        assert reader.facts("zzz") == {}
+        with pytest.raises(StoreGameError, match="non-empty"):
+            reader.facts("")
+
+
+def test_store_put_facts_is_one_transaction_and_pending_writes_show_by_prefix(state_dir, clock):
+    with Store.open(state_dir, clock=clock) as store:
+        store.put_facts({"tally:1": 1, "old": {"all": True}})
+        store._db.execute("PRAGMA query_only = ON")
+        with pytest.raises(StoreWriteError):
+            store.put_facts({"tally:2": 2, "tally:1": None, "old": None})
+        assert store.pending == 3  # kept, to be saved together with the next write that works
+        assert store.facts("tally:") == {"tally:2": 2} and store.fact("old") is None
+        on_disk = sqlite3.connect(state_dir / DB_NAME)
+        assert on_disk.execute("SELECT key FROM facts ORDER BY key").fetchall() == [("old",), ("tally:1",)]
+        on_disk.close()
+        with pytest.raises(StoreGameError, match="JSON"):
+            store.put_facts({"tally:3": 3, "tally:4": object()})  # one bad value: nothing of it is kept
+        assert store.facts("tally:") == {"tally:2": 2} and store.pending == 3
+        store._db.execute("PRAGMA query_only = OFF")
+    db = sqlite3.connect(state_dir / DB_NAME)
+    assert db.execute("SELECT key, value FROM facts ORDER BY key").fetchall() == [("tally:2", "2")]
+    db.close()
+
+
+def test_store_facts_by_prefix_leave_a_damaged_value_out(state_dir, clock):
+    with Store.open(state_dir, clock=clock) as store:
+        store.put_facts({"tally:1": 1, "tally:2": 2})
+    db = sqlite3.connect(state_dir / DB_NAME)
+    db.execute("UPDATE facts SET value = '{not json' WHERE key = 'tally:1'")
+    db.commit()
+    db.close()
+    with Store.open(state_dir, clock=clock) as store:
+        assert store.facts("tally:") == {"tally:2": 2}
