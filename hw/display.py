@@ -10,6 +10,10 @@ out as a one-line ``DisplayError``.
 next frame first sends the whole init sequence again (a panel unplugged and
 plugged back has lost its set-up and RAM), then the contrast, then the whole
 frame; waking from dim repaints the whole last frame.
+
+``i2c_speed_note`` reads the clock the kernel runs an I2C bus at and, when
+it is under 400 kHz, says in one line how long a frame takes and the fix
+(the self test prints it; the service logs it as it starts).
 """
 
 from __future__ import annotations
