@@ -1,4 +1,4 @@
-"""A grey frame in the terminal: half blocks as for the 1-bit screens, grey pixels in a grey colour.
+"""A frame in the terminal: half blocks, lit pixels in the terminal's colour and grey ones in grey.
 
 Each terminal cell shows two pixels stacked (``▀`` top, ``▄`` bottom). A pixel
 is dark (level 0), lit (``LIT`` and up) or grey (between). Every pair has an
@@ -47,7 +47,7 @@ _KINDS = bytes(kind(v) for v in range(256))
 
 
 def shaded_rows(image: Image.Image) -> list[str]:
-    """One string per pair of pixel rows of a grey frame, with colour escapes only where grey is."""
+    """One string per pair of pixel rows of a frame (1-bit or grey), with colour escapes only where grey is."""
     width, height = image.size
     if height % 2:
         raise ValueError(f"frame height must be even, not {height}")
@@ -55,6 +55,9 @@ def shaded_rows(image: Image.Image) -> list[str]:
     rows = []
     for y in range(0, height, 2):
         top, bottom = kinds[y * width:(y + 1) * width], kinds[(y + 1) * width:(y + 2) * width]
+        if 1 not in top and 1 not in bottom:  # no grey (every row of a 1-bit frame): plain half blocks
+            rows.append("".join(BLOCKS[t == 2, b == 2] for t, b in zip(top, bottom)))
+            continue
         parts, style = [], ""
         for t, b in zip(top, bottom):
             colour, char = cell(t, b)

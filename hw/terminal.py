@@ -27,9 +27,6 @@ from hw.shades import shaded_rows
 
 log = logging.getLogger(__name__)
 
-# A cell is (top pixel lit, bottom pixel lit).
-HALF_BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
-
 CURSOR_HOME = "\x1b[H"
 CLEAR_SCREEN = "\x1b[2J"
 CLEAR_TO_EOL = "\x1b[K"
@@ -43,19 +40,8 @@ ARROWS = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
 
 
 def frame_to_text(image: Image.Image) -> list[str]:
-    """One string per pair of pixel rows: 32 strings of 128 half blocks for a 128x64 frame (grey: hw.shades)."""
-    if image.mode != "1":
-        return shaded_rows(image)
-    width, height = image.size
-    if height % 2:
-        raise ValueError(f"frame height must be even, not {height}")
-    lit = [value != 0 for value in image.convert("L").tobytes()]  # one byte a pixel, without getdata
-    rows = []
-    for y in range(0, height, 2):
-        top = lit[y * width:(y + 1) * width]
-        bottom = lit[(y + 1) * width:(y + 2) * width]
-        rows.append("".join(HALF_BLOCKS[cell] for cell in zip(top, bottom)))
-    return rows
+    """One string per pair of pixel rows: 32 strings of 128 half blocks for a 128x64 frame (drawn by hw.shades)."""
+    return shaded_rows(image)
 
 
 class TerminalDisplay:
