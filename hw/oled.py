@@ -155,15 +155,49 @@ def plan_windows(runs: list[list[tuple[int, int]]], cost: int = WINDOW_COST) -> 
     return windows
 
 
-class _Partial:
-    """What the three drivers share: the RAM copy, when to distrust it, and ``display``."""
+class _Resends:
+    """When to distrust what the panel holds, for every driver here: ``invalidate`` (each driver's own)
+    after a failed command, after ``show()``, and for ``reinit()``, so the next frame goes out whole."""
+
+    def __init__(self, serial_interface=None, **kwargs) -> None:
+        self._init_args = kwargs  # for reinit: the same set-up again
+        super().__init__(serial_interface, **kwargs)
+
+    def invalidate(self) -> None:
+        """Forget what the panel holds: the next frame goes out whole."""
+        raise NotImplementedError
+
+    def command(self, *cmd: int) -> None:
+        try:
+            super().command(*cmd)
+        except BaseException:
+            self.invalidate()  # a broken transfer may have left the controller anywhere
+            raise
+
+    def show(self) -> None:
+        """Switch the panel on (luma's), and send the next frame whole."""
+        self.invalidate()
+        super().show()
+
+    def reinit(self) -> None:
+        """Send luma's whole init sequence again, for a panel that lost power (and its set-up).
+
+        Ends like the first start: RAM cleared, panel on, luma's default
+        contrast; ``persist`` is kept. (luma's ``__init__`` registers its exit
+        hook again, on this same device: ``cleanup`` at exit may run once per
+        init, which is harmless.)
+        """
+        persist = self.persist
+        self.invalidate()
+        super().__init__(self._serial_interface, **self._init_args)
+        self.persist = persist
+
+
+class _Partial(_Resends):
+    """What the three 1-bit drivers share: the RAM copy and ``display``."""
 
     _ram: bytes | None = None  # what the controller's RAM holds, page after page (None: unknown)
     window_cost = WINDOW_COST
-
-    def __init__(self, serial_interface=None, width=128, height=64, rotate=0, **kwargs) -> None:
-        self._init_args = dict(width=width, height=height, rotate=rotate, **kwargs)
-        super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
 
     def display(self, image: Image.Image) -> None:
         """Send the part of ``image`` (mode "1", the device's size) that differs from the panel's RAM."""
@@ -181,31 +215,6 @@ class _Partial:
     def invalidate(self) -> None:
         """Forget what the panel holds: the next frame goes out whole."""
         self._ram = None
-
-    def command(self, *cmd: int) -> None:
-        try:
-            super().command(*cmd)
-        except BaseException:
-            self._ram = None  # a broken transfer may have left the controller anywhere
-            raise
-
-    def show(self) -> None:
-        """Switch the panel on (luma's), and send the next frame whole."""
-        self._ram = None
-        super().show()
-
-    def reinit(self) -> None:
-        """Send luma's whole init sequence again, for a panel that lost power (and its set-up).
-
-        Ends like the first start: RAM cleared, panel on, luma's default
-        contrast; ``persist`` is kept. (luma's ``__init__`` registers its exit
-        hook again, on this same device: ``cleanup`` at exit may run once per
-        init, which is harmless.)
-        """
-        persist = self.persist
-        self._ram = None
-        super().__init__(self._serial_interface, **self._init_args)
-        self.persist = persist
 
     def _write_changes(self, runs: list[list[tuple[int, int]]], new: bytes) -> None:
         """Send ``new``'s bytes in ``runs`` (per page, column ranges) to the controller."""
@@ -262,7 +271,7 @@ def grey_nibbles(image: Image.Image) -> bytes:
 _TOP_NIBBLE = [v >> 4 for v in range(256)]
 
 
-class ssd1322(_luma_ssd1322):
+class ssd1322(_Resends, _luma_ssd1322):
     """luma's SSD1322 (256x64, 4-bit grey, SPI), taking the box's grey frames (mode "L") as well as luma's own.
 
     luma's greyscale devices already send only the changed bounding boxes
@@ -277,10 +286,9 @@ class ssd1322(_luma_ssd1322):
 
     frame_mode = "L"  # what the box hands over (hw.display.LumaDisplay converts other frames to it)
 
-    def __init__(self, serial_interface=None, width=256, height=64, rotate=0, **kwargs) -> None:
-        self._init_args = dict(width=width, height=height, rotate=rotate, **kwargs)
-        self._last_mode = self.frame_mode
-        super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
+    def __init__(self, serial_interface=None, **kwargs) -> None:
+        self._last_mode = self.frame_mode  # before luma's __init__, whose clear() displays a frame
+        super().__init__(serial_interface, **kwargs)
 
     def display(self, image: Image.Image) -> None:
         """Send the changed boxes of ``image`` (mode "L", or the device's own mode, the device's size)."""
@@ -312,25 +320,6 @@ class ssd1322(_luma_ssd1322):
         framebuffer = getattr(self, "framebuffer", None)  # none yet while luma's __init__ runs
         if hasattr(framebuffer, "prev_image"):
             framebuffer.prev_image = None
-
-    def command(self, cmd, *args) -> None:
-        try:
-            super().command(cmd, *args)
-        except BaseException:
-            self.invalidate()
-            raise
-
-    def show(self) -> None:
-        """Switch the panel on (luma's), and send the next frame whole."""
-        self.invalidate()
-        super().show()
-
-    def reinit(self) -> None:
-        """Send luma's whole init sequence again (a fresh framebuffer: the next frame goes out whole)."""
-        persist = self.persist
-        self.invalidate()
-        super().__init__(self._serial_interface, **self._init_args)
-        self.persist = persist
 
 
 DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106, "ssd1322": ssd1322}
