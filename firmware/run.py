@@ -176,11 +176,16 @@ def run_box(args) -> int:
     return 0
 
 
-def _note_slow_bus(display_config, size: tuple[int, int]) -> None:
-    """A journal line when the display's I2C bus runs slower than the 400 kHz the screens are made for."""
+def slow_bus_note(display_config, size: tuple[int, int]) -> str | None:
+    """One line when the display is on an I2C bus slower than the 400 kHz the screens are made for, else None."""
     from hw.display import i2c_speed_note
 
-    if display_config.interface == "i2c" and (slow := i2c_speed_note(display_config.port, size)):
+    return i2c_speed_note(display_config.port, size) if display_config.interface == "i2c" else None
+
+
+def _note_slow_bus(display_config, size: tuple[int, int]) -> None:
+    """That line in the journal, as the service starts."""
+    if slow := slow_bus_note(display_config, size):
         log.warning("%s (docs/building.md)", slow)
 
 

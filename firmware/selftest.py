@@ -115,10 +115,11 @@ def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,
 
 def run(args) -> int:
     from hw.buttons import real_pin_factory
-    from hw.display import i2c_speed_note, open_oled
+    from hw.display import open_oled
     from hw.errors import HardwareError
 
     from .config import ConfigError, load
+    from .run import slow_bus_note
 
     try:
         cfg = load(args.config)
@@ -137,7 +138,7 @@ def run(args) -> int:
         factory.close()
         return EXIT_HARDWARE
     print(f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}")
-    if cfg.display.interface == "i2c" and (slow := i2c_speed_note(cfg.display.port, display.size)):
+    if slow := slow_bus_note(cfg.display, display.size):
         print(f"display: slow: {slow}")
     try:
         return check(display, factory, cfg.buttons.pins(), timeout=args.timeout)
