@@ -162,6 +162,13 @@ class Canvas:
         x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
         glyphs.draw_text(self.draw, (x, y), text, font_name, self._ink(fill))
 
+    def headline(self, top: int, text: str) -> str:
+        """``text`` centred with its ink from row ``top``: in the large font when it fits the width, else
+        the medium one; returns the font used."""
+        font_name = "large" if width_of(text, "large") <= self.width else "medium"
+        self.center(top - INK_TOP[font_name], text, font_name)
+        return font_name
+
     def _ink(self, fill: int | None) -> int:
         """``fill``, or lit when none is given."""
         return self.lit if fill is None else fill

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..views import HintView, MessageView, OffView
 from .frame import legend, top_bar
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, wrap, wrap_all
 
 
 def body_lines(c: Canvas, lines: tuple[str, ...], top: int = BODY_TOP) -> None:
@@ -30,8 +30,7 @@ def message(c: Canvas, v: MessageView) -> None:
 def hint(c: Canvas, v: HintView) -> None:
     status = c.words.bust_status(v.bust)
     top_bar(c, v.player, status, v.seat, v.alert)
-    font_name = "large" if width_of(v.action, "large") <= c.width else "medium"
-    c.center(BODY_TOP - INK_TOP[font_name], v.action, font_name)
+    font_name = c.headline(BODY_TOP, v.action)
     body_lines(c, v.reason, BODY_TOP + PITCH[font_name] + 3)
     legend(c, v.keys)
 

@@ -24,8 +24,7 @@ def turn(c: Canvas, v: TurnView) -> None:
 
     header()
     heading = c.words.turn_heading(v.player, v.bot)
-    font_name = "large" if width_of(heading, "large") <= c.width else "medium"
-    c.center(BODY_TOP + 1 - INK_TOP[font_name], heading, font_name)
+    font_name = c.headline(BODY_TOP + 1, heading)
     notes = wrap_all(v.note, c.width, "small")
     if len(notes) == 1 and font_name == "large":
         c.center(BOTTOM - 7, notes[0], "small")

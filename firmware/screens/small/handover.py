@@ -12,7 +12,7 @@ from functools import partial
 
 from ...views import InstructionsView, WinView
 from ..icons import draw_seat
-from ..kit import INK_TOP, Canvas, width_of
+from ..kit import INK_TOP, Canvas
 from .frame import BODY_TOP, LINE, alert_band, bar, flow, keys, text_blocks
 
 
@@ -35,8 +35,7 @@ def win(c: Canvas, v: WinView) -> None:
     header = partial(bar, c, title, c.words.turns_count(v.turns), v.seat, v.alert)
     header()
     heading = c.words.win_heading(v.player)
-    font_name = "large" if width_of(heading, "large") <= c.width else "medium"
-    c.center(BODY_TOP + 1 - INK_TOP[font_name], heading, font_name)
+    c.headline(BODY_TOP + 1, heading)
     keys(c, v.keys)
     claims = c.words.win_claims(v.player, v.claims, v.turns)
     flow(c, header, text_blocks(c, (*v.note, claims)), fresh=True)

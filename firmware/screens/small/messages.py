@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial
 
 from ...views import HintView, MessageView, OffView
-from ..kit import INK_TOP, Canvas, width_of, wrap
+from ..kit import INK_TOP, Canvas, wrap
 from .frame import BODY_TOP, BOTTOM, bar, flow, text_blocks
 
 
@@ -23,16 +23,14 @@ def hint(c: Canvas, v: HintView) -> None:
     """Page 1: what to do, large; then why, and the legend."""
     header = partial(bar, c, v.player, c.words.bust_status(v.bust), v.seat, v.alert)
     header()
-    font_name = "large" if width_of(v.action, "large") <= c.width else "medium"
-    c.center(BODY_TOP + 2 - INK_TOP[font_name], v.action, font_name)
+    c.headline(BODY_TOP + 2, v.action)
     flow(c, header, text_blocks(c, v.reason), v.keys, fresh=True)
 
 
 def off(c: Canvas, v: OffView) -> None:
     """Safe to unplug, large when it fits on one line; the reason under it."""
     safe = c.words.SCREEN["safe_line"]
-    font_name = "large" if width_of(safe, "large") <= c.width else "medium"
-    c.center(2 - INK_TOP[font_name], safe, font_name)
+    c.headline(2, safe)
     lines = wrap(v.reason, c.width, "medium")
     if len(lines) == 1:
         c.center(BOTTOM - 10 - INK_TOP["medium"], lines[0], "medium")
