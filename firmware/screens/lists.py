@@ -73,13 +73,18 @@ def stats(c: Canvas, v: StatsView) -> None:
     most = max((wins for _, wins in shown), default=0) or 1
     name_w = min(9 * CELLS[font_name][0], max(width_of(name, font_name) for name, _ in shown))
     for i, (name, wins) in enumerate(shown):
-        y = BODY_TOP + i * pitch
-        count = str(wins)
-        cw = width_of(count, font_name)
-        c.text((0, y - INK_TOP[font_name]), name, font_name, width=name_w)
-        c.raw((c.width - cw, y - INK_TOP[font_name]), count, font_name)
-        bar_x0 = name_w + 4
-        bar_len = (c.width - cw - 4 - bar_x0) * wins // most
-        if bar_len > 0:
-            c.draw.rectangle((bar_x0, y + 1, bar_x0 + bar_len - 1, y + pitch - 4), fill=c.lit)
+        wins_row(c, BODY_TOP + i * pitch, name, wins, most, name_w, font_name, pitch)
     legend(c, v.keys)
+
+
+def wins_row(c: Canvas, y: int, name: str, wins: int, most: int, name_w: int, font_name: str = "medium",
+             pitch: int = ROW_PITCH) -> None:
+    """One player's wins from row ``y``: the name (``name_w`` wide), a bar in proportion to ``most``, the count."""
+    count = str(wins)
+    cw = width_of(count, font_name)
+    c.text((0, y - INK_TOP[font_name]), name, font_name, width=name_w)
+    c.raw((c.width - cw, y - INK_TOP[font_name]), count, font_name)
+    bar_x0 = name_w + 4
+    bar_len = (c.width - cw - 4 - bar_x0) * wins // most
+    if bar_len > 0:
+        c.draw.rectangle((bar_x0, y + 1, bar_x0 + bar_len - 1, y + pitch - 4), fill=c.lit)

@@ -11,7 +11,7 @@ from functools import partial
 
 from ...views import MenuView, SetupView, StatsView
 from .. import lists as standard
-from ..kit import INK_TOP, ROW_PITCH, Canvas, width_of
+from ..kit import ROW_PITCH, Canvas, width_of
 from .frame import BODY_TOP, LEGEND_Y, LINE, alert_band, bar, flow, keys
 
 
@@ -39,15 +39,6 @@ def stats(c: Canvas, v: StatsView) -> None:
         return
     most = max(wins for _, wins in v.rows) or 1
     name_w = min(54, max(width_of(name, "medium") for name, _ in v.rows))
-    blocks = [(LINE, lambda y, name=name, wins=wins: _wins(c, y, name, wins, most, name_w)) for name, wins in v.rows]
+    blocks = [(LINE, lambda y, name=name, wins=wins: standard.wins_row(c, y, name, wins, most, name_w, pitch=LINE))
+              for name, wins in v.rows]
     flow(c, header, blocks, v.keys)
-
-
-def _wins(c: Canvas, y: int, name: str, wins: int, most: int, name_w: int) -> None:
-    count = str(wins)
-    right = c.width - width_of(count, "medium")
-    c.text((0, y - INK_TOP["medium"]), name, "medium", width=name_w)
-    c.raw((right, y - INK_TOP["medium"]), count, "medium")
-    length = (right - 4 - (name_w + 4)) * wins // most
-    if length > 0:
-        c.draw.rectangle((name_w + 4, y + 1, name_w + 3 + length, y + LINE - 4), fill=c.lit)
