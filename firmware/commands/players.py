@@ -6,9 +6,13 @@
     cantstop-box players rename OLD NEW     rename (their statistics follow the new name)
 
 The list starts as the config's ``[game] roster``; the first change keeps a
-copy in the game store, which the box uses from then on. Changing it needs
-the store to itself: stop the box first (``sudo systemctl stop cantstop-box``)
-or it says so in one line (exit status 75). Names may be in any script.
+copy in the game store, which the box uses from then on. A person is an id
+with a name: ``rename`` keeps the id (their games and statistics follow), a
+new player with a name somebody once had is somebody new. Changes work while
+the box runs: its new-game screen shows them within a second. Names are
+kept NFKC-normalised and trimmed ("Ａｎｎ" is "Ann"), in any script the box's
+fonts can draw; a name they cannot draw is refused, saying which character.
+Exit status 75 if the game file stays locked by another program.
 """
 
 import argparse
@@ -48,7 +52,7 @@ def run(args) -> int:
     state_dir = args.state_dir or cfg.state_dir
     if args.action == "list":
         roster = _read(state_dir, cfg.game.roster)
-        write_stdout("".join(f"{name}\n" for name in roster.names) or "(no players yet: cantstop-box players add NAME)\n")
+        write_stdout(_listed(roster) or "(no players yet: cantstop-box players add NAME)\n")
         return 0
     change = {"add": R.add, "remove": R.remove, "rename": R.rename}[args.action]
     return _write(state_dir, cfg.game.roster, lambda roster: change(roster, *args.names))
@@ -61,7 +65,7 @@ def _read(state_dir, config_names):
     try:
         store = Store.open(state_dir or default_state_dir(), readonly=True)
     except StoreMissingError:
-        return R.Roster(tuple(config_names))
+        return R.from_fact(None, config_names)
     except StoreError as err:
         raise UsageError(str(err)) from None
     try:
@@ -71,29 +75,31 @@ def _read(state_dir, config_names):
 
 
 def _write(state_dir, config_names, change) -> int:
+    """One short transaction on the roster fact, whether the box runs or not (it shows the change at once)."""
     import sys
 
     from firmware.table import roster as R
-    from firmware.store import Store, StoreError, StoreLockedError, default_state_dir
+    from firmware.store import StoreError, default_state_dir
+    from firmware.store.shared import StoreBusyError, update_fact
+
+    def changed(raw):
+        return change(R.from_fact(raw, config_names)).to_json()
 
     try:
-        store = Store.open(state_dir or default_state_dir())
-    except StoreLockedError as err:
-        print(f"cantstop-box players: {err}; stop it to change the players", file=sys.stderr)
+        kept = update_fact(state_dir or default_state_dir(), R.ROSTER_KEY, changed)
+    except R.RosterError as err:
+        raise UsageError(str(err)) from None
+    except StoreBusyError as err:
+        print(f"cantstop-box players: {err}", file=sys.stderr)
         return EXIT_IN_USE
     except StoreError as err:
-        raise UsageError(str(err)) from None
-    try:
-        try:
-            roster = change(R.load(store, config_names))
-        except R.RosterError as err:
-            raise UsageError(str(err)) from None
-        try:
-            store.put_fact(R.ROSTER_KEY, roster.to_json())
-        except StoreError as err:
-            print(f"cantstop-box players: {err}", file=sys.stderr)
-            return 1
-    finally:
-        store.close()
-    write_stdout("".join(f"{name}\n" for name in roster.names))
+        print(f"cantstop-box players: {err}", file=sys.stderr)
+        return 1
+    write_stdout(_listed(R.from_fact(kept, config_names)))
     return 0
+
+
+def _listed(roster) -> str:
+    from firmware.table.names import escaped
+
+    return "".join(f"{escaped(name)}\n" for name in roster.names)

@@ -112,6 +112,18 @@ class Store(Reads):
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def data_version(self) -> int | None:
+        """SQLite's ``PRAGMA data_version``: it moves when another process commits (a roster change).
+
+        Cheap (no table is read, no lock waited on); None when it cannot be read.
+        """
+        if self._db is None:
+            return None
+        try:
+            return self._db.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            return None
+
     @property
     def pending(self) -> int:
         """How many operations wait to be saved (0 when everything is on disk)."""

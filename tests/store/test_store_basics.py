@@ -194,7 +194,7 @@ def test_store_games_counts_a_turn_only_once_it_is_rolled(store):
 def test_store_statistics_count_wins_of_finished_games(store):
     # Store.wins_by_colour is gone (it read meta["colours"], which nothing writes): the statistics
     # screen counts wins per person, a seat without a name going by its colour.
-    from firmware.table.roster import Roster
+    from firmware.table.roster import from_fact
     from firmware.table.loaders import load_stats
 
     def won(players, winner, bots=None):
@@ -210,7 +210,7 @@ def test_store_statistics_count_wins_of_finished_games(store):
     won(["Red"], 0)  # solitaire practice is no win over anybody
     g = store.new_game(["Red", "Blue"], Rules())
     store.abandon(g.id)
-    stats = load_stats(store, Roster())
+    stats = load_stats(store, from_fact(None, ()))
     assert dict(stats.rows) == {"Blue": 2, "Red": 1, "Green": 0, "Box": 1} and stats.games == 5
 
 

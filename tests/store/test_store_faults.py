@@ -226,7 +226,7 @@ def _two_finished_games(state_dir, clock):
 
 @pytest.mark.parametrize("sql, reason", DAMAGE)
 def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason):
-    from firmware.table.roster import Roster
+    from firmware.table.roster import from_fact
     from firmware.table.loaders import load_stats
 
     final = _two_finished_games(state_dir, clock)
@@ -238,7 +238,7 @@ def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason
             assert isinstance(damaged.started, float) and damaged.duration >= 0
             assert damaged.winner is None or 0 <= damaged.winner < 2
             assert good.status == "finished" and good.winner == final.winner
-        stats = load_stats(store, Roster())  # what the statistics screen reads
+        stats = load_stats(store, from_fact(None, ()))  # what the statistics screen reads
         assert stats.games == 1 and sum(n for _, n in stats.rows) == 1  # the damaged game is not counted
         exported = store.game(1)
         assert exported.status == "damaged" and isinstance(exported.started, float)
