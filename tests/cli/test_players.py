@@ -82,5 +82,5 @@ def test_history_names_players_and_json_keeps_its_keys(tmp_path, capsys):
     assert main(["history", "--json", "--state-dir", str(tmp_path)]) == 0
     row = json.loads(capsys.readouterr().out)[0]
     assert set(row) == {"id", "players", "names", "rules", "meta", "started", "finished", "duration", "turns",
-                        "rounds", "events", "winner", "winner_name", "status", "problem"}
+                        "rounds", "events", "winner", "winner_name", "status", "problem", "date_known"}
     assert row["players"] == ["Red", "Blue"] and row["names"] == ["Ann", None]
