@@ -12,7 +12,7 @@ from engine import (HEIGHTS, Decision, GameState, Move, Phase, bust_probability,
                     jumped_squares, pairings)
 
 from .. import views as v
-from ..practice import box_average
+from firmware.table.practice import box_average
 from .. import words
 from . import people
 from .menus import menu_items
