@@ -11,7 +11,9 @@ from firmware import views
 from firmware.commands.cli import main
 from firmware.config import GameConfig
 from firmware.daemon.box import ROSTER_CHECK
-from test_daemon import Rig
+from firmware.table import person_stats, roster
+from firmware.table.loaders import load_stats
+from test_daemon import Rig, play_to_the_end
 from test_people_daemon import _goto
 
 _script = shutil.which("cantstop-box", path=str(Path(sys.executable).parent))
@@ -66,6 +68,12 @@ def test_live_roster_a_chosen_seat_follows_a_rename_and_the_game_keeps_the_id(tm
         rig.tap("ROLL")
         seat = rig.store.open_game().meta["seats"][0]
         assert seat == {"colour": seat["colour"], "bot": None, "name": "Cat", "person": 1}
+        play_to_the_end(rig)
+        (tally,) = rig.store.facts(person_stats.TALLY_PREFIX).values()
+        assert tally["seats"][0]["person"] == 1  # the statistics follow the id, whatever the name becomes
+        assert _players(tmp_path, "rename", "Cat", "Kat") == 0
+        stats = load_stats(rig.store, roster.load(rig.store, ()))
+        assert {p.name for p in stats.people} >= {"Kat"} and "Cat" not in {p.name for p in stats.people}
     finally:
         rig.close()
 

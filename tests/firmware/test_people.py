@@ -3,10 +3,12 @@ restart memory, the per-person statistics, the recap and the list of games to co
 
 from dataclasses import replace
 
+from hypothesis import given, settings, strategies as st
+
 from engine import Move, Roll, Rules, Stop
 from firmware import ui, views, words
 from firmware.table import person_stats
-from firmware.table import roster
+from firmware.table import names, roster
 from firmware.config import GameConfig
 from firmware.daemon.debounce import Press
 from firmware.ui.model import Seat, seat_name
@@ -243,3 +245,29 @@ def test_people_continue_with_nothing_to_continue_says_so():
     assert isinstance(v, views.MessageView) and v.lines == words.NO_UNFINISHED[1]
     app, _ = run(app, "ROLL")
     assert app.screen.kind is ui.Screen.MENU
+
+
+_ops = st.lists(st.tuples(st.sampled_from(["add", "remove", "rename"]),
+                          st.sampled_from(["Ann", "ann", "Ａｎｎ", "Bob", "Cat", "김민준", " Di ", "\u0301", "שרה"]),
+                          st.sampled_from(["Ann", "Cat", "Eve", "さくら"])), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ops)
+def test_people_property_roster_changes_keep_ids_unique_and_names_distinct(ops):
+    r = roster.from_fact(None, ("Ann", "Bob"))
+    ids_seen: dict[int, str] = {}
+    for op, a, b in ops:
+        try:
+            r = {"add": lambda: roster.add(r, a), "remove": lambda: roster.remove(r, a),
+                 "rename": lambda: roster.rename(r, a, b)}[op]()
+        except roster.RosterError as err:
+            assert "\n" not in str(err)
+            continue
+        ids = [m.id for m in r.people]
+        assert len(ids) == len(set(ids))  # an id is never given twice
+        assert all(i not in ids_seen or i in ids for i in ids_seen)  # nor ever dropped
+        ids_seen.update({m.id: m.name for m in r.people})
+        listed = [names.fold(n) for n in r.names]
+        assert len(listed) == len(set(listed))
+        assert roster.from_fact(r.to_json(), ()) == r  # kept and read back, the same roster
