@@ -84,3 +84,24 @@ def test_history_names_players_and_json_keeps_its_keys(tmp_path, capsys):
     assert set(row) == {"id", "players", "names", "rules", "meta", "started", "finished", "duration", "turns",
                         "rounds", "events", "winner", "winner_name", "status", "problem", "date_known"}
     assert row["players"] == ["Red", "Blue"] and row["names"] == ["Ann", None]
+
+
+def test_players_long_list_lines_up_wide_names_and_counts_by_id(tmp_path, capsys):
+    state = tmp_path / "state"
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    for argv in (("add", "Ann"), ("add", "김민준"), ("rename", "Ann", "Cat"), ("add", "Ann")):
+        assert players(capsys, state, empty, *argv)[0] == 0
+    with Store.open(state) as store:  # Cat (id 1) beat 김민준 once, before the new Ann came
+        for winner in (0, 1):
+            store.finish(store.new_game(["Red", "Blue"]).id, winner)
+        store.put_fact("tally:1", {"seats": [{"name": "Ann", "person": 1, "bot": None},
+                                              {"name": "김민준", "person": 2, "bot": None}], "winner": 0})
+        store.put_fact("tally:2", {"seats": [{"name": "Ann", "person": 3, "bot": None},
+                                              {"name": "김민준", "person": 2, "bot": None}], "winner": 1})
+    code, out, _ = players(capsys, state, empty, "list", "--long")
+    lines = out.splitlines()
+    assert code == 0 and [line.split() for line in lines] == [
+        ["id", "name", "games", "wins"], ["1", "Cat", "1", "1"], ["2", "김민준", "2", "1"], ["3", "Ann", "1", "0"]]
+    from firmware.table.names import width
+    assert len({width(line) for line in lines}) == 1  # every row as wide on the terminal
