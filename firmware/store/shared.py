@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 
 from . import file, schema
-from .errors import StoreError, StoreLockedError, StoreWriteError, one_line, sqlite_code, write_message, SQLITE_BUSY
+from .errors import (SQLITE_BUSY, SQLITE_LOCKED, StoreError, StoreLockedError, StoreWriteError, one_line, sqlite_code,
+                     write_message)
 from .pending import rollback
 
 #: The longest a shared write waits for the box's own transaction (they last milliseconds).
@@ -57,6 +58,8 @@ def update_fact(state_dir: pathlib.Path | str, key: str, change: Callable, *, cl
 
 
 def _connect(path: pathlib.Path) -> sqlite3.Connection:
+    if not path.exists():
+        raise StoreError(f"no game file in {path.parent}, and none could be made")
     if not path.is_file():
         raise StoreError(f"cannot use the game file {path}: it is not a file")
     try:
@@ -83,7 +86,7 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
 
 
 def _error(err: sqlite3.Error) -> StoreError:
-    if sqlite_code(err) == SQLITE_BUSY:
+    if sqlite_code(err) in (SQLITE_BUSY, SQLITE_LOCKED):
         return StoreBusyError(f"the game file is busy (another program holds it: {one_line(err)}); try again")
     return StoreError(write_message(err))
 

@@ -105,3 +105,22 @@ def test_players_long_list_lines_up_wide_names_and_counts_by_id(tmp_path, capsys
         ["id", "name", "games", "wins"], ["1", "Cat", "1", "1"], ["2", "김민준", "2", "1"], ["3", "Ann", "1", "0"]]
     from firmware.table.names import width
     assert len({width(line) for line in lines}) == 1  # every row as wide on the terminal
+
+
+def test_players_a_file_held_locked_by_another_program_is_exit_75_in_one_line(tmp_path, config, capsys, monkeypatch):
+    import sqlite3
+
+    from firmware.store import DB_NAME, shared
+
+    state = tmp_path / "state"
+    assert players(capsys, state, config, "add", "Cy")[0] == 0
+    monkeypatch.setattr(shared, "WAIT_MS", 50)
+    holder = sqlite3.connect(state / DB_NAME, isolation_level=None)  # a curious owner's sqlite3
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, err = players(capsys, state, config, "add", "Di")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 75 and out == "" and "busy" in err and err.count("\n") == 1
+    assert players(capsys, state, config, "list")[1] == "Ann\nBob\nCy\n"  # nothing half-written
