@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import glob
 import logging
+import os
 from collections.abc import Callable, Mapping
 from types import TracebackType
 
 from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
+from hw.devices import GPIO_GROUP, access_problem, describe
 from hw.errors import ButtonError
 
 Sink = Callable[[str, bool], None]
 log = logging.getLogger(__name__)
 
+DEV = "/dev"
 GPIOCHIP_GLOB = "/dev/gpiochip*"
 EMULATE_HINT = "try 'cantstop-box emulate'"
 
@@ -145,15 +148,11 @@ def real_pin_factory(chip: int | None = None):
         raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})")
     try:
         factory = factory_class(chip=chip)
-    except PermissionError as exc:
-        raise ButtonError(
-            "GPIO backend unavailable: permission denied on /dev/gpiochip* (add the user to the 'gpio' group)"
-        ) from exc
-    except Exception as exc:  # lgpio.error, PinUnknownPi, OSError ...
+    except Exception as exc:  # lgpio.error ('can not open gpiochip'), PermissionError, PinUnknownPi ...
         if ".lgd-nfy" in str(exc):
             # lgpio makes its notification pipes in the current directory.
             raise ButtonError(NEEDS_WRITABLE_CWD) from exc
-        raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({_one_line(exc)})") from exc
+        raise ButtonError(_chip_open_message(chip, exc)) from exc
     log.info("GPIO backend: lgpio")
     return factory
 
@@ -203,6 +202,24 @@ def _native_factory(lgpio_missing: ImportError):
         ) from exc
     log.info("GPIO backend: gpiozero native (/dev/gpiomem; lgpio is not installed)")
     return factory
+
+
+def _chip_path(chip: int | None) -> str:
+    """The node gpiozero's lgpio factory opens: ``chip``, else gpiochip4 on a Pi 5 that has it, else gpiochip0."""
+    if chip is None:
+        chip = 4 if _board_soc() == PI5_SOC and os.path.exists(f"{DEV}/gpiochip4") else 0
+    return f"{DEV}/gpiochip{chip}"
+
+
+def _chip_open_message(chip: int | None, exc: BaseException) -> str:
+    """One line for a GPIO chip that would not open: the node, its owner, group and mode, and the group
+    the user needs; where the user may open it, the library's own words. Never "emulate": this is a Pi."""
+    path = _chip_path(chip)
+    problem = access_problem(path, GPIO_GROUP)
+    if problem is not None:
+        return f"GPIO backend unavailable: cannot open {problem}"
+    shown = describe(path)
+    return f"GPIO backend unavailable: cannot open {path}{f' ({shown})' if shown else ''}: {_one_line(exc)}"
 
 
 def _one_line(exc: BaseException) -> str:

@@ -265,3 +265,94 @@ def test_buttons_board_soc_reads_the_device_tree(monkeypatch, tmp_path):
     assert hw.buttons._board_soc() == "brcm,bcm2712"
     monkeypatch.setattr(hw.buttons, "DEVICE_TREE_COMPATIBLE", str(tmp_path / "none"))
     assert hw.buttons._board_soc() == ""
+
+
+# -- a GPIO chip that lgpio cannot open: the node, its owner and mode, the group (issue 20, fault 2) ----------
+
+class LgpioError(Exception):
+    """What lgpio raises (lgpio.error): not an OSError, not a PermissionError."""
+
+
+def _lgpio_refuses(monkeypatch, tmp_path, *, mode: int, gid: int, may_open: bool):
+    """A Pi whose /dev/gpiochip0 (a file under tmp_path) has MODE and GID, and whose lgpio says 'can not open'."""
+    import os
+
+    import hw.buttons
+    import hw.devices
+
+    class Refusing:
+        def __init__(self, chip=None):
+            raise LgpioError("'can not open gpiochip'")
+
+    node = tmp_path / "gpiochip0"
+    node.touch()
+    real = os.stat(node)
+    fields = list(real)
+    fields[0], fields[4], fields[5] = 0o020000 | mode, 0, gid  # a character device of root's
+    monkeypatch.setattr(hw.devices, "_stat", lambda path: os.stat_result(fields) if path == str(node) else os.stat(path))
+    monkeypatch.setattr(hw.devices, "_may_open", lambda path: may_open)
+    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lambda: Refusing)
+    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: [str(node)])
+    monkeypatch.setattr(hw.buttons, "DEV", str(tmp_path))
+    monkeypatch.setattr(hw.buttons, "_board_soc", lambda: "brcm,bcm2711")
+    return node
+
+
+def _group_name(gid: int) -> str:
+    import grp
+
+    try:
+        return grp.getgrgid(gid)[0]
+    except KeyError:
+        return str(gid)
+
+
+def _user_name() -> str:
+    import os
+    import pwd
+
+    return pwd.getpwuid(os.geteuid())[0]
+
+
+def test_buttons_chip_only_root_may_open_names_node_mode_and_the_udev_rule(monkeypatch, tmp_path):
+    """Plain Debian: /dev/gpiochip0 root:root 0600, no gpio group: lgpio's own words said nothing."""
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert message == (f"GPIO backend unavailable: cannot open {node} (owner root, group {_group_name(0)}, mode 0600):"
+                       f" only root may open it; user {_user_name()} needs it given to the 'gpio' group, which the"
+                       " box's udev rule sets up: run sudo deploy/install.sh, then reboot")
+    assert "emulate" not in message
+    assert isinstance(info.value.__cause__, LgpioError)
+
+
+def test_buttons_chip_of_a_group_names_that_group(monkeypatch, tmp_path):
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=False)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    assert str(info.value) == (f"GPIO backend unavailable: cannot open {node} (owner root, group"
+                               f" {_group_name(4242)}, mode 0660): user {_user_name()} needs to be in the"
+                               f" '{_group_name(4242)}' group")
+
+
+def test_buttons_chip_open_to_the_user_keeps_lgpios_words_and_no_emulate(monkeypatch, tmp_path):
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=True)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert message == (f"GPIO backend unavailable: cannot open {node} (owner root, group {_group_name(4242)},"
+                       " mode 0660): 'can not open gpiochip'")
+
+
+def test_buttons_chip_missing_says_so(monkeypatch, tmp_path):
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
+    node.unlink()
+    import os
+
+    import hw.devices
+
+    monkeypatch.setattr(hw.devices, "_stat", os.stat)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    assert str(info.value) == f"GPIO backend unavailable: cannot open {node}: there is no such device"
