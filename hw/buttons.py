@@ -29,6 +29,7 @@ Sink = Callable[[str, bool], None]
 log = logging.getLogger(__name__)
 
 DEV = "/dev"
+GPIOMEM = "/dev/gpiomem"  # what the fallback without lgpio opens (hw.gpiomem), and nothing else
 GPIOCHIP_GLOB = "/dev/gpiochip*"
 EMULATE_HINT = "try 'cantstop-box emulate'"
 
@@ -131,7 +132,8 @@ def real_pin_factory(chip: int | None = None):
     gpiozero's lgpio factory where lgpio can be imported; where it cannot
     (Debian trixie's Python 3.13 has neither python3-lgpio nor a PyPI wheel),
     gpiozero's own pure-Python ``native`` factory, which drives the GPIO
-    registers through /dev/gpiomem on a Pi Zero, 1, 2, 3 or 4. A Pi 5's GPIO
+    registers through /dev/gpiomem on a Pi Zero, 1, 2, 3 or 4 (with its edges
+    polled, :mod:`hw.gpiomem`, as the service may not write to /sys). A Pi 5's GPIO
     sits behind its RP1 chip, which only lgpio reaches: there it is an error.
     The backend that runs is logged.
     """
@@ -183,9 +185,10 @@ def _board_soc() -> str:
 
 
 def _native_factory_class():
-    from gpiozero.pins.native import NativeFactory
+    """gpiozero's native factory with its edges polled, so that it opens /dev/gpiomem and nothing in /sys."""
+    from hw.gpiomem import PolledNativeFactory
 
-    return NativeFactory
+    return PolledNativeFactory
 
 
 def _native_factory(lgpio_missing: ImportError):
@@ -195,12 +198,13 @@ def _native_factory(lgpio_missing: ImportError):
     try:
         factory = _native_factory_class()()
     except Exception as exc:  # OSError from /dev/gpiomem, PinUnknownPi ...
-        hint = " (is the user in the 'gpio' group?)" if "gpiomem" in str(exc) else ""
+        problem = access_problem(GPIOMEM, GPIO_GROUP) if "gpiomem" in str(exc) else None
+        hint = f" ({problem})" if problem else ""
         raise ButtonError(
             f"GPIO backend unavailable: lgpio is not installed and gpiozero's native backend failed:"
             f" {_one_line(exc)}{hint}"
         ) from exc
-    log.info("GPIO backend: gpiozero native (/dev/gpiomem; lgpio is not installed)")
+    log.info("GPIO backend: gpiozero native (/dev/gpiomem, edges polled; lgpio is not installed)")
     return factory
 
 
