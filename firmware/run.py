@@ -139,6 +139,14 @@ def run_box(args) -> int:
     except ConfigError as err:
         _show_config_error(str(err))
         return _fail(str(err), EXIT_CONFIG)
+    from .sdnotify import Notifier
+
+    notifier = Notifier.from_env()
+    if notifier.enabled:  # as a service: udev may not have made or given us the devices yet
+        from .devicewait import needed, wait_for_devices
+
+        if problem := wait_for_devices(needed(cfg.display), notifier):
+            return _fail(problem, EXIT_HARDWARE)
     try:
         from hw.buttons import real_pin_factory
 
@@ -153,10 +161,8 @@ def run_box(args) -> int:
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
     _note_slow_bus(cfg.display, display.size)
-    from .sdnotify import Notifier
-
     store, store_error = _open_store(cfg, args.state_dir)
-    box = _make_box(cfg, display, store, store_error, notifier=Notifier.from_env())
+    box = _make_box(cfg, display, store, store_error, notifier=notifier)
     try:
         from hw.buttons import GpioButtons
 
