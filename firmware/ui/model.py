@@ -17,9 +17,10 @@ from typing import ClassVar
 
 from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
 
-from .. import bots, i18n, words
+from firmware import i18n, words
+from firmware.table import bot
 from ..config import GameConfig
-from ..seats import Seat
+from firmware.table.seat import Seat
 
 
 class Button(StrEnum):
@@ -135,7 +136,7 @@ class HintScreen:
 
     kind: ClassVar[Screen] = Screen.HINT
     advice: object  # engine.players.Advice
-    facts: object = None  # bots.HintFacts: the numbers the words give the reason from
+    facts: object = None  # bot.HintFacts: the numbers the words give the reason from
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,7 @@ def _plan(app: App) -> Move | str | None:
     g = app.game
     if kind is None or g.phase is Phase.ROLL or app.ended:
         return None
-    return bots.decide(kind, g)
+    return bot.decide(kind, g)
 
 
 def handover_pending(app: App) -> bool:

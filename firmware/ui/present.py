@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, dice_pairs, jumped_squares, pairings
 
 from .. import views as v
-from ..practice import box_average
+from firmware.table.practice import box_average
 from .. import words
 from . import people
 from .menus import menu_items

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
 
-from ..debounce import Press
+from firmware.daemon.debounce import Press
 from .messages import After, Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (
     App,

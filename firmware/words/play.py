@@ -60,7 +60,7 @@ def whole_percent(p: float) -> str:
 
 
 def hint_reason(facts) -> tuple[str, ...]:
-    """Why the hint advises what it does, from :class:`firmware.bots.HintFacts`: one or two sentences."""
+    """Why the hint advises what it does, from :class:`firmware.table.bot.HintFacts`: one or two sentences."""
     bust = whole_percent(facts.bust)
     kind = facts.kind
     if kind == "move":

@@ -3,7 +3,7 @@
 ``sudo cantstop-box players add Ann``, as the README shows, wrote to root's
 home store, which the box never reads. The install markers, the box's store
 and the users are the test's own (firmware.store.file.INSTALL_MARKERS,
-BOX_STATE_DIR; firmware.installed.BOX_USER).
+BOX_STATE_DIR; firmware.store.installed.BOX_USER).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ import pwd
 
 import pytest
 
-from firmware import installed
-from firmware.cli import main
-from firmware.roster import ROSTER_KEY
-from firmware.store import Store, file
+from firmware.commands.cli import main
+from firmware.store import Store, file, installed
+from firmware.table.roster import ROSTER_KEY
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Every screen in every language: the samples are translated, and every sentence fits.
 
 The Japanese and Korean samples are the gallery's English ones made through
-the words module in that language (``firmware.samples.samples``), so these
+the words module in that language (``firmware.devtools.samples.samples``), so these
 golden images (``test_golden.py``) show what the box says, not a hand translation. The fit test puts
 every message of every catalogue on every screen that shows it, with the
 longest names and numbers, and fails on any text the renderer had to cut.
@@ -15,8 +15,8 @@ import pytest
 
 from engine import Move, Roll, Rules, Stop
 from firmware import i18n, views as v, words
-from firmware.bots import HintFacts
-from firmware.samples import SAMPLES_IN
+from firmware.table.bot import HintFacts
+from firmware.devtools.samples import SAMPLES_IN
 from firmware.screens import render_checked
 from firmware.screens.frame import legend_tokens
 from firmware.ui.pages import paginate
@@ -40,7 +40,7 @@ LONG = "Burgundy"  # the longest colour name the samples use (8 letters)
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Orange", "Purple", "White", "Black")
 
 
-#: The numbers behind a hint of every kind (firmware.bots.HintFacts), with the widest numbers.
+#: The numbers behind a hint of every kind (firmware.table.bot.HintFacts), with the widest numbers.
 FACTS = (HintFacts("move", True, 0.9996, sums=(10, 12)), HintFacts("start", True), HintFacts("must_roll", True, 1.0),
          HintFacts("win", False), HintFacts("chances", True, 0.44, roll_win=0.9999, stop_win=0.003),
          HintFacts("turns", True, saved_turns=10.25), HintFacts("turns", False, saved_turns=1.5),

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import hw.devices
-from firmware import devicewait, run
+from firmware.commands import run
+from firmware.daemon import devicewait
 from firmware.config import DisplayConfig
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,7 +115,7 @@ def test_device_wait_needs_the_configured_bus():
 def _run_as_service(monkeypatch, capsys, needed, timeout):
     """``run_box`` as systemd starts it: a notifier that records, the wait's devices given."""
     notifier = RecordingNotifier()
-    monkeypatch.setattr("firmware.sdnotify.Notifier.from_env", classmethod(lambda cls, environ=None: notifier))
+    monkeypatch.setattr("firmware.daemon.sdnotify.Notifier.from_env", classmethod(lambda cls, environ=None: notifier))
     monkeypatch.setattr(devicewait, "needed", lambda display: needed)
     monkeypatch.setattr(devicewait, "DEVICE_WAIT_S", timeout)
     monkeypatch.setattr(devicewait, "POLL_S", 0.01)

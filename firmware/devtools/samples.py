@@ -11,10 +11,10 @@ from dataclasses import replace
 
 from engine import Move, Roll, Rules, Stop
 
-from . import i18n, words
-from .bots import HintFacts
-from .ui.pages import paginate
-from .views import (
+from firmware import i18n, words
+from firmware.table.bot import HintFacts
+from firmware.ui.pages import paginate
+from firmware.views import (
     BoardView,
     Column,
     DiceView,

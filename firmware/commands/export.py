@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import datetime, timezone
 
-from firmware.cli import MAX_INT, UsageError, shown, write_stdout
+from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.store import Store, StoredGame, StoreError, default_state_dir
 
 DESCRIPTION = __doc__
@@ -54,7 +54,7 @@ def open_store(args) -> Store:
 
 def store_dir(args):
     """Where ``args`` says the store is (``--state-dir``, ``--config``, the installed box's, the user's)."""
-    from firmware.installed import state_dir
+    from firmware.store.installed import state_dir
 
     if args.state_dir:
         return state_dir(args.state_dir, None)
