@@ -263,8 +263,9 @@ file_step install -d -m 0755 "$UDEV_DIR"
 file_step install -m 0644 "$SRC/deploy/$UDEV_RULE" "$UDEV_DIR/$UDEV_RULE"
 if systemd_running; then
     system_step udevadm control --reload
-    system_step udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=i2c-dev \
-        --subsystem-match=spidev --sysname-match='gpiomem*'
+    # (udevadm ANDs a subsystem filter with a name filter: gpiomem, whose subsystem varies, on its own.)
+    system_step udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=spidev
+    system_step udevadm trigger --action=change --sysname-match='gpiomem*'
 else
     say "the udev rule $UDEV_RULE gives the GPIO, I2C and SPI devices to their groups from the next boot"
 fi
