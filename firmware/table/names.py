@@ -74,10 +74,12 @@ def described(ch: str) -> str:
     return f"{shown} ({code} {name})" if name else f"{shown} ({code})"
 
 
-def name_problem(name: Any, taken: set[str] = frozenset()) -> str | None:
+def name_problem(name: Any, taken: set[str] = frozenset(), *, drawable: bool = True) -> str | None:
     """Why ``name`` cannot be a player's name, or None; ``taken``: the :func:`fold` of names already used.
 
     The name is judged as it would be kept, that is :func:`normalise`\\ d.
+    ``drawable=False`` leaves out the fonts' check: for names already kept by
+    an older version (shown as boxes, as then, rather than lost).
     """
     if not isinstance(name, str):
         return f"{quoted(name)} is not a name; put each name in quotes"
@@ -87,7 +89,7 @@ def name_problem(name: Any, taken: set[str] = frozenset()) -> str | None:
         return f"{quoted(kept)} has a control character, {described(control)}"
     if not any(unicodedata.category(ch) not in _NO_BASE for ch in kept):
         return "a name is empty"  # nothing but spaces, combining marks or invisible characters
-    missing = glyphs.undrawable(kept)
+    missing = glyphs.undrawable(kept) if drawable else None
     if missing is not None:
         return f"{quoted(kept)} cannot be shown: the box's fonts have no {described(missing)}"
     invisible = next((ch for ch in kept if unicodedata.category(ch) in _UNSAFE), None)

@@ -117,7 +117,7 @@ def _convert(names: list[str], renamed: dict[str, str]) -> Roster:
 def _clean_names(raw) -> list[str]:
     names: list[str] = []
     for name in raw[:MAX_ROSTER] if isinstance(raw, list) else []:
-        if name_problem(name, {fold(n) for n in names}) is None:
+        if name_problem(name, {fold(n) for n in names}, drawable=False) is None:
             names.append(normalise(name))
     return names
 
@@ -134,7 +134,7 @@ def from_fact(raw, config_names: tuple[str, ...]) -> Roster:
             if not isinstance(p, dict) or type(p.get("id")) is not int or p["id"] in seen_ids:
                 continue
             name, on = p.get("name"), not p.get("removed")
-            if name_problem(name, listed if on else set()) is not None:
+            if name_problem(name, listed if on else set(), drawable=False) is not None:
                 continue
             if on and len(listed) >= MAX_ROSTER:
                 continue

@@ -3,6 +3,7 @@ restart memory, the per-person statistics, the recap and the list of games to co
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine import Move, Roll, Rules, Stop
@@ -165,6 +166,13 @@ def test_people_roster_removed_person_keeps_their_name_and_id():
     assert r.names == ("Bob", "Ann") and r.ids[1] != ann and r.name_of(ann) == "Ann"
     again = roster.from_fact(r.to_json(), ())
     assert again == r
+
+
+def test_people_names_kept_by_an_older_version_stay_though_new_ones_are_refused():
+    old = roster.from_fact({"names": ["שרה", "Ann"], "renamed": {}}, ())
+    assert old.names == ("שרה", "Ann")  # kept (drawn as boxes, as before), not lost
+    with pytest.raises(roster.RosterError, match="HEBREW"):
+        roster.add(old, "דנה")
 
 
 def test_people_roster_fact_falls_back_to_the_config():
