@@ -92,3 +92,24 @@ def test_live_roster_nothing_changed_reads_no_roster(tmp_path, monkeypatch):
         assert reads == ["roster"] and rig.box.app.roster == ("Di",)
     finally:
         rig.close()
+
+
+def test_live_roster_the_check_never_waits_on_a_locked_file(tmp_path):
+    import sqlite3
+    import time
+
+    from firmware.store import DB_NAME
+
+    rig = Rig(tmp_path)
+    holder = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)  # another program holds the file
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("INSERT INTO facts (key, value, time) VALUES ('x', '1', 0)")
+        t0 = time.perf_counter()
+        for _ in range(3):
+            _later(rig)
+        assert time.perf_counter() - t0 < 1.0  # the store's busy timeout is 5 s: it was never waited on
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        rig.close()
