@@ -68,6 +68,9 @@ class Display(Protocol):
 
     def dim(self, on: bool) -> None: ...
 
+    def keep_last_frame(self) -> None:
+        """Leave the last frame on the glass when the program ends (the 'box is off' screen)."""
+
     def close(self) -> None: ...
 
 
@@ -142,6 +145,11 @@ class LumaDisplay:
             self._failed = True
             raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
         self._failed = False
+
+    def keep_last_frame(self) -> None:
+        """Leave the last frame on the panel after exit (luma blanks it at exit otherwise)."""
+        if self.device is not None:
+            self.device.persist = True
 
     def close(self) -> None:
         """Blank and switch off the panel, release the bus; never raises."""

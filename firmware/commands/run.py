@@ -172,7 +172,7 @@ def run_box(args) -> int:
         box.run()
     finally:
         buttons.close()
-        _keep_last_frame(display)
+        display.keep_last_frame()  # the 'box is off' frame stays on the glass
     return 0
 
 
@@ -189,13 +189,6 @@ def _note_slow_bus(display_config, size: tuple[int, int]) -> None:
         log.warning("%s (docs/building.md)", slow)
 
 
-def _keep_last_frame(display) -> None:
-    """Leave the 'box is off' frame on the panel after exit (luma clears it otherwise)."""
-    device = getattr(display, "device", None)
-    if device is not None:
-        device.persist = True
-
-
 def _show_config_error(message: str) -> None:
     """Best effort: show a config error on a display wired as by default."""
     try:
@@ -208,7 +201,7 @@ def _show_config_error(message: str) -> None:
         d = DisplayConfig()
         display = open_oled(d.driver, **d.oled_options())
         display.show(render(MessageView("Config error", (message[-120:],), keys="fix the file")))
-        _keep_last_frame(display)
+        display.keep_last_frame()
     except Exception:  # no display either: the journal line is all we can give
         pass
 

@@ -21,7 +21,8 @@ from engine import Event, IllegalEventError, Rules
 from . import file
 from .errors import StoreError, StoreGameError, StoreWriteError
 from .games import Cursor, StoredGame, turns_played
-from .pending import DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, Write
+from .pending import (DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, SaveGame,
+                      Write)
 from .reads import Reads
 from .schema import SCHEMA_VERSION
 
@@ -148,8 +149,10 @@ class Store(Reads):
     def new_game(self, players: Sequence[str], rules: Rules | None = None, *, meta: dict | None = None) -> StoredGame:
         """Start a game (an open game left behind is marked abandoned and kept in history).
 
-        Raises :class:`StoreWriteError` if it cannot be saved (then no game
-        was created, but earlier pending operations stay pending).
+        Raises :class:`StoreWriteError` if it cannot be saved: the game is
+        then kept as pending, like an event (reads, :meth:`open_game` first,
+        already show it), and saved by the next write that works, with the
+        events appended to it meanwhile.
         """
         rules = Rules() if rules is None else rules
         state = engine.new_game(players, rules)  # checks players and rules
@@ -161,21 +164,37 @@ class Store(Reads):
         except (TypeError, ValueError) as err:
             raise StoreGameError(f"meta must be JSON data: {err}") from None
         now = self._clock()
-
-        def insert(db: sqlite3.Connection) -> tuple[int, list[int]]:
-            left = [r[0] for r in db.execute("SELECT id FROM games WHERE status = 'open'")]
-            for game_id in left:
-                MarkAbandoned(game_id, now, self._turns_known(game_id)).execute(db)
-            cur = db.execute("INSERT INTO games (players, rules, meta, started, status) VALUES (?, ?, ?, ?, 'open')",
-                             (_dump(list(state.players)), _dump(rules.to_json()), meta_text, now))
-            return cur.lastrowid, left
-
-        game_id, left = self._save([], insert, keep=False)
+        left = [r["id"] for r in self._rows(status="open")]
+        game_id = self._next_game_id()
+        writes: list[Write] = [MarkAbandoned(old, now, self._turns_known(old)) for old in left]
+        writes.append(SaveGame(game_id, _dump(list(state.players)), _dump(rules.to_json()), meta_text, now))
         for old in left:
             self._cursors.pop(old, None)
             log.info("game %d left open: marked abandoned", old)
         self._cursors[game_id] = Cursor(0, state)
+        try:
+            self._save(writes)
+        except StoreWriteError:
+            raise  # kept pending: the game goes on and is saved later
+        except BaseException:
+            self._cursors.pop(game_id, None)
+            raise
         return StoredGame(game_id, state.players, rules, json.loads(meta_text), (), now, None, None, "open")
+
+    def _next_game_id(self) -> int:
+        """The id the next game gets: after every stored (and AUTOINCREMENT-used) id and every pending one.
+
+        Chosen here, not by the INSERT, so that a game kept pending has its id
+        at once; one writer at a time (the lock) keeps it unique.
+        """
+        db = self._connection()
+        top = db.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0
+        try:
+            row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
+        except sqlite3.Error:
+            row = None
+        used = row[0] if row and isinstance(row[0], int) else 0
+        return max(top, used, self._queue.newest_game()) + 1
 
     def append(self, game_id: int, event: Event) -> None:
         """Save one event of an open game; returns only once it is committed and synced.
