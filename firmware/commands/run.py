@@ -64,8 +64,10 @@ def _open_store(cfg, state_dir_arg):
     from firmware.store import Store, StoreError, StoreLockedError, default_state_dir
 
     state_dir = Path(state_dir_arg or cfg.state_dir or default_state_dir()).expanduser()
+    from firmware.daemon.box import LOOP_BUSY_MS
+
     try:
-        return Store.open(state_dir), None
+        return Store.open(state_dir, busy_ms=LOOP_BUSY_MS), None
     except StoreLockedError as err:
         raise _Refused(str(err)) from None
     except StoreError as err:
@@ -91,6 +93,7 @@ def _one_box(command):
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
     from firmware.daemon.box import Box
     from firmware.daemon.dice import os_dice
+    from firmware.daemon.worker import StatsWorker
 
     box = Box(
         cfg.game,
@@ -102,6 +105,7 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
         notifier=notifier,
         dim_after=cfg.display.dim_after_min * 60 or None,
         language=cfg.display.language,
+        worker=StatsWorker(),
     )
     box.store_error = store_error
     return box

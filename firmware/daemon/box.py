@@ -32,10 +32,19 @@ from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper, short
 from .pager import Pager
+from .worker import KeepTallies
 
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
+_WORKER = "worker"  # a queue item from the statistics worker: (_WORKER, a UI input or a KeepTallies)
+
+#: A write that failed (a locked, full or read-only card) is tried again this often, by the loop's clock.
+RETRY_SECONDS = 2.0
+#: How long one of the loop's statements waits for another process's lock on the game file (ms).
+LOOP_BUSY_MS = 50
+#: The loop pings systemd's watchdog this many times per interval (systemd asks for at least two).
+PINGS_PER_INTERVAL = 3
 
 
 class Box:
@@ -55,6 +64,7 @@ class Box:
         renderer=render_pages,
         dim_after: float | None = 600.0,
         language: str = "en",
+        worker=None,
     ) -> None:
         self.settings = settings
         self.language = language  # the config's; the table's own choice, once made, is remembered instead
@@ -81,6 +91,10 @@ class Box:
         self._waking = False  # the press that woke a dim screen is swallowed
         self.roster = roster.Roster(settings.roster)  # the names a seat can take (read from the store at start)
         self.due: float | None = None  # when the UI's timer (ui.After) is due, by self.clock
+        self.retry_at: float | None = None  # when writes kept pending are tried again, by self.clock
+        self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
+        if worker is not None:
+            worker.attach(lambda item: self.queue.put((_WORKER, item)))
 
     @property
     def game_id(self) -> int | None:
@@ -169,11 +183,13 @@ class Box:
         if not self.running:
             self.start()
         interval = self.notifier.watchdog_interval() if self.notifier is not None else None
-        next_ping = self.clock() + interval / 2 if interval else None
+        period = interval / PINGS_PER_INTERVAL if interval else None
+        next_ping = self.clock() + period if period else None
         while self.running:
             dim_at = self._last_press + self.dim_after if self.dim_after is not None and not self.dimmed else None
             flip_at = None if self.dimmed else self.pager.due  # a dim screen waits on its page
-            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at) if t is not None]
+            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at, self.retry_at)
+                     if t is not None]
             timeout = max(0.0, min(times) - self.clock()) if times else None
             try:
                 item = self.queue.get(timeout=timeout)
@@ -182,7 +198,7 @@ class Box:
             self._handle(item)
             if next_ping is not None and self.clock() >= next_ping:
                 self.notifier.watchdog()
-                next_ping = self.clock() + interval / 2
+                next_ping = self.clock() + period
 
     def pump(self) -> None:
         """Handle everything queued now, without waiting (tests and benchmarks)."""
@@ -199,9 +215,17 @@ class Box:
         if item is not None and item[0] == _SHUTDOWN:
             self.shutdown(item[1])
             return
+        if item is not None and item[0] == _WORKER:
+            self._from_worker(item[1])
+            item = None
         if self.due is not None and self.clock() >= self.due:
             self.due = None
             self.feed(ui.Timer())
+        if self.retry_at is not None and self.clock() >= self.retry_at:
+            self.retry_at = None
+            with self._lock:
+                self._take(self.keeper.retry())
+                self._draw()
         page = None if self.dimmed else self.pager.flip(self.clock())
         if page is not None:
             self._show(page)
@@ -232,6 +256,15 @@ class Box:
             self._take(self.keeper.remember(self.app))
             self._draw()
 
+    def _from_worker(self, item) -> None:
+        """What the statistics worker found: a batch of tallies to write, or an input for the UI."""
+        if isinstance(item, KeepTallies):
+            with self._lock:
+                self._take(self.keeper.keep_facts(item.facts))
+                self._draw()
+        else:
+            self.feed(item)
+
     def _update(self, inp) -> None:
         app, effects = ui.update(self.app, inp)
         self.app = app
@@ -251,17 +284,27 @@ class Box:
             self._take(self.keeper.start(effect.players, effect.rules, effect.meta))
         elif isinstance(effect, ui.FinishGame):
             self._take(self.keeper.ended(self.app, effect.winner))
+        elif isinstance(effect, ui.LoadStats) and self.worker is not None and self.store is not None:
+            self.worker.load(self.store.path.parent, self.roster)  # fed back through the queue as it counts
         elif isinstance(effect, (ui.LoadStats, ui.LoadUnfinished)):
             self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
         elif isinstance(effect, ui.ContinueGame):
             self._take(self.keeper.continue_game(effect.game_id))
 
     def _take(self, inputs) -> None:
-        """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash)."""
+        """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
+
+        While writes wait in the store's pending queue, the loop tries them again at ``retry_at``.
+        """
         for inp in inputs:
             if isinstance(inp, ui.Saved) and not self.app.alert:
                 continue
             self._update(inp)
+        if self.store is not None and self.store.pending:
+            if self.retry_at is None:
+                self.retry_at = self.clock() + RETRY_SECONDS
+        else:
+            self.retry_at = None
 
     def _read(self, reader, effect):
         """Statistics or the unfinished games, read from the store (nothing, if it cannot be read)."""
@@ -312,6 +355,8 @@ class Box:
             self._update(ui.Shutdown(reason))
             self._draw()
         self.running = False
+        if self.worker is not None:
+            self.worker.close()
         if self.store is not None:
             try:
                 self.store.close()

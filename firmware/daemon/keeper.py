@@ -92,6 +92,14 @@ class Keeper:
         game_id = self.game_id
         return self._run(lambda: person_stats.keep_tally(self.store, game_id, t))
 
+    def keep_facts(self, facts: dict) -> Inputs:
+        """A batch the statistics worker counted (tallies): one small transaction."""
+        return self._run(lambda: self.store.put_facts(facts))
+
+    def retry(self) -> Inputs:
+        """Try the writes kept pending again (the loop's deadline after a failed write)."""
+        return self._run(self.store.flush)
+
     # -- what a restart needs ---------------------------------------------------
 
     def memory_of(self, app: ui.App) -> dict:

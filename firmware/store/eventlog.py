@@ -43,7 +43,7 @@ class Store(Reads):
 
     def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, *, notice: str | None = None,
                  readonly: bool = False, version: int = SCHEMA_VERSION, lock: file.Lock | None = None,
-                 cannot_save: str | None = None):
+                 cannot_save: str | None = None, busy_ms: int | None = None):
         self._db = db
         self.path = path
         self._clock = clock
@@ -55,11 +55,14 @@ class Store(Reads):
         self._lock = lock
         self._queue = Queue()
         self._cursors: dict[int, Cursor] = {}  # open games: what the next append or undo needs
+        self._busy_ms = busy_ms  # how long a write waits for another process's lock (None: SQLite's 5 s)
+        self._wait_at_most(db)
 
     # -- opening and closing -------------------------------------------------
 
     @classmethod
-    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False) -> "Store":
+    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False,
+             busy_ms: int | None = None) -> "Store":
         """Open (creating if needed) the store in ``state_dir``.
 
         A database that will not open, fails its integrity check or has an
@@ -73,12 +76,17 @@ class Store(Reads):
         no lock and creates and moves nothing: a missing store raises
         :class:`StoreMissingError`, a bad one :class:`StoreError`, and every
         write fails.
+
+        ``busy_ms`` bounds how long each later statement waits while another
+        process holds the file (a backup, an ``sqlite3`` shell): the box's
+        loop passes tens of milliseconds, so a locked file is a failed write
+        that the pending queue keeps (see :meth:`flush`), never a frozen loop.
         """
         state_dir = pathlib.Path(state_dir)
         path = state_dir / file.DB_NAME
         if readonly:
             db, version = file.open_reader(path)
-            store = cls(db, path, clock, readonly=True, version=version)
+            store = cls(db, path, clock, readonly=True, version=version, busy_ms=busy_ms)
         else:
             lock = file.Lock(state_dir / file.LOCK_NAME)
             try:
@@ -87,7 +95,7 @@ class Store(Reads):
                 lock.release()
                 raise
             store = cls(opened.db, path, clock, notice=opened.notice, version=opened.version, lock=lock,
-                        cannot_save=opened.cannot_save)
+                        cannot_save=opened.cannot_save, busy_ms=busy_ms)
         store._finish_won_games()
         return store
 
@@ -112,6 +120,21 @@ class Store(Reads):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def _wait_at_most(self, db: sqlite3.Connection) -> None:
+        if self._busy_ms is not None:
+            try:
+                db.execute(f"PRAGMA busy_timeout={max(0, int(self._busy_ms))}")
+            except sqlite3.Error as err:  # pragma: no cover - a pragma on an open connection
+                log.warning("cannot set busy_timeout: %s", err)
+
+    def flush(self) -> None:
+        """Save the pending operations now (the box retries this on a deadline while any wait).
+
+        Raises :class:`StoreWriteError` while they still cannot be saved; they stay pending.
+        """
+        if len(self._queue):
+            self._save([])
 
     @property
     def pending(self) -> int:
@@ -322,6 +345,7 @@ class Store(Reads):
             return self._connection()
         self._connection()  # a closed store stays closed
         db = file.reopen_writer(self.path, self._lock)
+        self._wait_at_most(db)
         self._db.close()
         self._db, self._version, self._writable = db, SCHEMA_VERSION, True
         log.warning("the game file takes writes again: saving %d kept operation(s)", len(self._queue))

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from firmware.daemon.debounce import Press
 from . import menus, people, setup, turns
-from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, Timer,
+from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, StatsProgress, Timer,
                        UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
@@ -60,6 +60,10 @@ def _update(app: App, inp: Input) -> Result:
         return app, ()
     if isinstance(inp, Timer):
         return turns.on_timer(app)
+    if isinstance(inp, StatsProgress):  # not a press: a flash stays
+        if app.screen.kind is Screen.STATS and app.screen.rows is None:
+            return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()
+        return app, ()
     if app.flash is not None:
         app = replace(app, flash=None)
     if isinstance(inp, Press):
