@@ -52,7 +52,11 @@ def _load_config(path):
 
 
 class _Refused(Exception):
-    """Another box already runs on this state directory."""
+    """The box cannot start on this state directory: another box runs on it (or its path is not a file)."""
+
+    def __init__(self, message: str, code: int = EXIT_IN_USE) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _open_store(cfg, state_dir_arg):
@@ -61,7 +65,7 @@ def _open_store(cfg, state_dir_arg):
     A card that cannot be written still gives a store (it reads what it can and
     saves once it can). Another box on the same state directory: _Refused.
     """
-    from firmware.store import Store, StoreError, StoreLockedError, default_state_dir
+    from firmware.store import Store, StoreError, StoreLockedError, StorePathError, default_state_dir
 
     state_dir = Path(state_dir_arg or cfg.state_dir or default_state_dir()).expanduser()
     from firmware.daemon.box import LOOP_BUSY_MS
@@ -70,6 +74,8 @@ def _open_store(cfg, state_dir_arg):
         return Store.open(state_dir, busy_ms=LOOP_BUSY_MS), None
     except StoreLockedError as err:
         raise _Refused(str(err)) from None
+    except StorePathError as err:  # a FIFO, a device or a directory where the games go: fix the set-up
+        raise _Refused(str(err), EXIT_CONFIG) from None
     except StoreError as err:
         log.error("game store unavailable (%s): playing without saving", err)
         return None, str(err)
@@ -84,7 +90,7 @@ def _one_box(command):
         try:
             return command(args)
         except _Refused as err:
-            return _fail(str(err), EXIT_IN_USE)
+            return _fail(str(err), err.code)
 
     run.__doc__ = command.__doc__
     return run

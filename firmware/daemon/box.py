@@ -39,8 +39,9 @@ log = logging.getLogger("cantstop.daemon")
 _SHUTDOWN = "shutdown"
 _WORKER = "worker"  # a queue item from the statistics worker: (_WORKER, a UI input or a KeepTallies)
 
-#: A write that failed (a locked, full or read-only card) is tried again this often, by the loop's clock.
-RETRY_SECONDS = 2.0
+#: A write that failed (a locked, full or read-only card) is tried again after this long, by the loop's
+#: clock, and after twice as long each time it fails again, up to RETRY_MAX (a card that stays full).
+RETRY_SECONDS, RETRY_MAX = 2.0, 60.0
 #: How long one of the loop's statements waits for another process's lock on the game file (ms).
 LOOP_BUSY_MS = 50
 #: The loop pings systemd's watchdog this many times per interval (systemd asks for at least two).
@@ -92,6 +93,7 @@ class Box:
         self.roster = roster.Roster(settings.roster)  # the names a seat can take (read from the store at start)
         self.due: float | None = None  # when the UI's timer (ui.After) is due, by self.clock
         self.retry_at: float | None = None  # when writes kept pending are tried again, by self.clock
+        self._retry_after = RETRY_SECONDS
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
@@ -223,6 +225,7 @@ class Box:
             self.feed(ui.Timer())
         if self.retry_at is not None and self.clock() >= self.retry_at:
             self.retry_at = None
+            self._retry_after = min(self._retry_after * 2, RETRY_MAX)  # reset once everything is saved
             with self._lock:
                 self._take(self.keeper.retry())
                 self._draw()
@@ -300,11 +303,12 @@ class Box:
             if isinstance(inp, ui.Saved) and not self.app.alert:
                 continue
             self._update(inp)
-        if self.store is not None and self.store.pending:
+        if self.store is not None and self.store.pending and not self.store.refuse:
             if self.retry_at is None:
-                self.retry_at = self.clock() + RETRY_SECONDS
+                self.retry_at = self.clock() + self._retry_after
         else:
             self.retry_at = None
+            self._retry_after = RETRY_SECONDS
 
     def _read(self, reader, effect):
         """Statistics or the unfinished games, read from the store (nothing, if it cannot be read)."""

@@ -43,7 +43,7 @@ class Store(Reads):
 
     def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, *, notice: str | None = None,
                  readonly: bool = False, version: int = SCHEMA_VERSION, lock: file.Lock | None = None,
-                 cannot_save: str | None = None, busy_ms: int | None = None):
+                 cannot_save: str | None = None, busy_ms: int | None = None, refuse: str | None = None):
         self._db = db
         self.path = path
         self._clock = clock
@@ -56,6 +56,7 @@ class Store(Reads):
         self._queue = Queue()
         self._cursors: dict[int, Cursor] = {}  # open games: what the next append or undo needs
         self._busy_ms = busy_ms  # how long a write waits for another process's lock (None: SQLite's 5 s)
+        self.refuse = refuse  # why this store never writes (a file from a newer box), else None
         self._wait_at_most(db)
 
     # -- opening and closing -------------------------------------------------
@@ -67,7 +68,12 @@ class Store(Reads):
 
         A database that will not open, fails its integrity check or has an
         unknown schema is moved aside with a timestamp and the store starts
-        clean, with :attr:`notice` set. A second box on the same directory
+        clean, with :attr:`notice` set. A file from a newer version of the
+        box is opened read-only instead (one line in the log; :attr:`refuse`
+        and :attr:`cannot_save` say why nothing is saved): going back to an
+        older box hides nothing and moves nothing. Something at the file's
+        path that is not a file (a FIFO, a device, a directory) raises
+        :class:`StorePathError` at once. A second box on the same directory
         raises :class:`StoreLockedError`. When the file cannot be written (a
         read-only card, a full disk) the store opens anyway, reading what it
         can, with :attr:`cannot_save` set; each write tries again.
@@ -95,7 +101,7 @@ class Store(Reads):
                 lock.release()
                 raise
             store = cls(opened.db, path, clock, notice=opened.notice, version=opened.version, lock=lock,
-                        cannot_save=opened.cannot_save, busy_ms=busy_ms)
+                        cannot_save=opened.cannot_save, busy_ms=busy_ms, refuse=opened.refuse)
         store._finish_won_games()
         return store
 
@@ -344,6 +350,8 @@ class Store(Reads):
         if self.readonly or self._writable:
             return self._connection()
         self._connection()  # a closed store stays closed
+        if self.refuse:
+            raise StoreWriteError(self.refuse)  # a newer box's file: never written, not even tried
         db = file.reopen_writer(self.path, self._lock)
         self._wait_at_most(db)
         self._db.close()
