@@ -177,7 +177,7 @@ def reopen_writer(path: pathlib.Path, lock: Lock) -> sqlite3.Connection:
     except StoreLockedError as err:
         raise StoreWriteError(f"cannot save: {err}") from None
     try:
-        return _connect(path)
+        return _connect(path, integrity=False)  # checked as it opened: not the whole file again on the loop
     except BadFile as bad:
         raise StoreWriteError(f"cannot save: the game file is damaged ({bad})") from None
 
@@ -255,7 +255,7 @@ def _connect_writer(path: pathlib.Path, clock) -> tuple[sqlite3.Connection, int,
     return db, schema.SCHEMA_VERSION, "Saved games were unreadable: kept aside, starting clean"
 
 
-def _connect(path: pathlib.Path) -> sqlite3.Connection:
+def _connect(path: pathlib.Path, *, integrity: bool = True) -> sqlite3.Connection:
     """A ready read-write connection; BadFile for a file to move aside, StoreWriteError for a write fault.
 
     An existing file is first checked through a read-only connection, so a
@@ -269,7 +269,7 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
         probe = None
         try:
             probe = sqlite_connect(_ro_uri(path), uri=True)
-            version = schema.check(probe)
+            version = schema.check(probe, integrity=integrity)
         except sqlite3.DatabaseError as err:
             if is_corruption(err):
                 raise BadFile(one_line(err)) from None
