@@ -151,10 +151,8 @@ def check_kind(path: pathlib.Path) -> None:
 
     try:
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return
-    except OSError as err:
-        raise StorePathError(f"cannot use {path}: {err.strerror or err}") from None
+    except OSError:
+        return  # no file yet, or a path the open then reports (too long, no permission) as before
     if stat.S_ISREG(mode):
         return
     kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
