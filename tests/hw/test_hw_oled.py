@@ -78,16 +78,16 @@ def test_oled_page_bytes_match_luma_s_packing_loop():
 ])
 def test_oled_drivers_put_the_frame_where_luma_s_own_display_does(driver, luma_class, model_class, sizes):
     """The column offsets worked out here (not read from luma's private attributes) are luma's, size by size:
-    luma's full-frame ``display`` and ours leave the very same RAM."""
+    luma's full-frame ``display`` and ours leave the very same RAM. (Unturned only: luma.oled before 3.16
+    sends a turned SH1106 frame short; turned frames are checked against the model above and below.)"""
     rng = random.Random(7)
     for size in sizes:
-        for rotation in (0, 1):
-            frame = random_frame(rng, size if rotation == 0 else size[::-1])
-            theirs, ours = model_class(), model_class()
-            luma_class(ModelSerial(theirs), width=size[0], height=size[1], rotate=rotation).display(frame)
-            oled.DRIVERS[driver](ModelSerial(ours), width=size[0], height=size[1], rotate=rotation).display(frame)
-            assert ours.ram == theirs.ram, (size, rotation)
-            assert theirs.ram != model_class().ram  # the frame did land (the model starts with noise)
+        frame = random_frame(rng, size)
+        theirs, ours = model_class(), model_class()
+        luma_class(ModelSerial(theirs), width=size[0], height=size[1]).display(frame)
+        oled.DRIVERS[driver](ModelSerial(ours), width=size[0], height=size[1]).display(frame)
+        assert ours.ram == theirs.ram, size
+        assert theirs.ram != model_class().ram  # the frame did land (the model starts with noise)
 
 
 def test_oled_sh1106_takes_another_page_address_offset():
