@@ -79,10 +79,10 @@ pi-check: $(STAMP)
 	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
 
 gallery: $(STAMP)
-	$(PY) -m firmware.gallery docs/gallery
+	$(PY) -m firmware.devtools.gallery docs/gallery
 
 golden: $(STAMP)
-	$(PY) -m firmware.gallery --golden
+	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden
 
 # Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
 # the built files are committed, so nothing else ever needs npm).
@@ -93,10 +93,10 @@ fonts: $(STAMP)
 # merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo
 # (committed beside it). See docs/translating.md.
 messages: $(STAMP)
-	$(PY) -m firmware.catalogues
+	$(PY) -m firmware.devtools.catalogues
 
 wiring: $(STAMP)
-	$(PY) -m firmware.diagram docs/wiring.png
+	$(PY) -m firmware.devtools.diagram docs/wiring.png
 
 clean:
 	rm -rf $(VENV) $(FLOORS_VENV) build *.egg-info
