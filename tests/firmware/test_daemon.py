@@ -295,7 +295,9 @@ def test_daemon_bot_seats_play_a_whole_game_with_confirms(tmp_path):
         r.close()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# data_too_large: up to 150 presses a storm is big on purpose; Hypothesis before the choice-based
+# engine (6.50, the floor) sometimes finds many draws overrunning its 8 KiB buffer and refuses the test.
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.integers(0, 2**32 - 1), st.lists(
     st.tuples(st.sampled_from(["ROLL", "ROLL", "ROLL", "STOP", "A", "B", "C", "MENU"]),
               st.sampled_from(["tap", "tap", "tap", "hold", "bounce", "chord"]),
