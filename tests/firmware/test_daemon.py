@@ -14,6 +14,7 @@ from firmware.config import GameConfig
 from firmware.screens import render
 from firmware.store import Store, StoreWriteError
 from tests.kit.rig import Rig, play_to_the_end, tap_on
+from tests.kit.saved import SavedBeforeShown
 
 
 def test_daemon_plays_a_whole_game_by_mock_pins(rig):
@@ -200,9 +201,14 @@ def test_daemon_bot_seats_play_a_whole_game_with_confirms(tmp_path):
               st.sampled_from(["ROLL", "STOP", "A", "B", "C", "MENU"])),
     min_size=20, max_size=150))
 def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
-    """Random taps, holds, bouncing contacts and chords on the mock pins, into a real store."""
+    """Random taps, holds, bouncing contacts and chords on the mock pins, into a real store.
+
+    Every frame of the storm is checked against the store as it is shown (saved before shown).
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        r = Rig(Path(tmp), seed=seed)
+        display = SavedBeforeShown(Path(tmp))
+        r = Rig(Path(tmp), seed=seed, display=display)
+        display.watch(r.box)
         try:
             for button, how, other in actions:
                 if how == "tap":
@@ -228,6 +234,7 @@ def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
                     r.clock.advance(0.1)
                     r.box.pump()
                 assert ui.view(r.box.app) is not None
+            assert display.problems == [], display.problems[:5]
             app = r.box.app
             if r.box.game_id is not None and app.game is not None:
                 stored = r.store.game(r.box.game_id)
