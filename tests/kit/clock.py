@@ -9,7 +9,9 @@ class FakeClock:
     """``clock()`` is the time (``clock.now``); ``clock.advance(s)`` moves it on and returns the new time.
 
     ``clock.timer`` stands in for :class:`threading.Timer` on this clock: a started timer's
-    function runs inside the ``advance`` that reaches its time, in the test's own thread.
+    function runs inside the ``advance`` that reaches its time, in the test's own thread;
+    ``clock.call_at(t, f)`` runs ``f`` once the time reaches ``t`` (a device appears). Code that
+    sleeps takes ``clock.sleep``, which moves the time instead (``clock.sleeps`` counts the calls).
 
     >>> clock = FakeClock(1000.0)
     >>> clock.advance(0.5)
@@ -26,6 +28,7 @@ class FakeClock:
 
     def __init__(self, now: float = 1_700_000_000.0) -> None:
         self.now = now
+        self.sleeps = 0
         self._timers: list[FakeTimer] = []
 
     def __call__(self) -> float:
@@ -41,8 +44,17 @@ class FakeClock:
             self._timers.remove(first)
             first.function()
 
+    def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        self.advance(seconds)
+
     def timer(self, seconds: float, function: Callable[[], object]) -> FakeTimer:
         return FakeTimer(self, seconds, function)
+
+    def call_at(self, when: float, function: Callable[[], object]) -> FakeTimer:
+        timer = FakeTimer(self, when - self.now, function)
+        timer.start()
+        return timer
 
 
 class FakeTimer:
