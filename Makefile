@@ -20,8 +20,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
 
+# Both cores (pytest-xdist); TEST_JOBS=1 runs in one process, TEST_ARGS adds pytest options.
+TEST_JOBS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest -q -m 'not slow'
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m 'not slow' $(TEST_ARGS)
 
 # The same code against the lowest versions pyproject.toml allows: tools/floors.py turns each
 # `>=X` of the dependencies and the test extra into `==X`, a venv of its own gets exactly those
@@ -53,7 +55,7 @@ test-floors: $(FLOORS_STAMP)
 
 # The long runs: big property profiles (marked slow) and the crash test with 500 kills.
 soak: $(STAMP)
-	$(PY) -m pytest -q -m slow
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m slow
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/firmware/test_crash.py
 	$(PY) benchmarks/daemon_memory.py --games 2000
 	$(PY) benchmarks/simulate_memory.py --games 20000

@@ -3,9 +3,7 @@ and a locked game file that the loop saves to once the lock is gone (tried again
 
 import queue
 import sqlite3
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +18,7 @@ from firmware.table import person_stats, roster
 from firmware.table.loaders import load_stats
 from hw.fakes import FakeDisplay
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_watchdog import many_finished_games  # noqa: E402
+from tests.kit.bigstore import many_finished_games
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
