@@ -12,16 +12,21 @@ from .pending import EventRow, Queue
 
 
 def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str | None = None,
-              game_id: int | None = None, limit: int | None = None) -> list[dict]:
+              game_id: int | None = None, limit: int | None = None, before: int | None = None) -> list[dict]:
     """Game rows as dicts, newest first, each checked by :func:`check_row` (its problem under ``"damage"``).
 
     Pending finishes and abandons are shown, so a status filter sees them too.
+    ``before`` keeps only games older than that game number (a page further
+    back); the primary key gives each page without reading the older rows.
     """
     touched = sorted(queue.touched_games(closing=True))
     where, params = [], []
     if game_id is not None:
         where.append("id = ?")
         params.append(game_id)
+    if before is not None:
+        where.append("id < ?")
+        params.append(before)
     if status is not None:
         # A pending finish/abandon may change a row's status: fetch those rows too, filter below.
         where.append("(status = ?" + "".join(" OR id = ?" for _ in touched) + ")")
@@ -46,6 +51,11 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
     if limit is not None:
         rows = rows[: max(0, int(limit))]
     return rows
+
+
+def count_games(db: sqlite3.Connection) -> int:
+    """How many games are stored (pending new games are never pending: a new game is saved or refused)."""
+    return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
 
 def event_rows(db: sqlite3.Connection, queue: Queue, game_id: int) -> list[EventRow]:

@@ -41,16 +41,17 @@ class Reads:
         """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
         return self.game(game_id).record()
 
-    def games(self, limit: int | None = None, *, check: bool = False) -> list[GameSummary]:
+    def games(self, limit: int | None = None, *, check: bool = False, before: int | None = None) -> list[GameSummary]:
         """Games newest first: players, turns, winner, duration, status.
 
         Open games are replayed; a closed game uses the turns kept when it
         closed, so the list stays quick with a long history. ``check=True``
-        replays every game, so damage anywhere shows as status ``"damaged"``
-        (the ``history`` command does this). A damaged row is listed as
-        damaged, never fatal.
+        replays every game listed, so damage in them shows as status
+        ``"damaged"`` (the ``history`` command does this, a page at a time).
+        ``before`` lists only games older than that game number (the next
+        page). A damaged row is listed as damaged, never fatal.
         """
-        rows = self._rows(limit=limit)
+        rows = self._rows(limit=limit, before=before)
         quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
         out = []
         for row in rows:
@@ -59,6 +60,10 @@ class Reads:
             else:
                 out.append(summary(*self._load(row)))
         return out
+
+    def count_games(self) -> int:
+        """How many games are stored, whatever their status."""
+        return queries.count_games(self._connection())
 
     def finished_ids(self) -> list[int]:
         """Ids of finished, undamaged games, newest first: a quick check for the statistics (no row is parsed)."""
@@ -104,10 +109,10 @@ class Reads:
         return {k: v for k, v in zip(keys, values) if v is not None}
 
     def _rows(self, *, status: str | None = None, game_id: int | None = None,
-              limit: int | None = None) -> list[dict]:
+              limit: int | None = None, before: int | None = None) -> list[dict]:
         """Game rows as dicts, newest first, checked (damage recorded), pending writes shown."""
         rows = queries.game_rows(self._connection(), self._queue, self._version,
-                                 status=status, game_id=game_id, limit=limit)
+                                 status=status, game_id=game_id, limit=limit, before=before)
         for row in rows:
             if row.get("damage") and not row["problem"]:
                 row["problem"] = row["damage"]
