@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 
 from engine import Record
 
 from . import queries
-from .errors import StoreGameError
+from .errors import StoreGameError, is_corruption, one_line
 from .games import Cursor, GameSummary, StoredGame, replay_rows, summary
 
 log = logging.getLogger("cantstop.store")
@@ -52,7 +53,13 @@ class Reads:
         page). A damaged row is listed as damaged, never fatal.
         """
         rows = self._rows(limit=limit, before=before)
-        quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
+        try:
+            quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
+        except sqlite3.DatabaseError as err:
+            if not is_corruption(err):
+                raise
+            quick = {}  # a damaged page among the events: each game read on its own finds which
+
         out = []
         for row in rows:
             if row["id"] in quick:
@@ -129,7 +136,15 @@ class Reads:
 
     def _load(self, row: dict) -> tuple[StoredGame, Cursor | None]:
         """Parse and replay one game; a problem marks it damaged (rows kept, never dropped)."""
-        rows = queries.event_rows(self._connection(), self._queue, row["id"])
+        try:
+            rows = queries.event_rows(self._connection(), self._queue, row["id"])
+        except sqlite3.DatabaseError as err:
+            if not is_corruption(err):
+                raise
+            # a damaged page among the events (a big file is not checked whole at open): this game only
+            rows, row = [], dict(row, damage=None, problem=row["problem"] or
+                                 f"game {row['id']}: its events are unreadable ({one_line(err)})")
+            self._mark_damaged(row["id"], row["problem"])
         game, cursor, found = replay_rows(row, rows)
         if found and not row["problem"]:
             self._mark_damaged(game.id, found)

@@ -13,14 +13,15 @@ if TYPE_CHECKING:  # the screen's messages; imported where used, so history need
 def load_stats(store, roster) -> "ui.StatsLoaded":
     """The statistics screen's data: wins per person (contests only) and each person's numbers.
 
-    Reads the finished games' numbers and the kept tallies (:mod:`firmware.table.person_stats`);
-    only a finished game without a tally yet is replayed, once.
+    Reads the finished games' numbers and the kept sums of their tallies
+    (:mod:`firmware.table.tally_sums`), adding the games finished since; only
+    a finished game without a tally yet is replayed, once.
     """
     from firmware.table import person_stats
     from firmware.ui.messages import PersonStats, StatsLoaded
 
-    tallies = person_stats.load_tallies(store, seats_from_meta) if store is not None else []
-    found, contests = person_stats.people(tallies, roster.current)
+    sums = person_stats.load_sums(store, seats_from_meta) if store is not None else None
+    found, contests = person_stats.people_of(sums, roster.current) if sums else ((), 0)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(
         PersonStats(p.name, p.games, p.wins, p.win_rate, p.busts_per_turn,

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from engine import Phase, Roll, Stop, apply, new_game
 
 from firmware import words
+from firmware.table import tally_sums
 
 TALLY_PREFIX = "tally:"  # + the game's id: one fact per finished game
 OLD_TALLIES_KEY = "tallies"  # every tally in one fact, as versions before per-game facts kept them
@@ -63,7 +64,7 @@ class Person:
     wins: int = 0
     turns: int = 0  # turns begun, solitaire included
     busts: int = 0
-    solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> turns of each solitaire win
+    solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> [wins, their turns, fewest turns]
 
     @property
     def win_rate(self) -> float | None:
@@ -74,10 +75,11 @@ class Person:
         return self.busts / self.turns if self.turns else None
 
     def solo_best(self, columns: int) -> int:
-        return min(self.solo[columns])
+        return self.solo[columns][2]
 
     def solo_average(self, columns: int) -> float:
-        return sum(self.solo[columns]) / len(self.solo[columns])
+        count, total, _ = self.solo[columns]
+        return total / count
 
 
 def people(tallies, current=lambda name: name) -> tuple[tuple[Person, ...], int]:
@@ -85,25 +87,27 @@ def people(tallies, current=lambda name: name) -> tuple[tuple[Person, ...], int]
 
     ``current`` maps a stored name to the name the player goes by now (renames).
     """
-    found: dict[str, Person] = {}
-    contests = 0
+    sums = tally_sums.empty()
     for t in tallies:
-        seats = t.get("seats") or []
-        solo = len(seats) == 1
-        contests += not solo
-        for i, seat in enumerate(seats):
-            name = BOX if seat.get("bot") else current(str(seat.get("name")))
-            p = found.setdefault(name, Person(name))
-            p.turns += seat.get("turns", 0)
-            p.busts += seat.get("busts", 0)
-            if solo:
-                if t.get("winner") == 0:
-                    p.solo.setdefault(t.get("columns", 3), []).append(seat.get("turns", 0))
-                continue
-            p.games += 1
-            p.wins += t.get("winner") == i
+        tally_sums.add(sums, t, BOX)
+    return people_of(sums, current)
+
+
+def people_of(sums: dict, current=lambda name: name) -> tuple[tuple[Person, ...], int]:
+    """:func:`people` from the tallies already added up (:mod:`firmware.table.tally_sums`)."""
+    found: dict[str, Person] = {}
+    for stored, numbers in sums["people"].items():
+        name = BOX if stored == BOX else current(stored)
+        p = found.setdefault(name, Person(name))
+        for key in ("games", "wins", "turns", "busts"):
+            value = numbers.get(key, 0)
+            setattr(p, key, getattr(p, key) + (value if type(value) is int else 0))
+        for columns, (count, total, best) in (numbers.get("solo") or {}).items():
+            had = p.solo.get(int(columns))
+            p.solo[int(columns)] = ([had[0] + count, had[1] + total, min(had[2], best)] if had
+                                    else [count, total, best])
     order = sorted(found.values(), key=lambda p: (-p.wins, -p.games, p.name.casefold()))
-    return tuple(order), contests
+    return tuple(order), sums["contests"]
 
 
 def _valid(t) -> bool:
@@ -140,6 +144,63 @@ def load_tallies(store, seats_of) -> list[dict]:
         except Exception:
             pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
     return out
+
+
+def load_sums(store, seats_of) -> dict:
+    """Every finished game's tally added up, adding only the games finished since the sums were kept.
+
+    Reads the list of finished games and the kept sums; the tallies of the
+    games not in the sums yet are read (or computed, see :func:`load_tallies`)
+    and added, and the new sums kept with them in one transaction. Sums that
+    hold a game no longer finished (damaged since) start over.
+    """
+    finished = store.finished_ids()
+    sums = store.fact(tally_sums.SUMS_KEY)
+    included = tally_sums.game_ids(sums) if tally_sums.valid(sums) else None
+    if included is None or not included <= set(finished):
+        sums, included = tally_sums.empty(), set()
+    missing = [i for i in finished if i not in included]
+    if not missing:
+        return sums
+    writes: dict = {}
+    added = set()
+    for game_id, t in _tallies(store, seats_of, missing, writes):
+        tally_sums.add(sums, t, BOX)
+        added.add(game_id)
+    sums["games"] = tally_sums.runs(included | set(missing))  # an unreadable game is not tried again
+    writes[tally_sums.SUMS_KEY] = sums
+    try:
+        store.put_facts(writes)
+    except Exception:
+        pass  # kept pending by the store, or added up again next time: the numbers shown are right either way
+    return sums
+
+
+def _tallies(store, seats_of, ids, writes: dict):
+    """(game id, tally) of the finished games ``ids``: kept, or from the old all-in-one fact, or replayed once."""
+    if len(ids) > 64:  # many: read every tally fact at once
+        kept = {key.removeprefix(TALLY_PREFIX): t for key, t in store.facts(TALLY_PREFIX).items()}
+        get = lambda game_id: kept.get(str(game_id))  # noqa: E731
+    else:
+        get = lambda game_id: store.fact(f"{TALLY_PREFIX}{game_id}")  # noqa: E731
+    old = store.fact(OLD_TALLIES_KEY)
+    older = old if isinstance(old, dict) else {}
+    if old is not None:
+        writes[OLD_TALLIES_KEY] = None
+        # the old fact goes: every game in it keeps a tally of its own first
+        for key, t in older.items():
+            if _valid(t) and key.isdigit() and not _valid(get(int(key))):
+                writes[f"{TALLY_PREFIX}{key}"] = t
+    for game_id in ids:
+        t = get(game_id)
+        if not _valid(t):
+            t = older.get(str(game_id))
+            if not _valid(t):
+                t = _replayed(store, game_id, seats_of)
+                if t is None:
+                    continue
+            writes[f"{TALLY_PREFIX}{game_id}"] = t
+        yield game_id, t
 
 
 def _replayed(store, game_id: int, seats_of) -> dict | None:
