@@ -42,7 +42,8 @@ class Reads:
         """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
         return self.game(game_id).record()
 
-    def games(self, limit: int | None = None, *, check: bool = False, before: int | None = None) -> list[GameSummary]:
+    def games(self, limit: int | None = None, *, check: bool = False, before: int | None = None,
+              status: str | None = None) -> list[GameSummary]:
         """Games newest first: players, turns, winner, duration, status.
 
         Open games are replayed; a closed game uses the turns kept when it
@@ -50,9 +51,10 @@ class Reads:
         replays every game listed, so damage in them shows as status
         ``"damaged"`` (the ``history`` command does this, a page at a time).
         ``before`` lists only games older than that game number (the next
-        page). A damaged row is listed as damaged, never fatal.
+        page), ``status`` only the games stored with that status (pending
+        writes shown). A damaged row is listed as damaged, never fatal.
         """
-        rows = self._rows(limit=limit, before=before)
+        rows = self._rows(limit=limit, before=before, status=status)
         try:
             quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
         except sqlite3.DatabaseError as err:

@@ -43,7 +43,13 @@ def unfinished(store, roster=None) -> "ui.UnfinishedLoaded":
     from firmware.ui.messages import Unfinished, UnfinishedLoaded
 
     games = []
-    for g in store.games(limit=UNFINISHED_LOOK_BACK) if store is not None else []:
+    newest = store.games(limit=1) if store is not None else []
+    if not newest:
+        return UnfinishedLoaded(())
+    oldest = newest[0].id - UNFINISHED_LOOK_BACK  # the look-back, by game number: only abandoned rows are read
+    for g in store.games(limit=UNFINISHED_LOOK_BACK, status="abandoned"):
+        if g.id <= oldest:
+            break
         if g.status != "abandoned" or g.problem or not g.turns:
             continue
         seats = seats_from_meta(g.meta, g.players)
