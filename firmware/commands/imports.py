@@ -142,6 +142,8 @@ def run(args) -> int:
             illegal += not duplicate
             print(f"cantstop-box import: {label}: refused: {game}", file=sys.stderr)
         importer.flush()
+        if importer.added:  # the statistics' sums take the new games in now, not at the box's first opening
+            person_stats.load_sums(store, seats_from_meta)
     except StoreWriteError as err:
         raise UsageError(f"{err} (the games imported before it are kept)") from None
     finally:
