@@ -85,6 +85,12 @@ class Reads:
                 ids.discard(game_id)
         return sorted(ids, reverse=True)
 
+    def finished_check(self) -> tuple[int, int] | None:
+        """(count, sum of ids) of :meth:`finished_ids`, without building the list; None while writes are pending."""
+        if self._queue.touched_games(closing=True):
+            return None
+        return queries.finished_check(self._connection(), self._version)
+
     def fact(self, key: str):
         """The UI fact kept under ``key`` (as put), or None."""
         found, text = self._queue.fact(key)

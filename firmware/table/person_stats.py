@@ -154,13 +154,16 @@ def load_sums(store, seats_of) -> dict:
     and added, and the new sums kept with them in one transaction. Sums that
     hold a game no longer finished (damaged since) start over.
     """
-    finished = store.finished_ids()
     sums = store.fact(tally_sums.SUMS_KEY)
+    if tally_sums.valid(sums) and sums.get("check") is not None and sums["check"] == _check(store):
+        return sums  # the same finished games as when the sums were kept: nothing to add (no list built)
+    finished = store.finished_ids()
     included = tally_sums.game_ids(sums) if tally_sums.valid(sums) else None
     if included is None or not included <= set(finished):
         sums, included = tally_sums.empty(), set()
     missing = [i for i in finished if i not in included]
-    if not missing:
+    check = [len(finished), sum(finished)]
+    if not missing and sums.get("check") == check:
         return sums
     writes: dict = {}
     added = set()
@@ -168,12 +171,19 @@ def load_sums(store, seats_of) -> dict:
         tally_sums.add(sums, t, BOX)
         added.add(game_id)
     sums["games"] = tally_sums.runs(included | set(missing))  # an unreadable game is not tried again
+    sums["check"] = check
     writes[tally_sums.SUMS_KEY] = sums
     try:
         store.put_facts(writes)
     except Exception:
         pass  # kept pending by the store, or added up again next time: the numbers shown are right either way
     return sums
+
+
+def _check(store) -> list[int] | None:
+    check = getattr(store, "finished_check", None)
+    found = check() if check else None
+    return list(found) if found is not None else None
 
 
 def _tallies(store, seats_of, ids, writes: dict):

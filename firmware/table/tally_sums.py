@@ -6,8 +6,10 @@ and grows with every game night. So the sums are kept too, in one fact
 (``tally-sums``): per name as stored in the games (renames are applied when
 the screen opens, as for the tallies), the contests, and which finished
 games are in them (as runs of game numbers: a few numbers for years of
-games). Opening the screen reads that fact and the list of finished games,
-and adds only the games finished since (the one just played, usually), then
+games), with a check of them (how many, the sum of their numbers). Opening
+the screen reads that fact and the same check of the finished games now (one
+pass inside SQLite); only when they differ does it read the list of finished
+games and add the games finished since (the one just played, usually), then
 keeps the new sums. A game that left the finished ones (marked damaged
 since) makes the sums start over from the tallies, once.
 """
