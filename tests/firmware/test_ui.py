@@ -561,3 +561,10 @@ def test_ui_hint_says_its_numbers_in_plain_words():
     assert ui.view(solo).reason[0].endswith("turns on average.")
     moving, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
     assert ui.view(moving).reason[0].startswith("After ")
+
+
+def test_ui_hint_to_stop_says_stop():
+    # Column 2 climbed to its top with one column to win: the strong player's decision is Decision.STOP.
+    app, _ = run(started(columns_to_win=1), "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "ROLL!")
+    hint = ui.view(app)
+    assert hint.action == "Stop" and hint.reason == ("Stopping now wins the game!",)

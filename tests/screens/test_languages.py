@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from engine import Move, Roll, Rules, Stop
+from engine import Decision, Move, Roll, Rules, Stop
 from firmware import i18n, views as v, words
 from firmware.table.bot import HintFacts
 from firmware.devtools.samples import SAMPLES_IN
@@ -83,7 +83,7 @@ def _screens(lang: str):
                     note = None if can_stop else w.risky_note([(10, [name])])
                     yield pair, v.MoveView(name, 1, tuple(pair), 0.5563, can_stop, 2, note, bot,
                                            "stop" if bot else None, w.KEYS["box_ok"], lang=lang)
-            yield "hint", v.HintView(name, 2, w.decision_text("roll", True), ("Roll: bust 56%", "+1.2 squares/roll"),
+            yield "hint", v.HintView(name, 2, w.decision_text(Decision.ROLL, True), ("Roll: bust 56%", "+1.2 squares/roll"),
                                      0.5563, w.KEYS["box_ok"], lang=lang)
         yield "box plays", v.DiceView(name, 1, (6, 6, 6, 6), (v.Option("A", ((6, 6), (6, 6)), (12, 12), "both", "12x2"),) * 3,
                                       True, None, w.KEYS["box_ok"], lang=lang)
@@ -152,10 +152,10 @@ def _screens(lang: str):
         row = w.setup_row(key, value)
         yield row, v.SetupView(w.NEW_GAME, (row,) * 9, 8, w.KEYS["setup"], lang=lang)
     for facts in FACTS:
-        yield facts, v.HintView(long, 0, w.decision_text("roll", True), w.hint_reason(facts), 0.5563, w.KEYS["hint"],
+        yield facts, v.HintView(long, 0, w.decision_text(Decision.ROLL, True), w.hint_reason(facts), 0.5563, w.KEYS["hint"],
                                 lang=lang)
-    for action, rolled in (("stop", True), ("roll", False), ("roll", True)):
-        yield action, v.HintView(long, 0, w.decision_text(action, rolled), (), None, w.KEYS["box_ok"], lang=lang)
+    for action, rolled in ((Decision.STOP, True), (Decision.ROLL, False), (Decision.ROLL, True)):
+        yield action.value, v.HintView(long, 0, w.decision_text(action, rolled), (), None, w.KEYS["box_ok"], lang=lang)
 
 
 def _cuts(lang: str) -> list[tuple[object, str, tuple[str, ...]]]:
