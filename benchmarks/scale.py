@@ -308,9 +308,11 @@ def table(results: dict[int, dict], baseline: dict) -> str:
         elif key not in TARGETED:
             cells.append("(once per store)")
         else:
-            ok = last * 1000 < TARGET_MS and ratio <= TARGET_RATIO
-            worst_ok &= ok
-            cells.append("ok" if ok else f"MISSED (<{TARGET_MS} ms, <={TARGET_RATIO}x)")
+            under, flat = last * 1000 < TARGET_MS, ratio <= TARGET_RATIO
+            worst_ok &= under and flat
+            cells.append("ok" if under and flat else
+                         f"{'under' if under else 'OVER'} {TARGET_MS} ms; "
+                         f"{'' if flat else 'NOT '}within {TARGET_RATIO}x ({(last - first) * 1000:+.0f} ms)")
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]

@@ -84,14 +84,16 @@ def _checks(db: sqlite3.Connection, tables: set[str]) -> list[str]:
 
     A whole check reads every page (0.5 s with 10,000 games here, seconds on a
     Pi), at every start. Past :data:`FULL_CHECK_PAGES` only the games and the
-    facts are checked whole; a damaged page among the events is found when the
+    facts are checked, each b-tree page by page (``quick_check``: 1.5 ms for
+    10,000 games, where ``integrity_check`` of the games alone, which also
+    matches every row to its index, takes 19 ms); a damaged page among the events is found when the
     game it holds is read, which then shows as damaged (see
     :meth:`firmware.store.reads.Reads.game`), and ``cantstop-box backup``
     checks every page of its copy.
     """
     if db.execute("PRAGMA page_count").fetchone()[0] <= FULL_CHECK_PAGES:
         return ["PRAGMA integrity_check(5)"]
-    return [f"PRAGMA integrity_check({t})" for t in SMALL_TABLES if t in tables]
+    return [f"PRAGMA quick_check({t})" for t in SMALL_TABLES if t in tables]
 
 
 def bring_up_to_date(db: sqlite3.Connection, version: int) -> bool:

@@ -61,7 +61,7 @@ def test_store_opening_a_big_file_checks_only_its_small_tables(state_dir, clock,
     assert seen[-1] == ["PRAGMA integrity_check(5)"]  # a small file: checked whole
     monkeypatch.setattr(schema, "FULL_CHECK_PAGES", 1)
     Store.open(state_dir, clock=clock).close()
-    assert seen[-1] == ["PRAGMA integrity_check(games)", "PRAGMA integrity_check(facts)"]
+    assert seen[-1] == ["PRAGMA quick_check(games)", "PRAGMA quick_check(facts)"]
 
 
 def test_store_a_damaged_events_page_in_a_big_file_damages_its_games_only(state_dir, clock, monkeypatch, capsys):
