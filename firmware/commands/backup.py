@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from firmware.commands.cli import UsageError, write_stdout
-from firmware.commands.export import add_state_dir_argument
-from firmware.store import StoreError, default_state_dir
+from firmware.commands.export import add_config_argument, add_state_dir_argument, store_dir
+from firmware.store import StoreError
 from firmware.store.copies import backup
 
 DESCRIPTION = __doc__
@@ -24,6 +24,7 @@ DESCRIPTION = __doc__
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the new file to write (or a folder to write it in)")
     add_state_dir_argument(parser)
+    add_config_argument(parser)
 
 
 def target_path(text: str) -> Path:
@@ -35,7 +36,7 @@ def target_path(text: str) -> Path:
 
 def run(args) -> int:
     target = target_path(args.file)
-    state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    state_dir = store_dir(args)
     t = time.perf_counter()
     try:
         games, size = backup(state_dir, target)

@@ -3,7 +3,10 @@
 Without GAME, the open game, else the latest one. The output is accepted by
 ``cantstop-box replay -``. Besides the contract's keys it carries optional
 ones: ``id``, ``status``, ``started`` and ``finished`` (ISO 8601, UTC),
-``winner`` and ``meta`` (the seats: colour, bot and name of each player); a damaged game
+``date_known`` (false when those dates cannot be right: a clock not yet set,
+or one that jumped during the game), ``elapsed`` (seconds of play, by a clock
+that cannot jump, when the box kept it), ``winner`` and ``meta`` (the seats:
+colour, bot, name and person id of each player); a damaged game
 also has ``problem`` and ``damaged_events`` (the stored rows that do not
 replay, kept verbatim) while ``events`` holds the ones that do.
 """
@@ -15,6 +18,7 @@ from datetime import datetime, timezone
 
 from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.store import Store, StoredGame, StoreError, default_state_dir
+from firmware.store.games import date_known
 
 DESCRIPTION = __doc__
 
@@ -24,9 +28,15 @@ def add_state_dir_argument(parser: argparse.ArgumentParser) -> None:
                         help=f"where the games are kept (default: {default_state_dir()})")
 
 
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="the config file whose [storage] state_dir names the store (default: the box's)")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="GAME", nargs="?", help="the game's number (see `cantstop-box history`)")
     add_state_dir_argument(parser)
+    add_config_argument(parser)
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
 
 
@@ -38,11 +48,27 @@ def iso(seconds: float | None) -> str | None:
 
 
 def open_store(args) -> Store:
-    """The store named by ``--state-dir`` (or the default), read-only; a one-line UsageError if none."""
+    """The store named by ``--state-dir``, else by the config's ``[storage] state_dir``, else the default
+    (the box's own on an installed box), read-only; a one-line UsageError if none."""
     try:
-        return Store.open(args.state_dir or default_state_dir(), readonly=True)
+        return Store.open(store_dir(args), readonly=True)
     except StoreError as err:
         raise UsageError(str(err)) from None
+
+
+def store_dir(args):
+    """Where ``args`` says the store is (``--state-dir``, ``--config``, the installed box's, the user's)."""
+    from firmware.store.installed import state_dir
+
+    if args.state_dir:
+        return state_dir(args.state_dir, None)
+    from firmware.config import ConfigError, load
+
+    try:
+        cfg = load(getattr(args, "config", None))
+    except ConfigError as err:
+        raise UsageError(f"{err} (or name the store with --state-dir)") from None
+    return state_dir(None, cfg.state_dir)
 
 
 def parse_game_id(text: str) -> int:
@@ -64,6 +90,10 @@ def record_json(game: StoredGame) -> dict:
     obj["status"] = game.status
     obj["started"] = iso(game.started)
     obj["finished"] = iso(game.finished)
+    ended = game.finished if game.finished is not None else (game.times[-1] if game.times else None)
+    obj["date_known"] = date_known(game.started, ended, game.elapsed, game.clock_jumped)
+    if game.elapsed is not None:
+        obj["elapsed"] = round(game.elapsed, 3)
     obj["winner"] = game.winner
     obj["meta"] = game.meta
     if game.problem:

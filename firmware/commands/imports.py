@@ -22,15 +22,16 @@ See docs/backup.md.
 import argparse
 import json
 import sys
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from engine import Record, RecordError
 from firmware.commands.cli import UsageError, shown, write_stdout
-from firmware.commands.export import add_state_dir_argument
-from firmware.store import Store, StoreError, StoreLockedError, StoreWriteError, default_state_dir
-from firmware.store.copies import Importer, Refused, backup_games, checked, is_store_file, record_files
-from firmware.table import person_stats
+from firmware.commands.export import add_config_argument, add_state_dir_argument, store_dir
+from firmware.store import Store, StoreError, StoreLockedError, StoreWriteError
+from firmware.store.copies import Importer, Refused, backup_fact, backup_games, checked, is_store_file, record_files
+from firmware.table import person_stats, roster as rosters
 from firmware.table.seat import seats_from_meta
 
 DESCRIPTION = __doc__
@@ -39,6 +40,7 @@ DESCRIPTION = __doc__
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="FILE|DIR", help="a backup file, a game record, or a folder of records")
     add_state_dir_argument(parser)
+    add_config_argument(parser)
 
 
 def _time(value, what: str) -> float | None:
@@ -113,11 +115,39 @@ def _tally(game) -> dict | None:
                               game.winner)
 
 
+def fit_people(game, roster):
+    """``game`` with a seat's person id kept only where this store's roster knows that id by the seat's name.
+
+    Ids are a store's own: id 3 of another box may be somebody else here. A
+    seat whose id does not fit counts by its name, as games from before ids.
+    """
+    seats = game.meta.get("seats") if isinstance(game.meta, dict) else None
+    if not isinstance(seats, list):
+        return game
+    fitted = []
+    for seat in seats:
+        if isinstance(seat, dict) and "person" in seat:
+            name = roster.name_of(seat["person"]) if type(seat["person"]) is int else None
+            if name is None or rosters.fold(name) != rosters.fold(str(seat.get("name"))):
+                seat = {k: v for k, v in seat.items() if k != "person"}
+        fitted.append(seat)
+    return replace(game, meta=dict(game.meta, seats=fitted))
+
+
+def _roster_from_backup(store, source: Path):
+    """A store without a roster of its own takes the backup's (so the games' person ids mean the same people)."""
+    if not is_store_file(source) or store.fact(rosters.ROSTER_KEY) is not None:
+        return
+    theirs = backup_fact(source, rosters.ROSTER_KEY)
+    if theirs is not None:
+        store.put_fact(rosters.ROSTER_KEY, theirs)
+
+
 def run(args) -> int:
     source = Path(args.source)
     if not source.exists():
         raise UsageError(f"{source}: no such file or folder")
-    state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    state_dir = store_dir(args)
     try:
         store = Store.open(state_dir)
     except StoreLockedError as err:
@@ -129,11 +159,13 @@ def run(args) -> int:
     try:
         if store.cannot_save:
             raise UsageError(store.cannot_save)
+        _roster_from_backup(store, source)
+        roster = rosters.load(store, ())
         importer = Importer(store, _tally)
         for label, game in incoming(source):
             if not isinstance(game, Refused):
                 try:
-                    importer.offer(game)
+                    importer.offer(fit_people(game, roster))
                     continue
                 except Refused as why:
                     game = why

@@ -257,6 +257,21 @@ def backup_games(path: pathlib.Path) -> Iterator[tuple[str, Incoming | Refused]]
         store.close()
 
 
+def backup_fact(path: pathlib.Path, key: str):
+    """One fact of a backup file (None if it has none, or is no store)."""
+    from .eventlog import Store
+
+    try:
+        db, version = file.open_reader(path)
+    except StoreError:
+        return None
+    store = Store(db, path, time.time, readonly=True, version=version)
+    try:
+        return store.fact(key)
+    finally:
+        store.close()
+
+
 def is_store_file(path: pathlib.Path) -> bool:
     try:
         with open(path, "rb") as f:

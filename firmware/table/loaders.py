@@ -21,7 +21,7 @@ def load_stats(store, roster) -> "ui.StatsLoaded":
     from firmware.ui.messages import PersonStats, StatsLoaded
 
     sums = person_stats.load_sums(store, seats_from_meta) if store is not None else None
-    found, contests = person_stats.people_of(sums, roster.current) if sums else ((), 0)
+    found, contests = person_stats.people_of(sums, roster.who) if sums else ((), 0)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(
         PersonStats(p.name, p.games, p.wins, p.win_rate, p.busts_per_turn,

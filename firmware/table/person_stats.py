@@ -12,8 +12,10 @@ games). Versions before kept every tally in one fact, ``tallies``, written
 whole again as each game ended; the statistics split it into per-game facts
 the first time they are read.
 
-People are seats' names (after the roster's renames); a seat without a name
-counts under its colour, as before names existed, and a seat the box played
+People are the roster's ids (a seat keeps the id it was played under, so a
+rename carries the numbers and a newcomer with an old name starts afresh); a
+seat from before ids counts under its name (or the id that name had when ids
+began), a seat without a name under its colour, and a seat the box played
 under "Box".
 """
 
@@ -47,9 +49,14 @@ def tally(players, seats, rules, events, winner) -> dict:
         elif isinstance(event, Stop):
             climbed = sum(step - before.markers[who][c] for c, step in before.runner_steps().items())
             best[who] = max(best[who], climbed)
+    out_seats = []
+    for i, s in enumerate(seats):
+        seat = {"name": s.name or s.colour, "bot": s.bot, "turns": turns[i], "busts": busts[i], "best": best[i]}
+        if s.person is not None and s.name is not None:
+            seat["person"] = s.person
+        out_seats.append(seat)
     return {
-        "seats": [{"name": s.name or s.colour, "bot": s.bot, "turns": turns[i], "busts": busts[i],
-                   "best": best[i]} for i, s in enumerate(seats)],
+        "seats": out_seats,
         "winner": winner,
         "columns": rules.columns_to_win,
     }
@@ -82,26 +89,33 @@ class Person:
         return total / count
 
 
-def people(tallies, current=lambda name: name) -> tuple[tuple[Person, ...], int]:
+def _by_name(seat: dict) -> tuple[object, str]:
+    name = str(seat.get("name"))
+    return ("name", name), name
+
+
+def people(tallies, who=_by_name) -> tuple[tuple[Person, ...], int]:
     """Every person in the tallies (most wins first, then most games, then by name) and the count of contests.
 
-    ``current`` maps a stored name to the name the player goes by now (renames).
+    ``who(seat)`` gives a tally's seat as (the key its numbers add up under,
+    the name to show): the roster's :meth:`~firmware.table.roster.Roster.who`
+    counts by person id, so two people who had the same name stay apart.
     """
     sums = tally_sums.empty()
     for t in tallies:
-        tally_sums.add(sums, t, BOX)
-    return people_of(sums, current)
+        tally_sums.add(sums, t)
+    return people_of(sums, who)
 
 
-def people_of(sums: dict, current=lambda name: name) -> tuple[tuple[Person, ...], int]:
+def people_of(sums: dict, who=_by_name) -> tuple[tuple[Person, ...], int]:
     """:func:`people` from the tallies already added up (:mod:`firmware.table.tally_sums`)."""
-    found: dict[str, Person] = {}
-    for stored, numbers in sums["people"].items():
-        name = BOX if stored == BOX else current(stored)
-        p = found.setdefault(name, Person(name))
-        for key in ("games", "wins", "turns", "busts"):
-            value = numbers.get(key, 0)
-            setattr(p, key, getattr(p, key) + (value if type(value) is int else 0))
+    found: dict[object, Person] = {}
+    for seat, numbers in tally_sums.seats(sums):
+        key, name = (("box", BOX), BOX) if seat.get("bot") else who(seat)
+        p = found.setdefault(key, Person(name))
+        for field_name in ("games", "wins", "turns", "busts"):
+            value = numbers.get(field_name, 0)
+            setattr(p, field_name, getattr(p, field_name) + (value if type(value) is int else 0))
         for columns, (count, total, best) in (numbers.get("solo") or {}).items():
             had = p.solo.get(int(columns))
             p.solo[int(columns)] = ([had[0] + count, had[1] + total, min(had[2], best)] if had
@@ -168,7 +182,7 @@ def load_sums(store, seats_of) -> dict:
     writes: dict = {}
     added = set()
     for game_id, t in _tallies(store, seats_of, missing, writes):
-        tally_sums.add(sums, t, BOX)
+        tally_sums.add(sums, t)
         added.add(game_id)
     sums["games"] = tally_sums.runs(included | set(missing))  # an unreadable game is not tried again
     sums["check"] = check

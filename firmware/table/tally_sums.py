@@ -3,8 +3,9 @@
 Per game the box keeps a tally (:mod:`firmware.table.person_stats`); adding
 10,000 of them on every opening of the Statistics screen costs 200 ms here
 and grows with every game night. So the sums are kept too, in one fact
-(``tally-sums``): per name as stored in the games (renames are applied when
-the screen opens, as for the tallies), the contests, and which finished
+(``tally-sums``): per seat as the tallies name it (its person id and name,
+or the box; which person that is now, and under what name, is asked of the
+roster when the screen opens, as for the tallies), the contests, and which finished
 games are in them (as runs of game numbers: a few numbers for years of
 games), with a check of them (how many, the sum of their numbers). Opening
 the screen reads that fact and the same check of the finished games now (one
@@ -15,6 +16,8 @@ since) makes the sums start over from the tallies, once.
 """
 
 from __future__ import annotations
+
+import json
 
 SUMS_KEY = "tally-sums"
 _FIELDS = ("games", "wins", "turns", "busts")
@@ -50,14 +53,34 @@ def runs(ids) -> list[list[int]]:
     return out
 
 
-def add(sums: dict, t: dict, box_name: str) -> None:
-    """Add one finished game's tally to ``sums`` (in place), by the names stored in it."""
-    seats = t.get("seats") or []
-    solo = len(seats) == 1
+def _key(seat: dict) -> str:
+    """A tally seat's identity as the sums keep it: its person id (if any) and name, or the box."""
+    if seat.get("bot"):
+        return '["box"]'
+    person = seat.get("person")
+    return json.dumps([person if type(person) is int else None, str(seat.get("name"))], ensure_ascii=False)
+
+
+def seats(sums: dict):
+    """(a seat as a tally has it: ``name``, ``person``, ``bot``; its numbers) for each seat added up in ``sums``."""
+    for key, numbers in sums["people"].items():
+        try:
+            found = json.loads(key)
+        except ValueError:
+            continue
+        if found == ["box"]:
+            yield {"bot": True}, numbers
+        elif isinstance(found, list) and len(found) == 2:
+            yield {"person": found[0], "name": found[1], "bot": None}, numbers
+
+
+def add(sums: dict, t: dict) -> None:
+    """Add one finished game's tally to ``sums`` (in place), by the seats' identities stored in it."""
+    seats_ = t.get("seats") or []
+    solo = len(seats_) == 1
     sums["contests"] += not solo
-    for i, seat in enumerate(seats):
-        name = box_name if seat.get("bot") else str(seat.get("name"))
-        p = sums["people"].setdefault(name, {"games": 0, "wins": 0, "turns": 0, "busts": 0, "solo": {}})
+    for i, seat in enumerate(seats_):
+        p = sums["people"].setdefault(_key(seat), {"games": 0, "wins": 0, "turns": 0, "busts": 0, "solo": {}})
         turns = seat.get("turns", 0)
         p["turns"] += turns
         p["busts"] += seat.get("busts", 0)

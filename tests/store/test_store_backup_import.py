@@ -217,3 +217,28 @@ def test_import_of_nothing_is_one_line(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["import", str(tmp_path / "empty"), "--state-dir", str(tmp_path / "card")]) == 2
     assert capsys.readouterr().err == f"cantstop-box import: no game records (*.json) in {tmp_path / 'empty'}\n"
+
+
+def test_import_keeps_person_ids_only_where_this_stores_roster_knows_them(state_dir, clock, tmp_path, capsys):
+    from firmware.table import roster as rosters
+
+    with Store.open(state_dir, clock=clock) as store:
+        store.put_fact(rosters.ROSTER_KEY, rosters.from_fact(None, ("Ann", "Bob")).to_json())  # Ann 1, Bob 2
+        won, _ = play_to_end(seed=4)
+        seats = [{"colour": "Red", "bot": None, "name": "Ann", "person": 1},
+                 {"colour": "Blue", "bot": None, "name": "Bob", "person": 2}]
+        g = store.new_game(["Red", "Blue"], Rules(), meta={"seats": seats})
+        for e in won:
+            store.append(g.id, e)
+    assert main(["backup", str(tmp_path / "b.sqlite3"), "--state-dir", str(state_dir)]) == 0
+    fresh, other = tmp_path / "fresh", tmp_path / "other"
+    assert main(["import", str(tmp_path / "b.sqlite3"), "--state-dir", str(fresh)]) == 0  # takes the roster too
+    with Store.open(other, clock=clock) as store:  # a card whose id 1 is somebody else
+        store.put_fact(rosters.ROSTER_KEY, rosters.from_fact(None, ("Zed", "Bob")).to_json())
+    assert main(["import", str(tmp_path / "b.sqlite3"), "--state-dir", str(other)]) == 0
+    capsys.readouterr()
+    with Store.open(fresh, clock=clock) as a, Store.open(other, clock=clock) as b:
+        assert [s.get("person") for s in a.game(1).meta["seats"]] == [1, 2]
+        assert [s.get("person") for s in b.game(1).meta["seats"]] == [None, 2]  # Ann is not Zed
+        names = dict(load_stats(b, rosters.load(b, ())).rows)
+        assert "Zed" not in names and {"Ann", "Bob"} <= set(names)
