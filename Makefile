@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-floors soak bench gallery golden wiring fonts messages clean setup pi-check
+.PHONY: run test test-floors soak bench scale gallery golden wiring fonts messages clean setup pi-check
 
 setup: $(STAMP)
 
@@ -71,6 +71,14 @@ bench: $(STAMP)
 	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
 	$(PY) benchmarks/player_memory.py
+	$(PY) benchmarks/scale.py --quick
+
+# Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
+# stores built by the box's own writes and again by `cantstop-box import` of records.
+# About 10 minutes here; prints a table per way of building.
+scale: $(STAMP)
+	$(PY) benchmarks/scale.py --fill writes
+	$(PY) benchmarks/scale.py --fill import
 
 # Install with deploy/install.sh in emulated Pi root file systems (Debian
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the
