@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "players": ("firmware.players", "list, add, remove or rename the players' names a seat can take"),
     "run": ("firmware.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
     "emulate": ("firmware.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "web": ("firmware.web_command", "serve the live game, the history and the statistics as a web page (docs/web.md)"),
     "selftest": ("firmware.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
 }
 
