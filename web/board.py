@@ -124,8 +124,8 @@ def live_fragment(live: Live) -> str:
     return (f'<div id="game" data-status="{e(live.status)}" data-box="{e(live.box)}" data-game="{live.game_id}" '
             f'data-events="{live.events}" data-phase="{e(g.phase.value)}" data-current="{g.current}" '
             f'style="{seat_style(live.colours)}">'
-            f'{status_line(live, t)}{head}{problem}{players(live, t)}'
-            f'<div class="play"><div class="left">{board(g, live.moved)}</div>'
+            f'<div class="play"><div class="top">{status_line(live, t)}{head}{problem}{players(live, t)}</div>'
+            f'<div class="left">{board(g, live.moved)}</div>'
             f'<div class="right">{screen}{dice(live, t)}{bust}{last}{recap}</div></div></div>')
 
 
