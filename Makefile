@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden wiring fonts messages clean setup pi-check
+.PHONY: run test soak bench gallery web-gallery golden wiring fonts messages clean setup pi-check
 
 setup: $(STAMP)
 
@@ -17,8 +17,20 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # `make run SIZE=128x32` tries another panel size (as [display] size in the config).
+# `make run WEB=1` also serves the live web view of the same games at
+# http://127.0.0.1:8080/ (PORT=... for another port; its log in $TMPDIR/cantstop-web.log),
+# stopped when the emulator quits.
+WEB_LOG = $${TMPDIR:-/tmp}/cantstop-web.log
 run: $(STAMP)
+ifneq ($(WEB),)
+	@$(VENV)/bin/cantstop-box web --host 127.0.0.1 --port $(or $(PORT),8080) >$(WEB_LOG) 2>&1 & web=$$!; \
+	trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
+	sleep 1; if ! kill -0 $$web 2>/dev/null; then cat $(WEB_LOG) >&2; exit 1; fi; \
+	echo "web view: http://127.0.0.1:$(or $(PORT),8080)/ (open it in a browser; log: $(WEB_LOG))"; sleep 1; \
 	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+else
+	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+endif
 
 test: $(STAMP)
 	$(PY) -m pytest -q -m 'not slow'
@@ -40,6 +52,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
 	$(PY) benchmarks/player_memory.py
+	$(PY) benchmarks/web.py
 
 # Install with deploy/install.sh in emulated Pi root file systems (Debian
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the
@@ -52,6 +65,10 @@ pi-check: $(STAMP)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.gallery docs/gallery
+
+# Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
+web-gallery: $(STAMP)
+	$(PY) tools/web_gallery.py docs/gallery/web
 
 golden: $(STAMP)
 	$(PY) -m firmware.gallery --golden

@@ -38,6 +38,7 @@ from .text import choose
 log = logging.getLogger("cantstop.web")
 
 MAX_STREAMS = 250  # event streams open at once (each costs a few kilobytes)
+WORKERS = 4  # threads reading the store for the pages
 HEARTBEAT = 15.0  # seconds between two comments on an idle stream (finds dead clients)
 STATIC = Path(__file__).resolve().parent / "static"
 TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
@@ -161,6 +162,11 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        import anyio.to_thread
+
+        # A few worker threads are plenty (reads take milliseconds, and one reader serves them in turn);
+        # anyio's default of 40 would cost memory a Pi Zero does not have.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
         await hub.start()
         try:
             yield

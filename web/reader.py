@@ -67,6 +67,7 @@ class Reader:
         try:
             db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+            db.execute("PRAGMA cache_size=-512")  # 512 KiB of pages: the web view is small on a Pi
             version = schema.check(db)
             if version == 0:
                 raise StoreError(f"no saved games in {self.state_dir} yet")

@@ -7,7 +7,6 @@ import os
 from typing import Any
 
 from hw.display import DRIVERS, INTERFACES, SIZES, drivers_for, size_name, SPI_ONLY
-from hw.header import HEADER
 
 from ..i18n import LANGUAGES
 
@@ -283,6 +282,10 @@ class Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(section, key, value, f"must be a BCM GPIO number from 0 to {MAX_GPIO}{_type_hint(value)}")
         if not 0 <= value <= MAX_GPIO:
+            # Imported only for this hint: the header's table comes from gpiozero, which a reader of
+            # the config (the web view, the commands) need not load.
+            from hw.header import HEADER
+
             hint = ""
             if isinstance(HEADER.get(value), int):
                 hint = f"; physical pin {value} is GPIO{HEADER[value]}, so write {key} = {HEADER[value]}"

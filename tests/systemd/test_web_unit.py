@@ -112,3 +112,26 @@ def test_uninstall_removes_the_web_view(root):  # noqa: F811
     run(UNINSTALL, "--root", str(root))
     assert not (root / "etc/systemd/system/cantstop-box-web.service").exists()
     assert shutil.which("bash")
+
+
+def test_ci_deps_installs_the_browser_when_asked(tmp_path):
+    from test_deploy import CI_DEPS, add_tool
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "apt.log"
+    bash = shutil.which("bash")
+    for name, body in (("apt-get", f'echo "apt-get $*" >> {log}'),
+                       ("apt-cache", f'echo "apt-cache $*" >> {log}; echo "$2 | 1.0 | deb"')):
+        (bin_dir / name).write_text(f"#!{bash}\n{body}\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    (bin_dir / "sudo").write_text(f'#!{bash}\nexec "$@"\n')
+    (bin_dir / "sudo").chmod(0o755)
+    add_tool(bin_dir, "chromium")
+    env = {"PATH": str(bin_dir), "HOME": "/nonexistent"}
+    done = subprocess.run([bash, str(CI_DEPS), "chromium=chromium", "chromedriver=chromium-driver"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert log.read_text().splitlines() == ["apt-cache madison chromium-driver",
+                                            "apt-get install -y -qq --no-install-recommends chromium-driver"]
+    assert "chromium=chromium chromedriver=chromium-driver" in (REPO / ".ci/run").read_text()
