@@ -56,6 +56,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                proc_locks: str = "/proc/locks") -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view)."""
     reader = Reader(state_dir, proc_locks=proc_locks)
+    kept_tallies: dict = {}  # tallies this process worked out (games the box kept none for): replayed once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
@@ -133,7 +134,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                 if store is None:
                     return (), 0
                 names = roster.load(store, settings.roster)
-                tallies = people.load_tallies(_NoWrites(store), seats_from_meta)
+                tallies = people.load_tallies(_NoWrites(store, kept_tallies), seats_from_meta)
                 return people.people(tallies, names.current)
 
         found, contests = await run_in_threadpool(read)
@@ -206,13 +207,27 @@ def _checked(store, summary):
 
 
 class _NoWrites:
-    """The store for the statistics, minus its writes: a reader keeps nothing (the box keeps the tallies)."""
+    """The store for the statistics, minus its writes: a reader keeps nothing on disk (the box keeps the tallies).
 
-    def __init__(self, store):
+    A tally the statistics had to replay a game for is kept in ``kept`` (this
+    process's memory, a few hundred bytes a game) instead, so it is replayed once.
+    """
+
+    def __init__(self, store, kept: dict):
         self._store = store
+        self._kept = kept
 
     def put_facts(self, values) -> None:
-        pass
+        for key, value in values.items():
+            if value is not None and key.startswith(people.TALLY_PREFIX) and len(self._kept) < 100_000:
+                self._kept[key] = value
+
+    def facts(self, prefix: str) -> dict:
+        found = dict(self._store.facts(prefix))
+        for key, value in self._kept.items():
+            if key.startswith(prefix):
+                found.setdefault(key, value)
+        return found
 
     def __getattr__(self, name):
         return getattr(self._store, name)
