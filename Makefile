@@ -64,14 +64,14 @@ pi-check: $(STAMP)
 	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
 
 gallery: $(STAMP)
-	$(PY) -m firmware.gallery docs/gallery
+	$(PY) -m firmware.devtools.gallery docs/gallery
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
 web-gallery: $(STAMP)
 	$(PY) tools/web_gallery.py docs/gallery/web
 
 golden: $(STAMP)
-	$(PY) -m firmware.gallery --golden
+	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden
 
 # Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
 # the built files are committed, so nothing else ever needs npm).
@@ -82,10 +82,10 @@ fonts: $(STAMP)
 # merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo
 # (committed beside it). See docs/translating.md.
 messages: $(STAMP)
-	$(PY) -m firmware.catalogues
+	$(PY) -m firmware.devtools.catalogues
 
 wiring: $(STAMP)
-	$(PY) -m firmware.diagram docs/wiring.png
+	$(PY) -m firmware.devtools.diagram docs/wiring.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info

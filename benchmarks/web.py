@@ -35,8 +35,8 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from firmware import ui, views  # noqa: E402
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon import Box  # noqa: E402
-from firmware.dice import seeded_dice  # noqa: E402
+from firmware.daemon.box import Box  # noqa: E402
+from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 from hw.fakes import FakeDisplay  # noqa: E402

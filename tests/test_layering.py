@@ -117,7 +117,7 @@ def test_layering_holds_for_the_whole_tree():
 def test_layering_checks_every_product_module():
     # the walk sees the modules that matter, including nested packages
     checked = {p.relative_to(ROOT).as_posix() for layer in PRODUCT for p in (ROOT / layer).rglob("*.py")}
-    for expected in ("engine/board.py", "engine/players/strong.py", "hw/display.py", "firmware/daemon.py",
+    for expected in ("engine/board.py", "engine/players/strong.py", "hw/display.py", "firmware/daemon/box.py",
                      "firmware/screens/__init__.py", "web/app.py"):
         assert expected in checked
 
@@ -149,9 +149,9 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "engine/sub/deep.py": "from ...hw import display\nfrom .. import rules\n",
         "hw/__init__.py": "",
         "hw/fake.py": "import gpiozero\nfrom engine import apply\n",
-        "hw/dyn.py": "import importlib\nimportlib.import_module('firmware.daemon')\n",
+        "hw/dyn.py": "import importlib\nimportlib.import_module('firmware.daemon.box')\n",
         "firmware/__init__.py": "",
-        "firmware/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
+        "firmware/commands/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
         "firmware/screen.py": "from luma.core.render import canvas\nimport tests.helpers\n",
         "firmware/ok.py": "from engine import apply\nfrom . import run\nfrom .screen import x\n",
         "web/__init__.py": "",
@@ -162,9 +162,9 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "engine/odd.py:1: engine imports PIL, which is not the standard library",
         "engine/rules.py:4: engine imports firmware.ui",
         "engine/sub/deep.py:1: relative import ...hw reaches outside the tree",
-        "hw/dyn.py:2: hw imports firmware.daemon",
+        "hw/dyn.py:2: hw imports firmware.daemon.box",
         "hw/fake.py:2: hw imports engine",
-        "firmware/run.py:4: firmware imports gpiozero.pins.mock",
+        "firmware/commands/run.py:4: firmware imports gpiozero.pins.mock",
         "firmware/screen.py:1: firmware imports luma.core.render",
         "firmware/screen.py:2: firmware imports tests.helpers",
         "web/bad.py:1: web imports firmware.daemon",
@@ -185,12 +185,18 @@ def test_layering_resolves_relative_imports(tmp_path, source, module):
 
 
 def test_the_web_view_never_loads_the_daemon_or_the_hardware():
-    """Not only its own imports: nothing it loads brings in the daemon, the buttons or the OLED drivers."""
+    """Not only its own imports: nothing it loads brings in the daemon's loop, the buttons or the OLED drivers.
+
+    (firmware's UI takes its Press from firmware.daemon.debounce, a plain value: that one module is loaded, the
+    daemon's package itself holds only its docstring.)
+    """
     import subprocess
 
-    code = ("import sys, web.app, web.serve, web.command, firmware.web_command\n"
+    code = ("import sys, web.app, web.serve, web.command, firmware.commands.web\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'luma') or m in "
-            "('firmware.daemon', 'firmware.run', 'firmware.emulate', 'hw.buttons', 'hw.oled', 'hw.terminal'))\n"
+            "('firmware.daemon.box', 'firmware.daemon.dice', 'firmware.daemon.pager', 'firmware.daemon.sdnotify', "
+            "'firmware.daemon.restart', 'firmware.commands.run', 'firmware.commands.emulate', 'hw.buttons', "
+            "'hw.oled', 'hw.terminal'))\n"
             "print(' '.join(bad))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -24,10 +24,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from firmware.cli import MAX_INT
-from firmware.export import format_record, record_json
-from firmware.seats import seats_from_meta
-from firmware import people, roster
+from firmware.commands.cli import MAX_INT
+from firmware.commands.export import format_record, record_json
+from firmware.table.seat import seats_from_meta
+from firmware.table import person_stats as people, roster
 from firmware.store import StoreError
 
 from . import pages

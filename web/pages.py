@@ -13,7 +13,7 @@ from html import escape
 from engine import new_game, apply
 
 from firmware import i18n, words
-from firmware.history import duration_text, rounds, shown_names, summary_json
+from firmware.commands.history import duration_text, rounds, shown_names, summary_json
 
 from . import board
 from .board import e, seat_style
@@ -101,7 +101,7 @@ def game_page(lang: str, game, step: int | None) -> str:
     """Game ``game`` (a StoredGame) after ``step`` of its events (None: all of them), with links to step through."""
     t = TEXT[lang]
     w = words.language(lang)
-    from firmware.seats import seats_from_meta
+    from firmware.table.seat import seats_from_meta
 
     seats = seats_from_meta(game.meta, game.players)
     names = tuple(s.name or w.colour(s.colour) for s in seats)

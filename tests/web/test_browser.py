@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from firmware import cli
+from firmware.commands import cli
 
 from boxrig import BoxRig
 from browser import READ_BOARD, chrome, missing

@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import datetime, timezone
 
-from firmware.cli import MAX_INT, UsageError, shown, write_stdout
+from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.store import Store, StoredGame, StoreError, default_state_dir
 
 DESCRIPTION = __doc__

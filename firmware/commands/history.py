@@ -13,9 +13,9 @@ import argparse
 import json
 import time
 
-from firmware.cli import MAX_INT, UsageError, shown, write_stdout
-from firmware.export import add_state_dir_argument, iso, open_store
-from firmware.seats import seats_from_meta
+from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
+from firmware.commands.export import add_state_dir_argument, iso, open_store
+from firmware.table.seat import seats_from_meta
 from firmware.store import GameSummary, StoreError
 
 DESCRIPTION = __doc__
