@@ -259,7 +259,8 @@ class EventStream:
             try:
                 while not gone.done():
                     if hub.version != seen:
-                        seen, html = await run_in_threadpool(hub.fragment, lang)
+                        # built once per change: every stream but the first takes it without a thread
+                        seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)
                         data = json.dumps({"v": seen, "html": html}, ensure_ascii=False)
                         chunk = f"id: {seen}\nevent: live\ndata: {data}\n\n".encode()
                     else:

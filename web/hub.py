@@ -106,6 +106,11 @@ class Hub:
         self._lang = (version, lang)
         return lang
 
+    def cached(self, lang: str) -> tuple[int, str] | None:
+        """The live fragment in ``lang`` if it is built for the current version (no store read), else None."""
+        hit = self._cache.get(lang)
+        return hit if hit is not None and hit[0] == self.version else None
+
     def fragment(self, lang: str) -> tuple[int, str]:
         """(version, the live fragment in ``lang``), built at most once per change and language (thread-safe)."""
         version = self.version

@@ -182,8 +182,8 @@ def test_no_route_changes_the_store_and_the_box_never_waits(played, tmp_path):
         with s.app.state.hub.reader.read() as store:  # a page's read in progress ...
             assert store is not None
             started = time.monotonic()
-            played.play(3)  # ... and the box saves its presses at once
-            assert time.monotonic() - started < 1.0
+            played.play(3)  # ... and the box saves its presses without waiting for it
+            assert time.monotonic() - started < 2.5  # the box's busy timeout is 5 s: a lock held would show
         assert len(played.store.game(2).events) == len(played.box.app.events)
 
 
@@ -283,10 +283,10 @@ def test_a_page_follows_presses_over_server_sent_events(played, tmp_path):
             first = _next_event(lines)
             assert live_attrs(first["html"])["events"] == str(len(played.box.app.events))
             for _ in range(5):
-                pressed = time.monotonic()
-                played.play(1)
-                event = _next_event(lines)
-                assert time.monotonic() - pressed < 1.0
+                before = len(played.box.app.events)
+                while len(played.box.app.events) == before:  # a press the box saves (a pick alone is not)
+                    played.play(1)
+                event = _next_event(lines)  # (how soon: benchmarks/web.py; here only that it comes by itself)
                 assert event["v"] > first["v"]
                 assert live_attrs(event["html"])["events"] == str(len(played.box.app.events))
                 first = event
