@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from engine import HEIGHTS, GameState, Phase
+from engine import HEIGHTS, GameState
 
 from .live import Live
 from .text import TEXT

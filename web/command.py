@@ -34,7 +34,7 @@ def run(args) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr, force=True)
     try:
-        import starlette  # noqa: F401
+        import starlette  # noqa: F401  (only: is the extra installed?)
         import uvicorn  # noqa: F401
     except ImportError:
         return _fail("the web view needs its extra: pip install 'cantstop-box[web]' "

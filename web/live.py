@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from engine import HEIGHTS, GameState, Move, Phase, Roll, Stop, bust_probability, can_stop, dice_pairs, pairings
-from engine import state_view
+from engine import GameState, Move, Phase, Roll, Stop, apply, bust_probability, dice_pairs, pairings, state_view
 
 from firmware import i18n, ui, views as v, words
 from firmware.table import person_stats as people, roster
@@ -177,7 +176,7 @@ def _options(app) -> tuple[Option, ...]:
 def _moved(app) -> tuple[int, ...]:
     if not app.events:
         return ()
-    last, before, after = app.events[-1], app.states[-2], app.states[-1]
+    last, before = app.events[-1], app.states[-2]
     if isinstance(last, Move):
         return tuple(dict.fromkeys(last.sums))
     if isinstance(last, Stop):
@@ -189,8 +188,7 @@ def event_text(w, names, before: GameState, event) -> str:
     """One event in the box's words, for the replay and the live page's last step."""
     who = names[before.current] if before.current < len(names) else w.seat_name(before.current)
     if isinstance(event, Roll):
-        after_moves = [m for m in _legal(before, event)]
-        if not after_moves:
+        if not _legal(before, event):
             return f"{w.handover_title(who, True)}: {w.bust_big(event.dice)}"
         return f"{who}: {' '.join(map(str, event.dice))}"
     if isinstance(event, Move):
@@ -201,8 +199,7 @@ def event_text(w, names, before: GameState, event) -> str:
 
 
 def _legal(before: GameState, roll: Roll):
-    from engine import apply
-
+    """The moves a roll offers (none: a bust)."""
     try:
         after = apply(before, roll)
     except Exception:

@@ -6,14 +6,12 @@ Only the box's own files are linked: no page loads anything from elsewhere.
 
 from __future__ import annotations
 
-import json
 import time
-from html import escape
 
-from engine import new_game, apply
+from engine import apply, new_game
 
 from firmware import i18n, words
-from firmware.commands.history import duration_text, rounds, shown_names, summary_json
+from firmware.commands.history import duration_text, rounds, summary_json
 
 from . import board
 from .board import e, seat_style
@@ -21,6 +19,7 @@ from .live import event_text
 from .text import TEXT
 
 PAGE_SIZE = 20
+COLUMNS = ("game", "started", "players", "rounds", "winner", "duration", "status")  # the history's, as `history` has them
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -79,16 +78,17 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
         winner = names[g.winner] if g.winner is not None and 0 <= g.winner < len(names) else "–"
         status = t.get(f"status_{g.status}", g.status)
         problem = f'<div class="problem">{e(g.problem)}</div>' if g.problem else ""
-        rows.append(f'<tr data-game="{g.id}" class="st-{e(g.status)}"><td><a href="/games/{g.id}">{g.id}</a></td>'
-                    f'<td>{e(_when(g.started))}</td><td>{e(", ".join(names))}</td><td>{rounds(g)}</td>'
-                    f'<td>{e(winner)}</td><td>{e(duration_text(g.duration))}</td><td>{e(status)}{problem}</td></tr>')
-    head = "".join(f"<th>{e(t[k])}</th>" for k in ("game", "started", "players", "rounds", "winner", "duration", "status"))
+        cells = (f'<a href="/games/{g.id}">{g.id}</a>', e(_when(g.started)), e(", ".join(names)), str(rounds(g)),
+                 e(winner), e(duration_text(g.duration)), e(status) + problem)
+        rows.append(f'<tr data-game="{g.id}" class="st-{e(g.status)}">'
+                    + "".join(f'<td data-label="{e(t[k])}">{c}</td>' for k, c in zip(COLUMNS, cells)) + "</tr>")
+    head = "".join(f"<th>{e(t[k])}</th>" for k in COLUMNS)
     pager = []
     if page > 1:
         pager.append(f'<a rel="prev" href="/games?page={page - 1}">← {e(t["newer"])}</a>')
     if more:
         pager.append(f'<a rel="next" href="/games?page={page + 1}">{e(t["older"])} →</a>')
-    table = f'<table class="history"><tr>{head}</tr>{"".join(rows)}</table>' if rows else \
+    table = f'<table class="history"><tr class="head">{head}</tr>{"".join(rows)}</table>' if rows else \
         f'<p class="empty">{e(t["no_store"])}</p>'
     return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}<nav class="pager">{"".join(pager)}</nav>',
                   nav="history", path="/games")
@@ -160,11 +160,3 @@ def people_page(lang: str, found, contests: int) -> str:
             cards.append(f'<section class="person"><h2>{e(p.name)}</h2><table>{cells}</table></section>')
         body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>'
     return layout(lang, t["people"], f'<h1>{e(t["people"])}</h1>{body}', nav="people", path="/people")
-
-
-def json_text(obj) -> str:
-    """JSON safe inside HTML too (no ``<``, ``>`` or ``&`` as such)."""
-    return json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-__all__ = ["layout", "live_page", "history_page", "game_page", "people_page", "not_found", "problem_page", "escape"]
