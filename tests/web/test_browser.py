@@ -117,3 +117,24 @@ def test_a_finished_game_steps_through_with_the_keys(table):
         assert "Ann" in driver.find_element("tag name", "main").text
     finally:
         driver.quit()
+
+
+def test_without_an_event_stream_the_page_polls_and_still_follows(table, monkeypatch):
+    """Too many pages open (the stream refused with 503): the page polls /now.json and follows all the same."""
+    from web import app as web_app
+
+    rig, server, state = table
+    monkeypatch.setattr(web_app, "MAX_STREAMS", 0)
+    driver = chrome("phone", "en")
+    try:
+        driver.get(server.url + "/")
+        driver.execute_script("window.notReloaded = true")
+        for _ in range(2):
+            before = len(rig.box.app.events)
+            while len(rig.box.app.events) == before:
+                rig.play(1)
+            count = len(rig.box.app.events)
+            wait_for(driver, lambda d: events_shown(d) == count, 5.0)
+        assert driver.execute_script("return window.notReloaded") is True
+    finally:
+        driver.quit()
