@@ -187,7 +187,8 @@ def main(argv=None) -> int:
         port = free_port()
         web = subprocess.Popen([str(ROOT / ".venv/bin/cantstop-box"), "web", "--state-dir", str(state), "--host",
                                 "127.0.0.1", "--port", str(port)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "MALLOC_ARENA_MAX": "2"})  # as its systemd unit sets
         deadline = time.monotonic() + 30
         while True:
             try:
