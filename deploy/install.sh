@@ -6,7 +6,10 @@
 #
 # What it does (safe to run again: it updates the program and never
 # overwrites your settings):
-#   - creates the system user "cantstop" in the groups gpio, i2c, spi
+#   - creates the system user "cantstop" in the groups gpio, i2c, spi (and any
+#     of these groups the system lacks, as on plain Debian and Ubuntu)
+#   - installs a udev rule (/etc/udev/rules.d/60-cantstop-box.rules) giving
+#     /dev/gpiochip*, /dev/gpiomem, /dev/i2c-* and /dev/spidev* to those groups
 #   - creates /opt/cantstop-box/venv and installs this checkout with the 'pi' extra
 #   - installs /etc/cantstop-box/config.toml from firmware/default_config.toml if there is none
 #   - installs the systemd unit, enables it and (re)starts it; where systemd
@@ -17,7 +20,9 @@
 #     (lgpio for Python 3.13 on 64-bit: Adafruit's build, adafruit-lgpio);
 #     never a compiler
 #   - remembers what it added in /opt/cantstop-box/install.record, for uninstall.sh
-#   - tells you if I2C is not enabled yet
+#   - turns the display's bus on in the Pi's boot config (/boot/firmware/config.txt
+#     or /boot/config.txt): I2C at 400 kHz, or SPI, as the settings say; it keeps
+#     the old file as config.txt.cantstop-box.bak and says when a reboot is due
 #
 # --root DIR (or ROOT=DIR) installs the files (and the service links) under DIR instead of / and only
 # prints the system commands (useradd, pip, systemctl): used by the tests.
@@ -33,7 +38,7 @@ while [ $# -gt 0 ]; do
         --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory; $usage" >&2; exit 2; }
                 ROOT=$2; shift ;;
         --root=*) ROOT=${1#--root=} ;;
-        -h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option '$1'; $usage" >&2; exit 2 ;;
     esac
     shift
@@ -51,6 +56,8 @@ VENV=$OPT/venv
 ETC=$R/etc/$NAME
 UNIT_DIR=$R/etc/systemd/system
 DROPIN_DIR=$UNIT_DIR/$NAME.service.d
+UDEV_DIR=$R/etc/udev/rules.d
+UDEV_RULE=60-$NAME.rules
 
 # shellcheck source-path=SCRIPTDIR source=steps.sh
 . "$(dirname "$0")/steps.sh"
@@ -147,22 +154,21 @@ fi
 [ "$DRY_RUN" -eq 1 ] && say "Dry run: nothing is changed."
 say "Installing $NAME from $SRC${R:+ into $R}"
 
-# 1. The user, in the groups that own /dev/gpiochip*, /dev/i2c-* and /dev/spidev*.
-present=()
+# 1. The user, in the groups that own /dev/gpiochip*, /dev/i2c-* and /dev/spidev*
+# (Raspberry Pi OS has all three; plain Debian and Ubuntu may have none: then
+# they are made here, and the udev rule of step 4 gives the devices to them).
 for group in "${GROUPS_WANTED[@]}"; do
-    if group_exists "$group"; then
-        present+=("$group")
-    else
-        note "group '$group' does not exist here (Raspberry Pi OS has it); skipping it"
-    fi
+    if group_exists "$group"; then continue; fi
+    system_step groupadd --system "$group"
+    [ "$REAL" -eq 0 ] || record "group $group"
 done
-joined=$(IFS=,; echo "${present[*]}")
+joined=$(IFS=,; echo "${GROUPS_WANTED[*]}")
 if user_exists "$USER_NAME"; then
     say "user $USER_NAME exists"
-    [ -z "$joined" ] || system_step usermod --append --groups "$joined" "$USER_NAME"
+    system_step usermod --append --groups "$joined" "$USER_NAME"
 else
     system_step useradd --system --user-group --no-create-home --home-dir "/var/lib/$NAME" \
-        --shell /usr/sbin/nologin --comment "cantstop-box daemon" ${joined:+--groups "$joined"} "$USER_NAME"
+        --shell /usr/sbin/nologin --comment "cantstop-box daemon" --groups "$joined" "$USER_NAME"
     [ "$REAL" -eq 0 ] || record "user $USER_NAME"
 fi
 
@@ -267,17 +273,21 @@ fi
 file_step install -d -m 0755 "$UNIT_DIR"
 file_step install -m 0644 "$SRC/systemd/$NAME.service" "$UNIT_DIR/$NAME.service"
 [ "$DRY_RUN" -eq 1 ] || say "installed the service as $UNIT_DIR/$NAME.service"
-if [ "${#present[@]}" -lt "${#GROUPS_WANTED[@]}" ]; then
-    # The unit names all three groups; a missing one would stop it from starting.
-    file_step install -d -m 0755 "$DROPIN_DIR"
-    if [ "$DRY_RUN" -eq 1 ]; then
-        say "would write $DROPIN_DIR/groups.conf: SupplementaryGroups=${present[*]}"
-    else
-        printf '# Written by deploy/install.sh: only the groups this system has.\n[Service]\nSupplementaryGroups=\nSupplementaryGroups=%s\n' \
-            "${present[*]}" > "$DROPIN_DIR/groups.conf"
-    fi
-elif [ -e "$DROPIN_DIR/groups.conf" ]; then
+if [ -e "$DROPIN_DIR/groups.conf" ]; then
+    # An older install's stand-in for a missing group: the groups exist now (step 1).
     file_step rm -f "$DROPIN_DIR/groups.conf"
+    if [ "$DRY_RUN" -eq 0 ]; then rmdir "$DROPIN_DIR" 2>/dev/null || true; fi
+fi
+# The devices' groups: a udev rule of the box's own, applied now where udev runs.
+file_step install -d -m 0755 "$UDEV_DIR"
+file_step install -m 0644 "$SRC/deploy/$UDEV_RULE" "$UDEV_DIR/$UDEV_RULE"
+if systemd_running; then
+    system_step udevadm control --reload
+    # (udevadm ANDs a subsystem filter with a name filter: gpiomem, whose subsystem varies, on its own.)
+    system_step udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=spidev
+    system_step udevadm trigger --action=change --sysname-match='gpiomem*'
+else
+    say "the udev rule $UDEV_RULE gives the GPIO, I2C and SPI devices to their groups from the next boot"
 fi
 if systemd_running; then
     system_step systemctl daemon-reload
@@ -316,20 +326,35 @@ elif [ -e "$WEB_UNIT" ]; then
     [ "$DRY_RUN" -eq 1 ] || say "removed the web view's service ([web] enabled is not true)"
 fi
 
-# 5. I2C: the OLED's bus must be on, ideally at 400 kHz (a frame then takes ~23 ms).
+# 5. The display's bus (I2C at 400 kHz, or SPI, as the settings say) on in the
+# Pi's boot config, where there is one: deploy/bootconfig.py, which keeps a
+# backup and changes nothing the second time. A change takes a reboot.
 boot_config=$R/boot/firmware/config.txt
 [ -e "$boot_config" ] || [ ! -e "$R/boot/config.txt" ] || boot_config=$R/boot/config.txt
 shown_config=${boot_config#"$R"}
-if [ ! -e "$R/dev/i2c-1" ]; then
-    note "I2C is not enabled (no /dev/i2c-1), so the display cannot be found."
-    note "  enable it: sudo raspi-config nonint do_i2c 0"
-    note "  or add to $shown_config: dtparam=i2c_arm=on,i2c_arm_baudrate=400000"
-    note "  then reboot."
-elif [ -e "$boot_config" ] && ! grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c_arm_baudrate=400000' "$boot_config"; then
-    note "I2C runs at its default 100 kHz; for smooth screens add to $shown_config:"
-    note "  dtparam=i2c_arm=on,i2c_arm_baudrate=400000   (then reboot)"
+settings=$ETC/config.toml
+[ -e "$settings" ] || settings=$SRC/firmware/default_config.toml   # a dry run installs none
+reboot_due=0
+if [ -e "$boot_config" ]; then
+    bus_status=0 dry=()
+    [ "$DRY_RUN" -eq 0 ] || dry=(--dry-run)
+    # Its lines name the boot config as the Pi sees it (without the --root prefix).
+    "$PYTHON" "$SRC/deploy/bootconfig.py" "${dry[@]}" "$settings" "$boot_config" | sed "s|^$R/|/|" || bus_status=$?
+    case $bus_status in
+        0) say "the display's bus is already on in $shown_config" ;;
+        10) reboot_due=1 ;;
+        *) note "the display's bus was left as it is in $shown_config (see the line above)" ;;
+    esac
+elif [ ! -e "$R/dev/i2c-1" ] && [ ! -e "$R/dev/spidev0.0" ]; then
+    note "no /boot/firmware/config.txt or /boot/config.txt here, and no /dev/i2c-1: turn the display's bus on"
+    note "  (on a Raspberry Pi: sudo raspi-config nonint do_i2c 0), then reboot."
 fi
 
+if [ "$reboot_due" -eq 1 ] && [ "$DRY_RUN" -eq 1 ]; then
+    note "after that change the Pi would need a reboot"
+elif [ "$reboot_due" -eq 1 ]; then
+    note "the display's bus changed in $shown_config: reboot for it to take effect (sudo reboot)"
+fi
 if [ "$started" -eq 1 ]; then
     say "Done. Status: systemctl status $NAME    Log: journalctl -u $NAME -f"
 else

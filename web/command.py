@@ -22,7 +22,7 @@ def _fail(message: str, code: int) -> int:
 
 def run(args) -> int:
     from firmware.config import ConfigError, load
-    from firmware.store import default_state_dir
+    from firmware.store.installed import state_dir as store_dir
 
     try:
         cfg = load(args.config)
@@ -30,7 +30,7 @@ def run(args) -> int:
         return _fail(str(err), EXIT_CONFIG)
     host = args.host or cfg.web.host
     port = args.port or cfg.web.port
-    state_dir = args.state_dir or cfg.state_dir or default_state_dir()
+    state_dir = store_dir(args.state_dir, cfg.state_dir)  # as every command: the installed box's own store
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr, force=True)
     try:

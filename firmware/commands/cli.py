@@ -113,6 +113,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     name = f"cantstop-box {args.command}"
     try:
+        return _run(args, name)
+    finally:
+        import os
+
+        if os.geteuid() == 0:  # run by root on an installed box: the box's store stays the box's user's
+            from firmware.store.installed import hand_back
+
+            hand_back()
+
+
+def _run(args, name: str) -> int:
+    try:
         code = args._module.run(args)
         if sys.stdout is not None:
             sys.stdout.flush()  # a buffered print fails here, not in the interpreter's exit

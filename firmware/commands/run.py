@@ -139,15 +139,21 @@ def run_box(args) -> int:
     except ConfigError as err:
         _show_config_error(str(err))
         return _fail(str(err), EXIT_CONFIG)
+    from firmware.daemon.sdnotify import Notifier
+
+    notifier = Notifier.from_env()
+    if notifier.enabled:  # as a service: udev may not have made or given us the devices yet
+        from firmware.daemon.devicewait import needed, wait_for_devices
+
+        if problem := wait_for_devices(needed(cfg.display), notifier):
+            return _fail(problem, EXIT_HARDWARE)
     try:
         from hw.buttons import real_pin_factory
 
         factory = real_pin_factory()
     except HardwareError as err:
-        text = str(err)
-        if "emulate" not in text:
-            text += " (to play on this machine: cantstop-box emulate)"
-        return _fail(text, EXIT_HARDWARE)
+        # Only "no GPIO at all" suggests emulate (hw.buttons says so): on a Pi it is the wrong advice.
+        return _fail(str(err), EXIT_HARDWARE)
     try:
         from hw.display import open_oled
 
@@ -155,10 +161,8 @@ def run_box(args) -> int:
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
     _note_slow_bus(cfg.display, display.size)
-    from firmware.daemon.sdnotify import Notifier
-
     store, store_error = _open_store(cfg, args.state_dir)
-    box = _make_box(cfg, display, store, store_error, notifier=Notifier.from_env())
+    box = _make_box(cfg, display, store, store_error, notifier=notifier)
     try:
         from hw.buttons import GpioButtons
 
