@@ -135,7 +135,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                     return (), 0
                 names = roster.load(store, settings.roster)
                 tallies = people.load_tallies(_NoWrites(store, kept_tallies), seats_from_meta)
-                return people.people(tallies, names.current)
+                return people.people(tallies, names.who)
 
         found, contests = await run_in_threadpool(read)
         return _html(pages.people_page(lang, found, contests))
