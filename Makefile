@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-floors soak bench scale gallery golden wiring fonts messages clean setup pi-check
+.PHONY: run test test-floors soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check
 
 setup: $(STAMP)
 
@@ -17,8 +17,20 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # `make run SIZE=128x32` tries another panel size (as [display] size in the config).
+# `make run WEB=1` also serves the live web view of the same games at
+# http://127.0.0.1:8080/ (PORT=... for another port; its log in $TMPDIR/cantstop-web.log),
+# stopped when the emulator quits.
+WEB_LOG = $${TMPDIR:-/tmp}/cantstop-web.log
 run: $(STAMP)
+ifneq ($(WEB),)
+	@$(VENV)/bin/cantstop-box web --host 127.0.0.1 --port $(or $(PORT),8080) >$(WEB_LOG) 2>&1 & web=$$!; \
+	trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
+	sleep 1; if ! kill -0 $$web 2>/dev/null; then cat $(WEB_LOG) >&2; exit 1; fi; \
+	echo "web view: http://127.0.0.1:$(or $(PORT),8080)/ (open it in a browser; log: $(WEB_LOG))"; sleep 1; \
 	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+else
+	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+endif
 
 # Both cores (pytest-xdist); TEST_JOBS=1 runs in one process, TEST_ARGS adds pytest options.
 TEST_JOBS ?= 2
@@ -71,6 +83,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
 	$(PY) benchmarks/player_memory.py
+	$(PY) benchmarks/web.py
 	$(PY) benchmarks/scale.py --quick
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
@@ -91,6 +104,10 @@ pi-check: $(STAMP)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
+
+# Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
+web-gallery: $(STAMP)
+	$(PY) tools/web_gallery.py docs/gallery/web
 
 golden: $(STAMP)
 	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden

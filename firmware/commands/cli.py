@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "players": ("firmware.commands.players", "list, add, remove or rename the players' names a seat can take"),
     "run": ("firmware.commands.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
     "emulate": ("firmware.commands.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "web": ("firmware.commands.web", "serve the live game, the history and the statistics as a web page (docs/web.md)"),
     "selftest": ("firmware.commands.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
 }
 

@@ -139,12 +139,22 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The live web view (``cantstop-box web``, its own service): off unless enabled."""
+
+    enabled: bool = False  # deploy/install.sh installs and starts cantstop-box-web only when true
+    host: str = "0.0.0.0"  # the address to listen on: every interface of the box's network; "127.0.0.1" for this machine only
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     """Every setting of the box. ``state_dir`` None means the store's default."""
 
     buttons: ButtonPins = field(default_factory=ButtonPins)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     state_dir: str | None = None
     path: str | None = None
 
@@ -163,4 +173,5 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "display": _names(DisplayConfig),
     "game": _names(GameConfig),
     "storage": ("state_dir",),
+    "web": _names(WebConfig),
 }

@@ -15,7 +15,7 @@ from hw.header import physical_pin
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "building.md").read_text()
-MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig}
+MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig, "web": config.WebConfig}
 
 
 def table_after(heading: str) -> list[list[str]]:

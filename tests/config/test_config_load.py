@@ -64,8 +64,9 @@ def test_config_sections_list_every_dataclass_field():
     assert config.SECTIONS["buttons"] == tuple(f.name for f in dataclasses.fields(ButtonPins))
     assert config.SECTIONS["display"] == tuple(f.name for f in dataclasses.fields(DisplayConfig))
     assert config.SECTIONS["game"] == tuple(f.name for f in dataclasses.fields(GameConfig))
+    assert config.SECTIONS["web"] == tuple(f.name for f in dataclasses.fields(config.WebConfig))
     top = {f.name for f in dataclasses.fields(Config)}
-    assert top == {"buttons", "display", "game", "state_dir", "path"}
+    assert top == {"buttons", "display", "game", "web", "state_dir", "path"}
 
 
 def test_config_empty_file_gives_defaults(tmp_path):
