@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden wiring fonts messages clean setup pi-check
+.PHONY: run test soak bench gallery golden wiring fonts messages clean setup pi-check boot-check
 
 setup: $(STAMP)
 
@@ -49,6 +49,13 @@ bench: $(STAMP)
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 pi-check: $(STAMP)
 	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
+
+# Boots Debian bookworm arm64 in qemu-system-aarch64 (TCG), installs the box as an owner
+# would, reboots and checks it on a real kernel, GPIO simulator and I2C bus. Kernel, modules
+# and disk are cached in /var/cache/cantstop-boot-check (BOOT_CHECK_CACHE to move it).
+# See tools/boot_check.py and docs/building.md ("Booted in").
+boot-check: $(STAMP)
+	$(SUDO) $(PY) tools/boot_check.py $(BOOT_CHECK_ARGS)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.gallery docs/gallery
