@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import subprocess
-import tarfile
 import time
 from pathlib import Path
 
@@ -165,7 +164,8 @@ def root_dir() -> Path:
     (etc / "resolv.conf").write_text("nameserver 10.0.2.3\n")
     (etc / "sudoers.d/010_pi-nopasswd").write_text("pi ALL=(ALL) NOPASSWD: ALL\n")
     (etc / "sudoers.d/010_pi-nopasswd").chmod(0o440)
-    (etc / "machine-id").write_text("")  # a new one at first boot, as on a fresh card
+    # An id of its own: an empty one would make the first boot apply systemd's presets to every unit.
+    (etc / "machine-id").write_text(os.urandom(16).hex() + "\n")
     building.rename(root)
     _stamp(root, ROOT_RECIPE)
     say(f"built the root in {time.monotonic() - started:.0f} s")
@@ -213,7 +213,7 @@ def headers_dir(root: Path) -> Path:
     return out / f"usr/src/linux-headers-{version}"
 
 
-MODULE_SOURCES = {"gpio-sim": ["drivers/gpio/gpio-sim.c", "kernel/irq/irq_sim.c"]}
+MODULE_SOURCES = {"gpio-sim": ["drivers/gpio/gpio-sim.c", "drivers/gpio/gpiolib.h", "kernel/irq/irq_sim.c"]}
 
 
 def modules_dir(root: Path) -> Path:
@@ -227,11 +227,12 @@ def modules_dir(root: Path) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     say("building gpio-sim.ko and i2c-sink.ko")
-    with tarfile.open("/usr/src/linux-source-6.1.tar.xz") as tar:
-        for member in tar:
-            for wanted in MODULE_SOURCES["gpio-sim"]:
-                if member.name.endswith("/" + wanted):
-                    (out / Path(wanted).name).write_bytes(tar.extractfile(member).read())
+    sh("tar", "-xJf", "/usr/src/linux-source-6.1.tar.xz", "-C", str(out), "--strip-components=1",
+       *(f"linux-source-6.1/{path}" for path in MODULE_SOURCES["gpio-sim"]))
+    for path in MODULE_SOURCES["gpio-sim"]:
+        shutil.move(str(out / path), out / Path(path).name)
+    shutil.rmtree(out / "drivers")
+    shutil.rmtree(out / "kernel")
     shutil.copyfile(TOOLS / "boot_modules/i2c-sink.c", out / "i2c-sink.c")
     (out / "Kbuild").write_text("obj-m += gpio-sim.o i2c-sink.o\n"
                                 "gpio-sim-y := gpio-sim-main.o irq_sim.o\n")
@@ -294,7 +295,11 @@ def disk_image(root: Path, modules: Path) -> Path:
     marker = root / ".boot-check-cas"
     if not marker.exists():  # this network's TLS-inspecting proxy, if any, for pip in the guest
         trust_host_cas(root)
+        for cert in Path("/usr/local/share/ca-certificates").glob("*.crt"):  # kept by update-ca-certificates
+            shutil.copyfile(cert, root / "usr/local/share/ca-certificates" / cert.name)
         marker.touch()
+    if not (root / "etc/machine-id").read_text().strip():
+        (root / "etc/machine-id").write_text(os.urandom(16).hex() + "\n")
     version = kernel_version(root)
     extra = root / "lib/modules" / version / "extra"
     extra.mkdir(parents=True, exist_ok=True)
