@@ -6,7 +6,10 @@
 #
 # What it does (safe to run again: it updates the program and never
 # overwrites your settings):
-#   - creates the system user "cantstop" in the groups gpio, i2c, spi
+#   - creates the system user "cantstop" in the groups gpio, i2c, spi (and any
+#     of these groups the system lacks, as on plain Debian and Ubuntu)
+#   - installs a udev rule (/etc/udev/rules.d/60-cantstop-box.rules) giving
+#     /dev/gpiochip*, /dev/gpiomem, /dev/i2c-* and /dev/spidev* to those groups
 #   - creates /opt/cantstop-box/venv and installs this checkout with the 'pi' extra
 #   - installs /etc/cantstop-box/config.toml from firmware/default_config.toml if there is none
 #   - installs the systemd unit, enables it and (re)starts it; where systemd
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
         --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory; $usage" >&2; exit 2; }
                 ROOT=$2; shift ;;
         --root=*) ROOT=${1#--root=} ;;
-        -h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option '$1'; $usage" >&2; exit 2 ;;
     esac
     shift
@@ -50,6 +53,8 @@ VENV=$OPT/venv
 ETC=$R/etc/$NAME
 UNIT_DIR=$R/etc/systemd/system
 DROPIN_DIR=$UNIT_DIR/$NAME.service.d
+UDEV_DIR=$R/etc/udev/rules.d
+UDEV_RULE=60-$NAME.rules
 
 # shellcheck source-path=SCRIPTDIR source=steps.sh
 . "$(dirname "$0")/steps.sh"
@@ -133,22 +138,21 @@ fi
 [ "$DRY_RUN" -eq 1 ] && say "Dry run: nothing is changed."
 say "Installing $NAME from $SRC${R:+ into $R}"
 
-# 1. The user, in the groups that own /dev/gpiochip*, /dev/i2c-* and /dev/spidev*.
-present=()
+# 1. The user, in the groups that own /dev/gpiochip*, /dev/i2c-* and /dev/spidev*
+# (Raspberry Pi OS has all three; plain Debian and Ubuntu may have none: then
+# they are made here, and the udev rule of step 4 gives the devices to them).
 for group in "${GROUPS_WANTED[@]}"; do
-    if group_exists "$group"; then
-        present+=("$group")
-    else
-        note "group '$group' does not exist here (Raspberry Pi OS has it); skipping it"
-    fi
+    if group_exists "$group"; then continue; fi
+    system_step groupadd --system "$group"
+    [ "$REAL" -eq 0 ] || record "group $group"
 done
-joined=$(IFS=,; echo "${present[*]}")
+joined=$(IFS=,; echo "${GROUPS_WANTED[*]}")
 if user_exists "$USER_NAME"; then
     say "user $USER_NAME exists"
-    [ -z "$joined" ] || system_step usermod --append --groups "$joined" "$USER_NAME"
+    system_step usermod --append --groups "$joined" "$USER_NAME"
 else
     system_step useradd --system --user-group --no-create-home --home-dir "/var/lib/$NAME" \
-        --shell /usr/sbin/nologin --comment "cantstop-box daemon" ${joined:+--groups "$joined"} "$USER_NAME"
+        --shell /usr/sbin/nologin --comment "cantstop-box daemon" --groups "$joined" "$USER_NAME"
     [ "$REAL" -eq 0 ] || record "user $USER_NAME"
 fi
 
@@ -247,17 +251,20 @@ fi
 file_step install -d -m 0755 "$UNIT_DIR"
 file_step install -m 0644 "$SRC/systemd/$NAME.service" "$UNIT_DIR/$NAME.service"
 [ "$DRY_RUN" -eq 1 ] || say "installed the service as $UNIT_DIR/$NAME.service"
-if [ "${#present[@]}" -lt "${#GROUPS_WANTED[@]}" ]; then
-    # The unit names all three groups; a missing one would stop it from starting.
-    file_step install -d -m 0755 "$DROPIN_DIR"
-    if [ "$DRY_RUN" -eq 1 ]; then
-        say "would write $DROPIN_DIR/groups.conf: SupplementaryGroups=${present[*]}"
-    else
-        printf '# Written by deploy/install.sh: only the groups this system has.\n[Service]\nSupplementaryGroups=\nSupplementaryGroups=%s\n' \
-            "${present[*]}" > "$DROPIN_DIR/groups.conf"
-    fi
-elif [ -e "$DROPIN_DIR/groups.conf" ]; then
+if [ -e "$DROPIN_DIR/groups.conf" ]; then
+    # An older install's stand-in for a missing group: the groups exist now (step 1).
     file_step rm -f "$DROPIN_DIR/groups.conf"
+    if [ "$DRY_RUN" -eq 0 ]; then rmdir "$DROPIN_DIR" 2>/dev/null || true; fi
+fi
+# The devices' groups: a udev rule of the box's own, applied now where udev runs.
+file_step install -d -m 0755 "$UDEV_DIR"
+file_step install -m 0644 "$SRC/deploy/$UDEV_RULE" "$UDEV_DIR/$UDEV_RULE"
+if systemd_running; then
+    system_step udevadm control --reload
+    system_step udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=i2c-dev \
+        --subsystem-match=spidev --sysname-match='gpiomem*'
+else
+    say "the udev rule $UDEV_RULE gives the GPIO, I2C and SPI devices to their groups from the next boot"
 fi
 if systemd_running; then
     system_step systemctl daemon-reload

@@ -6,9 +6,10 @@
 #     deploy/uninstall.sh --dry-run       # print what it would do, change nothing
 #
 # Removes what install.sh added, as listed in /opt/cantstop-box/install.record:
-# the service, the program, the packages it installed, the 'cantstop' user,
-# and the settings if you never changed them. Kept unless --purge:
-# /var/lib/cantstop-box (every game played) and settings you edited.
+# the service, the udev rule, the program, the packages it installed, the
+# 'cantstop' user and the groups it made, and the settings if you never
+# changed them. Kept unless --purge: /var/lib/cantstop-box (every game
+# played) and settings you edited.
 # --root DIR (or ROOT=DIR) works under DIR and only prints the system commands
 # (systemctl, dpkg, userdel): used by the tests.
 set -euo pipefail
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
         --root) [ $# -ge 2 ] || { echo "uninstall.sh: --root needs a directory; $usage" >&2; exit 2; }
                 ROOT=$2; shift ;;
         --root=*) ROOT=${1#--root=} ;;
-        -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "uninstall.sh: unknown option '$1'; $usage" >&2; exit 2 ;;
     esac
     shift
@@ -41,6 +42,7 @@ OPT=$R/opt/$NAME
 STATE=$R/var/lib/$NAME
 ETC=$R/etc/$NAME
 UNIT_DIR=$R/etc/systemd/system
+UDEV_RULE=$R/etc/udev/rules.d/60-$NAME.rules
 
 # shellcheck source-path=SCRIPTDIR source=steps.sh
 . "$(dirname "$0")/steps.sh"
@@ -52,6 +54,7 @@ RECORD=$OPT/install.record
 recorded() { [ ! -e "$RECORD" ] || sed -n "s/^$1 //p" "$RECORD"; }
 mapfile -t added_packages < <(recorded package)
 added_user=$(recorded user)
+mapfile -t added_groups < <(recorded group)
 config_sum=$(recorded config)
 
 # The service's links without a running systemd (a chroot, an image, --root).
@@ -86,6 +89,11 @@ if [ -e "$UNIT" ] || [ -e "$DROPIN_DIR" ]; then
 else
     say "no service installed at $UNIT"
 fi
+if [ -e "$UDEV_RULE" ]; then
+    # The devices go back to the system's own rules (udev applies them on the next event or boot).
+    file_step rm -f "$UDEV_RULE"
+    if systemd_running; then system_step udevadm control --reload || true; fi
+fi
 if [ -e "$OPT" ]; then
     file_step rm -rf "$OPT"
 else
@@ -117,3 +125,7 @@ fi
 if { [ -n "$added_user" ] || [ "$PURGE" -eq 1 ]; } && user_exists "$USER_NAME"; then
     system_step userdel "$USER_NAME"
 fi
+# The device groups this install made (plain Debian, Ubuntu), not ones the system had.
+for group in "${added_groups[@]}"; do
+    system_step groupdel "$group" || say "NOTE: group $group stays (groupdel refused)"
+done

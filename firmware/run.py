@@ -144,10 +144,8 @@ def run_box(args) -> int:
 
         factory = real_pin_factory()
     except HardwareError as err:
-        text = str(err)
-        if "emulate" not in text:
-            text += " (to play on this machine: cantstop-box emulate)"
-        return _fail(text, EXIT_HARDWARE)
+        # Only "no GPIO at all" suggests emulate (hw.buttons says so): on a Pi it is the wrong advice.
+        return _fail(str(err), EXIT_HARDWARE)
     try:
         from hw.display import open_oled
 

@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import glob
 import logging
+import os
 from collections.abc import Callable, Mapping
 from types import TracebackType
 
 from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
+from hw.devices import GPIO_GROUP, access_problem, describe
 from hw.errors import ButtonError
 
 Sink = Callable[[str, bool], None]
 log = logging.getLogger(__name__)
 
+DEV = "/dev"
+GPIOMEM = "/dev/gpiomem"  # what the fallback without lgpio opens (hw.gpiomem), and nothing else
 GPIOCHIP_GLOB = "/dev/gpiochip*"
 EMULATE_HINT = "try 'cantstop-box emulate'"
 
@@ -128,7 +132,8 @@ def real_pin_factory(chip: int | None = None):
     gpiozero's lgpio factory where lgpio can be imported; where it cannot
     (Debian trixie's Python 3.13 has neither python3-lgpio nor a PyPI wheel),
     gpiozero's own pure-Python ``native`` factory, which drives the GPIO
-    registers through /dev/gpiomem on a Pi Zero, 1, 2, 3 or 4. A Pi 5's GPIO
+    registers through /dev/gpiomem on a Pi Zero, 1, 2, 3 or 4 (with its edges
+    polled, :mod:`hw.gpiomem`, as the service may not write to /sys). A Pi 5's GPIO
     sits behind its RP1 chip, which only lgpio reaches: there it is an error.
     The backend that runs is logged.
     """
@@ -145,15 +150,11 @@ def real_pin_factory(chip: int | None = None):
         raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})")
     try:
         factory = factory_class(chip=chip)
-    except PermissionError as exc:
-        raise ButtonError(
-            "GPIO backend unavailable: permission denied on /dev/gpiochip* (add the user to the 'gpio' group)"
-        ) from exc
-    except Exception as exc:  # lgpio.error, PinUnknownPi, OSError ...
+    except Exception as exc:  # lgpio.error ('can not open gpiochip'), PermissionError, PinUnknownPi ...
         if ".lgd-nfy" in str(exc):
             # lgpio makes its notification pipes in the current directory.
             raise ButtonError(NEEDS_WRITABLE_CWD) from exc
-        raise ButtonError(f"GPIO backend unavailable: cannot open the GPIO chip ({_one_line(exc)})") from exc
+        raise ButtonError(_chip_open_message(chip, exc)) from exc
     log.info("GPIO backend: lgpio")
     return factory
 
@@ -184,9 +185,10 @@ def _board_soc() -> str:
 
 
 def _native_factory_class():
-    from gpiozero.pins.native import NativeFactory
+    """gpiozero's native factory with its edges polled, so that it opens /dev/gpiomem and nothing in /sys."""
+    from hw.gpiomem import PolledNativeFactory
 
-    return NativeFactory
+    return PolledNativeFactory
 
 
 def _native_factory(lgpio_missing: ImportError):
@@ -196,13 +198,32 @@ def _native_factory(lgpio_missing: ImportError):
     try:
         factory = _native_factory_class()()
     except Exception as exc:  # OSError from /dev/gpiomem, PinUnknownPi ...
-        hint = " (is the user in the 'gpio' group?)" if "gpiomem" in str(exc) else ""
+        problem = access_problem(GPIOMEM, GPIO_GROUP) if "gpiomem" in str(exc) else None
+        hint = f" ({problem})" if problem else ""
         raise ButtonError(
             f"GPIO backend unavailable: lgpio is not installed and gpiozero's native backend failed:"
             f" {_one_line(exc)}{hint}"
         ) from exc
-    log.info("GPIO backend: gpiozero native (/dev/gpiomem; lgpio is not installed)")
+    log.info("GPIO backend: gpiozero native (/dev/gpiomem, edges polled; lgpio is not installed)")
     return factory
+
+
+def _chip_path(chip: int | None) -> str:
+    """The node gpiozero's lgpio factory opens: ``chip``, else gpiochip4 on a Pi 5 that has it, else gpiochip0."""
+    if chip is None:
+        chip = 4 if _board_soc() == PI5_SOC and os.path.exists(f"{DEV}/gpiochip4") else 0
+    return f"{DEV}/gpiochip{chip}"
+
+
+def _chip_open_message(chip: int | None, exc: BaseException) -> str:
+    """One line for a GPIO chip that would not open: the node, its owner, group and mode, and the group
+    the user needs; where the user may open it, the library's own words. Never "emulate": this is a Pi."""
+    path = _chip_path(chip)
+    problem = access_problem(path, GPIO_GROUP)
+    if problem is not None:
+        return f"GPIO backend unavailable: cannot open {problem}"
+    shown = describe(path)
+    return f"GPIO backend unavailable: cannot open {path}{f' ({shown})' if shown else ''}: {_one_line(exc)}"
 
 
 def _one_line(exc: BaseException) -> str:

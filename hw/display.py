@@ -18,6 +18,7 @@ it is under 400 kHz, says in one line how long a frame takes and the fix
 
 from __future__ import annotations
 
+import errno
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -74,9 +75,12 @@ class Display(Protocol):
 class LumaDisplay:
     """A luma device seen through the ``Display`` port."""
 
-    def __init__(self, device, *, where: str = "the display", contrast: int = 255) -> None:
+    def __init__(self, device, *, where: str = "the display", contrast: int = 255, interface: str = "i2c",
+                 port: int | None = None) -> None:
         self.device = device
         self._where = where
+        self._interface = interface
+        self._port = port  # the I2C bus number, for messages
         self._contrast = contrast
         self._dimmed = False
         self._last: Image.Image | None = None
@@ -140,6 +144,9 @@ class LumaDisplay:
             yield
         except Exception as exc:  # smbus OSError, luma DeviceNotFoundError, spidev ...
             self._failed = True
+            if _smbus_only(exc):
+                reason = _smbus_only_reason(exc, self._port, self._interface)
+                raise DisplayError(f"cannot drive {self._where}: {reason}") from exc
             raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
         self._failed = False
 
@@ -230,8 +237,30 @@ def open_oled(
         raise DisplayError(f"the {driver} driver does not support a {width}x{height} display") from exc
     except Exception as exc:
         _close_quietly(serial)
+        if _smbus_only(exc):
+            reason = _smbus_only_reason(exc, port, interface)
+            raise DisplayError(f"cannot drive the {name} {location}: {reason}") from exc
         raise DisplayError(f"no {name} answers {location} ({_reason(exc)}; check wiring and address)") from exc
-    return LumaDisplay(device, where=f"the {name} {location}", contrast=contrast)
+    return LumaDisplay(device, where=f"the {name} {location}", contrast=contrast, interface=interface,
+                       port=port if interface == "i2c" else None)
+
+
+def _smbus_only(exc: BaseException) -> bool:
+    """Did the bus refuse the transfer itself (EOPNOTSUPP), rather than nobody answering?
+
+    luma sends commands as SMBus block writes but a frame's data as one plain
+    I2C transfer (I2C_RDWR); an adapter that speaks SMBus only (i2c-stub, some
+    USB and PC adapters) refuses that with errno 95 although the display answered.
+    """
+    return isinstance(exc, OSError) and exc.errno == errno.EOPNOTSUPP
+
+
+def _smbus_only_reason(exc: OSError, port: int | None, interface: str = "i2c") -> str:
+    if interface != "i2c":
+        return f"the SPI bus refused the transfer ({_reason(exc)})"
+    bus = f"I2C bus {port}" if port is not None else "the I2C bus"
+    return (f"{bus}'s adapter speaks SMBus only and cannot do the plain I2C transfers a frame needs"
+            f" ({_reason(exc)}); use the Pi's own I2C bus (dtparam=i2c_arm=on, bus 1)")
 
 
 def _open_serial(interface: str, name: str, location: str, **kw):

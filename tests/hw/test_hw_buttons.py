@@ -221,16 +221,23 @@ def test_buttons_without_lgpio_on_a_pi5_name_what_to_install(monkeypatch):
     assert _FakeNative.made == 0  # the native factory would poke the wrong registers on a Pi 5
 
 
-def test_buttons_without_lgpio_native_failure_is_one_line(monkeypatch):
+def test_buttons_without_lgpio_native_failure_is_one_line(monkeypatch, tmp_path):
+    import hw.buttons
+
     class GpiomemRefused:
         def __init__(self):
             raise OSError("unable to open /dev/gpiomem or /dev/mem; upgrade your kernel or run as root")
 
     _no_lgpio(monkeypatch, "brcm,bcm2711", native=GpiomemRefused)
+    node = _fake_node(monkeypatch, tmp_path / "gpiomem", mode=0o660, gid=4242, may_open=False)
+    monkeypatch.setattr(hw.buttons, "GPIOMEM", str(node))
     with pytest.raises(ButtonError) as info:
         real_pin_factory()
     message = str(info.value)
-    assert "lgpio is not installed" in message and "'gpio' group" in message and "\n" not in message
+    assert message == ("GPIO backend unavailable: lgpio is not installed and gpiozero's native backend failed:"
+                       " unable to open /dev/gpiomem or /dev/mem; upgrade your kernel or run as root"
+                       f" ({node} (owner root, group {_group_name(4242)}, mode 0660): user {_user_name()}"
+                       f" needs to be in the '{_group_name(4242)}' group)")
 
 
 def test_buttons_without_lgpio_and_without_gpio_still_say_emulate(monkeypatch):
@@ -265,3 +272,100 @@ def test_buttons_board_soc_reads_the_device_tree(monkeypatch, tmp_path):
     assert hw.buttons._board_soc() == "brcm,bcm2712"
     monkeypatch.setattr(hw.buttons, "DEVICE_TREE_COMPATIBLE", str(tmp_path / "none"))
     assert hw.buttons._board_soc() == ""
+
+
+# -- a GPIO chip that lgpio cannot open: the node, its owner and mode, the group (issue 20, fault 2) ----------
+
+class LgpioError(Exception):
+    """What lgpio raises (lgpio.error): not an OSError, not a PermissionError."""
+
+
+def _lgpio_refuses(monkeypatch, tmp_path, *, mode: int, gid: int, may_open: bool):
+    """A Pi whose /dev/gpiochip0 (a file under tmp_path) has MODE and GID, and whose lgpio says 'can not open'."""
+    import hw.buttons
+
+    class Refusing:
+        def __init__(self, chip=None):
+            raise LgpioError("'can not open gpiochip'")
+
+    node = _fake_node(monkeypatch, tmp_path / "gpiochip0", mode=mode, gid=gid, may_open=may_open)
+    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lambda: Refusing)
+    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: [str(node)])
+    monkeypatch.setattr(hw.buttons, "DEV", str(tmp_path))
+    monkeypatch.setattr(hw.buttons, "_board_soc", lambda: "brcm,bcm2711")
+    return node
+
+
+def _fake_node(monkeypatch, node, *, mode: int, gid: int, may_open: bool):
+    """NODE (a file) seen by hw.devices as a character device of root's with MODE and GID, openable or not
+    (the tests run as root, who may open anything)."""
+    import os
+
+    import hw.devices
+
+    node.touch()
+    fields = list(os.stat(node))
+    fields[0], fields[4], fields[5] = 0o020000 | mode, 0, gid
+    monkeypatch.setattr(hw.devices, "_stat", lambda path: os.stat_result(fields) if path == str(node) else os.stat(path))
+    monkeypatch.setattr(hw.devices, "_may_open", lambda path: may_open)
+    return node
+
+
+def _group_name(gid: int) -> str:
+    import grp
+
+    try:
+        return grp.getgrgid(gid)[0]
+    except KeyError:
+        return str(gid)
+
+
+def _user_name() -> str:
+    import os
+    import pwd
+
+    return pwd.getpwuid(os.geteuid())[0]
+
+
+def test_buttons_chip_only_root_may_open_names_node_mode_and_the_udev_rule(monkeypatch, tmp_path):
+    """Plain Debian: /dev/gpiochip0 root:root 0600, no gpio group: lgpio's own words said nothing."""
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert message == (f"GPIO backend unavailable: cannot open {node} (owner root, group {_group_name(0)}, mode 0600):"
+                       f" only root may open it; user {_user_name()} needs it given to the 'gpio' group, which the"
+                       " box's udev rule sets up: run sudo deploy/install.sh, then reboot")
+    assert "emulate" not in message
+    assert isinstance(info.value.__cause__, LgpioError)
+
+
+def test_buttons_chip_of_a_group_names_that_group(monkeypatch, tmp_path):
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=False)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    assert str(info.value) == (f"GPIO backend unavailable: cannot open {node} (owner root, group"
+                               f" {_group_name(4242)}, mode 0660): user {_user_name()} needs to be in the"
+                               f" '{_group_name(4242)}' group")
+
+
+def test_buttons_chip_open_to_the_user_keeps_lgpios_words_and_no_emulate(monkeypatch, tmp_path):
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=True)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    message = str(info.value)
+    assert message == (f"GPIO backend unavailable: cannot open {node} (owner root, group {_group_name(4242)},"
+                       " mode 0660): 'can not open gpiochip'")
+
+
+def test_buttons_chip_missing_says_so(monkeypatch, tmp_path):
+    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
+    node.unlink()
+    import os
+
+    import hw.devices
+
+    monkeypatch.setattr(hw.devices, "_stat", os.stat)
+    with pytest.raises(ButtonError) as info:
+        real_pin_factory()
+    assert str(info.value) == f"GPIO backend unavailable: cannot open {node}: there is no such device"

@@ -367,3 +367,54 @@ def test_display_slow_i2c_note_says_the_frame_time_and_the_fix(tmp_path):
 @pytest.mark.parametrize("raw", [(400_000).to_bytes(4, "big"), (1_000_000).to_bytes(4, "big"), None])
 def test_display_no_i2c_note_when_fast_or_unknown(tmp_path, raw):
     assert i2c_speed_note(1, (128, 64), fake_sys(tmp_path, 1, raw)) is None
+
+
+# -- a bus that speaks SMBus only (issue 20, fault 4) ------------------------------------------------------
+
+class SmbusOnlyBus:
+    """smbus2.SMBus on an adapter like i2c-stub: SMBus block writes go through, plain I2C transfers
+    (I2C_RDWR, which luma sends a frame's data with) fail with errno 95."""
+
+    refuse_rdwr = True
+
+    def __init__(self, port):
+        self.port = port
+        self.commands = []
+
+    def write_i2c_block_data(self, address, register, data):
+        self.commands.append((address, register, list(data)))
+
+    def i2c_rdwr(self, *messages):
+        if type(self).refuse_rdwr:
+            raise OSError(95, "Operation not supported")
+
+    def close(self):
+        pass
+
+
+SMBUS_ONLY = ("I2C bus 7's adapter speaks SMBus only and cannot do the plain I2C transfers a frame needs"
+              " ([Errno 95] Operation not supported); use the Pi's own I2C bus (dtparam=i2c_arm=on, bus 1)")
+
+
+def test_display_on_an_smbus_only_bus_says_so_not_that_nobody_answers(monkeypatch):
+    import smbus2
+
+    monkeypatch.setattr(smbus2, "SMBus", SmbusOnlyBus)
+    monkeypatch.setattr(SmbusOnlyBus, "refuse_rdwr", True)
+    with pytest.raises(DisplayError) as info:
+        open_oled("ssd1306", port=7, address=0x3C)
+    assert str(info.value) == f"cannot drive the SSD1306 display on I2C bus 7 at address 0x3C: {SMBUS_ONLY}"
+    assert "answers" not in str(info.value)
+    assert isinstance(info.value.__cause__, OSError) and info.value.__cause__.errno == 95
+
+
+def test_display_bus_turning_smbus_only_while_showing_says_so(monkeypatch):
+    import smbus2
+
+    monkeypatch.setattr(smbus2, "SMBus", SmbusOnlyBus)
+    monkeypatch.setattr(SmbusOnlyBus, "refuse_rdwr", False)
+    display = open_oled("ssd1306", port=7, address=0x3C)
+    monkeypatch.setattr(SmbusOnlyBus, "refuse_rdwr", True)
+    with pytest.raises(DisplayError) as info:
+        display.show(with_pixels((3, 3)))
+    assert str(info.value) == f"cannot drive the SSD1306 display on I2C bus 7 at address 0x3C: {SMBUS_ONLY}"

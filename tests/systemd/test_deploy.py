@@ -137,18 +137,44 @@ def test_deploy_install_root_from_the_environment(root):
     assert (root / "etc/systemd/system/cantstop-box.service").exists()
 
 
-def test_deploy_install_without_a_group_writes_a_drop_in(root):
+def test_deploy_install_on_plain_debian_makes_the_groups_and_gives_them_the_devices(root):
+    """Issue 20, fault 1: no gpio group, /dev/gpiochip0 root 0600: the box could not read its buttons."""
+    (root / "etc/group").write_text("root:x:0:\nusers:x:100:\n")  # plain Debian: none of the three
+    out = run(INSTALL, "--root", str(root)).stdout
+    for group in ("gpio", "i2c", "spi"):
+        assert f"would run: groupadd --system {group}" in out
+    assert "--groups gpio\\,i2c\\,spi cantstop" in out
+    assert "does not exist" not in out
+    rule = root / "etc/udev/rules.d/60-cantstop-box.rules"
+    assert rule.read_bytes() == (REPO / "deploy/60-cantstop-box.rules").read_bytes()
+    assert oct(rule.stat().st_mode & 0o777) == "0o644"
+    # no systemd here: the rule takes effect at the next boot, and says so
+    assert "the udev rule 60-cantstop-box.rules gives the GPIO, I2C and SPI devices to their groups" in out
+    # the unit keeps all three groups: no drop-in loosens or narrows it
+    assert not (root / "etc/systemd/system/cantstop-box.service.d").exists()
+
+
+def test_deploy_install_makes_only_the_missing_groups(root):
     (root / "etc/group").write_text("gpio:x:997:\ni2c:x:998:\n")
     out = run(INSTALL, "--root", str(root)).stdout
-    assert "NOTE: group 'spi' does not exist here (Raspberry Pi OS has it); skipping it" in out
-    assert "--groups gpio\\,i2c cantstop" in out
+    assert "would run: groupadd --system spi" in out
+    assert "groupadd --system gpio" not in out and "groupadd --system i2c" not in out
+
+
+def test_deploy_install_drops_an_old_groups_drop_in(root):
     dropin = root / "etc/systemd/system/cantstop-box.service.d/groups.conf"
-    lines = dropin.read_text().splitlines()
-    assert lines[-2:] == ["SupplementaryGroups=", "SupplementaryGroups=gpio i2c"]
-    # once the group exists, the drop-in goes away
-    (root / "etc/group").write_text("gpio:x:997:\ni2c:x:998:\nspi:x:999:\n")
+    dropin.parent.mkdir(parents=True)
+    dropin.write_text("[Service]\nSupplementaryGroups=\nSupplementaryGroups=gpio i2c\n")
     run(INSTALL, "--root", str(root))
-    assert not dropin.exists()
+    assert not dropin.exists() and not dropin.parent.exists()
+
+
+def test_deploy_uninstall_removes_the_udev_rule(root):
+    run(INSTALL, "--root", str(root))
+    rule = root / "etc/udev/rules.d/60-cantstop-box.rules"
+    assert rule.exists()
+    run(UNINSTALL, "--root", str(root))
+    assert not rule.exists()
 
 
 def test_deploy_install_existing_user_gets_the_groups(root):

@@ -131,3 +131,20 @@ def test_startup_slow_i2c_bus_is_one_journal_warning(caplog, monkeypatch, interf
     assert [r.getMessage() for r in caplog.records] == (
         ["I2C bus 1 runs at 100 kHz: a whole frame takes 93 ms to reach the glass (23 ms at 400 kHz);"
          " add dtparam=i2c_arm_baudrate=400000 to the Pi's config.txt and reboot (docs/building.md)"] if warns else [])
+
+
+def test_startup_gpio_fault_on_a_pi_never_suggests_emulate(monkeypatch, capsys):
+    """Issue 20: run added '(to play on this machine: cantstop-box emulate)' to every GPIO fault, a Pi's too."""
+    import argparse
+
+    import hw.buttons
+    from firmware import run
+
+    def refused():
+        raise ButtonError("GPIO backend unavailable: cannot open /dev/gpiochip0 (owner root, group root, mode 0600)")
+
+    monkeypatch.setattr(hw.buttons, "real_pin_factory", refused)
+    args = argparse.Namespace(config=str(REPO / "firmware" / "default_config.toml"), state_dir=None, verbose=False)
+    assert run.run_box(args) == run.EXIT_HARDWARE
+    assert capsys.readouterr().err == (
+        "cantstop-box: GPIO backend unavailable: cannot open /dev/gpiochip0 (owner root, group root, mode 0600)\n")
