@@ -209,11 +209,16 @@ def headers_dir(root: Path) -> Path:
             target = out / os.readlink(link).lstrip("/")
             link.unlink()
             link.symlink_to(os.path.relpath(target, link.parent))
+    makefile = out / f"usr/src/linux-headers-{version}/Makefile"  # "include /usr/src/...-common/Makefile"
+    makefile.write_text(makefile.read_text().replace(" /usr/src/", f" {out}/usr/src/"))
     _stamp(out, recipe)
     return out / f"usr/src/linux-headers-{version}"
 
 
 MODULE_SOURCES = {"gpio-sim": ["drivers/gpio/gpio-sim.c", "drivers/gpio/gpiolib.h", "kernel/irq/irq_sim.c"]}
+
+
+IRQ_SIM_CALL = "handle_simple_irq(irq_to_desc(irqnum));"
 
 
 def modules_dir(root: Path) -> Path:
@@ -233,12 +238,21 @@ def modules_dir(root: Path) -> Path:
         shutil.move(str(out / path), out / Path(path).name)
     shutil.rmtree(out / "drivers")
     shutil.rmtree(out / "kernel")
+    # irq_to_desc() is not exported to modules; generic_handle_irq() is, and runs the
+    # same handle_simple_irq that irq_sim gives each of its interrupts.
+    irq_sim = out / "irq_sim.c"
+    text = irq_sim.read_text()
+    if IRQ_SIM_CALL not in text:
+        raise SystemExit(f"boot-check: irq_sim.c from linux-source-6.1 no longer has {IRQ_SIM_CALL!r}")
+    irq_sim.write_text(text.replace(IRQ_SIM_CALL, "generic_handle_irq(irqnum);"))
     shutil.copyfile(TOOLS / "boot_modules/i2c-sink.c", out / "i2c-sink.c")
     (out / "Kbuild").write_text("obj-m += gpio-sim.o i2c-sink.o\n"
                                 "gpio-sim-y := gpio-sim-main.o irq_sim.o\n")
     (out / "gpio-sim.c").rename(out / "gpio-sim-main.c")
+    # The headers' own tools (fixdep, modpost) are arm64 programs: qemu-user runs them
+    # with the guest's C library.
     sh("make", "-s", "-C", str(headers), f"M={out}", "ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-", "modules",
-       stdout=subprocess.DEVNULL)
+       stdout=subprocess.DEVNULL, env={**os.environ, "QEMU_LD_PREFIX": str(root)})
     _stamp(out, recipe)
     return out
 
@@ -305,7 +319,7 @@ def disk_image(root: Path, modules: Path) -> Path:
     extra.mkdir(parents=True, exist_ok=True)
     for ko in modules.glob("*.ko"):
         shutil.copyfile(ko, extra / ko.name)
-    sh("depmod", "-b", str(root), version)
+    chroot(root, "depmod", version)  # the guest's own depmod, under qemu-user
     say("making the disk image")
     building = disk.with_suffix(".building")
     building.unlink(missing_ok=True)
