@@ -58,10 +58,10 @@ boot-check: $(STAMP)
 	$(SUDO) $(PY) tools/boot_check.py $(BOOT_CHECK_ARGS)
 
 gallery: $(STAMP)
-	$(PY) -m firmware.gallery docs/gallery
+	$(PY) -m firmware.devtools.gallery docs/gallery
 
 golden: $(STAMP)
-	$(PY) -m firmware.gallery --golden
+	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden
 
 # Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
 # the built files are committed, so nothing else ever needs npm).
@@ -72,10 +72,10 @@ fonts: $(STAMP)
 # merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo
 # (committed beside it). See docs/translating.md.
 messages: $(STAMP)
-	$(PY) -m firmware.catalogues
+	$(PY) -m firmware.devtools.catalogues
 
 wiring: $(STAMP)
-	$(PY) -m firmware.diagram docs/wiring.png
+	$(PY) -m firmware.devtools.diagram docs/wiring.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -45,8 +45,8 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon import Box  # noqa: E402
-from firmware.dice import seeded_dice  # noqa: E402
+from firmware.daemon.box import Box  # noqa: E402
+from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 
@@ -148,7 +148,7 @@ def resident_mb(language: str = "en") -> tuple[float, float]:
 
 def _emulator(state_dir: str, language: str = "en") -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1", "--state-dir", state_dir,
+        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "1", "--state-dir", state_dir,
          "--language", language],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),

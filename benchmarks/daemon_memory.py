@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from firmware import ui, views  # noqa: E402
 from firmware.config import GameConfig  # noqa: E402
-from firmware.daemon import Box  # noqa: E402
-from firmware.debounce import Press  # noqa: E402
-from firmware.dice import seeded_dice  # noqa: E402
+from firmware.daemon.box import Box  # noqa: E402
+from firmware.daemon.debounce import Press  # noqa: E402
+from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.display import LumaDisplay  # noqa: E402
 from hw.oled import ssd1306  # noqa: E402

@@ -44,8 +44,8 @@ from luma.oled import device as luma_devices  # noqa: E402
 
 from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon import Box  # noqa: E402
-from firmware.dice import seeded_dice  # noqa: E402
+from firmware.daemon.box import Box  # noqa: E402
+from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.screens import LAYOUTS, render_pages  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402

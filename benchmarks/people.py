@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Phase, Rules, apply, new_game  # noqa: E402
-from firmware import people  # noqa: E402
-from firmware.roster import Roster  # noqa: E402
-from firmware.stats import load_stats, seats_from_meta  # noqa: E402
+from firmware.table import person_stats  # noqa: E402
+from firmware.table.roster import Roster  # noqa: E402
+from firmware.table.loaders import load_stats, seats_from_meta  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
 
@@ -76,14 +76,14 @@ def main(argv=None) -> int:
         roster = Roster(NAMES)
         with Store.open(root) as store:
             summaries = store.games()
-            replay_all = timed(lambda: [people.tally(g.players, seats_from_meta(g.meta, g.players), g.rules,
+            replay_all = timed(lambda: [person_stats.tally(g.players, seats_from_meta(g.meta, g.players), g.rules,
                                                     g.events, g.winner)
                                         for g in (store.game(s.id) for s in summaries)])
             first = timed(lambda: load_stats(store, roster))
             opens = [timed(lambda: load_stats(store, roster)) for _ in range(args.runs)]
             loaded = load_stats(store, roster)
-            t = people.tally(("Red",), seats_from_meta(None, ("Red",)), Rules(), (), None)
-            end = timed(lambda: people.keep_tally(store, summaries[0].id, t))
+            t = person_stats.tally(("Red",), seats_from_meta(None, ("Red",)), Rules(), (), None)
+            end = timed(lambda: person_stats.keep_tally(store, summaries[0].id, t))
         print(f"statistics, first open (replays every game once, keeps the tallies): {first * 1000:.0f} ms")
         print(f"statistics, every later open: median {statistics.median(opens) * 1000:.0f} ms "
               f"(max {max(opens) * 1000:.0f} ms) over {args.runs}")

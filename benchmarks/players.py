@@ -22,7 +22,7 @@ from engine import STOP, Phase, Roll, apply, can_stop, new_game  # noqa: E402
 from engine.board import ALL_ROLLS  # noqa: E402
 from engine.players import make_player, summarize  # noqa: E402
 from engine.players.strong import _CONTEXTS  # noqa: E402
-from firmware.simulate import run_series  # noqa: E402
+from firmware.commands.simulate import run_series  # noqa: E402
 
 
 def series(kinds, games, seed, workers, rotate=False):

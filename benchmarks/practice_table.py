@@ -1,10 +1,10 @@
-"""Generate firmware/practice.py: the strong player's mean solitaire turns for every rules setting.
+"""Generate firmware/table/practice.py: the strong player's mean solitaire turns for every rules setting.
 
 Solitaire practice shows the player's turns against the box's own average
 for the same rules. With one player there are no other markers, so the
 speedy and risky variants change nothing: the table is by columns to win. Those averages come from simulation, done here once (not
 on the Pi): ``.venv/bin/python benchmarks/practice_table.py [--games N]``
-rewrites ``firmware/practice.py``.
+rewrites ``firmware/table/practice.py``.
 """
 
 import argparse
@@ -29,7 +29,7 @@ MEAN_TURNS: dict[int, float] = {{
 
 
 def mean_turns(columns: int, games: int) -> float:
-    cmd = [sys.executable, "-m", "firmware.cli", "simulate", "--players", "strong", "--games", str(games),
+    cmd = [sys.executable, "-m", "firmware.commands.cli", "simulate", "--players", "strong", "--games", str(games),
            "--seed", "2026", "--json", "--columns-to-win", str(columns)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT)
     summary = json.loads(out.stdout)

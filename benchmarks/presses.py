@@ -1,6 +1,6 @@
 """Presses per game: how many button presses a table makes to play a whole game.
 
-Drives the real daemon (:class:`firmware.daemon.Box`) through gpiozero's mock
+Drives the real daemon (:class:`firmware.daemon.box.Box`) through gpiozero's mock
 pins with a fake clock, as a patient table would: it waits out every pause
 the box asks for (a box seat's pace, the guard after a handover), then
 presses only what the game needs. People play a fixed script (the first legal
@@ -28,8 +28,8 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from engine import Stop  # noqa: E402
 from firmware import ui, views  # noqa: E402
 from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon import Box  # noqa: E402
-from firmware.dice import seeded_dice  # noqa: E402
+from firmware.daemon.box import Box  # noqa: E402
+from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 from hw.fakes import FakeDisplay  # noqa: E402

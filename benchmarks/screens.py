@@ -1,7 +1,7 @@
 """Renderer benchmark: time to turn one view into a frame, at every screen size.
 
 Target: median under 2 ms per frame on this machine over every sample view of
-``firmware/samples.py``, at each size the box has screens for (128x64; 128x32,
+``firmware/devtools/samples.py``, at each size the box has screens for (128x64; 128x32,
 all of a frame's pages; 256x64 grey) (the frame is most of the press-to-frame budget that
 ``benchmarks/box.py`` measures end to end). Moved here from a timed unit test:
 speed targets live in benchmarks, not in ``make test``.
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from firmware.samples import SAMPLES  # noqa: E402
+from firmware.devtools.samples import SAMPLES  # noqa: E402
 from firmware.screens import LAYOUTS, render_pages  # noqa: E402
 
 TARGET_MEDIAN_S = 0.002

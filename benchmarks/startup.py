@@ -30,7 +30,7 @@ def first_frame(state_dir: str, language: str = "en") -> float:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "emulate", "--state-dir", state_dir, "--trace", "--language", language],
+        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--state-dir", state_dir, "--trace", "--language", language],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
     try:

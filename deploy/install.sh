@@ -20,7 +20,9 @@
 #     (lgpio for Python 3.13 on 64-bit: Adafruit's build, adafruit-lgpio);
 #     never a compiler
 #   - remembers what it added in /opt/cantstop-box/install.record, for uninstall.sh
-#   - tells you if I2C is not enabled yet
+#   - turns the display's bus on in the Pi's boot config (/boot/firmware/config.txt
+#     or /boot/config.txt): I2C at 400 kHz, or SPI, as the settings say; it keeps
+#     the old file as config.txt.cantstop-box.bak and says when a reboot is due
 #
 # --root DIR (or ROOT=DIR) installs the files (and the service links) under DIR instead of / and only
 # prints the system commands (useradd, pip, systemctl): used by the tests.
@@ -261,8 +263,9 @@ file_step install -d -m 0755 "$UDEV_DIR"
 file_step install -m 0644 "$SRC/deploy/$UDEV_RULE" "$UDEV_DIR/$UDEV_RULE"
 if systemd_running; then
     system_step udevadm control --reload
-    system_step udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=i2c-dev \
-        --subsystem-match=spidev --sysname-match='gpiomem*'
+    # (udevadm ANDs a subsystem filter with a name filter: gpiomem, whose subsystem varies, on its own.)
+    system_step udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=spidev
+    system_step udevadm trigger --action=change --sysname-match='gpiomem*'
 else
     say "the udev rule $UDEV_RULE gives the GPIO, I2C and SPI devices to their groups from the next boot"
 fi
@@ -277,20 +280,35 @@ else
     started=0
 fi
 
-# 5. I2C: the OLED's bus must be on, ideally at 400 kHz (a frame then takes ~23 ms).
+# 5. The display's bus (I2C at 400 kHz, or SPI, as the settings say) on in the
+# Pi's boot config, where there is one: deploy/bootconfig.py, which keeps a
+# backup and changes nothing the second time. A change takes a reboot.
 boot_config=$R/boot/firmware/config.txt
 [ -e "$boot_config" ] || [ ! -e "$R/boot/config.txt" ] || boot_config=$R/boot/config.txt
 shown_config=${boot_config#"$R"}
-if [ ! -e "$R/dev/i2c-1" ]; then
-    note "I2C is not enabled (no /dev/i2c-1), so the display cannot be found."
-    note "  enable it: sudo raspi-config nonint do_i2c 0"
-    note "  or add to $shown_config: dtparam=i2c_arm=on,i2c_arm_baudrate=400000"
-    note "  then reboot."
-elif [ -e "$boot_config" ] && ! grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c_arm_baudrate=400000' "$boot_config"; then
-    note "I2C runs at its default 100 kHz; for smooth screens add to $shown_config:"
-    note "  dtparam=i2c_arm=on,i2c_arm_baudrate=400000   (then reboot)"
+settings=$ETC/config.toml
+[ -e "$settings" ] || settings=$SRC/firmware/default_config.toml   # a dry run installs none
+reboot_due=0
+if [ -e "$boot_config" ]; then
+    bus_status=0 dry=()
+    [ "$DRY_RUN" -eq 0 ] || dry=(--dry-run)
+    # Its lines name the boot config as the Pi sees it (without the --root prefix).
+    "$PYTHON" "$SRC/deploy/bootconfig.py" "${dry[@]}" "$settings" "$boot_config" | sed "s|^$R/|/|" || bus_status=$?
+    case $bus_status in
+        0) say "the display's bus is already on in $shown_config" ;;
+        10) reboot_due=1 ;;
+        *) note "the display's bus was left as it is in $shown_config (see the line above)" ;;
+    esac
+elif [ ! -e "$R/dev/i2c-1" ] && [ ! -e "$R/dev/spidev0.0" ]; then
+    note "no /boot/firmware/config.txt or /boot/config.txt here, and no /dev/i2c-1: turn the display's bus on"
+    note "  (on a Raspberry Pi: sudo raspi-config nonint do_i2c 0), then reboot."
 fi
 
+if [ "$reboot_due" -eq 1 ] && [ "$DRY_RUN" -eq 1 ]; then
+    note "after that change the Pi would need a reboot"
+elif [ "$reboot_due" -eq 1 ]; then
+    note "the display's bus changed in $shown_config: reboot for it to take effect (sudo reboot)"
+fi
 if [ "$started" -eq 1 ]; then
     say "Done. Status: systemctl status $NAME    Log: journalctl -u $NAME -f"
 else

@@ -15,7 +15,7 @@ No I/O, no clock and no randomness happen inside: the dice are data.
 
 from .board import ALL_ROLLS, COLUMNS, DISTINCT_ROLLS, HEIGHTS, PAIRINGS, RUNNERS, dice_pairs, pairing_sums
 from .errors import CantStopError, GameOverError, IllegalEventError, RecordError, RulesError
-from .events import STOP, Event, Move, Roll, Stop, event_from_json
+from .events import STOP, Decision, Event, Move, Roll, Stop, event_from_json
 from .facts import Outcome, jumped_squares, nobody_can_win, outcome, stop_claims
 from .game import Pairing, apply, can_roll, can_stop, legal_moves, pairings, step_after
 from .odds import bust_chance, bust_probability, bust_probability_of, hit_count
@@ -26,7 +26,7 @@ from .state import GameState, Phase, new_game
 __all__ = [
     "ALL_ROLLS", "COLUMNS", "DISTINCT_ROLLS", "HEIGHTS", "PAIRINGS", "RUNNERS", "dice_pairs", "pairing_sums",
     "CantStopError", "GameOverError", "IllegalEventError", "RecordError", "RulesError",
-    "STOP", "Event", "Move", "Roll", "Stop", "event_from_json",
+    "STOP", "Decision", "Event", "Move", "Roll", "Stop", "event_from_json",
     "Outcome", "Pairing", "apply", "can_roll", "can_stop", "jumped_squares", "legal_moves", "nobody_can_win",
     "outcome", "pairings", "step_after", "stop_claims",
     "bust_chance", "bust_probability", "bust_probability_of", "hit_count",

@@ -2,6 +2,8 @@
 
 Randomness is an input: a :class:`Roll` carries the dice that were drawn, so
 applying events is deterministic and a game is its list of events.
+A player's choice between two throws, roll again or stop, is a
+:class:`Decision` (a roll decided is not yet an event: the dice are not out).
 
 >>> Roll((2, 3, 4, 5)).to_json()
 {'roll': [2, 3, 4, 5]}
@@ -11,9 +13,12 @@ Move(sums=(5, 9))
 True
 >>> event_from_json({"stop": True})
 Stop()
+>>> Decision("stop")
+<Decision.STOP: 'stop'>
 """
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .errors import IllegalEventError, RecordError
 
@@ -83,6 +88,13 @@ class Stop:
 STOP = Stop()
 
 Event = Roll | Move | Stop
+
+
+class Decision(Enum):
+    """Roll (again) or stop: what a player decides before a throw (phases ROLL and DECIDE)."""
+
+    ROLL = "roll"
+    STOP = "stop"
 
 
 def event_from_json(obj) -> Event:

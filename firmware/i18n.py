@@ -16,7 +16,7 @@ Marking, in the module that holds the words::
     t.pgettext("menu", "Board")                          # the same English word, another meaning
     t.npgettext("top bar", "{n} game", "{n} games", n)
 
-The extractor (``python -m firmware.catalogues``) finds calls named
+The extractor (``python -m firmware.devtools.catalogues``) finds calls named
 ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``npgettext`` and ``N_`` (a
 no-op marker for sentences kept in tables) whose arguments are string
 literals; placeholders are ``str.format`` names (``{name}``, ``{column}``)

@@ -208,7 +208,7 @@ def _native_factory(lgpio_missing: ImportError):
     return factory
 
 
-def _chip_path(chip: int | None) -> str:
+def gpio_chip_path(chip: int | None = None) -> str:
     """The node gpiozero's lgpio factory opens: ``chip``, else gpiochip4 on a Pi 5 that has it, else gpiochip0."""
     if chip is None:
         chip = 4 if _board_soc() == PI5_SOC and os.path.exists(f"{DEV}/gpiochip4") else 0
@@ -218,7 +218,7 @@ def _chip_path(chip: int | None) -> str:
 def _chip_open_message(chip: int | None, exc: BaseException) -> str:
     """One line for a GPIO chip that would not open: the node, its owner, group and mode, and the group
     the user needs; where the user may open it, the library's own words. Never "emulate": this is a Pi."""
-    path = _chip_path(chip)
+    path = gpio_chip_path(chip)
     problem = access_problem(path, GPIO_GROUP)
     if problem is not None:
         return f"GPIO backend unavailable: cannot open {problem}"

@@ -54,15 +54,14 @@ def access_problem(path: str, wanted_group: str) -> str | None:
     ``wanted_group`` is the group the box's install gives such devices to. The
     answer names the node's owner, group and mode, and what to do: join the
     node's group, or (a node only root may open, as on plain Debian) install
-    the box's udev rule. Where the user may open it, something else refused
-    it: a service's DevicePolicy=, or the device is busy.
+    the box's udev rule.
     """
     try:
         info = _stat(path)
     except FileNotFoundError:
         return f"{path}: there is no such device"
     except OSError as err:
-        return f"cannot look at {path}: {err.strerror or err}"
+        return f"{path}: {err.strerror or err}"
     if _may_open(path):
         return None
     shown = f"{path} ({describe(path)})"

@@ -1,7 +1,7 @@
 """The box on a laptop: the OLED drawn in a terminal, keys driving mock pins.
 
-``TerminalDisplay`` draws the exact 128x64 frame as 128 columns x 32 rows of
-half blocks (each cell is two pixels stacked; grey frames in grey,
+``TerminalDisplay`` draws the exact frame at any panel size (128x64, 128x32,
+256x64), W columns x H/2 rows of half blocks (each cell is two pixels stacked; grey frames in grey,
 :mod:`hw.shades`), redrawn in place with the cursor-home escape.
 ``KeyReader`` turns keypresses into ``on_key`` calls from its own thread. ``KeyPins`` turns a key into a press of a gpiozero mock pin,
 so the emulator runs the very same ``GpioButtons`` as a real box.
@@ -40,7 +40,7 @@ ARROWS = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
 
 
 def frame_to_text(image: Image.Image) -> list[str]:
-    """One string per pair of pixel rows: 32 strings of 128 half blocks for a 128x64 frame (drawn by hw.shades)."""
+    """One string per pair of pixel rows, a half block per column (32 strings of 128 for a 128x64 frame; drawn by hw.shades)."""
     return shaded_rows(image)
 
 

@@ -104,7 +104,7 @@ def test_layering_holds_for_the_whole_tree():
 def test_layering_checks_every_product_module():
     # the walk sees the modules that matter, including nested packages
     checked = {p.relative_to(ROOT).as_posix() for layer in PRODUCT for p in (ROOT / layer).rglob("*.py")}
-    for expected in ("engine/board.py", "engine/players/strong.py", "hw/display.py", "firmware/daemon.py",
+    for expected in ("engine/board.py", "engine/players/strong.py", "hw/display.py", "firmware/daemon/box.py",
                      "firmware/screens/__init__.py"):
         assert expected in checked
 
@@ -136,9 +136,9 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "engine/sub/deep.py": "from ...hw import display\nfrom .. import rules\n",
         "hw/__init__.py": "",
         "hw/fake.py": "import gpiozero\nfrom engine import apply\n",
-        "hw/dyn.py": "import importlib\nimportlib.import_module('firmware.daemon')\n",
+        "hw/dyn.py": "import importlib\nimportlib.import_module('firmware.daemon.box')\n",
         "firmware/__init__.py": "",
-        "firmware/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
+        "firmware/commands/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
         "firmware/screen.py": "from luma.core.render import canvas\nimport tests.helpers\n",
         "firmware/ok.py": "from engine import apply\nfrom . import run\nfrom .screen import x\n",
     })
@@ -146,9 +146,9 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "engine/odd.py:1: engine imports PIL, which is not the standard library",
         "engine/rules.py:4: engine imports firmware.ui",
         "engine/sub/deep.py:1: relative import ...hw reaches outside the tree",
-        "hw/dyn.py:2: hw imports firmware.daemon",
+        "hw/dyn.py:2: hw imports firmware.daemon.box",
         "hw/fake.py:2: hw imports engine",
-        "firmware/run.py:4: firmware imports gpiozero.pins.mock",
+        "firmware/commands/run.py:4: firmware imports gpiozero.pins.mock",
         "firmware/screen.py:1: firmware imports luma.core.render",
         "firmware/screen.py:2: firmware imports tests.helpers",
     ]

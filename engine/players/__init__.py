@@ -9,12 +9,14 @@ stays fast); tables are built at first use.
 >>> s = apply(new_game(["Solo"]), Roll((2, 3, 4, 5)))
 >>> make_player("strong").act(s) in s.moves
 True
+>>> make_player("rule28").act(apply(s, s.moves[0]))
+<Decision.ROLL: 'roll'>
 >>> sorted(PLAYER_KINDS)
 ['random', 'rule28', 'strong']
 """
 
-from .base import (ROLL, STOP_ACTION, Advice, NoDecisionError, Player, PlayerError,
-                   UnknownPlayerError, roll_gain, squares_at_risk)
+from ..events import Decision
+from .base import Advice, NoDecisionError, Player, PlayerError, UnknownPlayerError, roll_gain, squares_at_risk
 from .match import GameResult, game_rng, game_seed, play_game, play_series_part, seat_order, summarize
 from .simple import RandomPlayer, RuleOf28Player, choice_points, progress_count
 from .strong import StrongPlayer, Tuning
@@ -32,7 +34,7 @@ def make_player(kind: str) -> Player:
 
 
 __all__ = [
-    "ROLL", "STOP_ACTION", "Advice", "NoDecisionError", "Player", "PlayerError", "UnknownPlayerError",
+    "Decision", "Advice", "NoDecisionError", "Player", "PlayerError", "UnknownPlayerError",
     "roll_gain", "squares_at_risk", "GameResult", "game_rng", "game_seed", "play_game",
     "play_series_part", "seat_order", "summarize", "RandomPlayer", "RuleOf28Player",
     "choice_points", "progress_count", "StrongPlayer", "Tuning", "PLAYER_KINDS", "make_player",

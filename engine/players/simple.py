@@ -60,12 +60,6 @@ class RandomPlayer(Player):
             return True
         return _rng(rng).random() >= self.stop_chance
 
-    def move_note(self, state, move):
-        return "picked at random"
-
-    def decide_note(self, state, action):
-        return "coin toss"
-
 
 def _rng(rng):
     if rng is None:  # advice without an RNG: a fixed draw, so advice is repeatable
@@ -137,14 +131,3 @@ class RuleOf28Player(Player):
         if placed < 3 and open_columns > placed:
             return True
         return progress_count(state) < self.threshold
-
-    def move_note(self, state, move):
-        return f"{choice_points(state, runners_after(state, move))} choice points"
-
-    def decide_note(self, state, action):
-        count = progress_count(state)
-        placed = sum(1 for c in COLUMNS if state.runners[c])
-        if action == "roll" and placed < 3 and count >= self.threshold:
-            return f"count {count}, runner free"
-        sign = "<" if count < self.threshold else ">="
-        return f"count {count} {sign} {self.threshold}"

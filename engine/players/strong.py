@@ -31,7 +31,7 @@ from ..board import COLUMNS, HEIGHTS
 from ..events import Move
 from ..game import can_stop
 from ..odds import hit_count
-from ..state import GameState, Phase, free_runners_of
+from ..state import GameState, free_runners_of
 from .base import Player, runners_after
 from .turn import climbing_mask, outcomes, placeable_mask
 
@@ -314,14 +314,3 @@ class StrongPlayer(Player):
             return True
         stop, roll = self.values(state)
         return roll > stop
-
-    def decide_note(self, state, action):
-        if state.phase is not Phase.DECIDE or not can_stop(state):
-            return None
-        stop, roll = self.values(state)
-        if len(state.players) == 1:
-            return f"saves {abs(roll - stop):.2f} turns"
-        # The chance to win the game after each choice, naming the other choice.
-        best, other, name = (roll, stop, "stop") if roll > stop else (stop, roll, "roll")
-        text = f"win {best * 100:.0f}% vs {name} {other * 100:.0f}%"
-        return text if len(text) <= 20 else f"win {best * 100:.0f}% either way"

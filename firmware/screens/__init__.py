@@ -15,7 +15,6 @@ The package, file by file:
 - ``kit``: the frame's geometry, font metrics, text fitting, the per-frame canvas;
 - ``icons``: seat symbols, a die, number tags, the runner, scroll marks;
 - ``frame``: the top bar and the legend every screen shares;
-- ``formats``: short texts made from numbers (a chance, a runner's step, a pairing);
 - ``game``: the turn, dice, pick and move screens;
 - ``handover``: what to do on the board after a stop, bust or undo, and the win;
 - ``board``: the board overview and one column in words;

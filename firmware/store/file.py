@@ -33,11 +33,26 @@ APP_DIR = "cantstop-box"
 _MAGIC = b"SQLite format 3\0"
 
 
+#: Where an installed box (deploy/install.sh) keeps its games: the service's StateDirectory=.
+BOX_STATE_DIR = pathlib.Path("/var/lib/cantstop-box")
+#: Either of these says this machine is an installed box: the installed settings, or the install's record.
+INSTALL_MARKERS = ("/etc/cantstop-box/config.toml", "/opt/cantstop-box/install.record")
+
+
+def installed_box() -> bool:
+    """Is the box installed here (so every command means the box's own store)?"""
+    return any(os.path.exists(marker) for marker in INSTALL_MARKERS)
+
+
 def default_state_dir() -> pathlib.Path:
-    """Where the games live: ``$STATE_DIRECTORY`` under systemd, else the user's data directory."""
+    """Where the games live: ``$STATE_DIRECTORY`` under systemd; on an installed box the box's own
+    (``BOX_STATE_DIR``, whoever asks: ``sudo cantstop-box players add Ann`` changes the box's list);
+    else the user's data directory."""
     state = os.environ.get("STATE_DIRECTORY")
     if state:
         return pathlib.Path(state.split(":")[0])
+    if installed_box():
+        return BOX_STATE_DIR
     xdg = os.environ.get("XDG_DATA_HOME")
     base = pathlib.Path(xdg) if xdg and os.path.isabs(xdg) else pathlib.Path.home() / ".local" / "share"
     return base / APP_DIR

@@ -11,7 +11,7 @@ Where to look:
   :mod:`.menus` (the menu and what it opens), :mod:`.people` (statistics
   per person, a game's recap, continuing a game), :mod:`.navigate` (moving
   between screens);
-- :mod:`.words`: every sentence the box says;
+- :mod:`firmware.words` (beside the UI, not in it): every sentence the box says;
 - :mod:`.present`: ``view(app)``, the screen as plain data
   (:mod:`firmware.views`) for the renderer.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..debounce import Press
+from firmware.daemon.debounce import Press
 from .messages import LoadStats, LoadUnfinished
 from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
                     hint_possible, undo_blocker)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from engine import Event, Rules
 
-from ..debounce import Press
+from firmware.daemon.debounce import Press
 
 # -- inputs --------------------------------------------------------------------
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import ClassVar
 
-from engine import Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
+from engine import Decision, Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
 
-from .. import bots, i18n, words
+from firmware import i18n, words
+from firmware.table import bot
 from ..config import GameConfig
-from ..seats import Seat
+from firmware.table.seat import Seat
 
 
 class Button(StrEnum):
@@ -135,7 +136,7 @@ class HintScreen:
 
     kind: ClassVar[Screen] = Screen.HINT
     advice: object  # engine.players.Advice
-    facts: object = None  # bots.HintFacts: the numbers the words give the reason from
+    facts: object = None  # bot.HintFacts: the numbers the words give the reason from
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ class App:
     states: tuple[GameState, ...] = ()  # states[0] is the new game, states[i] follows events[i-1]
     events: tuple[Event, ...] = ()
     acked: int = -1  # the event count whose stop/bust instructions the table confirmed
-    plan: Move | str | None = None  # a box seat's next action, decided when its state arrived
+    plan: Move | Decision | None = None  # a box seat's next action, decided when its state arrived
     alert: str | None = None  # stays until a save works again
     guard: bool = False  # a turn just ended: a press does not roll the next dice until the timer says so
     flash: str | None = None  # shown until the next input
@@ -257,12 +258,12 @@ def with_states(app: App, states: tuple[GameState, ...], events: tuple[Event, ..
     return replace(app, plan=_plan(app))
 
 
-def _plan(app: App) -> Move | str | None:
+def _plan(app: App) -> Move | Decision | None:
     kind = app.seat_bot()
     g = app.game
     if kind is None or g.phase is Phase.ROLL or app.ended:
         return None
-    return bots.decide(kind, g)
+    return bot.decide(kind, g)
 
 
 def handover_pending(app: App) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import bots
+from firmware.table import bot
 from .messages import Effect
 from .model import App, BoardScreen, GameScreen, HintScreen, MenuScreen, SetupScreen, default_setup, hint_possible
 
@@ -34,8 +34,8 @@ def open_hint(app: App) -> Result:
     """The strong player's advice, decided now (the presentation only shows it)."""
     if not hint_possible(app):
         return app, ()
-    advice = bots.advise(app.game)
-    return replace(app, screen=HintScreen(advice, bots.hint_facts(app.game, advice.action))), ()
+    advice = bot.advise(app.game)
+    return replace(app, screen=HintScreen(advice, bot.hint_facts(app.game, advice.action))), ()
 
 
 def open_setup(app: App, *, fresh: bool) -> Result:

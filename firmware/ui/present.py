@@ -8,10 +8,11 @@ seat's next action and a hint were decided by the update).
 
 from __future__ import annotations
 
-from engine import HEIGHTS, GameState, Move, Phase, bust_probability, can_stop, dice_pairs, jumped_squares, pairings
+from engine import (HEIGHTS, Decision, GameState, Move, Phase, bust_probability, can_stop, dice_pairs,
+                    jumped_squares, pairings)
 
 from .. import views as v
-from ..practice import box_average
+from firmware.table.practice import box_average
 from .. import words
 from . import people
 from .menus import menu_items
@@ -196,7 +197,7 @@ def _moved(app: App, alert) -> v.View:
     stoppable = can_stop(g)
     bot_next = None
     if bot:
-        bot_next = "stop" if app.plan == "stop" and stoppable else "roll"
+        bot_next = "stop" if app.plan is Decision.STOP and stoppable else "roll"
     keys = app.words.KEYS["box_ok"] if bot else app.words.KEYS["roll_or_stop" if stoppable else "roll"]
     return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
                       None if stoppable else app.words.risky_note(_risky_conflicts(app, g)),

@@ -10,7 +10,7 @@ from dataclasses import replace
 from engine import new_game
 
 from .. import i18n, words
-from ..debounce import Press
+from firmware.daemon.debounce import Press
 from .messages import StartGame
 from ..config import GameConfig
 from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, with_states

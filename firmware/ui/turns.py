@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import STOP, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
+from engine import STOP, Decision, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
 
-from ..debounce import Press
+from firmware.daemon.debounce import Press
 from .messages import After, Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (
     App,
@@ -163,7 +163,7 @@ def bot_go(app: App) -> Result:
     action = app.plan
     if isinstance(action, Move):
         return play(app, action)
-    if action == "stop" and can_stop(g):
+    if action is Decision.STOP and can_stop(g):
         return play(app, STOP)
     return app, (DrawDice(),)
 

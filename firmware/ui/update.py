@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..debounce import Press
+from firmware.daemon.debounce import Press
 from . import menus, people, setup, turns
 from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, Timer,
                        UnfinishedLoaded)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import GameState, Move, Pairing, Phase, Roll, Rules, Stop
+from engine import Decision, GameState, Move, Pairing, Phase, Roll, Rules, Stop
 
 from ..i18n import N_
 from .marks import _, ngettext, pgettext
@@ -39,10 +39,10 @@ def action_text(g: GameState, action, pairs: tuple[Pairing, ...]) -> str:
     return decision_text(action, rolled=g.phase is not Phase.ROLL)
 
 
-def decision_text(action: str, rolled: bool) -> str:
+def decision_text(action: Decision, rolled: bool) -> str:
     """A hint's roll or stop: "Stop", "Roll" (a turn's first roll) or "Roll again"."""
     # TRANSLATORS: what the strong player would do.
-    if action == "stop":
+    if action is Decision.STOP:
         return pgettext("hint", "Stop")
     return pgettext("hint", "Roll again") if rolled else pgettext("hint", "Roll")
 
@@ -60,7 +60,7 @@ def whole_percent(p: float) -> str:
 
 
 def hint_reason(facts) -> tuple[str, ...]:
-    """Why the hint advises what it does, from :class:`firmware.bots.HintFacts`: one or two sentences."""
+    """Why the hint advises what it does, from :class:`firmware.table.bot.HintFacts`: one or two sentences."""
     bust = whole_percent(facts.bust)
     kind = facts.kind
     if kind == "move":

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from engine import Rules
-from firmware.cli import main
-from firmware.roster import ROSTER_KEY
+from firmware.commands.cli import main
+from firmware.table.roster import ROSTER_KEY
 from firmware.store import Store
 
 

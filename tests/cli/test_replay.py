@@ -17,7 +17,7 @@ RECORDS = Path(__file__).resolve().parents[1] / "fixtures" / "records"
 FIXTURES = sorted(p.name[: -len(".json")] for p in RECORDS.glob("*.json") if not p.name.endswith(".view.json"))
 
 _script = shutil.which("cantstop-box", path=str(Path(sys.executable).parent))
-COMMAND = [_script] if _script else [sys.executable, "-m", "firmware.cli"]
+COMMAND = [_script] if _script else [sys.executable, "-m", "firmware.commands.cli"]
 
 
 def replay(arg: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:

@@ -80,6 +80,9 @@ def test_building_doc_service_facts_match_the_unit():
     assert f"restarted after {value('RestartSec')} s" in DOC
     assert f"at most {value('StartLimitBurst')} times in {int(value('StartLimitIntervalSec')) // 60} minutes" in DOC
     assert f"after {value('StartLimitBurst')} crashes in {int(value('StartLimitIntervalSec')) // 60} minutes" in DOC
+    from firmware.daemon.devicewait import DEVICE_WAIT_S
+
+    assert f"waits up to {DEVICE_WAIT_S:g} s for the GPIO chip" in DOC
 
 
 def test_building_doc_names_the_real_paths_and_commands():
@@ -88,7 +91,8 @@ def test_building_doc_names_the_real_paths_and_commands():
     assert f"/var/lib/cantstop-box/{DB_NAME}" in DOC
     for text in ("sudo deploy/install.sh", "deploy/install.sh --dry-run", "sudo deploy/uninstall.sh --purge",
                  "journalctl -u cantstop-box", "cantstop-box export", "sudo raspi-config nonint do_i2c 0",
-                 "dtparam=i2c_arm=on,i2c_arm_baudrate=400000", "/boot/firmware/config.txt"):
+                 "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000",  # as deploy/bootconfig.py writes them
+                 "/boot/firmware/config.txt", "config.txt.cantstop-box.bak", "60-cantstop-box.rules"):
         assert text in DOC, text
     for path in config.DEFAULT_PATHS:
         assert path in DOC

@@ -1,4 +1,4 @@
-"""firmware.diagram: the diagram is drawn from the config defaults and the committed PNG is current."""
+"""firmware.devtools.diagram: the diagram is drawn from the config defaults and the committed PNG is current."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from firmware import diagram
+from firmware.devtools import diagram
 from firmware.config import ButtonPins, DisplayConfig
 from hw.header import HEADER, physical_pin
 
@@ -20,7 +20,7 @@ def same_pixels(a: Image.Image, b: Image.Image) -> bool:
 
 def test_wiring_committed_png_equals_a_fresh_render():
     with Image.open(PNG) as committed:
-        assert same_pixels(committed, diagram.render()), "docs/wiring.png is stale: python -m firmware.diagram docs/wiring.png"
+        assert same_pixels(committed, diagram.render()), "docs/wiring.png is stale: python -m firmware.devtools.diagram docs/wiring.png"
 
 
 def test_wiring_header_map_is_the_pi_40_pin_header():

@@ -12,8 +12,8 @@ from PIL import ImageChops
 from engine import Phase, Record, Stop, state_view
 from firmware import ui, views
 from firmware.config import ButtonPins, GameConfig
-from firmware.daemon import Box
-from firmware.dice import seeded_dice
+from firmware.daemon.box import Box
+from firmware.daemon.dice import seeded_dice
 from firmware.screens import render
 from firmware.store import Store, StoreWriteError
 from hw.buttons import GpioButtons

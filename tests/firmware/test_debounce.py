@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.debounce import Debouncer, Press
+from firmware.daemon.debounce import Debouncer, Press
 
 
 def feed(b: Debouncer, edges):

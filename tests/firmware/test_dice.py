@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from firmware.dice import os_dice, seeded_dice
+from firmware.daemon.dice import os_dice, seeded_dice
 
 # Chi-square critical values at p = 1e-6 (a real bias fails; chance alone about once in a million runs).
 CHI2_5_DOF = 35.89  # six faces

@@ -16,8 +16,8 @@ from PIL import ImageChops
 from test_daemon import Rig, _tap_on, play_to_the_end
 
 from firmware import views
-from firmware.pager import PAGE_SECONDS
-from firmware.samples import SAMPLES
+from firmware.daemon.pager import PAGE_SECONDS
+from firmware.devtools.samples import SAMPLES
 from firmware.screens import LAYOUTS, render_pages
 from hw.display import open_oled
 from hw.errors import DisplayError

@@ -12,7 +12,8 @@ import gettext
 import string
 import pytest
 
-from firmware import catalogues, i18n
+from firmware import i18n
+from firmware.devtools import catalogues
 from hw import glyphs
 
 

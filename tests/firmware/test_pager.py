@@ -7,7 +7,7 @@ from PIL import Image, ImageChops
 from test_daemon import Rig
 
 from firmware import views
-from firmware.pager import PAGE_SECONDS, Pager, pages_of
+from firmware.daemon.pager import PAGE_SECONDS, Pager, pages_of
 from firmware.screens import render, render_pages
 from hw.fakes import FakeDisplay
 

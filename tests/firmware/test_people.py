@@ -4,9 +4,11 @@ restart memory, the per-person statistics, the recap and the list of games to co
 from dataclasses import replace
 
 from engine import Move, Roll, Rules, Stop
-from firmware import people, roster, ui, views, words
+from firmware import ui, views, words
+from firmware.table import person_stats
+from firmware.table import roster
 from firmware.config import GameConfig
-from firmware.debounce import Press
+from firmware.daemon.debounce import Press
 from firmware.ui.model import Seat, seat_name
 from firmware.ui.setup import setup_rows
 
@@ -133,7 +135,7 @@ def test_people_tally_counts_turns_busts_and_the_biggest_turn():
     events = [Roll((1, 1, 1, 1)), Move((2, 2)), Stop(),  # Ann climbs 2 on column 2 and stops
               Roll((1, 1, 2, 2)), Move((2, 4)), Roll((6, 6, 6, 6)), Move((12, 12)),
               Roll((3, 3, 3, 3))]  # Bob: three runners, then only 6s: bust
-    t = people.tally(("Red", "Blue"), seats, Rules(), events, None)
+    t = person_stats.tally(("Red", "Blue"), seats, Rules(), events, None)
     ann, bob = t["seats"]
     assert (ann["name"], ann["turns"], ann["busts"], ann["best"]) == ("Ann", 1, 0, 2)
     assert (bob["name"], bob["turns"], bob["busts"], bob["best"]) == ("Bob", 1, 1, 0)
@@ -149,7 +151,7 @@ def test_people_statistics_per_person_follow_renames_and_count_solitaire_apart()
         {"seats": [seat("Ann", 9, 3)], "winner": 0, "columns": 3},
         {"seats": [seat("Ann", 30, 9)], "winner": None, "columns": 3},  # blocked solitaire: no score
     ]
-    found, contests = people.people(tallies, roster.Roster((), {"Bob": "Robert"}).current)
+    found, contests = person_stats.people(tallies, roster.Roster((), {"Bob": "Robert"}).current)
     by = {p.name: p for p in found}
     assert contests == 2 and set(by) == {"Ann", "Robert", "Box"}
     ann = by["Ann"]

@@ -4,9 +4,10 @@ an unfinished game continued from the menu, old games without names still loadin
 import pytest
 
 from engine import Roll, Rules
-from firmware import people, views
+from firmware import views
+from firmware.table import person_stats
 from firmware.config import GameConfig
-from firmware.roster import ROSTER_KEY
+from firmware.table.roster import ROSTER_KEY
 from firmware.store import Store
 from test_daemon import Rig, play_to_the_end
 
@@ -69,7 +70,7 @@ def test_people_e2e_win_shows_a_recap_and_statistics_by_name_without_replaying(n
     named.tap("ROLL")
     assert isinstance(named.view, views.WinView)
     # The finished game's tally was kept as it ended: the statistics screen needs no replay.
-    kept = named.store.facts(people.TALLY_PREFIX)
+    kept = named.store.facts(person_stats.TALLY_PREFIX)
     assert list(kept) == [f"tally:{named.store.games()[0].id}"]
     named.tap("MENU")
     _goto(named, "Statistics")

@@ -11,7 +11,7 @@ import pytest
 
 from firmware import ui, views
 from firmware.config import GameConfig
-from firmware.debounce import Press
+from firmware.daemon.debounce import Press
 from firmware.store import Store
 
 from test_daemon import Rig, play_to_the_end

@@ -8,7 +8,8 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware import cli, selftest
+from firmware.commands import cli
+from firmware.commands import selftest
 from firmware.config import ButtonPins
 from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import open_dummy

@@ -25,7 +25,7 @@ def start(tmp_path, sock_path, watchdog_usec=None, keys=""):
     if watchdog_usec:
         env["WATCHDOG_USEC"] = str(watchdog_usec)
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "4", "--state-dir", str(tmp_path / "state"),
+        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "4", "--state-dir", str(tmp_path / "state"),
          "--trace"],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
@@ -113,7 +113,7 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[game]\nbox_pace_ms = 20\nhandover_guard_ms = 0\n")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "8", "--state-dir", str(tmp_path / "state"),
+        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "8", "--state-dir", str(tmp_path / "state"),
          "--trace", "--config", str(config)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
@@ -172,7 +172,7 @@ def test_service_emulator_refuses_a_terminal_too_small(monkeypatch, tmp_path, ca
     import argparse
     import shutil
 
-    from firmware import emulate
+    from firmware.commands import emulate
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "logs"))  # where the emulator's log file goes
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

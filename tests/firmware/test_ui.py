@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine import STOP, Move, Roll, Rules, new_game, replay
 from firmware import ui, views
 from firmware.config import GameConfig
-from firmware.debounce import Press
+from firmware.daemon.debounce import Press
 
 BUTTONS = ("ROLL", "STOP", "A", "B", "C", "MENU")
 
@@ -405,7 +405,7 @@ def test_ui_button_storm_never_crashes_or_breaks_a_rule(seed, players, to_win, s
 
 
 def test_ui_solitaire_practice_compares_turns_with_the_box():
-    from firmware.practice import box_average
+    from firmware.table.practice import box_average
 
     app = started(players=1, columns_to_win=1)
     v = ui.view(app)
@@ -510,7 +510,7 @@ def test_ui_blocked_game_is_finished_without_a_winner_and_offers_only_a_new_game
 
 def test_ui_view_never_asks_a_player(monkeypatch):
     """A box seat's action and a hint are decided by the update; drawing them asks nobody."""
-    from firmware import bots
+    from firmware.table import bot
 
     app = ui.boot(GameConfig(players=2))
     app, _ = run(app, "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
@@ -520,8 +520,8 @@ def test_ui_view_never_asks_a_player(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("view() asked a player")
 
-    monkeypatch.setattr(bots, "decide", refuse)
-    monkeypatch.setattr(bots, "advise", refuse)
+    monkeypatch.setattr(bot, "decide", refuse)
+    monkeypatch.setattr(bot, "advise", refuse)
     assert isinstance(ui.view(app), views.DiceView) and ui.view(app).chosen is not None
     assert isinstance(ui.view(hint_app), views.HintView)
 
@@ -538,7 +538,7 @@ def test_ui_risky_note_names_every_runner_sharing_a_square():
 def test_ui_win_screen_counts_rounds_as_history_does():
     from types import SimpleNamespace
 
-    from firmware.history import rounds
+    from firmware.commands.history import rounds
 
     app = started(columns_to_win=1)
     app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "A", "STOP", "T",
@@ -550,14 +550,21 @@ def test_ui_win_screen_counts_rounds_as_history_does():
 
 
 def test_ui_hint_says_its_numbers_in_plain_words():
-    from firmware import bots
+    from firmware.table import bot
 
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "ROLL!")
     hint = ui.view(app)
-    stop, roll = bots.player("strong").values(app.game)
+    stop, roll = bot.player("strong").values(app.game)
     assert hint.action == "Roll again" and hint.reason == (
         f"Rolling again wins {round(roll * 100)}% of games like this, stopping {round(stop * 100)}%.",)
     solo, _ = run(started(players=1), "ROLL", (2, 3, 4, 5), "A", "ROLL!")
     assert ui.view(solo).reason[0].endswith("turns on average.")
     moving, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
     assert ui.view(moving).reason[0].startswith("After ")
+
+
+def test_ui_hint_to_stop_says_stop():
+    # Column 2 climbed to its top with one column to win: the strong player's decision is Decision.STOP.
+    app, _ = run(started(columns_to_win=1), "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "ROLL!")
+    hint = ui.view(app)
+    assert hint.action == "Stop" and hint.reason == ("Stopping now wins the game!",)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import Rules
-from firmware.cli import main
+from firmware.commands.cli import main
 from firmware.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def cli(*args: str, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, user: int 
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
-    command = [sys.executable, "-m", "firmware.cli", *args]
+    command = [sys.executable, "-m", "firmware.commands.cli", *args]
     if user is not None:
         command = [shutil.which("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
     return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin, text=True, cwd=REPO,
@@ -70,7 +70,7 @@ def test_hostile_state_dir_of_300_characters_is_one_line(tmp_path, capsys, comma
 
 
 def test_hostile_emulate_with_a_state_dir_of_300_characters_plays_unsaved(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "firmware.cli", "emulate", "--state-dir", long_dir(tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", "emulate", "--state-dir", long_dir(tmp_path)],
                           input="q\n", capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
@@ -168,7 +168,7 @@ def test_hostile_replay_endless_standard_input_stops_at_the_size_limit():
 
 
 def test_hostile_replay_reads_in_chunks_and_stops_one_chunk_past_the_limit():
-    from firmware.replay import MAX_RECORD_BYTES, read_limited
+    from firmware.commands.replay import MAX_RECORD_BYTES, read_limited
 
     class Endless:
         asked = 0
@@ -205,7 +205,7 @@ def test_hostile_simulate_streams_games_lazily():
     """The first games of the biggest allowed series arrive at once: nothing is planned up front."""
     import itertools
 
-    from firmware.simulate import MAX_GAMES, iter_results
+    from firmware.commands.simulate import MAX_GAMES, iter_results
 
     for workers in (1, 2):
         first = list(itertools.islice(iter_results(["random"], MAX_GAMES, 3, max_turns=20, workers=workers), 30))
@@ -218,7 +218,7 @@ def test_hostile_simulate_tally_matches_the_engine_summary_with_flat_memory():
 
     from engine.players import summarize
     from engine.players.match import GameResult
-    from firmware.simulate import Tally
+    from firmware.commands.simulate import Tally
 
     rng = random.Random(5)
 
@@ -252,7 +252,7 @@ def test_hostile_simulate_ctrl_c_stops_a_long_series_quietly():
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "simulate", "--players", "rule28",
+    proc = subprocess.Popen([sys.executable, "-m", "firmware.commands.cli", "simulate", "--players", "rule28",
                              "--games", "1000000000", "--workers", "2"], cwd=REPO, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:

@@ -6,8 +6,8 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware import ui, views
 from firmware.config import ButtonPins, GameConfig
-from firmware.daemon import Box
-from firmware.emulate import emulator_dice
+from firmware.daemon.box import Box
+from firmware.commands.emulate import emulator_dice
 from firmware.store import Store
 from hw.buttons import GpioButtons
 from hw.fakes import FakeDisplay

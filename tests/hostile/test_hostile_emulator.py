@@ -212,7 +212,7 @@ class PtyBox:
         if self.pid == 0:  # the child: the emulator, the pty as its terminal
             os.chdir(repo)
             env = dict(os.environ, XDG_STATE_HOME=str(state_dir / "log"))
-            os.execve(sys.executable, [sys.executable, "-m", "firmware.cli", "emulate", "--seed", "1",
+            os.execve(sys.executable, [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "1",
                                        "--state-dir", str(state_dir), *args], env)
         self.resize(cols, lines)
         self.text = ""

@@ -262,7 +262,7 @@ def test_terminal_grey_frame_keeps_its_grey_exactly():
 
 
 def test_terminal_wide_grey_screen_is_256_cells_a_row_with_its_highlight():
-    from firmware.samples import SAMPLES
+    from firmware.devtools.samples import SAMPLES
     from firmware.screens import render
     from hw import shades
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import STOP, IllegalEventError, Phase, Rules, apply, can_stop
-from engine.players import PLAYER_KINDS, ROLL, STOP_ACTION, make_player
+from engine import STOP, Decision, IllegalEventError, Phase, Rules, apply, can_stop
+from engine.players import PLAYER_KINDS, make_player
 
 from players_support import random_states
 
@@ -25,12 +25,12 @@ def test_players_only_make_legal_decisions(seed, rules, players):
                 assert action in state.moves
                 apply(state, action)  # raises if illegal
             elif state.phase is Phase.DECIDE:
-                assert action in (ROLL, STOP_ACTION)
-                if action == STOP_ACTION:
+                assert action in (Decision.ROLL, Decision.STOP)
+                if action is Decision.STOP:
                     assert can_stop(state)
                     apply(state, STOP)
             else:
-                assert action == ROLL
+                assert action is Decision.ROLL
 
 
 def test_players_roll_when_risky_forbids_the_stop():
@@ -46,7 +46,7 @@ def test_players_roll_when_risky_forbids_the_stop():
             apply(state, STOP)
         for kind in PLAYER_KINDS:
             assert make_player(kind).should_roll(state, random.Random(1)) is True
-            assert make_player(kind).advise(state).action == ROLL
+            assert make_player(kind).advise(state).action is Decision.ROLL
 
 
 def test_players_whole_games_end_in_every_variant():

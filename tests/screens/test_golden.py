@@ -1,7 +1,7 @@
 """Golden images: every sample view, in every language, at every screen size, pixel for pixel.
 
-The samples live in ``firmware/samples.py``; a size's golden images are the
-frames of :func:`firmware.gallery.sheet` (a frame of several pages: its pages
+The samples live in ``firmware/devtools/samples.py``; a size's golden images are the
+frames of :func:`firmware.devtools.gallery.sheet` (a frame of several pages: its pages
 top to bottom). After an intended change of the look, regenerate them with
 ``make golden`` (and the gallery with ``make gallery``), look, and commit both.
 A failing comparison saves the actual frame under pytest's tmp_path and names
@@ -10,14 +10,17 @@ it in the assertion message.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PIL import Image, ImageChops
 
-from firmware.gallery import GOLDEN, golden_path, sheet, size_folder
-from firmware.samples import CUT_NAMES, LANGUAGES, SAMPLES_IN
+from firmware.devtools.gallery import golden_path, sheet, size_folder
+from firmware.devtools.samples import CUT_NAMES, LANGUAGES, SAMPLES_IN
 from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import size_name
 
+GOLDEN = Path(__file__).parent / "golden"
 CASES = [(size, lang, name) for size in LAYOUTS for lang in LANGUAGES for name in SAMPLES_IN[lang]]
 
 
@@ -27,7 +30,7 @@ _id = size_name
 @pytest.mark.parametrize("size, lang, name", CASES, ids=[f"{_id(s)}-{lang}-{n}" for s, lang, n in CASES])
 def test_golden_every_sample_matches_its_image(size, lang, name, tmp_path):
     actual = sheet(SAMPLES_IN[lang][name], size)
-    path = golden_path(name, lang, size=size)
+    path = golden_path(name, lang, GOLDEN, size)
     assert path.exists(), f"no golden image {path}: run make golden"
     with Image.open(path) as golden:
         # compared as "L": ImageChops.difference on two mode "1" images reports a
@@ -43,7 +46,7 @@ def test_golden_every_sample_matches_its_image(size, lang, name, tmp_path):
 @pytest.mark.parametrize("size", list(LAYOUTS), ids=_id)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_golden_folders_hold_every_sample_and_nothing_else(size, lang):
-    folder = golden_path("x", lang, size=size).parent
+    folder = golden_path("x", lang, GOLDEN, size).parent
     assert {p.stem for p in folder.glob("*.png")} == set(SAMPLES_IN[lang])
 
 

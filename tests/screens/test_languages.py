@@ -1,7 +1,7 @@
 """Every screen in every language: the samples are translated, and every sentence fits.
 
 The Japanese and Korean samples are the gallery's English ones made through
-the words module in that language (``firmware.samples.samples``), so these
+the words module in that language (``firmware.devtools.samples.samples``), so these
 golden images (``test_golden.py``) show what the box says, not a hand translation. The fit test puts
 every message of every catalogue on every screen that shows it, with the
 longest names and numbers, and fails on any text the renderer had to cut.
@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from engine import Move, Roll, Rules, Stop
+from engine import Decision, Move, Roll, Rules, Stop
 from firmware import i18n, views as v, words
-from firmware.bots import HintFacts
-from firmware.samples import SAMPLES_IN
+from firmware.table.bot import HintFacts
+from firmware.devtools.samples import SAMPLES_IN
 from firmware.screens import render_checked
 from firmware.screens.frame import legend_tokens
 from firmware.ui.pages import paginate
@@ -40,7 +40,7 @@ LONG = "Burgundy"  # the longest colour name the samples use (8 letters)
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Orange", "Purple", "White", "Black")
 
 
-#: The numbers behind a hint of every kind (firmware.bots.HintFacts), with the widest numbers.
+#: The numbers behind a hint of every kind (firmware.table.bot.HintFacts), with the widest numbers.
 FACTS = (HintFacts("move", True, 0.9996, sums=(10, 12)), HintFacts("start", True), HintFacts("must_roll", True, 1.0),
          HintFacts("win", False), HintFacts("chances", True, 0.44, roll_win=0.9999, stop_win=0.003),
          HintFacts("turns", True, saved_turns=10.25), HintFacts("turns", False, saved_turns=1.5),
@@ -83,7 +83,7 @@ def _screens(lang: str):
                     note = None if can_stop else w.risky_note([(10, [name])])
                     yield pair, v.MoveView(name, 1, tuple(pair), 0.5563, can_stop, 2, note, bot,
                                            "stop" if bot else None, w.KEYS["box_ok"], lang=lang)
-            yield "hint", v.HintView(name, 2, w.decision_text("roll", True), ("Roll: bust 56%", "+1.2 squares/roll"),
+            yield "hint", v.HintView(name, 2, w.decision_text(Decision.ROLL, True), ("Roll: bust 56%", "+1.2 squares/roll"),
                                      0.5563, w.KEYS["box_ok"], lang=lang)
         yield "box plays", v.DiceView(name, 1, (6, 6, 6, 6), (v.Option("A", ((6, 6), (6, 6)), (12, 12), "both", "12x2"),) * 3,
                                       True, None, w.KEYS["box_ok"], lang=lang)
@@ -152,10 +152,10 @@ def _screens(lang: str):
         row = w.setup_row(key, value)
         yield row, v.SetupView(w.NEW_GAME, (row,) * 9, 8, w.KEYS["setup"], lang=lang)
     for facts in FACTS:
-        yield facts, v.HintView(long, 0, w.decision_text("roll", True), w.hint_reason(facts), 0.5563, w.KEYS["hint"],
+        yield facts, v.HintView(long, 0, w.decision_text(Decision.ROLL, True), w.hint_reason(facts), 0.5563, w.KEYS["hint"],
                                 lang=lang)
-    for action, rolled in (("stop", True), ("roll", False), ("roll", True)):
-        yield action, v.HintView(long, 0, w.decision_text(action, rolled), (), None, w.KEYS["box_ok"], lang=lang)
+    for action, rolled in ((Decision.STOP, True), (Decision.ROLL, False), (Decision.ROLL, True)):
+        yield action.value, v.HintView(long, 0, w.decision_text(action, rolled), (), None, w.KEYS["box_ok"], lang=lang)
 
 
 def _cuts(lang: str) -> list[tuple[object, str, tuple[str, ...]]]:

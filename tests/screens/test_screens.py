@@ -1,11 +1,11 @@
 """Screens: every sample view renders pixel-exactly as its golden image, and fits (its speed: benchmarks/screens.py).
 
-The sample views live in ``firmware/samples.py`` (``SAMPLES``), shared with the
+The sample views live in ``firmware/devtools/samples.py`` (``SAMPLES``), shared with the
 gallery. After an intended change of the look, regenerate the golden images
 and the gallery, look at them, and commit both:
 
-    .venv/bin/python -m firmware.gallery --golden          # tests/screens/golden/*.png
-    .venv/bin/python -m firmware.gallery docs/gallery      # docs/gallery/*.png + README.md
+    .venv/bin/python -m firmware.devtools.gallery --golden          # tests/screens/golden/*.png
+    .venv/bin/python -m firmware.devtools.gallery docs/gallery      # docs/gallery/*.png + README.md
 
 A failing comparison saves the actual frame under pytest's tmp_path and names
 it in the assertion message.
@@ -19,8 +19,9 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageDraw
 
-from firmware import gallery, screens, views
-from firmware.samples import SAMPLES
+from firmware import screens, views
+from firmware.devtools import gallery
+from firmware.devtools.samples import SAMPLES
 from firmware.screens import LAYOUTS, render, render_checked
 
 

@@ -7,7 +7,7 @@ import typing
 import pytest
 
 from firmware import views
-from firmware.samples import LANGUAGES, SAMPLES_IN
+from firmware.devtools.samples import LANGUAGES, SAMPLES_IN
 from firmware.screens import LAYOUTS, PAINTERS_FOR, render_pages
 from firmware.screens.kit import Canvas
 from firmware.screens.small import LAYOUT

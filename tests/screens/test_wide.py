@@ -8,7 +8,7 @@ the 1-bit screens.
 
 from __future__ import annotations
 
-from firmware.samples import SAMPLES
+from firmware.devtools.samples import SAMPLES
 from firmware.screens import LAYOUTS, board, render
 from firmware.screens.kit import GREY
 

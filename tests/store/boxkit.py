@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from firmware import ui
 from firmware.config import GameConfig
-from firmware.daemon import Box
-from firmware.dice import seeded_dice
+from firmware.daemon.box import Box
+from firmware.daemon.dice import seeded_dice
 from hw.fakes import FakeDisplay
 
 

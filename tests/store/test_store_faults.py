@@ -58,7 +58,7 @@ def test_store_open_finishes_a_game_left_open_after_its_winning_stop(state_dir, 
         for e in events[:-1]:
             store.append(game.id, e)
     _sql(state_dir, f"INSERT INTO events VALUES ({game.id}, {len(events)}, '{{\"stop\":true}}', 1700000123.5)")
-    from firmware.cli import main
+    from firmware.commands.cli import main
 
     assert main(["history", "--json", "--state-dir", str(state_dir)]) == 0  # a reader shows it finished ...
     listed = json.loads(capsys.readouterr().out)[0]
@@ -226,8 +226,8 @@ def _two_finished_games(state_dir, clock):
 
 @pytest.mark.parametrize("sql, reason", DAMAGE)
 def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason):
-    from firmware.roster import Roster
-    from firmware.stats import load_stats
+    from firmware.table.roster import Roster
+    from firmware.table.loaders import load_stats
 
     final = _two_finished_games(state_dir, clock)
     _sql(state_dir, sql)

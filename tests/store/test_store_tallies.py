@@ -4,9 +4,9 @@ long the history; the old all-in-one ``tallies`` fact is split into them the fir
 import sqlite3
 
 from engine import Rules
-from firmware import people
-from firmware.roster import Roster
-from firmware.stats import load_stats, seats_from_meta
+from firmware.table import person_stats
+from firmware.table.roster import Roster
+from firmware.table.loaders import load_stats, seats_from_meta
 from firmware.store import DB_NAME, Store
 
 
@@ -32,7 +32,7 @@ def test_store_tallies_a_game_end_writes_only_its_own_small_fact(state_dir, cloc
     with Store.open(state_dir, clock=clock) as store:
         ids = [finished(store, ["Red", "Blue"], i % 2) for i in range(30)]
         for game_id in ids:
-            people.keep_tally(store, game_id, {"seats": [seat("Red"), seat("Blue")], "winner": 0, "columns": 3})
+            person_stats.keep_tally(store, game_id, {"seats": [seat("Red"), seat("Blue")], "winner": 0, "columns": 3})
     rows = fact_rows(state_dir)
     assert set(rows) == {f"tally:{i}" for i in ids}
     sizes = {len(v) for v in rows.values()}
@@ -45,7 +45,7 @@ def test_store_tallies_the_old_all_in_one_fact_is_split_once_and_counts_the_same
         b = finished(store, ["Red", "Blue"], 1)
         c = finished(store, ["Green", "Blue"], 0)  # finished without a tally: replayed once
         # as the previous version left it: games a and b in one fact, b's entry damaged
-        store.put_fact(people.OLD_TALLIES_KEY, {str(a): {"seats": [seat("Ann"), seat("Bob")], "winner": 0,
+        store.put_fact(person_stats.OLD_TALLIES_KEY, {str(a): {"seats": [seat("Ann"), seat("Bob")], "winner": 0,
                                                          "columns": 3},
                                                 str(b): "garbage"})
         stats = load_stats(store, Roster())
@@ -60,14 +60,14 @@ def test_store_tallies_the_old_all_in_one_fact_is_split_once_and_counts_the_same
 def test_store_tallies_a_per_game_fact_wins_over_the_old_one_and_reading_again_writes_nothing(state_dir, clock):
     with Store.open(state_dir, clock=clock) as store:
         a = finished(store, ["Red", "Blue"], 0)
-        store.put_fact(people.OLD_TALLIES_KEY, {str(a): {"seats": [seat("Old"), seat("Bob")], "winner": 0}})
-        people.keep_tally(store, a, {"seats": [seat("New"), seat("Bob")], "winner": 0, "columns": 3})
-        assert [t["seats"][0]["name"] for t in people.load_tallies(store, seats_from_meta)] == ["New"]
+        store.put_fact(person_stats.OLD_TALLIES_KEY, {str(a): {"seats": [seat("Old"), seat("Bob")], "winner": 0}})
+        person_stats.keep_tally(store, a, {"seats": [seat("New"), seat("Bob")], "winner": 0, "columns": 3})
+        assert [t["seats"][0]["name"] for t in person_stats.load_tallies(store, seats_from_meta)] == ["New"]
         before = fact_rows(state_dir)
-        assert people.OLD_TALLIES_KEY not in before
+        assert person_stats.OLD_TALLIES_KEY not in before
 
         def no_writes(values):
             raise AssertionError(f"nothing to keep, yet it wrote {values}")
 
         store.put_facts = no_writes
-        assert [t["seats"][0]["name"] for t in people.load_tallies(store, seats_from_meta)] == ["New"]
+        assert [t["seats"][0]["name"] for t in person_stats.load_tallies(store, seats_from_meta)] == ["New"]

@@ -1,4 +1,4 @@
-"""firmware.sdnotify: the datagrams systemd would receive, on real sockets."""
+"""firmware.daemon.sdnotify: the datagrams systemd would receive, on real sockets."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from firmware.sdnotify import Notifier
+from firmware.daemon.sdnotify import Notifier
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ def test_sdnotify_without_systemd_does_nothing(monkeypatch):
 
 
 def test_sdnotify_unsupported_address_is_ignored(caplog):
-    with caplog.at_level(logging.WARNING, "firmware.sdnotify"):
+    with caplog.at_level(logging.WARNING, "firmware.daemon.sdnotify"):
         notifier = Notifier.from_env({"NOTIFY_SOCKET": "vsock:2:1234"})
     assert not notifier.enabled and notifier.ready() is False
     assert "vsock:2:1234" in caplog.text
@@ -118,11 +118,11 @@ def test_sdnotify_watchdog_pid_is_checked_at_call_time_after_a_fork(monkeypatch)
 
 def test_sdnotify_send_failure_never_raises_and_logs_once(tmp_path, caplog):
     notifier = Notifier.from_env({"NOTIFY_SOCKET": str(tmp_path / "gone")})
-    with caplog.at_level(logging.WARNING, "firmware.sdnotify"):
+    with caplog.at_level(logging.WARNING, "firmware.daemon.sdnotify"):
         assert notifier.ready() is False
         assert notifier.watchdog() is False
         assert notifier.watchdog() is False
-    warnings = [r for r in caplog.records if r.name == "firmware.sdnotify"]
+    warnings = [r for r in caplog.records if r.name == "firmware.daemon.sdnotify"]
     assert len(warnings) == 1
     assert str(tmp_path / "gone") in warnings[0].getMessage()
 

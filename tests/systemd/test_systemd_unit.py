@@ -89,7 +89,7 @@ def test_systemd_unit_is_notify_with_a_watchdog_and_restarts(unit):
     assert one(unit, "Service", "RestartSec") == "2"
     assert one(unit, "Service", "TimeoutStopSec")
     # a config error is final (the daemon exits with EX_CONFIG); hardware faults are retried
-    from firmware.run import EXIT_CONFIG, EXIT_HARDWARE
+    from firmware.commands.run import EXIT_CONFIG, EXIT_HARDWARE
 
     assert one(unit, "Service", "RestartPreventExitStatus").split() == [str(EXIT_CONFIG)]
     assert EXIT_HARDWARE != EXIT_CONFIG
@@ -216,7 +216,8 @@ import gpiozero, gpiozero.pins.mock, luma.core.device, luma.oled.device, smbus2
 from hw import fonts
 from hw.buttons import GpioButtons
 from hw.display import open_dummy
-from firmware import config, sdnotify, store
+from firmware import config, store
+from firmware.daemon import sdnotify
 display = open_dummy()
 frame = Image.new("1", (128, 64))
 ImageDraw.Draw(frame).text((0, 0), "ROLL", font=fonts.load("large"), fill=1)

@@ -5,7 +5,7 @@ a body of 22 rows (10..31): two lines in the medium font, or one in the
 large font with a small line under it. The legend, where a screen keeps one,
 takes rows 24..31. What does not fit one page goes on the next: :func:`flow`
 paints blocks of text page after page under the same header, and the daemon
-shows the pages in turns (:mod:`firmware.pager`).
+shows the pages in turns (:mod:`firmware.daemon.pager`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import functools
 import random
 from dataclasses import dataclass
 
-from engine import GameState, Move
+from engine import Decision, GameState, Move
 
 
 @functools.cache
@@ -22,8 +22,8 @@ def player(kind: str):
 
 
 @functools.lru_cache(maxsize=256)
-def decide(kind: str, state: GameState) -> Move | str:
-    """What a bot of ``kind`` does now: a Move in phase MOVE, else "roll" or "stop"."""
+def decide(kind: str, state: GameState) -> Move | Decision:
+    """What a bot of ``kind`` does now: a Move in phase MOVE, else a :class:`engine.Decision`."""
     # A random player draws lots: seed it from the state (numbers only, so the
     # seed is the same in every process) so that showing the choice, carrying
     # it out, and doing so again after a restart all agree.
@@ -67,7 +67,7 @@ def hint_facts(state: GameState, action) -> HintFacts:
 
     if isinstance(action, Move):
         return HintFacts("move", False, bust_after(state, runners_after(state, action)), sums=action.sums)
-    roll = action != "stop"
+    roll = action is not Decision.STOP
     bust = bust_probability(state)
     if state.phase is Phase.ROLL:
         return HintFacts("start", True, bust)

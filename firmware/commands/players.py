@@ -13,8 +13,8 @@ or it says so in one line (exit status 75). Names may be in any script.
 
 import argparse
 
-from firmware.cli import UsageError, write_stdout
-from firmware.export import add_state_dir_argument
+from firmware.commands.cli import UsageError, write_stdout
+from firmware.commands.export import add_state_dir_argument
 
 DESCRIPTION = __doc__
 EXIT_IN_USE = 75
@@ -33,7 +33,7 @@ _ARITY = {"list": 0, "add": 1, "remove": 1, "rename": 2}
 
 
 def run(args) -> int:
-    from firmware import roster as R
+    from firmware.table import roster as R
     from firmware.config import ConfigError, load
 
     want = _ARITY[args.action]
@@ -55,7 +55,7 @@ def run(args) -> int:
 
 
 def _read(state_dir, config_names):
-    from firmware import roster as R
+    from firmware.table import roster as R
     from firmware.store import Store, StoreError, StoreMissingError, default_state_dir
 
     try:
@@ -73,7 +73,7 @@ def _read(state_dir, config_names):
 def _write(state_dir, config_names, change) -> int:
     import sys
 
-    from firmware import roster as R
+    from firmware.table import roster as R
     from firmware.store import Store, StoreError, StoreLockedError, default_state_dir
 
     try:

@@ -1,11 +1,11 @@
 """The imperative shell: one loop that owns the game, the store and the screen.
 
 Button callbacks (gpiozero's threads) only put raw edges on one queue. The
-loop takes them off, turns them into presses (:mod:`firmware.debounce`), runs the
+loop takes them off, turns them into presses (:mod:`firmware.daemon.debounce`), runs the
 pure :func:`firmware.ui.update`, and carries out its effects in order: an event
 is committed to the store *before* the frame that shows its result is drawn.
 A frame is rendered and sent only when the view changed; a frame of several
-pages (a small screen) shows them in turns (:mod:`firmware.pager`).
+pages (a small screen) shows them in turns (:mod:`firmware.daemon.pager`).
 
 The loop sleeps on the queue. It wakes early only when the debouncer or a
 long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
@@ -21,14 +21,16 @@ import threading
 import time
 from collections.abc import Callable
 
-from . import restart, roster, ui, words
-from .config import GameConfig
+from firmware import ui, words
+from firmware.config import GameConfig
+from firmware.screens import render_pages
+from firmware.table import person_stats, roster
+from firmware.table.loaders import load_stats, seats_from_meta, unfinished
+
+from . import restart
 from .debounce import Debouncer
 from .dice import os_dice
-from . import people
-from .stats import load_stats, seats_from_meta, unfinished
 from .pager import Pager
-from .screens import render_pages
 
 log = logging.getLogger("cantstop.daemon")
 
@@ -267,8 +269,8 @@ class Box:
         if self.store is None or self.game_id is None or app.game is None:
             return
         g = app.game
-        t = people.tally(g.players, app.seats, g.rules, app.events, g.winner)
-        self._save(lambda: people.keep_tally(self.store, self.game_id, t))
+        t = person_stats.tally(g.players, app.seats, g.rules, app.events, g.winner)
+        self._save(lambda: person_stats.keep_tally(self.store, self.game_id, t))
 
     def _continue(self, game_id: int) -> None:
         """Reopen an unfinished game; the one being played is left unfinished in its place."""

@@ -52,7 +52,7 @@ class UsageError(ValueError):
 
 
 def _whole(text, name: str, low: int, high: int | None = None) -> int:
-    from firmware.cli import shown
+    from firmware.commands.cli import shown
 
     try:
         value = int(str(text).strip())
@@ -210,7 +210,7 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from firmware.cli import write_stdout
+    from firmware.commands.cli import write_stdout
 
     kinds = parse_players(args.players)
     games = _whole(args.games, "--games", 1, MAX_GAMES)

@@ -11,14 +11,14 @@ import sys
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("firmware.replay", "print the state view after a game record (FILE, or - for standard input)"),
-    "simulate": ("firmware.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
-    "export": ("firmware.export", "write a saved game as a game record (the open game, else the latest)"),
-    "history": ("firmware.history", "list the saved games: players, turns, winner, duration"),
-    "players": ("firmware.players", "list, add, remove or rename the players' names a seat can take"),
-    "run": ("firmware.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
-    "emulate": ("firmware.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
-    "selftest": ("firmware.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
+    "replay": ("firmware.commands.replay", "print the state view after a game record (FILE, or - for standard input)"),
+    "simulate": ("firmware.commands.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
+    "export": ("firmware.commands.export", "write a saved game as a game record (the open game, else the latest)"),
+    "history": ("firmware.commands.history", "list the saved games: players, turns, winner, duration"),
+    "players": ("firmware.commands.players", "list, add, remove or rename the players' names a seat can take"),
+    "run": ("firmware.commands.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
+    "emulate": ("firmware.commands.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "selftest": ("firmware.commands.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
 }
 
 
@@ -112,6 +112,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     name = f"cantstop-box {args.command}"
     try:
+        return _run(args, name)
+    finally:
+        import os
+
+        if os.geteuid() == 0:  # run by root on an installed box: the box's store stays the box's user's
+            from firmware.store.installed import hand_back
+
+            hand_back()
+
+
+def _run(args, name: str) -> int:
+    try:
         code = args._module.run(args)
         if sys.stdout is not None:
             sys.stdout.flush()  # a buffered print fails here, not in the interpreter's exit
@@ -148,8 +160,8 @@ def _stdout_is_broken() -> bool:
 
 
 if __name__ == "__main__":
-    # `python -m firmware.cli`: run the imported module's main, so that the commands'
+    # `python -m firmware.commands.cli`: run the imported module's main, so that the commands'
     # UsageError and OutputError are the very classes main() catches (not __main__'s copies).
-    from firmware.cli import main as _main
+    from firmware.commands.cli import main as _main
 
     sys.exit(_main())

@@ -13,9 +13,9 @@ import argparse
 import json
 import time
 
-from firmware.cli import MAX_INT, UsageError, shown, write_stdout
-from firmware.export import add_state_dir_argument, iso, open_store
-from firmware.seats import seats_from_meta
+from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
+from firmware.commands.export import add_config_argument, add_state_dir_argument, iso, open_store
+from firmware.table.seat import seats_from_meta
 from firmware.store import GameSummary, StoreError
 
 DESCRIPTION = __doc__
@@ -23,6 +23,7 @@ DESCRIPTION = __doc__
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_state_dir_argument(parser)
+    add_config_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("-n", "--limit", metavar="N", type=_positive, help="only the N newest games")
 

@@ -1,4 +1,4 @@
-"""The gallery and the golden images, made from the sample views (:mod:`firmware.samples`).
+"""The gallery and the golden images, made from the sample views (:mod:`firmware.devtools.samples`).
 
 The screen tests compare ``render(view)`` of each sample with
 ``tests/screens/golden/<name>.png``; the gallery shows them scaled up, in
@@ -7,8 +7,8 @@ every language side by side, for people to look at. Each other screen size
 (``golden/128x32/``, ``docs/gallery/128x32/``); a frame of several pages is
 one image, its pages top to bottom.
 
-    python -m firmware.gallery docs/gallery   # scaled-up PNGs + README.md index
-    python -m firmware.gallery --golden       # rewrite tests/screens/golden/*.png
+    python -m firmware.devtools.gallery docs/gallery   # scaled-up PNGs + README.md index
+    python -m firmware.devtools.gallery --golden tests/screens/golden   # rewrite the golden images
 """
 
 from __future__ import annotations
@@ -22,19 +22,16 @@ from PIL import Image
 
 from hw.display import size_name
 
-from . import i18n
-from .samples import LANGUAGES, SAMPLES, SAMPLES_IN
-from .screens import LAYOUTS, STANDARD, render_pages
-
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "screens" / "golden"
-
+from firmware import i18n
+from firmware.devtools.samples import LANGUAGES, SAMPLES, SAMPLES_IN
+from firmware.screens import LAYOUTS, STANDARD, render_pages
 
 def size_folder(folder: Path, size: tuple[int, int] = STANDARD.size) -> Path:
     """The folder of one screen size's images: ``folder`` itself for 128x64, else ``folder/<W>x<H>``."""
     return folder if size == STANDARD.size else folder / size_name(size)
 
 
-def golden_path(name: str, lang: str = "en", folder: Path = GOLDEN, size: tuple[int, int] = STANDARD.size) -> Path:
+def golden_path(name: str, lang: str, folder: Path, size: tuple[int, int] = STANDARD.size) -> Path:
     """Where the golden image of a sample lives: English at the top, other languages in a folder each."""
     folder = size_folder(folder, size)
     return (folder if lang == "en" else folder / lang) / f"{name}.png"
@@ -51,7 +48,7 @@ def sheet(view, size: tuple[int, int] = STANDARD.size) -> Image.Image:
     return out
 
 
-def write_golden(folder: Path = GOLDEN) -> list[Path]:
+def write_golden(folder: Path) -> list[Path]:
     """Render every sample in every language at every size as a PNG named after it (the golden images)."""
     paths = []
     for size in LAYOUTS:
@@ -190,15 +187,15 @@ def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
         f"# Screen gallery: {label}",
         "",
         *([f"Other screen sizes: {', '.join(others)}.", ""] if others else []),
-        f"Every sample view of `firmware/samples.py`, rendered by `firmware/screens/` for a {label} screen",
+        f"Every sample view of `firmware/devtools/samples.py`, rendered by `firmware/screens/` for a {label} screen",
         "and scaled up 4x (nearest neighbour, lit pixels in OLED blue, grey bezel; a frame of several",
         "pages shows them top to bottom),",
         f"side by side in every language the box speaks ({', '.join(i18n.NAMES[lang] for lang in LANGUAGES)}).",
         "The Japanese and Korean samples are the English ones said through the words",
         "module in that language (`samples(lang)`), so they show what the box says.",
         "",
-        "Regenerate these with `python -m firmware.gallery docs/gallery` (`make gallery`), and the golden",
-        "images the tests compare against with `python -m firmware.gallery --golden`",
+        "Regenerate these with `python -m firmware.devtools.gallery docs/gallery` (`make gallery`), and the golden",
+        "images the tests compare against with `make golden`",
         "(then look at `git diff --stat tests/screens/golden` and the gallery before committing).",
         "",
     ]
@@ -218,14 +215,16 @@ def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firmware.gallery", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m firmware.devtools.gallery", description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", help="write the scaled-up gallery and README.md here")
-    parser.add_argument("--golden", action="store_true", help="rewrite tests/screens/golden/*.png")
+    parser.add_argument("--golden", metavar="FOLDER", type=Path,
+                        help="rewrite the golden images the tests compare against in FOLDER (tests/screens/golden)")
     args = parser.parse_args(argv)
     if not args.folder and not args.golden:
-        parser.error("give a folder for the gallery, or --golden")
+        parser.error("give a folder for the gallery, or --golden FOLDER")
     if args.golden:
-        print(f"wrote {len(write_golden())} golden images to {GOLDEN} ({', '.join(layout.name for layout in LAYOUTS.values())})")
+        written = write_golden(args.golden)
+        print(f"wrote {len(written)} golden images to {args.golden} ({', '.join(layout.name for layout in LAYOUTS.values())})")
     if args.folder:
         print(f"wrote {len(write_gallery(Path(args.folder)))} gallery images to {args.folder}")
     return 0

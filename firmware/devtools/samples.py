@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Move, Roll, Rules, Stop
+from engine import Decision, Move, Roll, Rules, Stop
 
-from . import i18n, words
-from .bots import HintFacts
-from .ui.pages import paginate
-from .views import (
+from firmware import i18n, words
+from firmware.table.bot import HintFacts
+from firmware.ui.pages import paginate
+from firmware.views import (
     BoardView,
     Column,
     DiceView,
@@ -71,8 +71,8 @@ MID_MARKERS = {
 MID_RUNNERS = {5: 4, 8: 9, 10: 3}
 MID_OWNERS = {7: 0, 9: 1}
 
-#: Sample texts that are no sentence of the box's words (an engine hint's reason, a config error, made-up
-#: alerts and notes): the same in every language's samples.
+#: Sample texts that are no sentence of the box's words (a config error, made-up alerts and notes):
+#: the same in every language's samples.
 CONFIG_ERROR = ("/etc/cantstop-box/config.toml line 12: pin 17 is used twice (ROLL and MENU); fix the file and restart",)
 
 
@@ -279,7 +279,7 @@ def _lists(w, K, red, blue, yellow, menu_items, setup, setup_two, setup_lang, ti
         # text screens
         "message_confirm": MessageView(title, lines, K["confirm"]),
         "message_long": MessageView("Config error", CONFIG_ERROR, keys="fix the file"),
-        "hint": HintView(red, 0, w.decision_text("roll", rolled=True),
+        "hint": HintView(red, 0, w.decision_text(Decision.ROLL, rolled=True),
                          w.hint_reason(HintFacts("chances", True, 0.0772, roll_win=0.74, stop_win=0.65)), 0.0772,
                          keys=K["hint"]),
         "hint_pairing": HintView(blue, 1, "A: 6+8", w.hint_reason(HintFacts("move", True, 0.08, sums=(6, 8))),

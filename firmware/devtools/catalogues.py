@@ -3,11 +3,11 @@
 A developer tool (Babel; never imported by the box, which reads the ``.mo``
 files with :mod:`gettext`):
 
-    python -m firmware.catalogues            # all three steps below
-    python -m firmware.catalogues extract    # firmware/**.py -> firmware/locale/cantstop.pot
-    python -m firmware.catalogues update     # the .pot's sentences into every <lang>/.../cantstop.po
-    python -m firmware.catalogues compile    # every .po -> its .mo (committed beside it)
-    python -m firmware.catalogues init fr    # start a new language
+    python -m firmware.devtools.catalogues            # all three steps below
+    python -m firmware.devtools.catalogues extract    # firmware/**.py -> firmware/locale/cantstop.pot
+    python -m firmware.devtools.catalogues update     # the .pot's sentences into every <lang>/.../cantstop.po
+    python -m firmware.devtools.catalogues compile    # every .po -> its .mo (committed beside it)
+    python -m firmware.devtools.catalogues init fr    # start a new language
 
 ``update`` works like gettext's msgmerge: a translation whose English
 sentence is unchanged stays; a sentence that changed a little keeps its old
@@ -31,10 +31,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from firmware.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "firmware"
+SOURCE = LOCALE_DIR.parent  # the firmware package: every marked sentence is under it
+ROOT = SOURCE.parent
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 KEYWORDS = {name: DEFAULT_KEYWORDS[name] for name in ("_", "gettext", "ngettext", "pgettext", "npgettext", "N_")}
 KEYWORDS["NP_"] = DEFAULT_KEYWORDS["pgettext"]  # a table's sentence with its context (firmware.i18n.NP_)

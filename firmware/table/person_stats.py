@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from engine import Phase, Roll, Stop, apply, new_game
 
-from . import words
+from firmware import words
 
 TALLY_PREFIX = "tally:"  # + the game's id: one fact per finished game
 OLD_TALLIES_KEY = "tallies"  # every tally in one fact, as versions before per-game facts kept them

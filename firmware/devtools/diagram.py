@@ -1,6 +1,6 @@
 """Draw the wiring diagram (``docs/wiring.png``) from the default pin map.
 
-    python -m firmware.diagram docs/wiring.png
+    python -m firmware.devtools.diagram docs/wiring.png
 
 Everything drawn comes from ``ButtonPins()`` and ``DisplayConfig()`` and
 the header map gpiozero gives (``hw.header``), so the picture cannot disagree with
@@ -251,7 +251,7 @@ def _spi_table(c: _Canvas, display: DisplayConfig | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m firmware.diagram OUTPUT.png", file=sys.stderr)
+        print("usage: python -m firmware.devtools.diagram OUTPUT.png", file=sys.stderr)
         return 2
     render().save(args[0], optimize=True)
     return 0

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from hw.display import SIZES, drivers_for, size_name
 
-from .i18n import LANGUAGES
-from .run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
+from firmware.i18n import LANGUAGES
+from firmware.commands.run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
 
 log = logging.getLogger("cantstop")
 
@@ -66,7 +66,7 @@ def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
 @_one_box
 def run_emulator(args) -> int:
     _setup_logging(args.verbose, stream=_LogFile.stream(args))
-    from .config import ConfigError
+    from firmware.config import ConfigError
 
     try:
         cfg = _load_config(args.config)
@@ -82,7 +82,7 @@ def run_emulator(args) -> int:
     if problem:
         return _fail(problem, 2)
     store, store_error = _open_store(cfg, args.state_dir)
-    from .sdnotify import Notifier
+    from firmware.daemon.sdnotify import Notifier
 
     holder: list = []
     dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
@@ -176,7 +176,7 @@ def emulator_dice(seed: int, get_box):
     A resumed game goes on with the dice it would have had, instead of
     replaying the seed's opening rolls on every start.
     """
-    from .dice import positional_dice
+    from firmware.daemon.dice import positional_dice
 
     def position():
         box = get_box()

@@ -53,14 +53,14 @@ def pattern_frame(size: tuple[int, int]) -> Image.Image:
 def button_view(name: str, left: list[str]):
     """What the panel says after a press: the press in the title, so that what is left fits one page
     at every screen size (the self test shows one frame per press; no pages flip)."""
-    from .views import MessageView
+    from firmware.views import MessageView
 
     rest = f"left: {' '.join(left)}" if left else "all six work"
     return MessageView(f"Self test: {name} pressed", (rest,), keys="")
 
 
 def _button_frame(name: str, left: list[str], size: tuple[int, int]) -> Image.Image:
-    from .screens import render
+    from firmware.screens import render
 
     return render(button_view(name, left), size)
 
@@ -118,8 +118,8 @@ def run(args) -> int:
     from hw.display import open_oled
     from hw.errors import HardwareError
 
-    from .config import ConfigError, load
-    from .run import slow_bus_note
+    from firmware.config import ConfigError, load
+    from firmware.commands.run import slow_bus_note
 
     try:
         cfg = load(args.config)

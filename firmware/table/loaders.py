@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .seats import seats_from_meta
+from firmware.table.seat import seats_from_meta
 
 if TYPE_CHECKING:  # the screen's messages; imported where used, so history need not load the UI
-    from . import ui
+    from firmware import ui
 
 
 def load_stats(store, roster) -> "ui.StatsLoaded":
     """The statistics screen's data: wins per person (contests only) and each person's numbers.
 
-    Reads the finished games' numbers and the kept tallies (:mod:`firmware.people`);
+    Reads the finished games' numbers and the kept tallies (:mod:`firmware.table.person_stats`);
     only a finished game without a tally yet is replayed, once.
     """
-    from . import people
-    from .ui.messages import PersonStats, StatsLoaded
+    from firmware.table import person_stats
+    from firmware.ui.messages import PersonStats, StatsLoaded
 
-    tallies = people.load_tallies(store, seats_from_meta) if store is not None else []
-    found, contests = people.people(tallies, roster.current)
+    tallies = person_stats.load_tallies(store, seats_from_meta) if store is not None else []
+    found, contests = person_stats.people(tallies, roster.current)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(
         PersonStats(p.name, p.games, p.wins, p.win_rate, p.busts_per_turn,
@@ -39,7 +39,7 @@ def unfinished(store, roster=None) -> "ui.UnfinishedLoaded":
 
     Only the newest games are looked at: one given up hundreds of games ago is no longer on anybody's table.
     """
-    from .ui.messages import Unfinished, UnfinishedLoaded
+    from firmware.ui.messages import Unfinished, UnfinishedLoaded
 
     games = []
     for g in store.games(limit=UNFINISHED_LOOK_BACK) if store is not None else []:

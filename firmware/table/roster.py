@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .config.check import name_problem
-from .config.models import MAX_ROSTER
+from firmware.config.check import name_problem
+from firmware.config.models import MAX_ROSTER
 
 ROSTER_KEY = "roster"
 

@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import datetime, timezone
 
-from firmware.cli import MAX_INT, UsageError, shown, write_stdout
+from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.store import Store, StoredGame, StoreError, default_state_dir
 
 DESCRIPTION = __doc__
@@ -24,9 +24,15 @@ def add_state_dir_argument(parser: argparse.ArgumentParser) -> None:
                         help=f"where the games are kept (default: {default_state_dir()})")
 
 
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="the config file whose [storage] state_dir names the store (default: the box's)")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="GAME", nargs="?", help="the game's number (see `cantstop-box history`)")
     add_state_dir_argument(parser)
+    add_config_argument(parser)
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
 
 
@@ -38,11 +44,27 @@ def iso(seconds: float | None) -> str | None:
 
 
 def open_store(args) -> Store:
-    """The store named by ``--state-dir`` (or the default), read-only; a one-line UsageError if none."""
+    """The store named by ``--state-dir``, else by the config's ``[storage] state_dir``, else the default
+    (the box's own on an installed box), read-only; a one-line UsageError if none."""
     try:
-        return Store.open(args.state_dir or default_state_dir(), readonly=True)
+        return Store.open(store_dir(args), readonly=True)
     except StoreError as err:
         raise UsageError(str(err)) from None
+
+
+def store_dir(args):
+    """Where ``args`` says the store is (``--state-dir``, ``--config``, the installed box's, the user's)."""
+    from firmware.store.installed import state_dir
+
+    if args.state_dir:
+        return state_dir(args.state_dir, None)
+    from firmware.config import ConfigError, load
+
+    try:
+        cfg = load(getattr(args, "config", None))
+    except ConfigError as err:
+        raise UsageError(f"{err} (or name the store with --state-dir)") from None
+    return state_dir(None, cfg.state_dir)
 
 
 def parse_game_id(text: str) -> int:

@@ -1,6 +1,6 @@
 """``cantstop-box run``: the wiring of the box on a Pi, and the start-up shared with ``emulate``.
 
-This module and :mod:`firmware.emulate` are the only ones that choose real or
+This module and :mod:`firmware.commands.emulate` are the only ones that choose real or
 fake hardware: ``run`` takes the Pi's GPIO (lgpio) and the OLED from the
 config; ``emulate`` runs the very same daemon with gpiozero's mock pins driven
 by the keyboard and the screen drawn in the terminal.
@@ -46,7 +46,7 @@ def _fail(message: str, code: int) -> int:
 
 
 def _load_config(path):
-    from .config import load
+    from firmware.config import load
 
     return load(path)
 
@@ -61,7 +61,7 @@ def _open_store(cfg, state_dir_arg):
     A card that cannot be written still gives a store (it reads what it can and
     saves once it can). Another box on the same state directory: _Refused.
     """
-    from .store import Store, StoreError, StoreLockedError, default_state_dir
+    from firmware.store import Store, StoreError, StoreLockedError, default_state_dir
 
     state_dir = Path(state_dir_arg or cfg.state_dir or default_state_dir()).expanduser()
     try:
@@ -89,8 +89,8 @@ def _one_box(command):
 
 
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
-    from .daemon import Box
-    from .dice import os_dice
+    from firmware.daemon.box import Box
+    from firmware.daemon.dice import os_dice
 
     box = Box(
         cfg.game,
@@ -132,13 +132,21 @@ def run_box(args) -> int:
     _setup_logging(args.verbose)
     from hw.errors import HardwareError
 
-    from .config import ConfigError
+    from firmware.config import ConfigError
 
     try:
         cfg = _load_config(args.config)
     except ConfigError as err:
         _show_config_error(str(err))
         return _fail(str(err), EXIT_CONFIG)
+    from firmware.daemon.sdnotify import Notifier
+
+    notifier = Notifier.from_env()
+    if notifier.enabled:  # as a service: udev may not have made or given us the devices yet
+        from firmware.daemon.devicewait import needed, wait_for_devices
+
+        if problem := wait_for_devices(needed(cfg.display), notifier):
+            return _fail(problem, EXIT_HARDWARE)
     try:
         from hw.buttons import real_pin_factory
 
@@ -153,10 +161,8 @@ def run_box(args) -> int:
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
     _note_slow_bus(cfg.display, display.size)
-    from .sdnotify import Notifier
-
     store, store_error = _open_store(cfg, args.state_dir)
-    box = _make_box(cfg, display, store, store_error, notifier=Notifier.from_env())
+    box = _make_box(cfg, display, store, store_error, notifier=notifier)
     try:
         from hw.buttons import GpioButtons
 
@@ -199,9 +205,9 @@ def _show_config_error(message: str) -> None:
     try:
         from hw.display import open_oled
 
-        from .config import DisplayConfig
-        from .screens import render
-        from .views import MessageView
+        from firmware.config import DisplayConfig
+        from firmware.screens import render
+        from firmware.views import MessageView
 
         d = DisplayConfig()
         display = open_oled(d.driver, **d.oled_options())

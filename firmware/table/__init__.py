@@ -1,0 +1,9 @@
+"""The table's services around the game, each in its own module:
+
+- ``roster``: the names a seat can take (the store's list, started from the config);
+- ``seat``: a place at the table as a stored game keeps it (colour, person, box or not);
+- ``bot``: what a box seat and a hint decide (the engine's strategy players);
+- ``person_stats``: a person's statistics (one tally per finished game, added up);
+- ``loaders``: what the Statistics and Continue screens load from the store;
+- ``practice``: the box's own solitaire averages, for practice.
+"""
