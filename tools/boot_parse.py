@@ -77,6 +77,12 @@ def exposure(text: str) -> float | None:
     return float(found.group(1)) if found else None
 
 
+def unit_starts(journal: str) -> list[float]:
+    """When systemd started the unit, in seconds since boot, from `journalctl -o short-monotonic`."""
+    return [float(line[1:line.index("]")]) for line in journal.splitlines()
+            if line.startswith("[") and "Starting cantstop-box.service" in line]
+
+
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 DENIAL = re.compile(r"(Permission denied|Operation not permitted|apparmor=\"DENIED\"|audit: type=1326|"
                     r"SECCOMP|denied by|Access denied)", re.IGNORECASE)

@@ -192,3 +192,14 @@ def test_boot_check_the_emulator_refuses_to_roll_dice_the_booted_box_never_rolle
             ref.press("ROLL")
     finally:
         ref.close()
+
+
+def test_boot_check_each_start_of_the_unit_from_the_journal():
+    journal = "\n".join([
+        "[  693.985803] cantstop-vm systemd[1]: Starting cantstop-box.service - Can't Stop table-side box...",
+        "[  701.155924] cantstop-vm cantstop-box[1078]: cantstop-box: GPIO backend unavailable: ...",
+        "[  704.734570] cantstop-vm systemd[1]: Starting cantstop-box.service - Can't Stop table-side box...",
+        "[  716.100000] cantstop-vm systemd[1]: Started cantstop-box.service - Can't Stop table-side box.",
+    ])
+    assert boot_parse.unit_starts(journal) == [693.985803, 704.73457]
+    assert boot_parse.unit_starts("-- No entries --") == []
