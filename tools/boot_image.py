@@ -65,7 +65,7 @@ def _stamp(path: Path, recipe: str) -> None:
 HOST_PACKAGES = {
     "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
     "qemu-system-aarch64": "qemu-system-arm", "qemu-img": "qemu-utils", "dtc": "device-tree-compiler",
-    "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "mkfs.ext4": "e2fsprogs", "make": "make",
+    "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "mkfs.ext4": "e2fsprogs", "make": "make", "xz": "xz-utils",
 }
 HOST_FILES = {"/usr/src/linux-source-6.1.tar.xz": "linux-source-6.1"}
 
