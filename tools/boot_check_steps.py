@@ -295,7 +295,7 @@ def check_power_cuts(board: Board) -> None:
 def check_journal(board: Board) -> None:
     report, guest = board.report, board.guest
     t = time.monotonic()
-    text = guest.sh("journalctl --no-pager -o cat -u cantstop-box; journalctl --no-pager -o cat -k -b").stdout
+    text = guest.sh("journalctl --no-pager -o cat -u cantstop-box; journalctl --no-pager -o cat -k").stdout
     (board.workdir / "journal.txt").write_text(text)
     faults = journal_faults(text)
     report.add(PLANNED[10], not faults, time.monotonic() - t, "; ".join(f[:80] for f in faults[:2]) or

@@ -84,8 +84,10 @@ def unit_starts(journal: str) -> list[float]:
 
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
+# A denial: an errno the hardening gives (EACCES, EPERM), a seccomp kill or an AppArmor/SELinux
+# refusal as the audit subsystem logs it (type 1326, 1400); not systemd's "+SECCOMP" feature list.
 DENIAL = re.compile(r"(Permission denied|Operation not permitted|apparmor=\"DENIED\"|audit: type=1326|"
-                    r"SECCOMP|denied by|Access denied)", re.IGNORECASE)
+                    r"audit: type=1400|avc: +denied|denied by|Access denied)", re.IGNORECASE)
 
 
 def journal_faults(text: str) -> list[str]:

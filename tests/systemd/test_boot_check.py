@@ -105,6 +105,9 @@ def test_boot_check_journal_faults_are_tracebacks_and_denials_only():
     ])
     assert boot_parse.journal_faults(journal) == journal.splitlines()[1:4]
     assert boot_parse.journal_faults("Started cantstop-box.service\nWatchdog ok") == []
+    # systemd's own feature list at boot names seccomp and AppArmor, and denies nothing
+    assert boot_parse.journal_faults("systemd 252.39-1~deb12u2 running in system mode (+PAM +AUDIT +SELINUX "
+                                     "+APPARMOR +IMA +SMACK +SECCOMP +GCRYPT -GNUTLS)") == []
 
 
 def test_boot_check_each_button_finds_its_simulated_line_and_a_missing_one_is_named():
