@@ -218,6 +218,7 @@ class App:
     guard: bool = False  # a turn just ended: a press does not roll the next dice until the timer says so
     flash: str | None = None  # shown until the next input
     roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
+    roster_ids: tuple[int | None, ...] = ()  # the person id of each roster name (None: no ids kept yet)
     language: str = i18n.DEFAULT  # the language of every word the app's views say
 
     @property
@@ -311,17 +312,20 @@ def hint_possible(app: App) -> bool:
 # Constructors
 
 
-def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: str = i18n.DEFAULT) -> App:
+def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: str = i18n.DEFAULT,
+         roster_ids: tuple[int | None, ...] = ()) -> App:
     """The app at power-on with no game to resume: the new-game screen.
 
     ``roster`` is the names to offer (the store's list); None: the config's.
+    ``roster_ids`` the person id of each (empty: none kept).
     """
     roster = settings.roster if roster is None else tuple(roster)
-    return App(settings=settings, setup=default_setup(settings), roster=roster, language=i18n.check(language))
+    return App(settings=settings, setup=default_setup(settings), roster=roster, roster_ids=tuple(roster_ids),
+               language=i18n.check(language))
 
 
 def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
-           language: str = i18n.DEFAULT) -> App:
+           language: str = i18n.DEFAULT, roster_ids: tuple[int | None, ...] = ()) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
     roster = settings.roster if roster is None else tuple(roster)
@@ -331,7 +335,7 @@ def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str,
         state = apply(state, e)
         states.append(state)
     app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
-              language=i18n.check(language))
+              roster_ids=tuple(roster_ids), language=i18n.check(language))
     return with_states(app, tuple(states), tuple(events))
 
 
