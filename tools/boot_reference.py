@@ -19,8 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PRESS_S = 0.15  # a press holds the line low this long (well past the 30 ms debounce)
 SETTLE_S = 2.0  # and the next comes this much later (past the 600 ms hand-over guard)
-# Not compared: when and under which number the game was kept.
-UNCOMPARED = ("id", "started", "finished")
+# Not compared: when, for how long (wall clock) and under which number the game was kept.
+UNCOMPARED = ("id", "started", "finished", "elapsed")
 
 
 def rolls(record: dict) -> list[tuple[int, int, int, int]]:
