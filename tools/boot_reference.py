@@ -73,6 +73,22 @@ class Reference:
     def screen(self):
         return self.display.last
 
+    @property
+    def restarted_screen(self):
+        """The screen a restart here must show: this one without its flash (a note that lasts until the next
+        press, deliberately not kept across a restart, see firmware/ui/memory.py)."""
+        from dataclasses import replace
+
+        if self.box.app.flash is None:
+            return self.screen
+        kept = self.box.app
+        self.box.app = replace(kept, flash=None)
+        self.box._draw()
+        screen = self.display.last
+        self.box.app = kept
+        self.box._draw()
+        return screen
+
     def press(self, button: str) -> None:
         self.box.sink(button, True)
         self._wait(PRESS_S)
