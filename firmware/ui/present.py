@@ -17,7 +17,6 @@ from .. import words
 from . import people
 from .menus import menu_items
 from .model import App, Screen, box_bust_shown, handover_pending
-from .pages import paginate
 from .setup import setup_rows
 from .turns import handover_lines
 
@@ -76,7 +75,7 @@ def _undone(app: App, alert) -> v.View:
 
 
 def _instructions(app: App, who: int, title: str, big, lines, page: int, done_keys: str, alert) -> v.View:
-    pages = paginate(big, lines)
+    pages = app.paginate(big, lines)
     page = min(page, len(pages) - 1)
     keys = done_keys if page == len(pages) - 1 else app.words.KEYS["page"]
     return v.InstructionsView(app.name(who), who, title, pages[page], big if page == 0 else None,

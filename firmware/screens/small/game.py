@@ -53,7 +53,7 @@ def _pairing(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: st
     legal = option.effect != "none"
     c.draw.rectangle(tab, fill=fg if legal else None, outline=fg)
     c.raw((x0 + 2, 12), option.label, "small", fill=bg if legal else fg)
-    big = standard._chosen_sum(option, chosen) or option.text
+    big = standard.chosen_sum(option, chosen) or option.text
     c.center(BODY_TOP - INK_TOP["large"], big, "large", fill=fg, x0=x0 + 10, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
     c.center(BOTTOM - 7, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
@@ -117,7 +117,7 @@ def _chance(c: Canvas, v: MoveView) -> None:
     """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
     chance = c.words.percent(v.bust)
     x = width_of(chance, "large") + 4
-    lines = standard._move_lines(c, v, c.width - x)
+    lines = standard.move_lines(c, v, c.width - x)
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
