@@ -59,9 +59,9 @@ class Person:
     """One person's numbers over every finished game."""
 
     name: str
-    games: int = 0  # finished games of two or more players
+    games: int = 0  # finished games of two or more players (one per game, whatever the seats)
     wins: int = 0
-    turns: int = 0  # turns begun, solitaire included
+    turns: int = 0  # turns begun in those games (a practice has its own figures, ``solo``)
     busts: int = 0
     solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> turns of each solitaire win
 
@@ -91,19 +91,27 @@ def people(tallies, current=lambda name: name) -> tuple[tuple[Person, ...], int]
         seats = t.get("seats") or []
         solo = len(seats) == 1
         contests += not solo
+        counted: set[str] = set()  # a person (the box too) plays a game once, however many seats they had
         for i, seat in enumerate(seats):
-            name = BOX if seat.get("bot") else current(str(seat.get("name")))
+            name = _person(seat, current)
             p = found.setdefault(name, Person(name))
-            p.turns += seat.get("turns", 0)
-            p.busts += seat.get("busts", 0)
-            if solo:
+            if solo:  # a practice: its own figures, never mixed into the games' ones
                 if t.get("winner") == 0:
                     p.solo.setdefault(t.get("columns", 3), []).append(seat.get("turns", 0))
                 continue
-            p.games += 1
-            p.wins += t.get("winner") == i
+            p.turns += seat.get("turns", 0)
+            p.busts += seat.get("busts", 0)
+            if name not in counted:
+                counted.add(name)
+                p.games += 1
+                p.wins += any(t.get("winner") == k and _person(s, current) == name for k, s in enumerate(seats))
     order = sorted(found.values(), key=lambda p: (-p.wins, -p.games, p.name.casefold()))
     return tuple(order), contests
+
+
+def _person(seat: dict, current) -> str:
+    """Whom a tally's seat counts for: "Box" for a box seat, else its player's current name."""
+    return BOX if seat.get("bot") else current(str(seat.get("name")))
 
 
 def _valid(t) -> bool:
