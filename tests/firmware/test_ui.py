@@ -358,7 +358,8 @@ def test_ui_box_bust_is_said_then_the_game_moves_on():
     app, eff = run(app, (1, 1, 1, 1))  # the box rolls 2+2: a bust, said, and nothing to confirm
     v = ui.view(app)
     assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
-    assert v.lines == ("Nothing to move.", "Markers stay.") and eff[-1] == ui.After(1.2)
+    assert v.lines == ("Board: nothing to do.", "No runner was placed.") and eff[-1] == ui.After(1.2)
+    assert v.pages == 1  # said in one page: the box moves on by itself
     app, eff = run(app, "T")  # the moment is over: Blue's turn, guarded against a skip press
     v = ui.view(app)
     assert isinstance(v, views.TurnView) and v.player == "Blue" and not v.bot and app.guard
