@@ -125,6 +125,7 @@ CAPTIONS = {
     "board_alert": "The board with an alert.",
     "menu_game": "The in-game menu, cursor on Undo.",
     "menu_scrolled": "The menu scrolled to its last row.",
+    "menu_after_win": "The menu after a win: every item in its place; those that cannot be used now are struck through.",
     "menu_short": "A short menu (no game running).",
     "setup_top": "New-game settings: label left, value right.",
     "setup_scrolled": "Settings scrolled (triangles show hidden rows).",

@@ -272,6 +272,10 @@ def _lists(w, K, red, blue, yellow, menu_items, setup, setup_two, setup_lang, ti
         # menus
         "menu_game": MenuView(w.MENU, menu_items, 1, keys=K["menu"]),
         "menu_scrolled": MenuView(w.MENU, menu_items, 5, keys=K["menu"]),
+        # after a win: back, undo and hint cannot be used, and keep their places
+        "menu_after_win": MenuView(w.MENU, tuple(w.MENU_ITEMS[k] for k in ("back", "undo", "hint", "board", "new",
+                                                                         "stats", "continue")),
+                                   3, keys=K["menu"], off=(0, 1, 2)),
         "menu_short": MenuView(w.MENU, (w.MENU_ITEMS["new"], w.MENU_ITEMS["stats"]), 0, keys=K["menu"]),
         "setup_top": SetupView(w.NEW_GAME, setup, 0, keys=K["setup"]),
         "setup_scrolled": SetupView(w.NEW_GAME, setup, 6, keys=K["setup"]),

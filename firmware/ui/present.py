@@ -15,7 +15,7 @@ from .. import views as v
 from firmware.table.practice import box_average
 from .. import words
 from . import people
-from .menus import menu_items
+from .menus import menu_items, menu_unusable
 from .model import App, Screen, box_bust_shown, handover_pending
 from .setup import setup_rows
 from .turns import handover_lines
@@ -40,9 +40,11 @@ def _setup(app: App, alert) -> v.View:
 
 
 def _menu(app: App, alert) -> v.View:
-    items = tuple(app.words.MENU_ITEMS[k] for k in menu_items(app))
+    keys = menu_items(app)
+    off = menu_unusable(app)
+    items = tuple(app.words.MENU_ITEMS[k] for k in keys)
     return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert,
-                      lang=app.language)
+                      lang=app.language, off=tuple(i for i, k in enumerate(keys) if k in off))
 
 
 def _confirm(app: App, alert) -> v.View:

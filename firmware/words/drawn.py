@@ -96,7 +96,7 @@ def bot_will(action: str) -> tuple[str, str]:
     """Beside a box seat's move: what the table does on the board (nothing: the box's runners are said,
     never placed; its stop says where its markers go), and what the box does next."""
     # TRANSLATORS: two short lines beside the bust chance of a box seat's move; {action} is ROLL or STOP.
-    return _("Board: hands off"), _("box will {action}").format(action=action.upper())
+    return _("Board: as is"), _("next: {action}").format(action=action.upper())
 
 
 def bust_status(p: float | None) -> str:

@@ -198,7 +198,7 @@ def test_people_continue_lists_unfinished_games_and_asks_the_store_to_reopen_one
     assert effects == [ui.LoadUnfinished()]
     app, _ = ui.update(app, ui.UnfinishedLoaded((ui.Unfinished(7, ("Ann", "Bob"), 5),
                                                  ui.Unfinished(3, ("Red", "Blue"), 2))))
-    assert ui.view(app).items == ("7. turn 5: Ann, Bob", "3. turn 2: Red, Blue")  # no cryptic "T2"
+    assert ui.view(app).items == ("7 turn 5: Ann, Bob", "3 turn 2: Red, Blue")  # no cryptic "T2"
     app, effects = run(app, "B", "ROLL")
     assert effects == [ui.ContinueGame(3)]
     app, _ = ui.update(app, ui.GameContinued((Seat("Red"), Seat("Blue")), Rules(), (Roll((1, 1, 1, 1)),)))

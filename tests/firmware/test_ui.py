@@ -272,8 +272,9 @@ def test_ui_new_game_mid_game_asks_first():
 
 def test_ui_statistics_loads_from_the_store():
     app, _ = run(ui.boot(GameConfig()), "MENU")
-    assert ui.view(app).items == ("New game", "Statistics", "Continue a game")
-    app, eff = run(app, "B", "ROLL")
+    v = ui.view(app)
+    assert [item for i, item in enumerate(v.items) if i not in v.off] == ["New game", "Statistics", "Continue a game"]
+    app, eff = run(app, *["B"] * v.items.index("Statistics"), "ROLL")
     assert eff == [ui.LoadStats()]
     app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
     v = ui.view(app)
@@ -504,7 +505,8 @@ def test_ui_blocked_game_is_finished_without_a_winner_and_offers_only_a_new_game
     app2, eff = press(app, "MENU", long=True)
     assert eff == () and ui.view(app2).alert == "Game is over"
     app2, _ = press(app, "MENU")
-    assert "Hint" not in ui.view(app2).items and "Undo" not in ui.view(app2).items
+    v = ui.view(app2)
+    assert {"Hint", "Undo"} <= {v.items[i] for i in v.off}  # shown in their places, as unusable
     app2, eff = press(app, "ROLL", long=True)  # slow ROLL: the new-game screen, like a tap
     assert isinstance(ui.view(app2), views.SetupView)
 
@@ -569,3 +571,33 @@ def test_ui_hint_to_stop_says_stop():
     app, _ = run(started(columns_to_win=1), "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "ROLL!")
     hint = ui.view(app)
     assert hint.action == "Stop" and hint.reason == ("Stopping now wins the game!",)
+
+
+def _stats_opened(app) -> bool:
+    """``m b b b b b r``: the menu, five rows down, chosen."""
+    app, effects = run(app, "MENU", "B", "B", "B", "B", "B", "ROLL")
+    return isinstance(app.screen, ui.model.StatsScreen) and ui.LoadStats() in effects
+
+
+def test_ui_menu_items_keep_their_places_whatever_the_game_is_doing():
+    """Issue 22, friction 2: the same presses reach Statistics in a turn, with an undo pending, after a win
+    and with no game; an item that cannot be used is shown as such and says why when chosen."""
+    fresh = ui.boot(GameConfig())
+    in_turn = started()
+    can_undo, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
+    won = started(columns_to_win=1)
+    won, _ = run(won, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A")  # Red climbs 2 to the top
+    won, _ = run(won, "STOP", "T", "ROLL")
+    assert won.ended
+    places = set()
+    for app in (fresh, in_turn, can_undo, won):
+        menu, _ = press(app, "MENU")
+        places.add(ui.view(menu).items)
+        assert _stats_opened(app)
+    assert len(places) == 1 and len(next(iter(places))) == 7
+    v = ui.view(press(won, "MENU")[0])
+    assert [v.items[i] for i in v.off] == ["Back to game", "Undo", "Hint"]
+    assert ui.view(press(can_undo, "MENU")[0]).off == ()
+    assert [ui.view(press(in_turn, "MENU")[0]).items[i] for i in ui.view(press(in_turn, "MENU")[0]).off] == ["Undo"]
+    tried, effects = run(won, "MENU", "B", "ROLL")  # Undo after the win: refused, said, the menu stays
+    assert isinstance(ui.view(tried), views.MenuView) and effects == [] and tried.flash == "Game is over"

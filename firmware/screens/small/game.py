@@ -80,7 +80,7 @@ def pick(c: Canvas, v: PickView) -> None:
 def _move_status(c: Canvas, v: MoveView) -> tuple[str, str]:
     """The top bar: a box seat's next action, a stop refused, or the chance of busting if the player rolls."""
     if v.bot and v.bot_next:
-        return who(c, v.player, v.bot), c.words.bot_will(v.bot_next)[1]
+        return who(c, v.player, v.bot), v.bot_next.upper()  # the button the box presses next
     if v.stop_note and not v.can_stop:
         return who(c, v.player, v.bot), c.words.SCREEN["cant_stop"]
     return who(c, v.player, v.bot), c.words.bust_status(v.bust)
