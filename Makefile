@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/store.py
 	$(PY) benchmarks/people.py
+	$(PY) benchmarks/roster.py
 	$(PY) benchmarks/box.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/screens.py

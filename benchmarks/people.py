@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Phase, Rules, apply, new_game  # noqa: E402
 from firmware.table import person_stats  # noqa: E402
-from firmware.table.roster import Roster  # noqa: E402
+from firmware.table.roster import from_fact  # noqa: E402
 from firmware.table.loaders import load_stats, seats_from_meta  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     try:
         t = timed(lambda: fill(root, args.games))
         print(f"setup: {args.games} finished games in {t:.1f} s")
-        roster = Roster(NAMES)
+        roster = from_fact(None, NAMES)
         with Store.open(root) as store:
             summaries = store.games()
             replay_all = timed(lambda: [person_stats.tally(g.players, seats_from_meta(g.meta, g.players), g.rules,

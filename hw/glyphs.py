@@ -241,3 +241,22 @@ def wrap(text: str, width: int, size: str) -> list[str]:
     if line or not lines:
         lines.append(line)
     return lines
+
+
+# -- what can be drawn ---------------------------------------------------------
+
+
+def undrawable(text: str, sizes: tuple[str, ...] = SIZES) -> str | None:
+    """The first character of ``text`` that :func:`draw_text` would draw as a box in one of ``sizes``, or None.
+
+    Characters ``draw_text`` drops (format characters, variation selectors)
+    are not drawn at all, so they are never the answer.
+    """
+    if _plain(text):
+        return None
+    for size in sizes:
+        _check(size)
+        for kind, chars in _runs(text, size):
+            if kind == "missing":
+                return chars[0]
+    return None

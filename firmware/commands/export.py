@@ -3,7 +3,10 @@
 Without GAME, the open game, else the latest one. The output is accepted by
 ``cantstop-box replay -``. Besides the contract's keys it carries optional
 ones: ``id``, ``status``, ``started`` and ``finished`` (ISO 8601, UTC),
-``winner`` and ``meta`` (the seats: colour, bot and name of each player); a damaged game
+``date_known`` (false when those dates cannot be right: a clock not yet set,
+or one that jumped during the game), ``elapsed`` (seconds of play, by a clock
+that cannot jump, when the box kept it), ``winner`` and ``meta`` (the seats:
+colour, bot, name and person id of each player); a damaged game
 also has ``problem`` and ``damaged_events`` (the stored rows that do not
 replay, kept verbatim) while ``events`` holds the ones that do.
 """
@@ -15,6 +18,7 @@ from datetime import datetime, timezone
 
 from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.store import Store, StoredGame, StoreError, default_state_dir
+from firmware.store.games import date_known
 
 DESCRIPTION = __doc__
 
@@ -86,6 +90,10 @@ def record_json(game: StoredGame) -> dict:
     obj["status"] = game.status
     obj["started"] = iso(game.started)
     obj["finished"] = iso(game.finished)
+    ended = game.finished if game.finished is not None else (game.times[-1] if game.times else None)
+    obj["date_known"] = date_known(game.started, ended, game.elapsed, game.clock_jumped)
+    if game.elapsed is not None:
+        obj["elapsed"] = round(game.elapsed, 3)
     obj["winner"] = game.winner
     obj["meta"] = game.meta
     if game.problem:

@@ -8,6 +8,12 @@ left for another, and Continue on the box's menu reopens it). ``--json``
 prints a list of objects instead (times as ISO 8601 in UTC, duration in
 seconds; the keys are listed in docs/store.md). Export one with
 ``cantstop-box export N``.
+
+The duration is play time, kept by a clock that cannot jump. A game whose
+dates cannot be right (a Pi without a clock battery before NTP set the
+clock, or a clock that jumped during the game) shows "date unknown", and an
+older game of that kind "?" for its duration. Columns line up by display
+width (a Hangul or kanji character takes two); names are printed escaped.
 """
 
 import argparse
@@ -16,8 +22,12 @@ import time
 
 from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
 from firmware.commands.export import add_config_argument, add_state_dir_argument, iso, open_store
+from firmware.table.names import escaped, pad, width
 from firmware.table.seat import seats_from_meta
 from firmware.store import GameSummary, StoreError
+
+DATE_UNKNOWN = "date unknown"
+DURATION_UNKNOWN = "?"
 
 DESCRIPTION = __doc__
 
@@ -39,8 +49,10 @@ def _positive(text: str) -> int:
     return value
 
 
-def duration_text(seconds: float) -> str:
-    """``45s``, ``12m 05s``, ``1h 03m``."""
+def duration_text(seconds: float | None) -> str:
+    """``45s``, ``12m 05s``, ``1h 03m``; ``?`` when there is no honest figure."""
+    if seconds is None:
+        return DURATION_UNKNOWN
     seconds = int(round(seconds))
     if seconds < 60:
         return f"{seconds}s"
@@ -70,7 +82,14 @@ def winner_name(game: GameSummary) -> str | None:
 def _players_cell(game: GameSummary) -> str:
     if not game.players:
         return "?"
-    return ", ".join(f"{name} ({colour})" if name else colour for name, colour in zip(names(game), game.players))
+    return ", ".join(escaped(f"{name} ({colour})" if name else colour) for name, colour in zip(names(game), game.players))
+
+
+def started_text(game: GameSummary) -> str:
+    """The start in local time, or "date unknown" when the game's dates cannot be right."""
+    if not game.date_known:
+        return DATE_UNKNOWN
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(game.started))
 
 
 def rounds(game: GameSummary) -> int:
@@ -87,7 +106,8 @@ def summary_json(game: GameSummary) -> dict:
         "meta": game.meta,
         "started": iso(game.started),
         "finished": iso(game.finished),
-        "duration": round(game.duration, 3),
+        "duration": None if game.duration is None else round(game.duration, 3),
+        "date_known": game.date_known,
         "turns": game.turns,
         "rounds": rounds(game),
         "events": game.events,
@@ -113,23 +133,23 @@ def table(games: list[GameSummary]) -> str:
     for g in games:
         rows.append((
             str(g.id),
-            time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)),
+            started_text(g),
             _players_cell(g),
             str(g.turns),
             str(rounds(g)),
-            winner_name(g) or "-",
+            escaped(winner_name(g) or "-"),
             duration_text(g.duration),
             status_text(g),
         ))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    widths = [max(width(r[i]) for r in rows) for i in range(len(head))]
     right = {0, 3, 4, 6}
     lines = []
     for r in rows:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        cells = [pad(c, w, right=i in right) for i, (c, w) in enumerate(zip(r, widths))]
         lines.append("  ".join(cells).rstrip())
     for g in games:
         if g.problem:
-            lines.append(f"damaged: {g.problem}")
+            lines.append(f"damaged: {escaped(g.problem)}")
     return "\n".join(lines) + "\n"
 
 

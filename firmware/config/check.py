@@ -17,7 +17,6 @@ from .models import (
     MAX_COLOUR_LENGTH,
     MAX_COLOURS,
     MAX_GPIO,
-    MAX_NAME_LENGTH,
     MAX_ROSTER,
     MIN_COLOURS,
     SECTIONS,
@@ -31,20 +30,13 @@ from .models import (
 
 
 def name_problem(name: Any, taken: set[str] = frozenset()) -> str | None:
-    """Why ``name`` cannot be a player's name (``taken``: casefolded names already used), or None."""
-    if not isinstance(name, str):
-        return f"{_show('', name)} is not a name; put each name in quotes"
-    if not name.strip():
-        return "a name is empty"
-    if name != name.strip():
-        return f"{_show('', name)} has spaces at an end"
-    if any(not ch.isprintable() for ch in name):
-        return f"{_show('', name)} has a control character"
-    if len(name) > MAX_NAME_LENGTH:
-        return f"a name is {len(name)} characters; at most {MAX_NAME_LENGTH}"
-    if name.casefold() in taken:
-        return f"{_show('', name)} is listed twice; each name must differ"
-    return None
+    """Why ``name`` cannot be a player's name (``taken``: folded names already used), or None.
+
+    See :mod:`firmware.table.names` (normalised first, drawable by the box's fonts).
+    """
+    from firmware.table import names
+
+    return names.name_problem(name, taken)
 
 
 def one_line(exc: BaseException) -> str:
@@ -183,12 +175,14 @@ class Checker:
         if len(value) > MAX_ROSTER:
             raise self.fail("game", "roster", value, f"has {len(value)} names; at most {MAX_ROSTER}")
         seen: set[str] = set()
+        from firmware.table.names import fold, normalise
+
         for item in value:
             problem = name_problem(item, seen)
             if problem:
                 raise self.fail("game", "roster", value, problem)
-            seen.add(item.casefold())
-        return tuple(value)
+            seen.add(fold(item))
+        return tuple(normalise(item) for item in value)
 
     def colours(self, value: Any) -> tuple[str, ...]:
         key = "colours"
@@ -317,7 +311,9 @@ def _show(key: str, value: Any) -> str:
     elif isinstance(value, int) and key == "address":
         text = f"0x{value:02X}"
     elif isinstance(value, str):
-        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        from firmware.table.names import escaped
+
+        text = '"' + escaped(value.replace("\\", "\\\\").replace('"', '\\"'), keep="\n\t") + '"'
     elif isinstance(value, list):
         text = "[" + ", ".join(_show(key, v) for v in value) + "]"
     elif isinstance(value, dict):

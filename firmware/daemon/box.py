@@ -9,8 +9,9 @@ pages (a small screen) shows them in turns (:mod:`firmware.daemon.pager`).
 
 The loop sleeps on the queue. It wakes early only when the debouncer or a
 long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
-seat's pace, the guard after a handover), for the next page of a frame, or to feed systemd's watchdog: no
-polling while idle.
+seat's pace, the guard after a handover), for the next page of a frame, to feed systemd's watchdog, and once
+every :data:`ROSTER_CHECK` seconds to see whether ``cantstop-box players`` changed the roster (one
+``PRAGMA data_version``, which reads no table and waits on no lock).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from firmware import ui, words
 from firmware.config import GameConfig
 from firmware.screens import layout_for, render_pages
-from firmware.table import person_stats, roster
+from firmware.table import names, person_stats, roster
 from firmware.table.loaders import load_stats, seats_from_meta, unfinished
 
 from . import restart
@@ -35,6 +36,8 @@ from .pager import Pager
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
+#: Seconds between two looks at whether another process changed the roster.
+ROSTER_CHECK = 1.0
 
 
 class Box:
@@ -81,8 +84,10 @@ class Box:
         self._last_press = clock()
         self._waking = False  # the press that woke a dim screen is swallowed
         self._memory: dict | None = None  # the UI facts last stored
-        self.roster = roster.Roster(settings.roster)  # the names a seat can take (read from the store at start)
+        self.roster = roster.from_fact(None, settings.roster)  # the names a seat can take (read from the store at start)
         self.due: float | None = None  # when the UI's timer (ui.After) is due, by self.clock
+        self.roster_due: float | None = None  # when to look whether another process changed the roster
+        self._data_version: int | None = None  # the store's data_version when the roster was last read
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -105,6 +110,7 @@ class Box:
             app = ui.notify(app, *app.words.notice(kind, detail))
         self.app = app
         self.running = True
+        self.roster_due = self.clock() + ROSTER_CHECK if self.store is not None else None
         wait = ui.timer_for(app)  # a box seat was playing when the power went: it goes on
         if wait is not None:
             self.due = self.clock() + wait
@@ -115,6 +121,7 @@ class Box:
     def _load(self) -> tuple[ui.App, list[tuple[str, str]]]:
         """The app the table left (its open game or last result, screen, settings, language); notices as (kind, detail)."""
         self.roster = roster.load(self.store, self.settings.roster)
+        self._data_version = self._store_version()
         app = self._boot()
         notices: list[tuple[str, str]] = []
         if self.store is None:
@@ -142,7 +149,7 @@ class Box:
         return app, notices
 
     def _boot(self) -> ui.App:
-        return ui.boot(self.settings, self.roster.names, self.language, self.paginate)
+        return ui.boot(self.settings, self.roster.names, self.language, self.roster.ids, paginate=self.paginate)
 
     def _resume(self, stored) -> tuple[ui.App, str | None]:
         seats = seats_from_meta(stored.meta, stored.players)
@@ -152,7 +159,7 @@ class Box:
             return self._boot(), stored.problem or f"game {stored.id} does not replay"
         try:
             app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language,
-                            self.paginate)
+                            self.roster.ids, paginate=self.paginate)
         except Exception as err:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)
@@ -171,7 +178,8 @@ class Box:
         while self.running:
             dim_at = self._last_press + self.dim_after if self.dim_after is not None and not self.dimmed else None
             flip_at = None if self.dimmed else self.pager.due  # a dim screen waits on its page
-            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at) if t is not None]
+            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at, self.roster_due)
+                     if t is not None]
             timeout = max(0.0, min(times) - self.clock()) if times else None
             try:
                 item = self.queue.get(timeout=timeout)
@@ -200,6 +208,7 @@ class Box:
         if self.due is not None and self.clock() >= self.due:
             self.due = None
             self.feed(ui.Timer())
+        self._watch_roster()
         page = None if self.dimmed else self.pager.flip(self.clock())
         if page is not None:
             self._show(page)
@@ -222,6 +231,33 @@ class Box:
         for press in presses:
             log.debug("press %s%s", press.button, " (long)" if press.long else "")
             self.feed(press)
+
+    def _store_version(self) -> int | None:
+        changed = getattr(self.store, "data_version", None)
+        return changed() if changed is not None else None
+
+    def _watch_roster(self) -> None:
+        """Every ROSTER_CHECK seconds: did another process (``cantstop-box players``) commit? Then read the roster.
+
+        One ``PRAGMA data_version`` (never waiting on a lock); the roster fact
+        is read only when it moved, and the new-game screen shows it at once.
+        """
+        if self.store is None:
+            return
+        now = self.clock()
+        if self.roster_due is not None and now < self.roster_due:
+            return
+        self.roster_due = now + ROSTER_CHECK
+        version = self._store_version()
+        if version is None or version == self._data_version:
+            return
+        self._data_version = version
+        fresh = roster.load(self.store, self.settings.roster)
+        if fresh == self.roster:
+            return
+        self.roster = fresh
+        log.info("the players changed: %s", ", ".join(names.escaped(n) for n in fresh.names) or "none")
+        self.feed(ui.RosterChanged(fresh.names, fresh.ids))
 
     def feed(self, inp) -> None:
         """Update the UI with one input, carry out its effects, keep what a restart needs, then draw."""

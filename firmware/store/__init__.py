@@ -12,6 +12,7 @@ docs/store.md describes the behaviour; the package holds one job per file:
 - :mod:`.eventlog`: :class:`Store`, the event log and the game queries;
 - :mod:`.games`: stored games as values, and replaying stored rows;
 - :mod:`.pending`: the writes kept in memory after a failed write;
+- :mod:`.shared`: a fact another process may change beside a running box (the roster);
 - :mod:`.errors`: the errors, and one line saying why a write failed.
 """
 

@@ -42,10 +42,12 @@ class Store(Reads):
 
     def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, *, notice: str | None = None,
                  readonly: bool = False, version: int = SCHEMA_VERSION, lock: file.Lock | None = None,
-                 cannot_save: str | None = None):
+                 cannot_save: str | None = None, monotonic=None):
         self._db = db
         self.path = path
         self._clock = clock
+        # the clock that cannot jump, for play time; a test's own clock stands for both
+        self._monotonic = monotonic or (time.monotonic if clock is time.time else clock)
         self.notice = notice
         self.readonly = readonly
         self.cannot_save = cannot_save
@@ -58,7 +60,8 @@ class Store(Reads):
     # -- opening and closing -------------------------------------------------
 
     @classmethod
-    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False) -> "Store":
+    def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False,
+             monotonic=None) -> "Store":
         """Open (creating if needed) the store in ``state_dir``.
 
         A database that will not open, fails its integrity check or has an
@@ -77,7 +80,7 @@ class Store(Reads):
         path = state_dir / file.DB_NAME
         if readonly:
             db, version = file.open_reader(path)
-            store = cls(db, path, clock, readonly=True, version=version)
+            store = cls(db, path, clock, readonly=True, version=version, monotonic=monotonic)
         else:
             lock = file.Lock(state_dir / file.LOCK_NAME)
             try:
@@ -86,7 +89,7 @@ class Store(Reads):
                 lock.release()
                 raise
             store = cls(opened.db, path, clock, notice=opened.notice, version=opened.version, lock=lock,
-                        cannot_save=opened.cannot_save)
+                        cannot_save=opened.cannot_save, monotonic=monotonic)
         store._finish_won_games()
         return store
 
@@ -111,6 +114,18 @@ class Store(Reads):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def data_version(self) -> int | None:
+        """SQLite's ``PRAGMA data_version``: it moves when another process commits (a roster change).
+
+        Cheap (no table is read, no lock waited on); None when it cannot be read.
+        """
+        if self._db is None:
+            return None
+        try:
+            return self._db.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            return None
 
     @property
     def pending(self) -> int:
@@ -174,7 +189,7 @@ class Store(Reads):
         for old in left:
             self._cursors.pop(old, None)
             log.info("game %d left open: marked abandoned", old)
-        self._cursors[game_id] = Cursor(0, state)
+        self._cursors[game_id] = Cursor(0, state, wall=now, mono=self._monotonic())
         return StoredGame(game_id, state.players, rules, json.loads(meta_text), (), now, None, None, "open")
 
     def append(self, game_id: int, event: Event) -> None:
@@ -194,7 +209,10 @@ class Store(Reads):
             raise err.at(seq) from None
         cursor.push(event, state)
         now = self._clock()
-        writes: list[Write] = [SaveEvent(game_id, seq, _dump(event.to_json()), now)]
+        elapsed, jumped = cursor.clock_step(now, self._monotonic())
+        if jumped:
+            log.warning("the wall clock jumped during game %d: its dates are shown as unknown", game_id)
+        writes: list[Write] = [SaveEvent(game_id, seq, _dump(event.to_json()), now, elapsed, jumped)]
         if state.is_over:  # the win and the finish land together, or neither does
             writes.append(MarkFinished(game_id, now, state.winner, turns_played(state)))
             del self._cursors[game_id]

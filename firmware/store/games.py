@@ -20,6 +20,13 @@ from .errors import StoreGameError, one_line
 
 STATUSES = ("open", "finished", "abandoned")
 
+#: No box stored a game before this (2021-01-01 UTC): an earlier date is a clock that was never set.
+EARLIEST = 1_609_459_200.0
+#: How far the wall clock may drift from the clock that cannot jump before a game's dates are distrusted.
+JUMP = 60.0
+#: The most one gap between two events adds to a game's play time (a table left alone, a box that was off).
+GAP_CAP = 600.0
+
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -44,6 +51,10 @@ class StoredGame:
     """When each event of ``events`` was saved (same length)."""
     damaged_rows: tuple[tuple[int, str], ...] = field(default=(), repr=False)
     """For a damaged game, the stored rows from the bad one on: (seq, payload text)."""
+    elapsed: float | None = None
+    """Seconds of play up to the last event, by a clock that cannot jump (None: a game from before it was kept)."""
+    clock_jumped: bool = False
+    """The wall clock jumped while the game was played: its dates are not to be trusted."""
 
     def record(self) -> Record:
         """The game record of CONTRACT.md (for a damaged game: the prefix that replays)."""
@@ -71,6 +82,10 @@ class GameSummary:
     problem: str | None
     events: int
     last_event: float | None
+    elapsed: float | None = None
+    """Seconds of play by a clock that cannot jump, kept with each event (None: a game from before it was kept)."""
+    clock_jumped: bool = False
+    """The store saw the wall clock jump during the game."""
 
     @property
     def ended(self) -> float:
@@ -80,9 +95,37 @@ class GameSummary:
         return self.last_event if self.last_event is not None else self.started
 
     @property
-    def duration(self) -> float:
-        """Seconds from the start to :attr:`ended` (never negative)."""
+    def date_known(self) -> bool:
+        """Whether the wall-clock dates can be right: after :data:`EARLIEST`, in order, no jump seen.
+
+        A Pi without a clock battery starts at an old date until NTP sets the
+        clock: a game begun before that has a start that is not its start.
+        """
+        return date_known(self.started, self.ended, self.elapsed, self.clock_jumped)
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds of play: kept by a clock that cannot jump; for an older game the wall-clock span if
+        its dates can be right; None when there is no honest figure."""
+        if _seconds(self.elapsed) is not None:
+            return self.elapsed
+        if not self.date_known:
+            return None
         return max(0.0, self.ended - self.started)
+
+
+def _seconds(value) -> float | None:
+    return value if is_time(value) and value >= 0 else None
+
+
+def date_known(started, ended, elapsed=None, clock_jumped: bool = False) -> bool:
+    """Whether a game's wall-clock dates can be right (see :attr:`GameSummary.date_known`)."""
+    if clock_jumped or not is_time(started) or started < EARLIEST:
+        return False
+    if ended is not None and (not is_time(ended) or ended < started):
+        return False
+    elapsed = _seconds(elapsed)
+    return elapsed is None or ended is None or ended - started >= elapsed - JUMP
 
 
 @dataclass
@@ -98,6 +141,32 @@ class Cursor:
     seq: int
     state: GameState
     undo: list[tuple[Event, GameState]] = field(default_factory=list)
+    elapsed: float | None = 0.0  # seconds of play at the last event (None: an older game, not known)
+    wall: float | None = None  # the wall clock at the last event (or the start)
+    mono: float | None = None  # the clock that cannot jump then, if this process saw it (None: since a restart)
+
+    def clock_step(self, wall: float, mono: float) -> tuple[float | None, bool]:
+        """The play time of an event saved now, and whether the wall clock jumped since the last one.
+
+        Each gap counts by the clock that cannot jump when this process saw
+        the previous event, else (after a restart) by the wall clock, and
+        never more than :data:`GAP_CAP`. A gap where the wall clock moved
+        otherwise than the steady one, or backwards across a restart, is a jump.
+        """
+        jumped = False
+        if self.mono is not None:
+            gap = mono - self.mono
+            jumped = self.wall is not None and abs((wall - self.wall) - gap) > JUMP
+        elif self.wall is not None:
+            gap = wall - self.wall
+            jumped = gap < -JUMP
+        else:
+            gap = 0.0
+        self.wall, self.mono = wall, mono
+        if self.elapsed is None:
+            return None, jumped
+        self.elapsed += min(max(gap, 0.0), GAP_CAP)
+        return self.elapsed, jumped
 
     def push(self, event: Event, state: GameState) -> None:
         if isinstance(event, Roll):
@@ -213,10 +282,23 @@ def replay_rows(row: dict, rows: list[tuple[int, str, float]]) -> tuple[StoredGa
     started = row["started"]
     if started is None:  # damaged: the first event's time is the best guess
         started = times[0] if times else (row["finished"] or 0.0)
+    elapsed = _seconds(row.get("elapsed"))
     game = StoredGame(game_id, players, rules, _meta(row["meta"]), tuple(events), started, row["finished"],
                       row["winner"], "damaged" if problem else row["status"], problem, tuple(times),
-                      tuple(damaged_rows))
+                      tuple(damaged_rows), elapsed, bool(row.get("clock_jumped")))
+    if cursor is not None:
+        cursor.wall = times[-1] if times else (started if is_time(started) else None)
+        cursor.elapsed = elapsed if elapsed is not None else _older(started, times)
     return game, cursor, found
+
+
+def _older(started, times) -> float | None:
+    """The play time of a game from before it was kept: its wall-clock span if that can be right, else unknown."""
+    if not times:
+        return 0.0
+    if not date_known(started, times[-1]) or times[-1] - started > GAP_CAP * len(times):
+        return None
+    return times[-1] - started
 
 
 def _event(seq, expected: int, payload, when) -> Event:
@@ -244,4 +326,4 @@ def summary(game: StoredGame, cursor: Cursor | None) -> GameSummary:
     """The history line of a replayed game."""
     return GameSummary(game.id, game.players, game.rules, game.meta, game.started, game.finished, game.winner,
                        turns_played(cursor.state if cursor else None), game.status, game.problem,
-                       len(game.events), game.times[-1] if game.times else None)
+                       len(game.events), game.times[-1] if game.times else None, game.elapsed, game.clock_jumped)

@@ -45,16 +45,26 @@ class SaveEvent(Write):
     seq: int
     payload: str
     time: float
+    elapsed: float | None = None  # seconds of play since the game's start (None: not known, an older game)
+    clock_jumped: bool = False  # the wall clock jumped since the game's previous event
 
     def execute(self, db: sqlite3.Connection) -> None:
         # A commit that reported failure may still have landed: the same row is then not added twice.
         row = db.execute("SELECT payload FROM events WHERE game_id = ? AND seq = ?",
                          (self.game_id, self.seq)).fetchone()
         if row is None:
-            db.execute("INSERT INTO events (game_id, seq, payload, time) VALUES (?, ?, ?, ?)",
-                       (self.game_id, self.seq, self.payload, self.time))
+            db.execute("INSERT INTO events (game_id, seq, payload, time, elapsed) VALUES (?, ?, ?, ?, ?)",
+                       (self.game_id, self.seq, self.payload, self.time, self.elapsed))
         elif row[0] != self.payload:
             raise sqlite3.IntegrityError(f"game {self.game_id}, event {self.seq} already holds a different event")
+        if self.clock_jumped:
+            db.execute("UPDATE games SET clock_jumped = 1 WHERE id = ?", (self.game_id,))
+
+    def on_game_row(self, row: dict) -> None:
+        if self.elapsed is not None and (row.get("elapsed") is None or row["elapsed"] < self.elapsed):
+            row["elapsed"] = self.elapsed
+        if self.clock_jumped:
+            row["clock_jumped"] = 1
 
     def on_event_rows(self, rows: list[EventRow]) -> list[EventRow]:
         return [*rows, (self.seq, self.payload, self.time)]

@@ -27,7 +27,11 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
         where.append("(status = ?" + "".join(" OR id = ?" for _ in touched) + ")")
         params += [status, *touched]
     turns = "turns" if version >= 2 else "NULL AS turns"
-    sql = f"SELECT id, players, rules, meta, started, finished, winner, status, problem, {turns} FROM games"
+    # the play time is the last event's (it only grows); the primary key (game_id, seq) finds it at once
+    clock = ("clock_jumped, (SELECT elapsed FROM events e WHERE e.game_id = games.id ORDER BY seq DESC LIMIT 1)"
+             " AS elapsed" if version >= 4 else "NULL AS clock_jumped, NULL AS elapsed")
+    sql = (f"SELECT id, players, rules, meta, started, finished, winner, status, problem, {turns}, {clock}"
+           " FROM games")
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY id DESC"
@@ -39,7 +43,7 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
     rows = [dict(zip(names, r)) for r in cur]
     for row in rows:
         row["damage"] = check_row(row)
-    if touched:
+    if len(queue):
         queue.on_game_rows(rows)
         if status is not None:
             rows = [r for r in rows if r["status"] == status]
@@ -82,7 +86,7 @@ def quick_summaries(db: sqlite3.Connection, rows: list[dict], touched: set[int])
         status = "damaged" if row["problem"] else row["status"]
         out[row["id"]] = GameSummary(row["id"], players, rules, meta if isinstance(meta, dict) else {},
                                      row["started"], row["finished"], row["winner"], row["turns"], status,
-                                     row["problem"], n, last)
+                                     row["problem"], n, last, row["elapsed"], bool(row["clock_jumped"]))
     return out
 
 

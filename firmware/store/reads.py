@@ -129,6 +129,9 @@ class Reads:
         if found and not row["problem"]:
             self._mark_damaged(game.id, found)
         if game.status == "open":
+            old = self._cursors.get(game.id)
+            if old is not None and cursor is not None and old.seq == cursor.seq:
+                cursor.elapsed, cursor.wall, cursor.mono = old.elapsed, old.wall, old.mono  # this process's clocks
             self._cursors[game.id] = cursor
         else:
             self._cursors.pop(game.id, None)

@@ -11,7 +11,7 @@ import sqlite3
 
 from .errors import BadFile
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE games (
@@ -24,6 +24,8 @@ CREATE TABLE games (
     winner   INTEGER,                     -- index into players
     status   TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished', 'abandoned')),
     problem  TEXT,                        -- set when an event does not replay: the game is damaged
+    -- clock_jumped: 1 when the wall clock jumped during the game (its dates are not to be trusted)
+    clock_jumped INTEGER,
     turns    INTEGER                      -- turns played, kept when the game closes (history without replay)
 );
 CREATE INDEX games_status ON games (status);
@@ -32,6 +34,8 @@ CREATE TABLE events (
     seq      INTEGER NOT NULL,            -- 1, 2, 3 ... within the game
     payload  TEXT NOT NULL,               -- the record's JSON for the event
     time     REAL NOT NULL,
+    -- elapsed: seconds of play from the game's start, by a clock that cannot jump
+    elapsed  REAL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE facts (
@@ -45,10 +49,13 @@ CREATE TABLE facts (
 MIGRATIONS = {
     1: "ALTER TABLE games ADD COLUMN turns INTEGER;",
     2: "CREATE TABLE facts (key TEXT PRIMARY KEY, value TEXT NOT NULL, time REAL NOT NULL) WITHOUT ROWID;",
+    # Two columns, no row rewritten (constant time however many games): older rows keep NULL there.
+    3: "ALTER TABLE events ADD COLUMN elapsed REAL; ALTER TABLE games ADD COLUMN clock_jumped INTEGER;",
 }
 
 # The tables a file of each version must have.
-TABLES = {1: {"games", "events"}, 2: {"games", "events"}, 3: {"games", "events", "facts"}}
+TABLES = {1: {"games", "events"}, 2: {"games", "events"}, 3: {"games", "events", "facts"},
+          4: {"games", "events", "facts"}}
 
 
 def check(db: sqlite3.Connection) -> int:

@@ -20,7 +20,7 @@ def load_stats(store, roster) -> "ui.StatsLoaded":
     from firmware.ui.messages import PersonStats, StatsLoaded
 
     tallies = person_stats.load_tallies(store, seats_from_meta) if store is not None else []
-    found, contests = person_stats.people(tallies, roster.current)
+    found, contests = person_stats.people(tallies, roster.who)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(
         PersonStats(p.name, p.games, p.wins, p.win_rate, p.busts_per_turn,

@@ -12,8 +12,10 @@ games). Versions before kept every tally in one fact, ``tallies``, written
 whole again as each game ended; the statistics split it into per-game facts
 the first time they are read.
 
-People are seats' names (after the roster's renames); a seat without a name
-counts under its colour, as before names existed, and a seat the box played
+People are the roster's ids (a seat keeps the id it was played under, so a
+rename carries the numbers and a newcomer with an old name starts afresh); a
+seat from before ids counts under its name (or the id that name had when ids
+began), a seat without a name under its colour, and a seat the box played
 under "Box".
 """
 
@@ -46,9 +48,14 @@ def tally(players, seats, rules, events, winner) -> dict:
         elif isinstance(event, Stop):
             climbed = sum(step - before.markers[who][c] for c, step in before.runner_steps().items())
             best[who] = max(best[who], climbed)
+    out_seats = []
+    for i, s in enumerate(seats):
+        seat = {"name": s.name or s.colour, "bot": s.bot, "turns": turns[i], "busts": busts[i], "best": best[i]}
+        if s.person is not None and s.name is not None:
+            seat["person"] = s.person
+        out_seats.append(seat)
     return {
-        "seats": [{"name": s.name or s.colour, "bot": s.bot, "turns": turns[i], "busts": busts[i],
-                   "best": best[i]} for i, s in enumerate(seats)],
+        "seats": out_seats,
         "winner": winner,
         "columns": rules.columns_to_win,
     }
@@ -80,38 +87,45 @@ class Person:
         return sum(self.solo[columns]) / len(self.solo[columns])
 
 
-def people(tallies, current=lambda name: name) -> tuple[tuple[Person, ...], int]:
+def _by_name(seat: dict) -> tuple[object, str]:
+    name = str(seat.get("name"))
+    return ("name", name), name
+
+
+def people(tallies, who=_by_name) -> tuple[tuple[Person, ...], int]:
     """Every person in the tallies (most wins first, then most games, then by name) and the count of contests.
 
-    ``current`` maps a stored name to the name the player goes by now (renames).
+    ``who(seat)`` gives a tally's seat as (the key its numbers add up under,
+    the name to show): the roster's :meth:`~firmware.table.roster.Roster.who`
+    counts by person id, so two people who had the same name stay apart.
     """
-    found: dict[str, Person] = {}
+    found: dict[object, Person] = {}
     contests = 0
     for t in tallies:
         seats = t.get("seats") or []
         solo = len(seats) == 1
         contests += not solo
-        counted: set[str] = set()  # a person (the box too) plays a game once, however many seats they had
+        counted: set = set()  # a person (the box too) plays a game once, however many seats they had
         for i, seat in enumerate(seats):
-            name = _person(seat, current)
-            p = found.setdefault(name, Person(name))
+            key, name = _who(seat, who)
+            p = found.setdefault(key, Person(name))
             if solo:  # a practice: its own figures, never mixed into the games' ones
                 if t.get("winner") == 0:
                     p.solo.setdefault(t.get("columns", 3), []).append(seat.get("turns", 0))
                 continue
             p.turns += seat.get("turns", 0)
             p.busts += seat.get("busts", 0)
-            if name not in counted:
-                counted.add(name)
+            if key not in counted:
+                counted.add(key)
                 p.games += 1
-                p.wins += any(t.get("winner") == k and _person(s, current) == name for k, s in enumerate(seats))
+                p.wins += any(t.get("winner") == k and _who(s, who)[0] == key for k, s in enumerate(seats))
     order = sorted(found.values(), key=lambda p: (-p.wins, -p.games, p.name.casefold()))
     return tuple(order), contests
 
 
-def _person(seat: dict, current) -> str:
-    """Whom a tally's seat counts for: "Box" for a box seat, else its player's current name."""
-    return BOX if seat.get("bot") else current(str(seat.get("name")))
+def _who(seat: dict, who) -> tuple[object, str]:
+    """Whom a tally's seat counts for, as (key, name): the box for a box seat, else ``who(seat)``."""
+    return (("box", BOX), BOX) if seat.get("bot") else who(seat)
 
 
 def _valid(t) -> bool:

@@ -16,11 +16,14 @@ class Seat:
     colour: str
     bot: str | None = None  # None for a person, else the bot kind ("strong", "rule28")
     name: str | None = None  # a name from the roster; None: the seat is called by its colour
+    person: int | None = None  # the roster's id of who sits there (None: no id, e.g. before ids existed)
 
     def to_json(self) -> dict:
         out = {"colour": self.colour, "bot": self.bot}
         if self.name is not None:
             out["name"] = self.name
+            if self.person is not None:
+                out["person"] = self.person
         return out
 
 
@@ -30,8 +33,12 @@ def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
     raw = raw if isinstance(raw, list) else []
     for i, name in enumerate(players):
         bot = person = None
+        who = None
         if i < len(raw) and isinstance(raw[i], dict):
             bot = raw[i].get("bot") or None
             person = raw[i].get("name")
-        seats.append(Seat(name, bot, person if isinstance(person, str) and person else None))
+            who = raw[i].get("person")
+        person = person if isinstance(person, str) and person else None
+        who = who if type(who) is int and person is not None else None
+        seats.append(Seat(name, bot, person, who))
     return tuple(seats)

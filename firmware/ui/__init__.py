@@ -38,6 +38,7 @@ from .messages import (
     Input,
     LoadStats,
     PopLast,
+    RosterChanged,
     Saved,
     SaveFailed,
     Shutdown,
@@ -51,7 +52,7 @@ from .present import view
 from .update import timer_for, update
 
 __all__ = [
-    "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Saved",
+    "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "RosterChanged", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
     "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",

@@ -17,7 +17,7 @@ from engine import Rules, RulesError
 
 from .. import i18n
 from ..config import GameConfig
-from ..config.check import name_problem
+from ..table.names import name_problem
 from .model import App, Screen, Seat, Setup, SetupScreen
 from .setup import setup_rows
 
@@ -76,9 +76,9 @@ def _setup(settings: GameConfig, raw, roster: tuple[str, ...] = ()) -> Setup | N
 
 
 def _seat(settings: GameConfig, raw) -> Seat:
-    colour, bot, name = raw["colour"], raw["bot"], raw.get("name")
+    colour, bot, name, person = raw["colour"], raw["bot"], raw.get("name"), raw.get("person")
     if colour not in settings.colours or (bot is not None and bot not in _BOTS):
         raise ValueError(f"seat {raw!r} does not fit the config")
-    if name is not None and name_problem(name):
-        raise ValueError(f"seat {raw!r}: {name_problem(name)}")
-    return Seat(colour, bot, name)
+    if name is not None and name_problem(name, drawable=False):  # a name an older version kept stays
+        raise ValueError(f"seat {raw!r}: {name_problem(name, drawable=False)}")
+    return Seat(colour, bot, name, person if type(person) is int and name is not None else None)

@@ -86,6 +86,14 @@ class GameContinued:
 
 
 @dataclass(frozen=True)
+class RosterChanged:
+    """The roster in the store changed while the box runs: the names to offer now, and each one's person id."""
+
+    names: tuple[str, ...]
+    ids: tuple[int | None, ...] = ()
+
+
+@dataclass(frozen=True)
 class Shutdown:
     reason: str = "Game saved"
 
@@ -95,7 +103,8 @@ class Timer:
     """The time asked for by the last :class:`After` has passed."""
 
 
-Input = Press | DiceRolled | Saved | SaveFailed | StatsLoaded | UnfinishedLoaded | GameContinued | Shutdown | Timer
+Input = (Press | DiceRolled | Saved | SaveFailed | StatsLoaded | UnfinishedLoaded | GameContinued | RosterChanged
+         | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 

@@ -223,6 +223,7 @@ class App:
     guard: bool = False  # a turn just ended: a press does not roll the next dice until the timer says so
     flash: str | None = None  # shown until the next input
     roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
+    roster_ids: tuple[int | None, ...] = ()  # the person id of each roster name (None: no ids kept yet)
     language: str = i18n.DEFAULT  # the language of every word the app's views say
     paginate: Paginate = STANDARD.paginate  # the screen's pages of instructions (the 128x64 one unless told)
 
@@ -318,19 +319,21 @@ def hint_possible(app: App) -> bool:
 
 
 def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: str = i18n.DEFAULT,
-         paginate: Paginate = STANDARD.paginate) -> App:
+         roster_ids: tuple[int | None, ...] = (), paginate: Paginate = STANDARD.paginate) -> App:
     """The app at power-on with no game to resume: the new-game screen.
 
     ``roster`` is the names to offer (the store's list); None: the config's.
+    ``roster_ids`` the person id of each (empty: none kept).
     ``paginate`` is the screen's paginator (its layout's), so pages match what the screen shows.
     """
     roster = settings.roster if roster is None else tuple(roster)
-    return App(settings=settings, setup=default_setup(settings), roster=roster, language=i18n.check(language),
-               paginate=paginate)
+    return App(settings=settings, setup=default_setup(settings), roster=roster, roster_ids=tuple(roster_ids),
+               language=i18n.check(language), paginate=paginate)
 
 
 def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
-           language: str = i18n.DEFAULT, paginate: Paginate = STANDARD.paginate) -> App:
+           language: str = i18n.DEFAULT, roster_ids: tuple[int | None, ...] = (),
+           paginate: Paginate = STANDARD.paginate) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
     roster = settings.roster if roster is None else tuple(roster)
@@ -340,7 +343,7 @@ def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str,
         state = apply(state, e)
         states.append(state)
     app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
-              language=i18n.check(language), paginate=paginate)
+              roster_ids=tuple(roster_ids), language=i18n.check(language), paginate=paginate)
     return with_states(app, tuple(states), tuple(events))
 
 

@@ -53,12 +53,13 @@ def setup_press(app: App, p: Press) -> Result:
     if p.button == Button.C:
         # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
         direction = -1 if p.long else 1
-        return replace(app, setup=change(app.settings, setup, rows[setup.cursor][0], direction, app.roster)), ()
+        return replace(app, setup=change(app.settings, setup, rows[setup.cursor][0], direction, app.roster,
+                                         app.roster_ids)), ()
     return app, ()
 
 
 def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1,
-           roster: tuple[str, ...] = ()) -> Setup:
+           roster: tuple[str, ...] = (), ids: tuple[int | None, ...] = ()) -> Setup:
     """The setup with the row ``key`` stepped forward (``direction`` 1) or back (-1), wrapping round."""
     seats = list(setup.seats)
     rules = setup.rules
@@ -70,7 +71,8 @@ def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1,
         seats[i] = replace(seats[i], colour=_next_colour(settings.colours, seats, i, direction))
     elif key.startswith("name"):
         i = int(key[4:])
-        seats[i] = replace(seats[i], name=_next_name(roster, seats, i, direction))
+        name = _next_name(roster, seats, i, direction)
+        seats[i] = replace(seats[i], name=name, person=_id_of(roster, ids, name))
     elif key == "first":
         first = (first + direction) % len(seats)
     elif key.startswith("plays"):
@@ -93,6 +95,43 @@ def _next_name(roster: tuple[str, ...], seats: list[Seat], i: int, direction: in
     choices: list[str | None] = [None] + [n for n in roster if n not in used]
     k = choices.index(seats[i].name) if seats[i].name in choices else 0
     return choices[(k + direction) % len(choices)]
+
+
+def _id_of(roster: tuple[str, ...], ids: tuple[int | None, ...], name: str | None) -> int | None:
+    """The person id the roster gives ``name`` (None: no name, or no ids kept)."""
+    if name is None or name not in roster:
+        return None
+    k = roster.index(name)
+    return ids[k] if k < len(ids) else None
+
+
+def roster_changed(app: App, names: tuple[str, ...], ids: tuple[int | None, ...]) -> App:
+    """The roster changed while the box runs (``cantstop-box players``): offer the new names at once.
+
+    A seat's chosen person follows a rename (same id, new name); a seat whose
+    person was removed keeps the name (the players chose it); a seat named
+    before ids were kept takes the id its name has now.
+    """
+    by_id = {i: n for n, i in zip(names, ids) if i is not None}
+    seats = []
+    for seat in app.setup.seats:
+        if seat.person is not None and seat.person in by_id:
+            seat = replace(seat, name=by_id[seat.person])
+        elif seat.person is None and seat.name in names:
+            seat = replace(seat, person=_id_of(names, ids, seat.name))
+        seats.append(seat)
+    taken = [s.name for s in seats if s.name is not None]
+    if len(set(taken)) != len(taken):  # a rename onto a name another seat holds: the later seat lets go of it
+        seen: set[str] = set()
+        for k, seat in enumerate(seats):
+            if seat.name in seen:
+                seats[k] = replace(seat, name=None, person=None)
+            elif seat.name is not None:
+                seen.add(seat.name)
+    setup = replace(app.setup, seats=tuple(seats))
+    rows = len(setup_rows(setup, names))
+    setup = replace(setup, cursor=min(setup.cursor, rows - 1))
+    return replace(app, roster=tuple(names), roster_ids=tuple(ids), setup=setup)
 
 
 def next_language(lang: str, direction: int = 1) -> str:

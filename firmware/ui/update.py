@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from firmware.daemon.debounce import Press
 from . import menus, people, setup, turns
-from .messages import (After, DiceRolled, GameContinued, Input, Saved, SaveFailed, Shutdown, StatsLoaded, Timer,
-                       UnfinishedLoaded)
+from .messages import (After, DiceRolled, GameContinued, Input, RosterChanged, Saved, SaveFailed, Shutdown,
+                       StatsLoaded, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
 
@@ -60,6 +60,8 @@ def _update(app: App, inp: Input) -> Result:
         return app, ()
     if isinstance(inp, Timer):
         return turns.on_timer(app)
+    if isinstance(inp, RosterChanged):  # not a press: a flash stays up
+        return setup.roster_changed(app, inp.names, inp.ids), ()
     if app.flash is not None:
         app = replace(app, flash=None)
     if isinstance(inp, Press):

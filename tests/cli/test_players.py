@@ -38,12 +38,16 @@ def test_players_add_rename_remove_are_kept_in_the_store(tmp_path, config, capsy
     code, out, _ = players(capsys, state, config, "list")
     assert code == 0 and out == "Robert\n김민준\n"
     with Store.open(state, readonly=True) as store:
-        assert store.fact(ROSTER_KEY) == {"names": ["Robert", "김민준"], "renamed": {"Bob": "Robert"}}
+        kept = store.fact(ROSTER_KEY)
+    assert kept["names"] == ["Robert", "김민준"]  # what an older box reads
+    assert kept["people"] == [{"id": 1, "name": "Ann", "removed": True}, {"id": 2, "name": "Robert"},
+                              {"id": 3, "name": "김민준"}]
 
 
 @pytest.mark.parametrize("argv, words", [
     (("add", "ann"), "listed twice"),
-    (("add", " Ann"), "spaces at an end"),
+    (("add", " ann "), "listed twice"),  # trimmed first
+    (("add", "\u0301"), "a name is empty"),  # a lone combining mark
     (("remove", "Zed"), "no player called"),
     (("rename", "Ann"), "OLD and NEW"),
     (("add",), "one NAME"),
@@ -53,11 +57,13 @@ def test_players_mistakes_are_one_line_with_status_2(tmp_path, config, capsys, a
     assert code == 2 and out == "" and words in err and err.count("\n") == 1
 
 
-def test_players_refuse_to_change_while_the_box_runs(tmp_path, config, capsys):
+def test_players_change_while_the_box_runs(tmp_path, config, capsys):
     state = tmp_path / "state"
-    with Store.open(state):  # the running box holds the store
-        code, _, err = players(capsys, state, config, "add", "Cy")
-    assert code == 75 and "stop it to change the players" in err and err.count("\n") == 1
+    with Store.open(state) as box:  # the running box holds the store's lock
+        code, out, err = players(capsys, state, config, "add", "Cy")
+        assert (code, out, err) == (0, "Ann\nBob\nCy\n", "")
+        assert box.fact(ROSTER_KEY)["names"] == ["Ann", "Bob", "Cy"]  # the box's own connection sees it
+        box.new_game(["Red", "Blue"])  # and still writes its games
 
 
 def test_players_bad_config_exits_78(tmp_path, capsys):
@@ -76,5 +82,45 @@ def test_history_names_players_and_json_keeps_its_keys(tmp_path, capsys):
     assert main(["history", "--json", "--state-dir", str(tmp_path)]) == 0
     row = json.loads(capsys.readouterr().out)[0]
     assert set(row) == {"id", "players", "names", "rules", "meta", "started", "finished", "duration", "turns",
-                        "rounds", "events", "winner", "winner_name", "status", "problem"}
+                        "rounds", "events", "winner", "winner_name", "status", "problem", "date_known"}
     assert row["players"] == ["Red", "Blue"] and row["names"] == ["Ann", None]
+
+
+def test_players_long_list_lines_up_wide_names_and_counts_by_id(tmp_path, capsys):
+    state = tmp_path / "state"
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    for argv in (("add", "Ann"), ("add", "김민준"), ("rename", "Ann", "Cat"), ("add", "Ann")):
+        assert players(capsys, state, empty, *argv)[0] == 0
+    with Store.open(state) as store:  # Cat (id 1) beat 김민준 once, before the new Ann came
+        for winner in (0, 1):
+            store.finish(store.new_game(["Red", "Blue"]).id, winner)
+        store.put_fact("tally:1", {"seats": [{"name": "Ann", "person": 1, "bot": None},
+                                              {"name": "김민준", "person": 2, "bot": None}], "winner": 0})
+        store.put_fact("tally:2", {"seats": [{"name": "Ann", "person": 3, "bot": None},
+                                              {"name": "김민준", "person": 2, "bot": None}], "winner": 1})
+    code, out, _ = players(capsys, state, empty, "list", "--long")
+    lines = out.splitlines()
+    assert code == 0 and [line.split() for line in lines] == [
+        ["id", "name", "games", "wins"], ["1", "Cat", "1", "1"], ["2", "김민준", "2", "1"], ["3", "Ann", "1", "0"]]
+    from firmware.table.names import width
+    assert len({width(line) for line in lines}) == 1  # every row as wide on the terminal
+
+
+def test_players_a_file_held_locked_by_another_program_is_exit_75_in_one_line(tmp_path, config, capsys, monkeypatch):
+    import sqlite3
+
+    from firmware.store import DB_NAME, shared
+
+    state = tmp_path / "state"
+    assert players(capsys, state, config, "add", "Cy")[0] == 0
+    monkeypatch.setattr(shared, "WAIT_MS", 50)
+    holder = sqlite3.connect(state / DB_NAME, isolation_level=None)  # a curious owner's sqlite3
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, err = players(capsys, state, config, "add", "Di")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 75 and out == "" and "busy" in err and err.count("\n") == 1
+    assert players(capsys, state, config, "list")[1] == "Ann\nBob\nCy\n"  # nothing half-written

@@ -3,10 +3,13 @@ restart memory, the per-person statistics, the recap and the list of games to co
 
 from dataclasses import replace
 
+import pytest
+from hypothesis import given, settings, strategies as st
+
 from engine import Move, Roll, Rules, Stop
 from firmware import ui, views, words
 from firmware.table import person_stats
-from firmware.table import roster
+from firmware.table import names, roster
 from firmware.config import GameConfig
 from firmware.daemon.debounce import Press
 from firmware.ui.model import Seat, seat_name
@@ -105,14 +108,14 @@ def test_people_memory_ignores_a_bad_kept_name():
 
 
 def test_people_roster_add_remove_rename_and_errors():
-    r = roster.Roster(("Ann",))
+    r = roster.from_fact(None, ("Ann",))
     r = roster.add(r, "Bob")
     assert r.names == ("Ann", "Bob")
     r = roster.rename(r, "bob", "Robert")
-    assert r.names == ("Ann", "Robert") and r.current("Bob") == "Robert"
+    assert r.names == ("Ann", "Robert") and r.who({"name": "Bob", "person": 2}) == (("id", 2), "Robert")
     r = roster.remove(r, "Ann")
     assert r.names == ("Robert",)
-    for bad in (lambda: roster.add(r, "robert"), lambda: roster.add(r, " x"), lambda: roster.remove(r, "Zed"),
+    for bad in (lambda: roster.add(r, "robert"), lambda: roster.add(r, " \u0301"), lambda: roster.remove(r, "Zed"),
                 lambda: roster.rename(r, "Zed", "Y")):
         try:
             bad()
@@ -120,6 +123,56 @@ def test_people_roster_add_remove_rename_and_errors():
             assert "\n" not in str(err)
         else:
             raise AssertionError("accepted")
+
+
+def _won(name, person, winner=True):
+    seat = {"name": name, "bot": None, "turns": 5, "busts": 1, "best": 3}
+    if person is not None:
+        seat["person"] = person
+    other = {"name": "Red", "bot": None, "turns": 5, "busts": 1, "best": 3}
+    return {"seats": [seat, other], "winner": 0 if winner else 1, "columns": 3}
+
+
+def test_people_a_new_person_with_an_old_name_is_somebody_new():
+    """Fault 6: add Ann, rename Ann Cat, add Ann: the new Ann's wins were credited to Cat."""
+    r = roster.add(roster.from_fact(None, ()), "Ann")
+    first = r.ids[r.names.index("Ann")]
+    r = roster.add(roster.rename(r, "Ann", "Cat"), "Ann")
+    second = r.ids[r.names.index("Ann")]
+    assert first != second and r.names == ("Cat", "Ann")
+    tallies = [_won("Ann", first), _won("Ann", second), _won("Ann", second)]  # as the seats kept them
+    found, _ = person_stats.people(tallies, r.who)
+    wins = {p.name: p.wins for p in found if p.wins}
+    assert wins == {"Cat": 1, "Ann": 2}
+
+
+def test_people_old_store_names_become_ids_once():
+    """A store from before ids: its renames count for the person renamed, also after ids begin."""
+    old = {"names": ["Cat"], "renamed": {"Ann": "Cat"}}
+    before = roster.from_fact(old, ())
+    assert before.ids == (None,)  # no ids recorded until the roster first changes
+    r = roster.add(before, "Ann")  # the first change fixes the ids: the old Ann's games stay Cat's
+    kept = roster.from_fact(r.to_json(), ())
+    assert kept == r and kept.stored
+    tallies = [_won("Ann", None), _won("Cat", None), _won("Ann", kept.ids[1])]
+    found, _ = person_stats.people(tallies, kept.who)
+    assert {p.name: p.wins for p in found if p.wins} == {"Cat": 2, "Ann": 1}
+
+
+def test_people_roster_removed_person_keeps_their_name_and_id():
+    r = roster.add(roster.add(roster.from_fact(None, ()), "Ann"), "Bob")
+    ann = r.ids[0]
+    r = roster.add(roster.remove(r, "ann"), "Ann")
+    assert r.names == ("Bob", "Ann") and r.ids[1] != ann and r.name_of(ann) == "Ann"
+    again = roster.from_fact(r.to_json(), ())
+    assert again == r
+
+
+def test_people_names_kept_by_an_older_version_stay_though_new_ones_are_refused():
+    old = roster.from_fact({"names": ["שרה", "Ann"], "renamed": {}}, ())
+    assert old.names == ("שרה", "Ann")  # kept (drawn as boxes, as before), not lost
+    with pytest.raises(roster.RosterError, match="HEBREW"):
+        roster.add(old, "דנה")
 
 
 def test_people_roster_fact_falls_back_to_the_config():
@@ -151,7 +204,8 @@ def test_people_statistics_per_person_follow_renames_and_count_solitaire_apart()
         {"seats": [seat("Ann", 9, 3)], "winner": 0, "columns": 3},
         {"seats": [seat("Ann", 30, 9)], "winner": None, "columns": 3},  # blocked solitaire: no score
     ]
-    found, contests = person_stats.people(tallies, roster.Roster((), {"Bob": "Robert"}).current)
+    found, contests = person_stats.people(tallies, roster.from_fact({"names": ["Robert"], "renamed": {"Bob": "Robert"}},
+                                                                    ()).who)
     by = {p.name: p for p in found}
     assert contests == 2 and set(by) == {"Ann", "Robert", "Box"}
     ann = by["Ann"]
@@ -213,3 +267,29 @@ def test_people_continue_with_nothing_to_continue_says_so():
     assert isinstance(v, views.MessageView) and v.lines == words.NO_UNFINISHED[1]
     app, _ = run(app, "ROLL")
     assert app.screen.kind is ui.Screen.MENU
+
+
+_ops = st.lists(st.tuples(st.sampled_from(["add", "remove", "rename"]),
+                          st.sampled_from(["Ann", "ann", "Ａｎｎ", "Bob", "Cat", "김민준", " Di ", "\u0301", "שרה"]),
+                          st.sampled_from(["Ann", "Cat", "Eve", "さくら"])), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ops)
+def test_people_property_roster_changes_keep_ids_unique_and_names_distinct(ops):
+    r = roster.from_fact(None, ("Ann", "Bob"))
+    ids_seen: dict[int, str] = {}
+    for op, a, b in ops:
+        try:
+            r = {"add": lambda: roster.add(r, a), "remove": lambda: roster.remove(r, a),
+                 "rename": lambda: roster.rename(r, a, b)}[op]()
+        except roster.RosterError as err:
+            assert "\n" not in str(err)
+            continue
+        ids = [m.id for m in r.people]
+        assert len(ids) == len(set(ids))  # an id is never given twice
+        assert all(i not in ids_seen or i in ids for i in ids_seen)  # nor ever dropped
+        ids_seen.update({m.id: m.name for m in r.people})
+        listed = [names.fold(n) for n in r.names]
+        assert len(listed) == len(set(listed))
+        assert roster.from_fact(r.to_json(), ()) == r  # kept and read back, the same roster

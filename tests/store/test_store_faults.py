@@ -57,7 +57,7 @@ def test_store_open_finishes_a_game_left_open_after_its_winning_stop(state_dir, 
         game = store.new_game(["Red", "Blue"], Rules())
         for e in events[:-1]:
             store.append(game.id, e)
-    _sql(state_dir, f"INSERT INTO events VALUES ({game.id}, {len(events)}, '{{\"stop\":true}}', 1700000123.5)")
+    _sql(state_dir, f"INSERT INTO events (game_id, seq, payload, time) VALUES ({game.id}, {len(events)}, '{{\"stop\":true}}', 1700000123.5)")
     from firmware.commands.cli import main
 
     assert main(["history", "--json", "--state-dir", str(state_dir)]) == 0  # a reader shows it finished ...
@@ -226,7 +226,7 @@ def _two_finished_games(state_dir, clock):
 
 @pytest.mark.parametrize("sql, reason", DAMAGE)
 def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason):
-    from firmware.table.roster import Roster
+    from firmware.table.roster import from_fact
     from firmware.table.loaders import load_stats
 
     final = _two_finished_games(state_dir, clock)
@@ -238,7 +238,7 @@ def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason
             assert isinstance(damaged.started, float) and damaged.duration >= 0
             assert damaged.winner is None or 0 <= damaged.winner < 2
             assert good.status == "finished" and good.winner == final.winner
-        stats = load_stats(store, Roster())  # what the statistics screen reads
+        stats = load_stats(store, from_fact(None, ()))  # what the statistics screen reads
         assert stats.games == 1 and sum(n for _, n in stats.rows) == 1  # the damaged game is not counted
         exported = store.game(1)
         assert exported.status == "damaged" and isinstance(exported.started, float)
