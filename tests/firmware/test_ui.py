@@ -1,5 +1,6 @@
 """The pure UI state machine: screens, what each button means, effects."""
 
+from dataclasses import replace
 import random
 
 from hypothesis import given, settings
@@ -601,3 +602,16 @@ def test_ui_menu_items_keep_their_places_whatever_the_game_is_doing():
     assert [ui.view(press(in_turn, "MENU")[0]).items[i] for i in ui.view(press(in_turn, "MENU")[0]).off] == ["Undo"]
     tried, effects = run(won, "MENU", "B", "ROLL")  # Undo after the win: refused, said, the menu stays
     assert isinstance(ui.view(tried), views.MenuView) and effects == [] and tried.flash == "Game is over"
+
+
+def test_ui_the_next_new_game_keeps_the_seats_as_the_table_set_them():
+    """Issue 22, friction 3: a game Blue (P2) started does not make Blue P1 of the next setup."""
+    app = ui.boot(GameConfig())
+    app = replace(app, setup=replace(app.setup, first=1))
+    app, _ = run(app, "ROLL")
+    assert [s.colour for s in app.seats] == ["Blue", "Red"]  # the game plays Blue first
+    app, _ = run(app, "MENU", *["B"] * 4, "ROLL")  # New game (nothing played yet: no question)
+    assert isinstance(ui.view(app), views.SetupView)
+    assert [s.colour for s in app.setup.seats] == ["Red", "Blue"] and app.setup.first == 1
+    app, _ = run(app, "ROLL")  # a quick ROLL: the seat the Starts row names starts, nobody else
+    assert app.game.current == 0 and app.seats[0].colour == "Blue"
