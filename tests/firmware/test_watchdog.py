@@ -252,7 +252,7 @@ def test_watchdog_keeps_pinging_while_statistics_are_slow(tmp_path, listener, mo
     thread.start()
     try:
         ready = listener.ready()
-        for name in ("MENU", "B", "ROLL"):  # to Statistics
+        for name in ("MENU", "B", "B", "B", "B", "B", "ROLL"):  # to Statistics (the menu keeps its places)
             box.sink(name, True)
             time.sleep(0.1)
             box.sink(name, False)
