@@ -190,6 +190,7 @@ class MenuView:
     keys: str = "A/B:move ROLL:ok MENU:back"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    off: tuple[int, ...] = ()  # items that cannot be used now: shown as such, in their places
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import os
 import queue
 import select
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -97,8 +98,9 @@ class TerminalDisplay:
         need_cols, need_lines = self.needed_size
         first = "" if self._started else HIDE_CURSOR
         if now is not None and (now[0] < need_cols or now[1] < need_lines):
-            # Wrapped rows would be garbage: one line, cut to fit, on a clean screen.
-            text = first + CLEAR_SCREEN + CURSOR_HOME + self.too_small_note(*now)[: max(now[0] - 1, 0)]
+            # Wrapped rows would be garbage: the note alone, broken at words to the width, on a clean screen.
+            lines = textwrap.wrap(self.too_small_note(*now), max(now[0] - 1, 1))[: max(now[1], 1)]
+            text = first + CLEAR_SCREEN + CURSOR_HOME + "\n".join(lines)
         else:
             # A new size may leave fragments of the old frame or the note: start clean.
             clear = not self._started or now != self._drawn_for

@@ -37,7 +37,7 @@ KEYS = {
 
 KEY_HELP = (
     "keys: r/space ROLL  s STOP  a b c (or 1 2 3) pairings  m MENU  |  "
-    "hold: h hint (ROLL)  u undo (MENU)  |  q quit"
+    "hold: upper case R S A B C M (h hint, u undo)  |  q quit"
 )
 
 
@@ -46,7 +46,8 @@ with half-block characters. The same daemon as on the Pi.
 
 {KEY_HELP}
 
-A short press is a tap; the 'hold' keys are long presses. Games are saved in
+A short press is a tap; a key in upper case (shift) holds its button (a long
+press): R holds ROLL, M holds MENU, and so on. Games are saved in
 the state directory as on the box: quit and start again to resume."""
 
 

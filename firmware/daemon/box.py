@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from firmware import ui, words
 from firmware.config import GameConfig
-from firmware.screens import render_pages
+from firmware.screens import layout_for, render_pages
 from firmware.table import names, roster
 from firmware.table.loaders import load_stats, seats_from_meta, unfinished
 
@@ -81,7 +81,9 @@ class Box:
         self.renderer = renderer  # view, size -> the frame's pages (or one image)
         self.pager = Pager()
         self.queue: queue.Queue = queue.Queue()
-        self.app: ui.App = ui.boot(settings, language=language)
+        # the screen's own pages of instructions: the UI is handed its layout's pure paginator
+        self.paginate = layout_for(getattr(display, "size", (128, 64))).paginate
+        self.app: ui.App = ui.boot(settings, language=language, paginate=self.paginate)
         self.keeper = Keeper(store)  # the store's side of the effects: the game's writes, the facts kept
         self.last_view = None
         self.frames = 0  # frames handed to the display
@@ -168,7 +170,7 @@ class Box:
         return app, notices
 
     def _boot(self) -> ui.App:
-        return ui.boot(self.settings, self.roster.names, self.language, self.roster.ids)
+        return ui.boot(self.settings, self.roster.names, self.language, self.roster.ids, paginate=self.paginate)
 
     def _resume(self, stored) -> tuple[ui.App, str | None]:
         seats = seats_from_meta(stored.meta, stored.players)
@@ -178,7 +180,7 @@ class Box:
             return self._boot(), stored.problem or f"game {stored.id} does not replay"
         try:
             app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language,
-                            self.roster.ids)
+                            self.roster.ids, paginate=self.paginate)
         except Exception as err:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)

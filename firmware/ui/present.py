@@ -15,9 +15,8 @@ from .. import views as v
 from firmware.table.practice import box_average
 from .. import words
 from . import people
-from .menus import menu_items
+from .menus import menu_items, menu_unusable
 from .model import App, Screen, box_bust_shown, handover_pending
-from .pages import paginate
 from .setup import setup_rows
 from .turns import handover_lines
 
@@ -41,9 +40,11 @@ def _setup(app: App, alert) -> v.View:
 
 
 def _menu(app: App, alert) -> v.View:
-    items = tuple(app.words.MENU_ITEMS[k] for k in menu_items(app))
+    keys = menu_items(app)
+    off = menu_unusable(app)
+    items = tuple(app.words.MENU_ITEMS[k] for k in keys)
     return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert,
-                      lang=app.language)
+                      lang=app.language, off=tuple(i for i, k in enumerate(keys) if k in off))
 
 
 def _confirm(app: App, alert) -> v.View:
@@ -76,7 +77,7 @@ def _undone(app: App, alert) -> v.View:
 
 
 def _instructions(app: App, who: int, title: str, big, lines, page: int, done_keys: str, alert) -> v.View:
-    pages = paginate(big, lines)
+    pages = app.paginate(big, lines)
     page = min(page, len(pages) - 1)
     keys = done_keys if page == len(pages) - 1 else app.words.KEYS["page"]
     return v.InstructionsView(app.name(who), who, title, pages[page], big if page == 0 else None,
