@@ -28,7 +28,7 @@ from firmware.screens import layout_for, render_pages
 from firmware.table import names, roster
 from firmware.table.loaders import load_stats, seats_from_meta, unfinished
 
-from . import restart
+from firmware.table import restart
 from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper, short
