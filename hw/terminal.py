@@ -49,8 +49,9 @@ class TerminalDisplay:
 
     def __init__(self, stream: TextIO | None = None, *, footer: str = "",
                  size: tuple[int, int] = (WIDTH, HEIGHT),
-                 terminal_size: Callable[[], tuple[int, int]] | None = None) -> None:
+                 terminal_size: Callable[[], tuple[int, int]] | None = None, status: str | None = None) -> None:
         self._stream = stream if stream is not None else sys.stdout
+        self.status = status  # a line above the footer (the emulator's lamps), None: no such line
         self._size = (int(size[0]), int(size[1]))
         self.footer = footer
         self._started = False
@@ -70,6 +71,7 @@ class TerminalDisplay:
     def needed_size(self) -> tuple[int, int]:
         """Terminal (columns, lines) needed: the frame, its border and the footer."""
         footer_lines = len(self.footer.splitlines()) if self.footer else 0
+        footer_lines += self.status is not None
         return self._size[0] + 2, self._size[1] // 2 + 2 + footer_lines
 
     def show(self, image: Image.Image) -> None:
@@ -114,9 +116,18 @@ class TerminalDisplay:
         faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
         parts.extend(f"│{faint}{row}{normal}│\n" for row in frame_to_text(image))
         parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
+        if self.status is not None:
+            parts.append(self.status + CLEAR_TO_EOL + "\n")
         for line in self.footer.splitlines():
             parts.append(line[: width + 2] + CLEAR_TO_EOL + "\n")
         return "".join(parts)
+
+    def set_status(self, text: str) -> None:
+        """Change the status line (the lamps) and draw it with the last frame."""
+        with self._lock:
+            self.status = text
+            if self._last is not None:
+                self._draw()
 
     def follow_resize(self) -> None:
         """Redraw whenever the terminal is resized (SIGWINCH); call from the main thread. ``close`` stops it."""

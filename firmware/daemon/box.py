@@ -32,6 +32,7 @@ from . import restart
 from .debounce import Debouncer
 from .dice import os_dice
 from .pager import Pager
+from .signals import Signals
 
 log = logging.getLogger("cantstop.daemon")
 
@@ -57,6 +58,7 @@ class Box:
         renderer=render_pages,
         dim_after: float | None = 600.0,
         language: str = "en",
+        signals=None,
     ) -> None:
         self.settings = settings
         self.language = language  # the config's; the table's own choice, once made, is remembered instead
@@ -68,6 +70,7 @@ class Box:
         self.notifier = notifier
         self.renderer = renderer  # view, size -> the frame's pages (or one image)
         self.pager = Pager()
+        self.signals = signals or Signals()  # the buttons' lamps and the buzzer (none: nothing happens)
         self.queue: queue.Queue = queue.Queue()
         self.app: ui.App = ui.boot(settings, language=language)
         self.game_id: int | None = None
@@ -383,6 +386,7 @@ class Box:
         dim = getattr(self.display, "dim", None)
         self.dimmed = on
         self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
+        self.signals.dim(on)
         if dim is None:
             return
         try:
@@ -396,6 +400,7 @@ class Box:
             return
         self.last_view = v
         self._show(self.pager.start(self.renderer(v, getattr(self.display, "size", (128, 64))), self.clock()))
+        self.signals.frame(self.app, v)
 
     def _show(self, image) -> None:
         """Hand one page to the display; a failure is logged once and the view drawn again later."""
@@ -422,6 +427,7 @@ class Box:
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()
+            self.signals.off()
         self.running = False
         if self.store is not None:
             try:

@@ -30,6 +30,8 @@ def menu_items(app: App) -> tuple[str, ...]:
     if app.game is not None:
         items.append("board")
     items += ["new", "stats", "continue"]
+    if app.settings.sound is not None:  # a buzzer is wired: one press mutes it (or turns it on again)
+        items.append("sound_on" if app.muted else "mute")
     return tuple(items)
 
 
@@ -59,6 +61,8 @@ def _choose(app: App, item: str) -> Result:
         if app.in_game and app.events:
             return replace(app, screen=ConfirmScreen(back=app.screen)), ()
         return open_setup(app, fresh=False)
+    if item in ("mute", "sound_on"):
+        return replace(app, muted=item == "mute"), ()
     if item == "continue":
         return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
     return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)

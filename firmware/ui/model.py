@@ -220,6 +220,7 @@ class App:
     roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
     roster_ids: tuple[int | None, ...] = ()  # the person id of each roster name (None: no ids kept yet)
     language: str = i18n.DEFAULT  # the language of every word the app's views say
+    muted: bool = False  # the buzzer is silent (the menu's Sound item; remembered across restarts)
 
     @property
     def words(self) -> i18n.Bound:
@@ -321,7 +322,7 @@ def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: 
     """
     roster = settings.roster if roster is None else tuple(roster)
     return App(settings=settings, setup=default_setup(settings), roster=roster, roster_ids=tuple(roster_ids),
-               language=i18n.check(language))
+               language=i18n.check(language), muted=settings.sound is False)
 
 
 def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
@@ -335,7 +336,7 @@ def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str,
         state = apply(state, e)
         states.append(state)
     app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
-              roster_ids=tuple(roster_ids), language=i18n.check(language))
+              roster_ids=tuple(roster_ids), language=i18n.check(language), muted=settings.sound is False)
     return with_states(app, tuple(states), tuple(events))
 
 
