@@ -27,8 +27,8 @@ Melody = tuple[tuple[float, float], ...]
 class _Player:
     """One thread playing queued melodies in order."""
 
-    def __init__(self) -> None:
-        self._queue: queue.Queue = queue.Queue(maxsize=8)
+    def __init__(self, backlog: int = 8) -> None:
+        self._queue: queue.Queue = queue.Queue(maxsize=backlog)  # melodies waiting; more are dropped
         self.played: list[Melody] = []  # every melody started, in order (for tests and the self test)
         self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
         self._thread.start()
@@ -75,7 +75,7 @@ class _Player:
 class GpioBuzzer(_Player):
     """A piezo on a BCM pin (TonalBuzzer, else Buzzer)."""
 
-    def __init__(self, pin: int, *, pin_factory, volume: int = 50) -> None:
+    def __init__(self, pin: int, *, pin_factory, volume: int = 50, backlog: int = 8) -> None:
         from gpiozero import Buzzer, TonalBuzzer
         from gpiozero.exc import GPIOPinInUse, PinInvalidPin, PinPWMUnsupported
 
@@ -95,7 +95,7 @@ class GpioBuzzer(_Player):
             raise BuzzerError(f"GPIO{pin} (the buzzer) is not a valid GPIO pin on this board") from exc
         except Exception as exc:
             raise BuzzerError(f"cannot set up GPIO{pin} (the buzzer): {' '.join(str(exc).split())}") from exc
-        super().__init__()
+        super().__init__(backlog)
 
     def _note(self, hz: float, seconds: float) -> None:
         if hz <= 0:
