@@ -161,6 +161,11 @@ class LightsConfig:
         return {key.upper(): getattr(self, key) for key in BUTTON_KEYS if getattr(self, key) is not None}
 
 
+#: Free pins for the optional lamps and buzzer (the wiring diagram and docs/building.md show them).
+SUGGESTED_LIGHTS = LightsConfig(roll=17, stop=27, a=22, b=23, c=20, menu=21)
+SUGGESTED_BUZZER = 18
+
+
 @dataclass(frozen=True)
 class SoundConfig:
     """The optional piezo buzzer: its pin (None: none), loudness and whether it starts muted."""
