@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench gallery golden wiring fonts messages clean setup pi-check
+.PHONY: run test test-floors soak bench gallery golden wiring fonts messages clean setup pi-check
 
 setup: $(STAMP)
 
@@ -22,6 +22,34 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -m 'not slow'
+
+# The same code against the lowest versions pyproject.toml allows: tools/floors.py turns each
+# `>=X` of the dependencies and the test extra into `==X`, a venv of its own gets exactly those
+# (binary wheels only, as deploy/install.sh: a floor that would need a compiler fails here), the
+# project goes in with --no-deps, and the tests that touch Pillow, luma, gpiozero and Babel run.
+# Run it with the oldest Python the box supports (3.11: Raspberry Pi OS bookworm's); newer ones
+# have no wheels of the oldest Pillow. See docs/building.md, "Dependency floors".
+FLOORS_VENV  ?= .venv-floors
+FLOORS_PY    := $(FLOORS_VENV)/bin/python
+FLOORS_STAMP := $(FLOORS_VENV)/.installed
+FLOOR_TESTS  := tests/hw tests/screens tests/firmware/test_glass.py tests/firmware/test_daemon.py \
+                tests/firmware/test_pager.py tests/firmware/test_selftest.py tests/firmware/test_i18n.py \
+                tests/config/test_diagram.py tests/hostile/test_hostile_dice.py \
+                tests/hostile/test_hostile_emulator.py tests/tools/test_floors.py hw tools/floors.py
+
+$(FLOORS_STAMP): pyproject.toml tools/floors.py
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
+	rm -rf $(FLOORS_VENV)
+	$(PYTHON) -m venv $(FLOORS_VENV)
+	$(PYTHON) tools/floors.py --extra test > $(FLOORS_VENV)/floors.txt
+	$(FLOORS_PY) -m pip install --quiet --only-binary=:all: -r $(FLOORS_VENV)/floors.txt
+	$(FLOORS_PY) -m pip install --quiet --no-deps -e .
+	$(FLOORS_PY) -m pip check
+	@touch $@
+
+test-floors: $(FLOORS_STAMP)
+	@echo "floors: $$(paste -sd' ' $(FLOORS_VENV)/floors.txt)"
+	$(FLOORS_PY) -m pytest -q -m 'not slow' $(FLOOR_TESTS)
 
 # The long runs: big property profiles (marked slow) and the crash test with 500 kills.
 soak: $(STAMP)
@@ -72,4 +100,4 @@ wiring: $(STAMP)
 	$(PY) -m firmware.devtools.diagram docs/wiring.png
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(FLOORS_VENV) build *.egg-info

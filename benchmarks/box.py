@@ -72,6 +72,12 @@ class TimedDisplay:
     def clear(self):
         pass
 
+    def dim(self, on):
+        pass
+
+    def keep_last_frame(self):
+        pass
+
     def close(self):
         pass
 

@@ -141,6 +141,9 @@ class Bench:
     def dim(self, on) -> None:
         pass
 
+    def keep_last_frame(self) -> None:
+        pass
+
     def clear(self) -> None:
         pass
 

@@ -69,6 +69,9 @@ class Display(Protocol):
 
     def dim(self, on: bool) -> None: ...
 
+    def keep_last_frame(self) -> None:
+        """Leave the last frame on the glass when the program ends (the 'box is off' screen)."""
+
     def close(self) -> None: ...
 
 
@@ -149,6 +152,11 @@ class LumaDisplay:
                 raise DisplayError(f"cannot drive {self._where}: {reason}") from exc
             raise DisplayError(f"{self._where} stopped answering ({_reason(exc)})") from exc
         self._failed = False
+
+    def keep_last_frame(self) -> None:
+        """Leave the last frame on the panel after exit (luma blanks it at exit otherwise)."""
+        if self.device is not None:
+            self.device.persist = True
 
     def close(self) -> None:
         """Blank and switch off the panel, release the bus; never raises."""

@@ -23,6 +23,7 @@ class FakeDisplay:
         self.closed = False
         self.fail: bool | str = False
         self.dimmed = False
+        self.kept = False  # keep_last_frame was asked
 
     @property
     def size(self) -> tuple[int, int]:
@@ -48,6 +49,9 @@ class FakeDisplay:
         self.clear_calls += 1
         self._maybe_fail()
         self.frames.append(Image.new("1", self._size))
+
+    def keep_last_frame(self) -> None:
+        self.kept = True
 
     def close(self) -> None:
         self.closed = True

@@ -10,15 +10,17 @@ gpiozero's own board data rather than typed in again.
 
 from __future__ import annotations
 
-from gpiozero.pins.data import PLUS_J8
+from gpiozero import pi_info
+
+#: A Pi 4 B's revision code; any 40-pin Pi would do (the tests check the Zero 2 W, 3, 4 and 5 agree).
+_A_40_PIN_PI = "c03111"
 
 
-def _header() -> dict[int, int | str]:
-    _rows, _cols, pins = PLUS_J8
+def _header(revision: str = _A_40_PIN_PI) -> dict[int, int | str]:
+    """The J8 header of the Pi with this revision code, through gpiozero's public ``pi_info``."""
     out: dict[int, int | str] = {}
-    for pin, functions in sorted(pins.items()):
-        gpio = functions.get("gpio")
-        out[pin] = int(gpio.removeprefix("GPIO")) if gpio else functions[""]
+    for pin, info in sorted(pi_info(revision).headers["J8"].pins.items()):
+        out[pin] = int(info.name.removeprefix("GPIO")) if info.name.startswith("GPIO") else info.name
     return out
 
 

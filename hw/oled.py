@@ -30,6 +30,13 @@ The 256x64 grey SSD1322 (``ssd1322``) is luma's class too: luma already sends
 only the changed bounding boxes there; it takes the box's grey frames (mode
 "L") packed by Pillow instead of luma's loop, with the same rules for when
 the next frame goes out whole (docs/display.md).
+
+What these classes take from luma is its public face only (the constructor,
+``command``/``data``, ``preprocess``, ``size``/``mode``/``persist``, the
+documented ``framebuffer``); the controller facts luma keeps in private
+attributes (RAM geometry, column offsets, the serial interface) are worked
+out here, so the drivers behave the same on every luma.oled from the floor
+in pyproject.toml up (docs/building.md, "Dependency floors").
 """
 
 from __future__ import annotations
@@ -47,6 +54,26 @@ WINDOW_COST = 12
 
 SSD1306_COLUMNADDR, SSD1306_PAGEADDR = 0x21, 0x22
 SH1106_PAGE = 0xB0
+
+#: The SH1106's RAM is 132 columns wide; a 128-column panel is wired to the middle
+#: four short, so its column 0 is RAM column 2 (luma's default too; luma.oled 3.16 made it a parameter).
+SH1106_COLUMN_OFFSET = 2
+
+SSD1322_RAM_COLUMNS = 480  # pixels; a narrower panel is wired to the middle
+SSD1322_COLUMNADDR, SSD1322_ROWADDR, SSD1322_WRITE_RAM = 0x15, 0x75, 0x5C
+
+
+def ssd1306_first_column(width: int) -> int:
+    """The SSD1306 RAM column (of 128) where a panel ``width`` pixels wide (unrotated) begins.
+
+    The 64-pixel-wide modules (64x48, 64x32) are wired to the middle of the
+    RAM, columns 32..95; every other size luma's SSD1306 takes (128x64,
+    128x32, 96x16) starts at column 0, as luma's own set-up table has it.
+
+    >>> ssd1306_first_column(128), ssd1306_first_column(96), ssd1306_first_column(64)
+    (0, 0, 32)
+    """
+    return 32 if width == 64 else 0
 
 
 def page_bytes(image: Image.Image, pages: int) -> list[bytes]:
@@ -160,7 +187,12 @@ class _Resends:
     after a failed command, after ``show()``, and for ``reinit()``, so the next frame goes out whole."""
 
     def __init__(self, serial_interface=None, **kwargs) -> None:
-        self._init_args = kwargs  # for reinit: the same set-up again
+        if serial_interface is None:  # luma's own default, made here so that reinit talks to the same bus
+            from luma.core.interface.serial import i2c
+
+            serial_interface = i2c()
+        self._bus = serial_interface  # for reinit: the same bus ...
+        self._init_args = kwargs  # ... and the same set-up again
         super().__init__(serial_interface, **kwargs)
 
     def invalidate(self) -> None:
@@ -189,7 +221,7 @@ class _Resends:
         """
         persist = self.persist
         self.invalidate()
-        super().__init__(self._serial_interface, **self._init_args)
+        super().__init__(self._bus, **self._init_args)
         self.persist = persist
 
 
@@ -204,30 +236,32 @@ class _Partial(_Resends):
         if image.mode != self.mode or image.size != self.size:
             raise ValueError(f"frame is {image.mode} {image.size[0]}x{image.size[1]}, "
                              f"the display takes {self.mode} {self.width}x{self.height}")
-        new = b"".join(page_bytes(self.preprocess(image), self._pages))
+        native = self.preprocess(image)  # turned as the panel is mounted: its size is the controller's view
+        width, pages = native.width, native.height // 8
+        new = b"".join(page_bytes(native, pages))
         old, self._ram = self._ram, None  # unknown until every write below went through
         if old is None:
-            self._write_changes([[(0, self._w)]] * self._pages, new)
+            self._write_changes([[(0, width)]] * pages, new, width)
         else:
-            self._write_changes(changed_runs(old, new, self._w, self.window_cost), new)
+            self._write_changes(changed_runs(old, new, width, self.window_cost), new, width)
         self._ram = new
 
     def invalidate(self) -> None:
         """Forget what the panel holds: the next frame goes out whole."""
         self._ram = None
 
-    def _write_changes(self, runs: list[list[tuple[int, int]]], new: bytes) -> None:
-        """Send ``new``'s bytes in ``runs`` (per page, column ranges) to the controller."""
+    def _write_changes(self, runs: list[list[tuple[int, int]]], new: bytes, width: int) -> None:
+        """Send ``new``'s bytes (``width`` a page) in ``runs`` (per page, column ranges) to the controller."""
         raise NotImplementedError
 
 
 class _Windowed(_Partial):
     """SSD1306 family: horizontal addressing through a column/page window."""
 
-    def _write_changes(self, runs, new):
-        width = self._w
+    def _write_changes(self, runs, new, width):
+        start = ssd1306_first_column(width)
         for first, end, low, high in plan_windows(runs, self.window_cost):
-            self.command(SSD1306_COLUMNADDR, self._colstart + low, self._colstart + high - 1,
+            self.command(SSD1306_COLUMNADDR, start + low, start + high - 1,
                          SSD1306_PAGEADDR, first, end - 1)
             if low == 0 and high == width:
                 self.data(new[first * width:end * width])
@@ -244,10 +278,19 @@ class ssd1309(_Windowed, _luma_ssd1309):
 
 
 class sh1106(_Partial, _luma_sh1106):
-    """luma's SH1106, sending only what changed, page by page."""
+    """luma's SH1106, sending only what changed, page by page.
 
-    def _write_changes(self, runs, new):
-        offset, width = self._page_address_offset, self._w
+    ``page_address_offset`` is the RAM column of the panel's column 0 (2 on
+    the usual 132-column RAM); luma.oled from 3.16 takes it too and is handed
+    the same value.
+    """
+
+    def __init__(self, serial_interface=None, *, page_address_offset: int = SH1106_COLUMN_OFFSET, **kwargs) -> None:
+        self.page_address_offset = page_address_offset  # before luma's __init__, whose clear() displays a frame
+        super().__init__(serial_interface, page_address_offset=page_address_offset, **kwargs)
+
+    def _write_changes(self, runs, new, width):
+        offset = self.page_address_offset
         for page, page_runs in enumerate(runs):
             for low, high in page_runs:
                 column = offset + low
@@ -303,9 +346,12 @@ class ssd1322(_Resends, _luma_ssd1322):
                 super().display(image)
                 return
             image = self.preprocess(image)
-            for _, box in self.framebuffer.redraw(image):
-                left, top, right, bottom = self._inflate_bbox(box)
-                self._set_position(top, right, bottom, left)
+            first = (SSD1322_RAM_COLUMNS - image.width) // 2  # the panel's column 0 in RAM
+            for _, (left, top, right, bottom) in self.framebuffer.redraw(image):
+                left, right = left & ~3, -(-right // 4) * 4  # whole column addresses: 4 pixels each
+                self.command(SSD1322_COLUMNADDR, (first + left) // 4, (first + right) // 4 - 1)
+                self.command(SSD1322_ROWADDR, top, bottom - 1)
+                self.command(SSD1322_WRITE_RAM)
                 self.data(grey_nibbles(image.crop((left, top, right, bottom))))
         except BaseException:
             self.invalidate()  # some of it may have landed: send the next frame whole

@@ -147,6 +147,9 @@ class TerminalDisplay:
             if self._last is not None:
                 self.show(self._last)
 
+    def keep_last_frame(self) -> None:
+        """Nothing to do: the last frame stays in the terminal."""
+
     def close(self) -> None:
         """Give the cursor back; the last frame stays on screen."""
         watch, self._watch = self._watch, None

@@ -218,7 +218,7 @@ class _Traced:
     def __init__(self, inner) -> None:
         self.inner = inner
         self.box = None
-        self.size = getattr(inner, "size", (128, 64))
+        self.size = inner.size
 
     def show(self, image) -> None:
         self.inner.show(image)
@@ -233,6 +233,9 @@ class _Traced:
 
     def dim(self, on: bool) -> None:
         self.inner.dim(on)
+
+    def keep_last_frame(self) -> None:
+        self.inner.keep_last_frame()
 
     def close(self) -> None:
         self.inner.close()

@@ -52,7 +52,11 @@ def _load_config(path):
 
 
 class _Refused(Exception):
-    """Another box already runs on this state directory."""
+    """The box cannot start on this state directory: another box runs on it (or its path is not a file)."""
+
+    def __init__(self, message: str, code: int = EXIT_IN_USE) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _open_store(cfg, state_dir_arg):
@@ -61,13 +65,17 @@ def _open_store(cfg, state_dir_arg):
     A card that cannot be written still gives a store (it reads what it can and
     saves once it can). Another box on the same state directory: _Refused.
     """
-    from firmware.store import Store, StoreError, StoreLockedError, default_state_dir
+    from firmware.store import Store, StoreError, StoreLockedError, StorePathError, default_state_dir
 
     state_dir = Path(state_dir_arg or cfg.state_dir or default_state_dir()).expanduser()
+    from firmware.daemon.box import LOOP_BUSY_MS
+
     try:
-        return Store.open(state_dir), None
+        return Store.open(state_dir, busy_ms=LOOP_BUSY_MS), None
     except StoreLockedError as err:
         raise _Refused(str(err)) from None
+    except StorePathError as err:  # a FIFO, a device or a directory where the games go: fix the set-up
+        raise _Refused(str(err), EXIT_CONFIG) from None
     except StoreError as err:
         log.error("game store unavailable (%s): playing without saving", err)
         return None, str(err)
@@ -82,7 +90,7 @@ def _one_box(command):
         try:
             return command(args)
         except _Refused as err:
-            return _fail(str(err), EXIT_IN_USE)
+            return _fail(str(err), err.code)
 
     run.__doc__ = command.__doc__
     return run
@@ -91,6 +99,7 @@ def _one_box(command):
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, signals=None):
     from firmware.daemon.box import Box
     from firmware.daemon.dice import os_dice
+    from firmware.daemon.worker import StatsWorker
 
     box = Box(
         cfg.game,
@@ -103,6 +112,7 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, sig
         dim_after=cfg.display.dim_after_min * 60 or None,
         language=cfg.display.language,
         signals=signals,
+        worker=StatsWorker(),
     )
     box.store_error = store_error
     return box
@@ -183,7 +193,7 @@ def run_box(args) -> int:
     finally:
         buttons.close()
         _close_signals(signals)
-        _keep_last_frame(display)
+        display.keep_last_frame()  # the 'box is off' frame stays on the glass
     return 0
 
 
@@ -230,13 +240,6 @@ def _note_slow_bus(display_config, size: tuple[int, int]) -> None:
         log.warning("%s (docs/building.md)", slow)
 
 
-def _keep_last_frame(display) -> None:
-    """Leave the 'box is off' frame on the panel after exit (luma clears it otherwise)."""
-    device = getattr(display, "device", None)
-    if device is not None:
-        device.persist = True
-
-
 def _show_config_error(message: str) -> None:
     """Best effort: show a config error on a display wired as by default."""
     try:
@@ -249,7 +252,7 @@ def _show_config_error(message: str) -> None:
         d = DisplayConfig()
         display = open_oled(d.driver, **d.oled_options())
         display.show(render(MessageView("Config error", (message[-120:],), keys="fix the file")))
-        _keep_last_frame(display)
+        display.keep_last_frame()
     except Exception:  # no display either: the journal line is all we can give
         pass
 

@@ -25,20 +25,31 @@ from collections.abc import Callable
 from firmware import ui, words
 from firmware.config import GameConfig
 from firmware.screens import render_pages
-from firmware.table import names, person_stats, roster
+from firmware.table import names, roster
 from firmware.table.loaders import load_stats, seats_from_meta, unfinished
 
 from . import restart
 from .debounce import Debouncer
 from .dice import os_dice
+from .keeper import Keeper, short
 from .pager import Pager
 from .signals import Signals
+from .worker import KeepTallies
 
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
 #: Seconds between two looks at whether another process changed the roster.
 ROSTER_CHECK = 1.0
+_WORKER = "worker"  # a queue item from the statistics worker: (_WORKER, a UI input or a KeepTallies)
+
+#: A write that failed (a locked, full or read-only card) is tried again after this long, by the loop's
+#: clock, and after twice as long each time it fails again, up to RETRY_MAX (a card that stays full).
+RETRY_SECONDS, RETRY_MAX = 2.0, 60.0
+#: How long one of the loop's statements waits for another process's lock on the game file (ms).
+LOOP_BUSY_MS = 50
+#: The loop pings systemd's watchdog this many times per interval (systemd asks for at least two).
+PINGS_PER_INTERVAL = 3
 
 
 class Box:
@@ -59,6 +70,7 @@ class Box:
         dim_after: float | None = 600.0,
         language: str = "en",
         signals=None,
+        worker=None,
     ) -> None:
         self.settings = settings
         self.language = language  # the config's; the table's own choice, once made, is remembered instead
@@ -73,7 +85,7 @@ class Box:
         self.signals = signals or Signals()  # the buttons' lamps and the buzzer (none: nothing happens)
         self.queue: queue.Queue = queue.Queue()
         self.app: ui.App = ui.boot(settings, language=language)
-        self.game_id: int | None = None
+        self.keeper = Keeper(store)  # the store's side of the effects: the game's writes, the facts kept
         self.last_view = None
         self.frames = 0  # frames handed to the display
         self.running = False
@@ -84,11 +96,20 @@ class Box:
         self.dimmed = False
         self._last_press = clock()
         self._waking = False  # the press that woke a dim screen is swallowed
-        self._memory: dict | None = None  # the UI facts last stored
         self.roster = roster.from_fact(None, settings.roster)  # the names a seat can take (read from the store at start)
         self.due: float | None = None  # when the UI's timer (ui.After) is due, by self.clock
         self.roster_due: float | None = None  # when to look whether another process changed the roster
         self._data_version: int | None = None  # the store's data_version when the roster was last read
+        self.retry_at: float | None = None  # when writes kept pending are tried again, by self.clock
+        self._retry_after = RETRY_SECONDS
+        self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
+        if worker is not None:
+            worker.attach(lambda item: self.queue.put((_WORKER, item)))
+
+    @property
+    def game_id(self) -> int | None:
+        """The stored game being played (None before the first, or without a store)."""
+        return self.keeper.game_id
 
     # -- thread-safe entry points ---------------------------------------------
 
@@ -129,7 +150,7 @@ class Box:
             if self.store_error:
                 app, _ = ui.update(app, ui.SaveFailed(self.store_error))
             return app, notices
-        if getattr(self.store, "notice", None):
+        if self.store.notice:
             notices.append(("reset", self.store.notice))
         kept = restart.kept(self.store)
         try:
@@ -144,9 +165,9 @@ class Box:
                 notices.append(("damaged", problem))
         same_game = isinstance(kept, dict) and self.game_id is not None and kept.get("game") == self.game_id
         app = ui.recall(app, kept, game=same_game)
-        if getattr(self.store, "cannot_save", None):  # e.g. a read-only card: saved once it takes writes
-            app, _ = ui.update(app, ui.SaveFailed(_short(self.store.cannot_save)))
-        self._memory = self._memory_of(app)
+        if self.store.cannot_save:  # e.g. a read-only card: saved once it takes writes
+            app, _ = ui.update(app, ui.SaveFailed(short(self.store.cannot_save)))
+        self.keeper.loaded(app)
         return app, notices
 
     def _boot(self) -> ui.App:
@@ -156,7 +177,7 @@ class Box:
         seats = seats_from_meta(stored.meta, stored.players)
         if stored.status == "damaged":
             # The valid prefix stays in the store, exportable; the table starts afresh.
-            self._save(lambda: self.store.abandon(stored.id))
+            self.keeper.abandon(stored.id)  # a failure is kept pending; the table sees the problem
             return self._boot(), stored.problem or f"game {stored.id} does not replay"
         try:
             app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language,
@@ -165,7 +186,7 @@ class Box:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)
             return self._boot(), problem
-        self.game_id = stored.id
+        self.keeper.game_id = stored.id
         return app, None
 
     # -- the loop ---------------------------------------------------------------
@@ -175,12 +196,13 @@ class Box:
         if not self.running:
             self.start()
         interval = self.notifier.watchdog_interval() if self.notifier is not None else None
-        next_ping = self.clock() + interval / 2 if interval else None
+        period = interval / PINGS_PER_INTERVAL if interval else None
+        next_ping = self.clock() + period if period else None
         while self.running:
             dim_at = self._last_press + self.dim_after if self.dim_after is not None and not self.dimmed else None
             flip_at = None if self.dimmed else self.pager.due  # a dim screen waits on its page
-            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at, self.roster_due)
-                     if t is not None]
+            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at, self.retry_at,
+                                 self.roster_due) if t is not None]
             timeout = max(0.0, min(times) - self.clock()) if times else None
             try:
                 item = self.queue.get(timeout=timeout)
@@ -189,7 +211,7 @@ class Box:
             self._handle(item)
             if next_ping is not None and self.clock() >= next_ping:
                 self.notifier.watchdog()
-                next_ping = self.clock() + interval / 2
+                next_ping = self.clock() + period
 
     def pump(self) -> None:
         """Handle everything queued now, without waiting (tests and benchmarks)."""
@@ -206,9 +228,18 @@ class Box:
         if item is not None and item[0] == _SHUTDOWN:
             self.shutdown(item[1])
             return
+        if item is not None and item[0] == _WORKER:
+            self._from_worker(item[1])
+            item = None
         if self.due is not None and self.clock() >= self.due:
             self.due = None
             self.feed(ui.Timer())
+        if self.retry_at is not None and self.clock() >= self.retry_at:
+            self.retry_at = None
+            self._retry_after = min(self._retry_after * 2, RETRY_MAX)  # reset once everything is saved
+            with self._lock:
+                self._take(self.keeper.retry())
+                self._draw()
         self._watch_roster()
         page = None if self.dimmed else self.pager.flip(self.clock())
         if page is not None:
@@ -234,8 +265,7 @@ class Box:
             self.feed(press)
 
     def _store_version(self) -> int | None:
-        changed = getattr(self.store, "data_version", None)
-        return changed() if changed is not None else None
+        return self.store.data_version() if self.store is not None else None
 
     def _watch_roster(self) -> None:
         """Every ROSTER_CHECK seconds: did another process (``cantstop-box players``) commit? Then read the roster.
@@ -264,8 +294,17 @@ class Box:
         """Update the UI with one input, carry out its effects, keep what a restart needs, then draw."""
         with self._lock:
             self._update(inp)
-            self._remember()
+            self._take(self.keeper.remember(self.app))
             self._draw()
+
+    def _from_worker(self, item) -> None:
+        """What the statistics worker found: a batch of tallies to write, or an input for the UI."""
+        if isinstance(item, KeepTallies):
+            with self._lock:
+                self._take(self.keeper.keep_facts(item.facts))
+                self._draw()
+        else:
+            self.feed(item)
 
     def _update(self, inp) -> None:
         app, effects = ui.update(self.app, inp)
@@ -279,21 +318,35 @@ class Box:
         elif isinstance(effect, ui.DrawDice):
             self._update(ui.DiceRolled(self.dice()))
         elif isinstance(effect, ui.Append):
-            self._save(lambda: self._with_game(lambda gid: self.store.append(gid, effect.event), covered=True))
+            self._take(self.keeper.append(effect.event))
         elif isinstance(effect, ui.PopLast):
-            self._save(lambda: self._with_game(self.store.pop_last, covered=True))
+            self._take(self.keeper.pop_last())
         elif isinstance(effect, ui.StartGame):
-            def start():
-                self.game_id = None
-                self.game_id = self.store.new_game(effect.players, effect.rules, meta=effect.meta).id
-            self._save(start)
+            self._take(self.keeper.start(effect.players, effect.rules, effect.meta))
         elif isinstance(effect, ui.FinishGame):
-            self._save(lambda: self._with_game(lambda gid: self.store.finish(gid, effect.winner)))
-            self._keep_tally()
+            self._take(self.keeper.ended(self.app, effect.winner))
+        elif isinstance(effect, ui.LoadStats) and self.worker is not None and self.store is not None:
+            self.worker.load(self.store.path.parent, self.roster)  # fed back through the queue as it counts
         elif isinstance(effect, (ui.LoadStats, ui.LoadUnfinished)):
             self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
         elif isinstance(effect, ui.ContinueGame):
-            self._continue(effect.game_id)
+            self._take(self.keeper.continue_game(effect.game_id))
+
+    def _take(self, inputs) -> None:
+        """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
+
+        While writes wait in the store's pending queue, the loop tries them again at ``retry_at``.
+        """
+        for inp in inputs:
+            if isinstance(inp, ui.Saved) and not self.app.alert:
+                continue
+            self._update(inp)
+        if self.store is not None and self.store.pending and not self.store.refuse:
+            if self.retry_at is None:
+                self.retry_at = self.clock() + self._retry_after
+        else:
+            self.retry_at = None
+            self._retry_after = RETRY_SECONDS
 
     def _read(self, reader, effect):
         """Statistics or the unfinished games, read from the store (nothing, if it cannot be read)."""
@@ -303,94 +356,14 @@ class Box:
             log.error("cannot read the games: %s", err)
             return reader(None, self.roster)
 
-    def _keep_tally(self) -> None:
-        """Keep the finished game's tally for the statistics, so they never replay it."""
-        app = self.app
-        if self.store is None or self.game_id is None or app.game is None:
-            return
-        g = app.game
-        t = person_stats.tally(g.players, app.seats, g.rules, app.events, g.winner)
-        self._save(lambda: person_stats.keep_tally(self.store, self.game_id, t))
-
-    def _continue(self, game_id: int) -> None:
-        """Reopen an unfinished game; the one being played is left unfinished in its place."""
-        if self.store is None:
-            return
-        if self.app.game is not None and self.game_id is None and self.app.events:
-            self._save(lambda: self._with_game(lambda gid: None))  # the game played now is saved first
-        try:
-            stored = self.store.reopen(game_id)
-        except Exception as err:
-            log.error("cannot continue game %d: %s", game_id, err)
-            self._update(ui.SaveFailed(_short(err)))
-            return
-        self.game_id = stored.id
-        seats = seats_from_meta(stored.meta, stored.players)
-        self._update(ui.GameContinued(seats, stored.rules, tuple(stored.events)))
-
-    def _with_game(self, action: Callable[[int], object], *, covered: bool = False) -> None:
-        """Run ``action(game_id)``; if the game was never saved, save all of it first.
-
-        A game whose start could not be saved (full disk) has no id yet: the
-        first write that works creates it and writes every event the app
-        holds. That already includes an append or an undo being saved now
-        (``covered``); anything else (a finish) still runs after it.
-        """
-        if self.game_id is None:
-            app = self.app
-            if app.game is None:
-                return
-            players = tuple(s.colour for s in app.seats)
-            meta = {"seats": [s.to_json() for s in app.seats]}
-            self.game_id = self.store.new_game(players, app.game.rules, meta=meta).id
-            for event in app.events:
-                self.store.append(self.game_id, event)
-            if covered:
-                return
-        action(self.game_id)
-
-    def _save(self, action: Callable[[], object]) -> None:
-        """Run a store write; a failure keeps the game in memory and raises the alert."""
-        if self.store is None:
-            return
-        try:
-            action()
-        except Exception as err:  # StoreWriteError and friends: one line, keep playing
-            message = _short(err)
-            log.error("store: %s", err)
-            self._update(ui.SaveFailed(message))
-            return
-        if self.app.alert and self._all_saved():
-            self._update(ui.Saved())
-
-    def _all_saved(self) -> bool:
-        """Nothing waits to be saved: no pending store write, and the game (if any) has its stored id.
-
-        A small write that works (a UI fact) must not clear NOT SAVED while the game itself is unsaved.
-        """
-        return getattr(self.store, "pending", 0) == 0 and (self.app.game is None or self.game_id is not None)
-
-    def _memory_of(self, app: ui.App) -> dict:
-        return ui.memory(app) | {"game": self.game_id}
-
-    def _remember(self) -> None:
-        """Store the UI facts a restart needs (:mod:`firmware.ui.memory`) when they changed."""
-        if self.store is None:
-            return
-        kept = self._memory_of(self.app)
-        if kept != self._memory:
-            self._memory = kept
-            self._save(lambda: self.store.put_fact(restart.MEMORY_KEY, kept))
-
     def _dim(self, on: bool) -> None:
-        dim = getattr(self.display, "dim", None)
         self.dimmed = on
         self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
         self.signals.dim(on)
         if dim is None:
             return
         try:
-            dim(on)
+            self.display.dim(on)
         except Exception as err:  # like a failed frame: the game goes on
             log.error("display: %s", err)
 
@@ -401,6 +374,7 @@ class Box:
         self.last_view = v
         self._show(self.pager.start(self.renderer(v, getattr(self.display, "size", (128, 64))), self.clock()))
         self.signals.frame(self.app, v)
+        self._show(self.pager.start(self.renderer(v, self.display.size), self.clock()))
 
     def _show(self, image) -> None:
         """Hand one page to the display; a failure is logged once and the view drawn again later."""
@@ -429,16 +403,11 @@ class Box:
             self._draw()
             self.signals.off()
         self.running = False
+        if self.worker is not None:
+            self.worker.close()
         if self.store is not None:
             try:
                 self.store.close()
             except Exception as err:
                 log.error("closing the store: %s", err)
 
-
-def _short(err: BaseException) -> str:
-    text = str(err).splitlines()[0] if str(err) else type(err).__name__
-    for prefix in ("cannot save: ",):
-        if text.startswith(prefix):
-            text = text[len(prefix):]
-    return text[:40]

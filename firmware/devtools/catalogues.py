@@ -28,7 +28,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 
 from firmware.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
@@ -105,14 +105,18 @@ def po_bytes(catalog: Catalog) -> bytes:
     return buf.getvalue()
 
 
-def _without_dates(data: bytes) -> bytes:
-    return b"\n".join(line for line in data.split(b"\n") if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision')))
+#: Header lines that change with the day or the Babel release, not with the sentences.
+_STAMPS = (b'"POT-Creation-Date', b'"PO-Revision', b'"Generated-By')
+
+
+def _without_stamps(data: bytes) -> bytes:
+    return b"\n".join(line for line in data.split(b"\n") if not line.startswith(_STAMPS))
 
 
 def save(path: Path, catalog: Catalog) -> bool:
-    """Write ``catalog`` as a .po/.pot unless only the dates would change; True when written."""
+    """Write ``catalog`` as a .po/.pot unless only the dates or Babel's version stamp would change; True when written."""
     data = po_bytes(catalog)
-    if path.exists() and _without_dates(path.read_bytes()) == _without_dates(data):
+    if path.exists() and _without_stamps(path.read_bytes()) == _without_stamps(data):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
@@ -145,6 +149,22 @@ def mo_bytes(catalog: Catalog) -> bytes:
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     return buf.getvalue()
+
+
+def mo_messages(data: bytes) -> dict:
+    """What a compiled catalogue says: its header fields and (context, sentence) -> translation.
+
+    Two .mo files that say the same compare equal whichever Babel wrote them
+    (each stamps its own version into the header; read back, the stamp is
+    this Babel's for both).
+    """
+    catalog = read_mo(io.BytesIO(data))
+    return {"header": dict(catalog.mime_headers),
+            "messages": {(m.context, _tuple(m.id)): _tuple(m.string) for m in catalog if m.id}}
+
+
+def _tuple(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value  # plural forms come back as lists
 
 
 # -- commands ------------------------------------------------------------------

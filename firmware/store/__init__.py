@@ -16,7 +16,8 @@ docs/store.md describes the behaviour; the package holds one job per file:
 - :mod:`.errors`: the errors, and one line saying why a write failed.
 """
 
-from .errors import StoreError, StoreGameError, StoreLockedError, StoreMissingError, StoreWriteError
+from .errors import (StoreError, StoreGameError, StoreLockedError, StoreMissingError, StorePathError,
+                     StoreWriteError)
 from .eventlog import Store
 from .file import APP_DIR, DB_NAME, LOCK_NAME, default_state_dir
 from .games import GameSummary, StoredGame
@@ -24,5 +25,5 @@ from .schema import SCHEMA_VERSION
 
 __all__ = [
     "APP_DIR", "DB_NAME", "LOCK_NAME", "SCHEMA_VERSION", "GameSummary", "Store", "StoreError", "StoreGameError",
-    "StoreLockedError", "StoreMissingError", "StoreWriteError", "StoredGame", "default_state_dir",
+    "StoreLockedError", "StoreMissingError", "StorePathError", "StoreWriteError", "StoredGame", "default_state_dir",
 ]

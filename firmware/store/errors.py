@@ -35,6 +35,25 @@ class StoreLockedError(StoreError):
     """Another box holds the state directory's lock: a second writer is refused."""
 
 
+class StorePathError(StoreError):
+    """The game file's path holds something that is not a file (a FIFO, a device, a directory): a set-up mistake.
+
+    Never opened (reading a FIFO would block for ever) and never moved aside; the commands say so in one
+    line and exit non-zero.
+    """
+
+
+class NewerFile(StoreWriteError):
+    """The game file is from a newer version of the box (its schema version is above ours): read, never written.
+
+    ``str()`` is the short line for the screen; ``note`` the one line for the log.
+    """
+
+    def __init__(self, message: str, note: str) -> None:
+        super().__init__(message)
+        self.note = note
+
+
 class BadFile(Exception):
     """The database file cannot be used: it is moved aside (internal)."""
 

@@ -21,7 +21,8 @@ from engine import Event, IllegalEventError, Rules
 from . import file
 from .errors import StoreError, StoreGameError, StoreWriteError
 from .games import Cursor, StoredGame, turns_played
-from .pending import DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, Write
+from .pending import (DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, SaveGame,
+                      Write)
 from .reads import Reads
 from .schema import SCHEMA_VERSION
 
@@ -42,7 +43,8 @@ class Store(Reads):
 
     def __init__(self, db: sqlite3.Connection, path: pathlib.Path, clock, *, notice: str | None = None,
                  readonly: bool = False, version: int = SCHEMA_VERSION, lock: file.Lock | None = None,
-                 cannot_save: str | None = None, monotonic=None):
+                 cannot_save: str | None = None, monotonic=None, busy_ms: int | None = None,
+                 refuse: str | None = None):
         self._db = db
         self.path = path
         self._clock = clock
@@ -56,17 +58,25 @@ class Store(Reads):
         self._lock = lock
         self._queue = Queue()
         self._cursors: dict[int, Cursor] = {}  # open games: what the next append or undo needs
+        self._busy_ms = busy_ms  # how long a write waits for another process's lock (None: SQLite's 5 s)
+        self.refuse = refuse  # why this store never writes (a file from a newer box), else None
+        self._wait_at_most(db)
 
     # -- opening and closing -------------------------------------------------
 
     @classmethod
     def open(cls, state_dir: pathlib.Path | str, *, clock=time.time, readonly: bool = False,
-             monotonic=None) -> "Store":
+             monotonic=None, busy_ms: int | None = None) -> "Store":
         """Open (creating if needed) the store in ``state_dir``.
 
         A database that will not open, fails its integrity check or has an
         unknown schema is moved aside with a timestamp and the store starts
-        clean, with :attr:`notice` set. A second box on the same directory
+        clean, with :attr:`notice` set. A file from a newer version of the
+        box is opened read-only instead (one line in the log; :attr:`refuse`
+        and :attr:`cannot_save` say why nothing is saved): going back to an
+        older box hides nothing and moves nothing. Something at the file's
+        path that is not a file (a FIFO, a device, a directory) raises
+        :class:`StorePathError` at once. A second box on the same directory
         raises :class:`StoreLockedError`. When the file cannot be written (a
         read-only card, a full disk) the store opens anyway, reading what it
         can, with :attr:`cannot_save` set; each write tries again.
@@ -75,12 +85,17 @@ class Store(Reads):
         no lock and creates and moves nothing: a missing store raises
         :class:`StoreMissingError`, a bad one :class:`StoreError`, and every
         write fails.
+
+        ``busy_ms`` bounds how long each later statement waits while another
+        process holds the file (a backup, an ``sqlite3`` shell): the box's
+        loop passes tens of milliseconds, so a locked file is a failed write
+        that the pending queue keeps (see :meth:`flush`), never a frozen loop.
         """
         state_dir = pathlib.Path(state_dir)
         path = state_dir / file.DB_NAME
         if readonly:
             db, version = file.open_reader(path)
-            store = cls(db, path, clock, readonly=True, version=version, monotonic=monotonic)
+            store = cls(db, path, clock, readonly=True, version=version, monotonic=monotonic, busy_ms=busy_ms)
         else:
             lock = file.Lock(state_dir / file.LOCK_NAME)
             try:
@@ -89,7 +104,7 @@ class Store(Reads):
                 lock.release()
                 raise
             store = cls(opened.db, path, clock, notice=opened.notice, version=opened.version, lock=lock,
-                        cannot_save=opened.cannot_save, monotonic=monotonic)
+                        cannot_save=opened.cannot_save, monotonic=monotonic, busy_ms=busy_ms, refuse=opened.refuse)
         store._finish_won_games()
         return store
 
@@ -127,6 +142,21 @@ class Store(Reads):
         except sqlite3.Error:
             return None
 
+    def _wait_at_most(self, db: sqlite3.Connection) -> None:
+        if self._busy_ms is not None:
+            try:
+                db.execute(f"PRAGMA busy_timeout={max(0, int(self._busy_ms))}")
+            except sqlite3.Error as err:  # pragma: no cover - a pragma on an open connection
+                log.warning("cannot set busy_timeout: %s", err)
+
+    def flush(self) -> None:
+        """Save the pending operations now (the box retries this on a deadline while any wait).
+
+        Raises :class:`StoreWriteError` while they still cannot be saved; they stay pending.
+        """
+        if len(self._queue):
+            self._save([])
+
     @property
     def pending(self) -> int:
         """How many operations wait to be saved (0 when everything is on disk)."""
@@ -163,8 +193,10 @@ class Store(Reads):
     def new_game(self, players: Sequence[str], rules: Rules | None = None, *, meta: dict | None = None) -> StoredGame:
         """Start a game (an open game left behind is marked abandoned and kept in history).
 
-        Raises :class:`StoreWriteError` if it cannot be saved (then no game
-        was created, but earlier pending operations stay pending).
+        Raises :class:`StoreWriteError` if it cannot be saved: the game is
+        then kept as pending, like an event (reads, :meth:`open_game` first,
+        already show it), and saved by the next write that works, with the
+        events appended to it meanwhile.
         """
         rules = Rules() if rules is None else rules
         state = engine.new_game(players, rules)  # checks players and rules
@@ -176,21 +208,37 @@ class Store(Reads):
         except (TypeError, ValueError) as err:
             raise StoreGameError(f"meta must be JSON data: {err}") from None
         now = self._clock()
-
-        def insert(db: sqlite3.Connection) -> tuple[int, list[int]]:
-            left = [r[0] for r in db.execute("SELECT id FROM games WHERE status = 'open'")]
-            for game_id in left:
-                MarkAbandoned(game_id, now, self._turns_known(game_id)).execute(db)
-            cur = db.execute("INSERT INTO games (players, rules, meta, started, status) VALUES (?, ?, ?, ?, 'open')",
-                             (_dump(list(state.players)), _dump(rules.to_json()), meta_text, now))
-            return cur.lastrowid, left
-
-        game_id, left = self._save([], insert, keep=False)
+        left = [r["id"] for r in self._rows(status="open")]
+        game_id = self._next_game_id()
+        writes: list[Write] = [MarkAbandoned(old, now, self._turns_known(old)) for old in left]
+        writes.append(SaveGame(game_id, _dump(list(state.players)), _dump(rules.to_json()), meta_text, now))
         for old in left:
             self._cursors.pop(old, None)
             log.info("game %d left open: marked abandoned", old)
         self._cursors[game_id] = Cursor(0, state, wall=now, mono=self._monotonic())
+        try:
+            self._save(writes)
+        except StoreWriteError:
+            raise  # kept pending: the game goes on and is saved later
+        except BaseException:
+            self._cursors.pop(game_id, None)
+            raise
         return StoredGame(game_id, state.players, rules, json.loads(meta_text), (), now, None, None, "open")
+
+    def _next_game_id(self) -> int:
+        """The id the next game gets: after every stored (and AUTOINCREMENT-used) id and every pending one.
+
+        Chosen here, not by the INSERT, so that a game kept pending has its id
+        at once; one writer at a time (the lock) keeps it unique.
+        """
+        db = self._connection()
+        top = db.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0
+        try:
+            row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
+        except sqlite3.Error:
+            row = None
+        used = row[0] if row and isinstance(row[0], int) else 0
+        return max(top, used, self._queue.newest_game()) + 1
 
     def append(self, game_id: int, event: Event) -> None:
         """Save one event of an open game; returns only once it is committed and synced.
@@ -320,7 +368,10 @@ class Store(Reads):
         if self.readonly or self._writable:
             return self._connection()
         self._connection()  # a closed store stays closed
+        if self.refuse:
+            raise StoreWriteError(self.refuse)  # a newer box's file: never written, not even tried
         db = file.reopen_writer(self.path, self._lock)
+        self._wait_at_most(db)
         self._db.close()
         self._db, self._version, self._writable = db, SCHEMA_VERSION, True
         log.warning("the game file takes writes again: saving %d kept operation(s)", len(self._queue))

@@ -22,8 +22,8 @@ import urllib.parse
 from dataclasses import dataclass
 
 from . import schema
-from .errors import (SQLITE_CANTOPEN, BadFile, StoreError, StoreLockedError, StoreMissingError, StoreWriteError,
-                     is_corruption, one_line, sqlite_code, write_message)
+from .errors import (SQLITE_CANTOPEN, BadFile, NewerFile, StoreError, StoreLockedError, StoreMissingError,
+                     StorePathError, StoreWriteError, is_corruption, one_line, sqlite_code, write_message)
 
 log = logging.getLogger("cantstop.store")
 
@@ -71,6 +71,7 @@ class Opened:
     version: int
     notice: str | None = None
     cannot_save: str | None = None
+    refuse: str | None = None  # why no write is ever tried (a file from a newer box)
 
 
 class Lock:
@@ -146,9 +147,34 @@ def open_writer(state_dir: pathlib.Path, lock: Lock, clock) -> Opened:
     try:
         lock.take()
         db, version, notice = _connect_writer(path, clock)
+    except NewerFile as err:
+        log.warning("%s", err.note)
+        opened = _reading_only(path, str(err), quiet=True)
+        opened.refuse = str(err)
+        return opened
     except StoreWriteError as err:
         return _reading_only(path, str(err))
     return Opened(db, version, notice)
+
+
+def check_kind(path: pathlib.Path) -> None:
+    """StorePathError when something that is not a file (a FIFO, a device, a directory) is at ``path``.
+
+    Checked before any open: reading a FIFO would wait for a writer for ever.
+    """
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # no file yet, or a path the open then reports (too long, no permission) as before
+    if stat.S_ISREG(mode):
+        return
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file")
+    raise StorePathError(f"cannot use {path}: it is {kind}, not a game file (move it away, or choose "
+                         "another --state-dir)")
 
 
 def reopen_writer(path: pathlib.Path, lock: Lock) -> sqlite3.Connection:
@@ -164,14 +190,15 @@ def reopen_writer(path: pathlib.Path, lock: Lock) -> sqlite3.Connection:
     except StoreLockedError as err:
         raise StoreWriteError(f"cannot save: {err}") from None
     try:
-        return _connect(path)
+        return _connect(path, integrity=False)  # checked as it opened: not the whole file again on the loop
     except BadFile as bad:
         raise StoreWriteError(f"cannot save: the game file is damaged ({bad})") from None
 
 
-def _reading_only(path: pathlib.Path, cannot_save: str) -> Opened:
+def _reading_only(path: pathlib.Path, cannot_save: str, *, quiet: bool = False) -> Opened:
     """The file read-only if it holds a store, else an empty store in memory."""
-    log.error("game store %s cannot be written (%s): playing on, saving once it can", path, cannot_save)
+    if not quiet:
+        log.error("game store %s cannot be written (%s): playing on, saving once it can", path, cannot_save)
     try:
         db, version = open_reader(path)
     except StoreError as err:
@@ -190,6 +217,7 @@ def open_reader(path: pathlib.Path) -> tuple[sqlite3.Connection, int]:
     the file is then opened ``immutable``, which is exact because nothing can
     change it.
     """
+    check_kind(path)
     if not path.is_file():
         raise StoreMissingError(f"no saved games in {path.parent}")
     try:
@@ -240,7 +268,7 @@ def _connect_writer(path: pathlib.Path, clock) -> tuple[sqlite3.Connection, int,
     return db, schema.SCHEMA_VERSION, "Saved games were unreadable: kept aside, starting clean"
 
 
-def _connect(path: pathlib.Path) -> sqlite3.Connection:
+def _connect(path: pathlib.Path, *, integrity: bool = True) -> sqlite3.Connection:
     """A ready read-write connection; BadFile for a file to move aside, StoreWriteError for a write fault.
 
     An existing file is first checked through a read-only connection, so a
@@ -248,12 +276,13 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
     checkpoint or delete its ``-wal`` when it closes.
     """
     version = 0
+    check_kind(path)
     if path.exists():
         _check_header(path)
         probe = None
         try:
             probe = sqlite_connect(_ro_uri(path), uri=True)
-            version = schema.check(probe)
+            version = schema.check(probe, integrity=integrity)
         except sqlite3.DatabaseError as err:
             if is_corruption(err):
                 raise BadFile(one_line(err)) from None
@@ -261,6 +290,8 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
         finally:
             if probe is not None:
                 probe.close()
+        if version > schema.SCHEMA_VERSION:  # read, never written: going back a version hides nothing
+            raise NewerFile(schema.NEWER, schema.newer_note(path, version))
     db = None
     try:
         db = sqlite_connect(str(path))

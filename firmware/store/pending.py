@@ -40,6 +40,32 @@ class Write:
 
 
 @dataclass(frozen=True)
+class SaveGame(Write):
+    """A new game's row. Its id is chosen as it starts, so the writes after it can name it while it waits."""
+
+    game_id: int
+    players: str  # JSON text, as stored
+    rules: str
+    meta: str
+    started: float
+
+    def execute(self, db: sqlite3.Connection) -> None:
+        # A commit that reported failure may still have landed: the same game is then not added twice.
+        row = db.execute("SELECT started FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        if row is None:
+            db.execute("INSERT INTO games (id, players, rules, meta, started, status) VALUES (?, ?, ?, ?, ?, 'open')",
+                       (self.game_id, self.players, self.rules, self.meta, self.started))
+        elif row[0] != self.started:
+            raise sqlite3.IntegrityError(f"game {self.game_id} already holds a different game")
+
+    def new_row(self) -> dict:
+        """The game row as a read would find it once saved."""
+        return {"id": self.game_id, "players": self.players, "rules": self.rules, "meta": self.meta,
+                "started": self.started, "finished": None, "winner": None, "status": "open", "problem": None,
+                "turns": None, "elapsed": None, "clock_jumped": 0}
+
+
+@dataclass(frozen=True)
 class SaveEvent(Write):
     game_id: int
     seq: int
@@ -205,6 +231,14 @@ class Queue:
                 self._writes.append(DeleteEvent(game_id, seq))
                 return write
         return None
+
+    def new_rows(self) -> list[dict]:
+        """The rows of games started while saving failed, newest first."""
+        return [w.new_row() for w in reversed(self._writes) if isinstance(w, SaveGame)]
+
+    def newest_game(self) -> int:
+        """The highest game id a pending write starts (0 for none)."""
+        return max((w.game_id for w in self._writes if isinstance(w, SaveGame)), default=0)
 
     def touched_games(self, *, closing: bool = False) -> set[int]:
         """Games that pending writes change (only those they finish or abandon, with ``closing``)."""

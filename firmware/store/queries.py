@@ -15,7 +15,8 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
               game_id: int | None = None, limit: int | None = None) -> list[dict]:
     """Game rows as dicts, newest first, each checked by :func:`check_row` (its problem under ``"damage"``).
 
-    Pending finishes and abandons are shown, so a status filter sees them too.
+    Pending finishes and abandons are shown, so a status filter sees them too, and so are the
+    games started while saving failed (:class:`~.pending.SaveGame`: their ids are above every stored one).
     """
     touched = sorted(queue.touched_games(closing=True))
     where, params = [], []
@@ -41,9 +42,12 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
     cur = db.execute(sql, params)
     names = [d[0] for d in cur.description]
     rows = [dict(zip(names, r)) for r in cur]
+    stored = {r["id"] for r in rows}  # a failed commit that landed after all: the stored row is the one
+    new = [r for r in queue.new_rows() if (game_id is None or r["id"] == game_id) and r["id"] not in stored]
+    rows = new + rows
     for row in rows:
         row["damage"] = check_row(row)
-    if len(queue):
+    if len(queue):  # pending writes touch these rows (a finish, an abandon, a game not saved yet)
         queue.on_game_rows(rows)
         if status is not None:
             rows = [r for r in rows if r["status"] == status]

@@ -1,8 +1,10 @@
 """What the game file holds: its tables, its version and how an older file is brought up to date.
 
 The version lives in ``PRAGMA user_version``. A file of version N is brought
-up to :data:`SCHEMA_VERSION` in place, in one transaction; a newer or unknown
-schema makes the file unusable (it is moved aside, see :mod:`.file`).
+up to :data:`SCHEMA_VERSION` in place, in one transaction. A file of a newer
+version (a box gone back to an older release) is read but never written (see
+:mod:`.file`); an unknown schema (tables but no version, tables missing)
+makes the file unusable (it is moved aside).
 """
 
 from __future__ import annotations
@@ -58,23 +60,36 @@ TABLES = {1: {"games", "events"}, 2: {"games", "events"}, 3: {"games", "events",
           4: {"games", "events", "facts"}}
 
 
-def check(db: sqlite3.Connection) -> int:
-    """The schema version of a usable file; raises BadFile (or sqlite3.DatabaseError) for a bad one."""
+def check(db: sqlite3.Connection, *, integrity: bool = True) -> int:
+    """The schema version of a usable file; raises BadFile (or sqlite3.DatabaseError) for a bad one.
+
+    ``integrity=False`` leaves out ``PRAGMA integrity_check``, which reads the whole file: for a file
+    already checked when it was opened (the box trying a read-write open again, on its loop).
+    """
     db.execute("PRAGMA busy_timeout=5000")
     version = db.execute("PRAGMA user_version").fetchone()[0]
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
     tables.discard("sqlite_sequence")
-    if version > SCHEMA_VERSION:
-        raise BadFile(f"schema version {version} is newer than this program's {SCHEMA_VERSION}")
     if version == 0 and tables:
         raise BadFile(f"unknown tables {', '.join(sorted(tables))} and no schema version")
-    if version > 0 and not TABLES.get(version, set()) <= tables:
-        missing = TABLES.get(version, set()) - tables
+    needed = TABLES.get(min(version, SCHEMA_VERSION), set())  # a newer file holds at least what we read
+    if version > 0 and not needed <= tables:
+        missing = needed - tables
         raise BadFile(f"schema version {version} but tables {', '.join(sorted(missing))} missing")
-    problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
+    problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")] if integrity else ["ok"]
     if problems != ["ok"]:
         raise BadFile("integrity check failed: " + "; ".join(str(p) for p in problems)[:200])
     return version
+
+
+#: Why a file of a newer schema is not written, as the screen and the commands say it (short: it is shown).
+NEWER = "cannot save: game file from a newer box"
+
+
+def newer_note(path, version: int) -> str:
+    """The one line the log gets when a newer file is opened."""
+    return (f"the game file {path} is from a newer version of the box (schema {version}; this one knows "
+            f"{SCHEMA_VERSION}): it is read, never written; update the box to play on with it saved")
 
 
 def bring_up_to_date(db: sqlite3.Connection, version: int) -> bool:

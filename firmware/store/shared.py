@@ -72,6 +72,8 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
     try:
         db.execute(f"PRAGMA busy_timeout={WAIT_MS}")
         version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > schema.SCHEMA_VERSION:
+            raise StoreError(schema.NEWER)  # never written: the newer box's file stays as it is
         if version != schema.SCHEMA_VERSION:
             raise StoreError(f"the game file has schema version {version} and this program writes "
                              f"{schema.SCHEMA_VERSION}: stop the box and start it once, then try again")

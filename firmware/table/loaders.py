@@ -10,16 +10,26 @@ if TYPE_CHECKING:  # the screen's messages; imported where used, so history need
     from firmware import ui
 
 
-def load_stats(store, roster) -> "ui.StatsLoaded":
+def load_stats(store, roster, **counting) -> "ui.StatsLoaded | None":
     """The statistics screen's data: wins per person (contests only) and each person's numbers.
 
     Reads the finished games' numbers and the kept tallies (:mod:`firmware.table.person_stats`);
-    only a finished game without a tally yet is replayed, once.
+    only a finished game without a tally yet is replayed, once. ``counting``
+    goes to :func:`~firmware.table.person_stats.load_tallies` (where the
+    tallies are kept, progress, stopping: the box's statistics worker, in
+    :mod:`firmware.daemon.worker`); None when it was stopped.
     """
+    from firmware.table import person_stats
+
+    tallies = person_stats.load_tallies(store, seats_from_meta, **counting) if store is not None else []
+    return None if tallies is None else stats_of(tallies, roster)
+
+
+def stats_of(tallies, roster) -> "ui.StatsLoaded":
+    """The statistics screen's data from the finished games' tallies."""
     from firmware.table import person_stats
     from firmware.ui.messages import PersonStats, StatsLoaded
 
-    tallies = person_stats.load_tallies(store, seats_from_meta) if store is not None else []
     found, contests = person_stats.people(tallies, roster.who)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(

@@ -21,6 +21,7 @@ under "Box".
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from engine import Phase, Roll, Stop, apply, new_game
@@ -124,36 +125,64 @@ def _valid(t) -> bool:
     return isinstance(t, dict) and isinstance(t.get("seats"), list) and all(isinstance(s, dict) for s in t["seats"])
 
 
-def load_tallies(store, seats_of) -> list[dict]:
+#: Tallies computed for games finished without one are kept in batches of at most this many ...
+BATCH = 200
+#: ... or of what was counted in this many seconds, whichever comes first: a kill loses at most one batch.
+BATCH_SECONDS = 0.25
+
+
+def load_tallies(store, seats_of, *, keep=None, progress=None, stopped=lambda: False) -> list[dict] | None:
     """The tallies of every finished game, newest first, computing (and keeping) the missing ones.
 
     Only the finished games' numbers and the tally facts are read; a game
     without a tally is replayed once (``seats_of(meta, players)`` gives its
     seats). A game that cannot be read is left out (history lists it as
-    damaged). An old all-in-one ``tallies`` fact becomes per-game facts, in
-    the same transaction that removes it.
+    damaged). An old all-in-one ``tallies`` fact becomes per-game facts.
+
+    The tallies computed are kept as they go, in batches (:data:`BATCH`,
+    :data:`BATCH_SECONDS`): ``keep(facts)`` writes one batch (by default
+    ``store.put_facts``; the box's statistics worker hands each batch to the
+    loop, the one writer), so a kill loses no batch already kept and the next
+    opening goes on from there. ``progress(done, total, seconds)`` hears how
+    far the replay is after each batch; ``stopped()`` true ends it early (None).
     """
+    keep = keep or (lambda facts: _put(store, facts))
     kept = {key.removeprefix(TALLY_PREFIX): t for key, t in store.facts(TALLY_PREFIX).items()}
     old = store.fact(OLD_TALLIES_KEY)
     older = old if isinstance(old, dict) else {}
-    writes: dict = {} if old is None else {OLD_TALLIES_KEY: None}
-    out = []
-    for game_id in store.finished_ids():
-        t = kept.get(str(game_id))
+    ids = store.finished_ids()
+    missing = [game_id for game_id in ids if not _valid(kept.get(str(game_id)))]
+    batch: dict = {}
+    started = last = time.monotonic()
+    for done, game_id in enumerate(missing, 1):
+        if stopped():
+            return None
+        t = older.get(str(game_id))
         if not _valid(t):
-            t = older.get(str(game_id))
-            if not _valid(t):
-                t = _replayed(store, game_id, seats_of)
-                if t is None:
-                    continue
-            writes[f"{TALLY_PREFIX}{game_id}"] = t
-        out.append(t)
-    if writes:
-        try:
-            store.put_facts(writes)
-        except Exception:
-            pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
-    return out
+            t = _replayed(store, game_id, seats_of)
+        if t is not None:
+            kept[str(game_id)] = t
+            batch[f"{TALLY_PREFIX}{game_id}"] = t
+        now = time.monotonic()
+        if len(batch) >= BATCH or now - last >= BATCH_SECONDS:
+            if batch:
+                keep(batch)
+                batch = {}
+            last = now
+            if progress is not None:
+                progress(done, len(missing), now - started)
+    if old is not None:
+        batch[OLD_TALLIES_KEY] = None  # every tally it held is a fact of its own now
+    if batch:
+        keep(batch)
+    return [kept[str(game_id)] for game_id in ids if str(game_id) in kept]
+
+
+def _put(store, facts: dict) -> None:
+    try:
+        store.put_facts(facts)
+    except Exception:
+        pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
 
 
 def _replayed(store, game_id: int, seats_of) -> dict | None:

@@ -44,6 +44,7 @@ from .messages import (
     Shutdown,
     StartGame,
     StatsLoaded,
+    StatsProgress,
     Timer,
 )
 from .memory import memory, recall
@@ -53,7 +54,7 @@ from .update import timer_for, update
 
 __all__ = [
     "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "RosterChanged", "Saved",
-    "SaveFailed", "Shutdown", "StartGame", "StatsLoaded",
+    "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
     "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
 ]

@@ -7,7 +7,8 @@ The daemon carries out the effects :func:`firmware.ui.update` returns, in order:
 - :class:`Append`: commit the event to the store *before* the next frame;
 - :class:`PopLast`: undo, removing the last choice from the store;
 - :class:`StartGame`, :class:`FinishGame`: open and close the stored game;
-- :class:`LoadStats`: read the finished games, fed back as :class:`StatsLoaded`;
+- :class:`LoadStats`: read the finished games, fed back as :class:`StatsLoaded` (with
+  :class:`StatsProgress` before it while games kept without their numbers are counted);
 - :class:`LoadUnfinished`: list the games left unfinished, fed back as :class:`UnfinishedLoaded`;
 - :class:`ContinueGame`: reopen one of them (the game being played, if any, is left unfinished in its place)
   and feed it back as :class:`GameContinued`;
@@ -53,6 +54,14 @@ class PersonStats:
     win_rate: float | None
     busts_per_turn: float | None
     solo: tuple[tuple[int, int, float], ...] = ()  # (columns to win, best turns, average turns)
+
+
+@dataclass(frozen=True)
+class StatsProgress:
+    """The statistics still count games kept without their numbers: ``done`` of ``total`` so far."""
+
+    done: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -103,8 +112,8 @@ class Timer:
     """The time asked for by the last :class:`After` has passed."""
 
 
-Input = (Press | DiceRolled | Saved | SaveFailed | StatsLoaded | UnfinishedLoaded | GameContinued | RosterChanged
-         | Shutdown | Timer)
+Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
+         | RosterChanged | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 

@@ -149,6 +149,7 @@ class StatsScreen:
     back: object = MenuScreen()
     people: tuple = ()  # messages.PersonStats
     page: int = 0
+    progress: tuple[int, int] | None = None  # (done, total) while games kept without numbers are counted
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,9 @@ def stats_press(app: App, p: Press) -> Result:
 
 def stats_view(app: App, alert) -> v.View:
     s = app.screen
+    if s.rows is None and s.progress is not None:
+        title, lines = app.words.counting(*s.progress)
+        return v.MessageView(title, lines, app.words.KEYS["stats_one"], alert, lang=app.language)
     pages = person_pages(s.people, app.words) if s.rows is not None else []
     page = s.page % (1 + len(pages))
     if page == 0:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from firmware.daemon.debounce import Press
 from . import menus, people, setup, turns
 from .messages import (After, DiceRolled, GameContinued, Input, RosterChanged, Saved, SaveFailed, Shutdown,
-                       StatsLoaded, Timer, UnfinishedLoaded)
+                       StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
 
@@ -62,6 +62,10 @@ def _update(app: App, inp: Input) -> Result:
         return turns.on_timer(app)
     if isinstance(inp, RosterChanged):  # not a press: a flash stays up
         return setup.roster_changed(app, inp.names, inp.ids), ()
+    if isinstance(inp, StatsProgress):  # not a press: a flash stays
+        if app.screen.kind is Screen.STATS and app.screen.rows is None:
+            return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()
+        return app, ()
     if app.flash is not None:
         app = replace(app, flash=None)
     if isinstance(inp, Press):

@@ -114,6 +114,14 @@ def win_keys(recap: bool) -> str:
 
 # -- statistics per person ---------------------------------------------------
 
+
+def counting(done: int, total: int) -> tuple[str, tuple[str, ...]]:
+    """The statistics screen while it counts games kept without their numbers: its title, and how far."""
+    # TRANSLATORS: shown while the statistics replay old games once, over many seconds;
+    # {done} and {total} are numbers written with thousands separators, such as 1,200 and 10,000.
+    line = _("{done} of {total}").format(done=f"{done:,}", total=f"{total:,}")
+    return _("Statistics"), (_("Counting games..."), line)
+
 #: The recap's column headings: turns, busts, biggest turn (squares climbed).
 RECAP_HEADINGS = (N_("turn"), N_("bust"), N_("best"))
 

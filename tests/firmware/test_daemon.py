@@ -15,7 +15,7 @@ from firmware.config import ButtonPins, GameConfig
 from firmware.daemon.box import Box
 from firmware.daemon.dice import seeded_dice
 from firmware.screens import render
-from firmware.store import Store, StoreWriteError
+from firmware.store import Store
 from hw.buttons import GpioButtons
 from hw.fakes import FakeDisplay
 
@@ -235,18 +235,14 @@ def test_daemon_keeps_playing_on_a_full_disk_and_loses_nothing(rig):
     assert stored.events == rig.box.app.events  # nothing lost, nothing doubled
 
 
-def test_daemon_saves_a_game_whose_start_could_not_be_saved(rig, monkeypatch):
-    real_new = rig.store.new_game
-
-    def full(*a, **k):
-        raise StoreWriteError("cannot save: the SD card is full")
-
-    monkeypatch.setattr(rig.store, "new_game", full)
+def test_daemon_saves_a_game_whose_start_could_not_be_saved(rig):
+    rig.store._db.execute("PRAGMA query_only = ON")  # the card takes no writes as the game starts
     rig.tap("ROLL")
-    assert rig.view.alert == "NOT SAVED: the SD card is full"
-    monkeypatch.setattr(rig.store, "new_game", real_new)
+    assert rig.view.alert == "NOT SAVED: the SD card is read-only"
+    assert rig.store.pending and rig.box.game_id == rig.store.open_game().id  # the store keeps the start
+    rig.store._db.execute("PRAGMA query_only = OFF")
     rig.tap("ROLL")
-    assert rig.view.alert is None
+    assert rig.view.alert is None and rig.store.pending == 0
     stored = rig.store.open_game()
     assert stored.events == rig.box.app.events and len(stored.events) == 1
 
@@ -299,7 +295,9 @@ def test_daemon_bot_seats_play_a_whole_game_with_confirms(tmp_path):
         r.close()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# data_too_large: up to 150 presses a storm is big on purpose; Hypothesis before the choice-based
+# engine (6.50, the floor) sometimes finds many draws overrunning its 8 KiB buffer and refuses the test.
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.integers(0, 2**32 - 1), st.lists(
     st.tuples(st.sampled_from(["ROLL", "ROLL", "ROLL", "STOP", "A", "B", "C", "MENU"]),
               st.sampled_from(["tap", "tap", "tap", "hold", "bounce", "chord"]),
@@ -370,23 +368,18 @@ def test_daemon_long_press_on_a_dim_screen_only_wakes_it(rig):
     assert not rig.display.dimmed and rig.box.app == before
 
 
-def test_daemon_late_saved_winning_game_is_finished_once_without_an_alert(tmp_path, monkeypatch):
+def test_daemon_late_saved_winning_game_is_finished_once_without_an_alert(tmp_path):
     """The start of the game could not be saved; the first write that works is the winning stop."""
     r = Rig(tmp_path, settings=GameConfig(columns_to_win=1), seed=1)
     try:
-        real_new = r.store.new_game
-
-        def full(*a, **k):
-            raise StoreWriteError("cannot save: the SD card is full")
-
-        monkeypatch.setattr(r.store, "new_game", full)
+        r.store._db.execute("PRAGMA query_only = ON")  # the card takes no writes
         r.tap("ROLL")  # start: not saved
         for dice in [(1, 1, 1, 1), (1, 1, 1, 1)]:
             r.box.dice = lambda d=dice: d
             r.tap("ROLL")
             r.tap("A")
-        assert r.view.alert == "NOT SAVED: the SD card is full"
-        monkeypatch.setattr(r.store, "new_game", real_new)
+        assert r.view.alert == "NOT SAVED: the SD card is read-only"
+        r.store._db.execute("PRAGMA query_only = OFF")
         r.tap("STOP")  # the winning stop: the game is created, filled, and finished
         assert r.view.alert is None
         stored = r.store.games()[0]
@@ -394,3 +387,40 @@ def test_daemon_late_saved_winning_game_is_finished_once_without_an_alert(tmp_pa
         assert r.store.game(stored.id).events == r.box.app.events
     finally:
         r.close()
+
+
+def test_daemon_a_won_game_is_finished_once_by_its_winning_event(tmp_path, monkeypatch):
+    r = Rig(tmp_path, settings=GameConfig(columns_to_win=1), seed=1)
+    try:
+        finishes = []
+        monkeypatch.setattr(r.store, "finish", lambda *a: finishes.append(a))
+        r.tap("ROLL")  # start
+        for dice in [(1, 1, 1, 1), (1, 1, 1, 1)]:
+            r.box.dice = lambda d=dice: d
+            r.tap("ROLL")
+            r.tap("A")
+        r.tap("STOP")  # the win: the store finishes the game in the transaction of this event
+        assert r.box.app.game.winner == 0 and finishes == []
+        stored = r.store.games()[0]
+        assert (stored.status, stored.winner) == ("finished", 0)
+        assert r.store.fact(f"tally:{stored.id}")["winner"] == 0  # the tally is kept as it ends
+    finally:
+        r.close()
+
+
+def test_daemon_keeper_answers_each_write_with_the_inputs_to_feed(tmp_path):
+    from engine import Roll, Rules
+    from firmware.daemon.keeper import Keeper
+
+    store = Store.open(tmp_path)
+    keeper = Keeper(store)
+    assert keeper.start(("Red", "Blue"), Rules(), {}) == (ui.Saved(),)
+    store._db.execute("PRAGMA query_only = ON")
+    assert keeper.append(Roll((1, 2, 3, 4))) == (ui.SaveFailed("the SD card is read-only"),)
+    assert keeper.start(("Red",), Rules(), {}) == (ui.SaveFailed("the SD card is read-only"),)
+    assert keeper.game_id == store.open_game().id  # the start is the store's to keep, pending
+    store._db.execute("PRAGMA query_only = OFF")
+    assert keeper.append(Roll((2, 2, 3, 4))) == (ui.Saved(),)
+    assert store.pending == 0 and store.game(keeper.game_id).events == (Roll((2, 2, 3, 4)),)
+    assert Keeper(None).append(Roll((1, 2, 3, 4))) == ()  # no store: nothing to save, nothing to say
+    store.close()

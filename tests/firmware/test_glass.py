@@ -74,6 +74,9 @@ class Glass:
     def clear(self) -> None:
         self.inner.clear()
 
+    def keep_last_frame(self) -> None:
+        self.inner.keep_last_frame()
+
     def close(self) -> None:
         self.inner.close()
 

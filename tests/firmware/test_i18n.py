@@ -71,7 +71,16 @@ def test_i18n_every_language_has_a_catalogue_and_no_other_does():
 def test_i18n_committed_mo_is_the_compiled_po(lang):
     mo = catalogues.po_path(lang).with_suffix(".mo")
     compiled = catalogues.mo_bytes(catalogues.read(catalogues.po_path(lang), lang))
-    assert mo.read_bytes() == compiled, f"{mo} is stale: run make messages"
+    assert catalogues.mo_messages(mo.read_bytes()) == catalogues.mo_messages(compiled), \
+        f"{mo} is stale: run make messages"
+
+
+def test_i18n_a_changed_translation_makes_the_committed_mo_stale():
+    catalog = catalogues.read(catalogues.po_path("ja"), "ja")
+    committed = catalogues.mo_messages(catalogues.mo_bytes(catalog))
+    message = next(m for m in catalog if m.id and m.string and not m.fuzzy)
+    message.string = "…" if isinstance(message.string, str) else ("…",) * len(message.string)
+    assert catalogues.mo_messages(catalogues.mo_bytes(catalog)) != committed
 
 
 def test_i18n_pot_is_what_the_source_marks():

@@ -272,6 +272,16 @@ def test_display_close_switches_off_and_never_raises(serial):
     assert serial.take() == []
 
 
+def test_display_keep_last_frame_leaves_the_panel_lit_at_close(serial):
+    display = opened("ssd1306", serial)
+    display.show(with_pixels((3, 4)))
+    display.keep_last_frame()
+    serial.take()
+    display.close()
+    assert ("command", (DISPLAYOFF,)) not in serial.take()  # the 'box is off' frame stays on the glass
+    display.keep_last_frame()  # after close: nothing to keep, no error
+
+
 def test_display_close_with_unplugged_bus_does_not_raise(serial):
     display = opened("ssd1306", serial)
     display.device._serial_interface = SilentBus()

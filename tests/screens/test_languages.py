@@ -131,6 +131,8 @@ def _screens(lang: str):
                                  lang=lang)
     title, lines = w.NO_UNFINISHED
     yield "no unfinished", v.MessageView(title, lines, w.KEYS["back"], lang=lang)
+    title, lines = w.counting(12_345, 99_999)
+    yield "counting", v.MessageView(title, lines, w.KEYS["stats_one"], lang=lang)
     yield "recap key", v.WinView(long, 0, (2, 7, 12), 188, (), w.win_keys(True), lang=lang)
     yield "nobody", v.WinView(None, None, (), 188, (w.nobody_can_win(3),), w.win_keys(False), lang=lang)
     for kind in ("reset", "unreadable", "damaged"):

@@ -98,18 +98,6 @@ def test_store_file_with_random_pages_in_the_middle_is_moved_aside(state_dir, cl
     _assert_moved_aside_and_clean(state_dir, clock, bad, caplog)
 
 
-def test_store_newer_schema_version_is_moved_aside(state_dir, clock, caplog):
-    _filled_db(state_dir, clock, games=1)
-    db = sqlite3.connect(state_dir / DB_NAME)
-    db.execute("PRAGMA user_version = 7")
-    db.commit()
-    db.close()
-    bad = (state_dir / DB_NAME).read_bytes()
-    caplog.set_level(logging.ERROR, logger="cantstop.store")
-    _assert_moved_aside_and_clean(state_dir, clock, bad, caplog)
-    assert "newer" in caplog.records[0].getMessage()
-
-
 def test_store_unknown_database_is_moved_aside(state_dir, clock, caplog):
     state_dir.mkdir()
     db = sqlite3.connect(state_dir / DB_NAME)

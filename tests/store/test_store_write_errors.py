@@ -143,15 +143,21 @@ def test_store_win_while_read_only_is_shown_and_saved_by_the_next_write(state_di
         assert store.game(game.id).status == "finished"
         assert [(g.status, g.winner) for g in store.games()] == [("finished", final.winner)]
         with pytest.raises(StoreWriteError):
-            store.new_game(["Red", "Blue"], Rules())  # nothing created ...
-        assert [g.id for g in store.games()] == [game.id]
+            store.new_game(["Red", "Blue"], Rules())  # kept pending, like an event ...
+        waiting = store.open_game()
+        assert store.pending == 3 and waiting.id == game.id + 1 and waiting.events == ()
+        assert [g.id for g in store.games()] == [waiting.id, game.id]
         store._db.execute("PRAGMA query_only = OFF")
-        second = store.new_game(["Red", "Blue"], Rules())  # ... and the win is saved first
+        store.append(waiting.id, Roll((1, 2, 3, 4)))  # ... the win, then the new game, saved first
+        assert store.pending == 0
+        second = store.new_game(["Red", "Blue"], Rules())
     with Store.open(state_dir, clock=clock) as store:
         done = store.game(game.id)
         assert (done.status, done.winner, done.finished) == ("finished", final.winner, clock.now)
         assert done.events == tuple(events)
-        assert store.open_game().id == second.id
+        assert store.game(waiting.id).events == (Roll((1, 2, 3, 4)),)
+        assert store.game(waiting.id).status == "abandoned"  # left open by the next start
+        assert store.open_game().id == second.id == waiting.id + 1
 
 
 def test_store_close_with_writes_still_failing_logs_what_is_lost(state_dir, clock, caplog):

@@ -1,0 +1,103 @@
+"""Statistics beside the loop (issue 21, item 1): the worker's batches and progress, the screen that says how far,
+and a locked game file that the loop saves to once the lock is gone (tried again on its deadline)."""
+
+import queue
+import sqlite3
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from firmware import ui, views
+from firmware.config import GameConfig
+from firmware.daemon.box import RETRY_SECONDS, Box
+from firmware.daemon.dice import seeded_dice
+from firmware.daemon.worker import KeepTallies, StatsWorker
+from firmware.screens import render_pages
+from firmware.store import DB_NAME, Store
+from firmware.table import person_stats, roster
+from firmware.table.loaders import load_stats
+from hw.fakes import FakeDisplay
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_watchdog import many_finished_games  # noqa: E402
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_stats_progress_says_how_far_the_count_is_in_each_language(lang):
+    app = replace(ui.boot(GameConfig(), language=lang), screen=ui.model.StatsScreen(), flash="hello")
+    app, effects = ui.update(app, ui.StatsProgress(1200, 10_000))
+    v = ui.view(app)
+    assert effects == () and isinstance(v, views.MessageView)
+    expected = {"en": ("Counting games...", "1,200 of 10,000"), "ja": ("ゲームを集計中...", "10,000件中1,200件"),
+                "ko": ("게임 집계 중...", "10,000개 중 1,200개")}[lang]
+    assert app.flash == "hello" and app.screen.progress == (1200, 10_000)
+    app = replace(app, flash=None)
+    assert ui.view(app).lines == expected
+    for size in ((128, 64), (128, 32), (256, 64)):
+        assert render_pages(ui.view(app), size)  # every size draws it
+    app, _ = ui.update(app, ui.StatsLoaded((("Ann", 3),), 4, ()))
+    assert isinstance(ui.view(app), views.StatsView)
+    app, _ = ui.update(app, ui.StatsProgress(5, 9))  # a late progress does not hide loaded statistics
+    assert isinstance(ui.view(app), views.StatsView)
+
+
+def test_stats_worker_counts_in_batches_through_the_queue_and_ends_with_the_statistics(tmp_path, monkeypatch):
+    many_finished_games(tmp_path, 1000)
+    monkeypatch.setattr(person_stats, "BATCH", 300)
+    worker = StatsWorker(moment=0)
+    got: queue.Queue = queue.Queue()
+    worker.attach(got.put)
+    names = roster.Roster(())
+    worker.load(tmp_path, names)
+    items = []
+    while not items or not isinstance(items[-1], ui.StatsLoaded):
+        items.append(got.get(timeout=30))
+    worker.close()
+    batches = [i.facts for i in items if isinstance(i, KeepTallies)]
+    assert [len(b) for b in batches] == [300, 300, 300, 100]  # kept as it goes: a kill loses one batch at most
+    assert sum(isinstance(i, ui.StatsProgress) for i in items) >= 3
+    with Store.open(tmp_path) as store:
+        assert store.facts("tally:") == {}  # the worker writes nothing: the loop does
+        for b in batches:
+            store.put_facts(b)
+        assert items[-1] == load_stats(store, names)  # the same numbers as counted on the loop
+        assert items[-1].games == 1000
+
+
+def test_stats_on_an_empty_state_directory_are_empty(tmp_path):
+    worker = StatsWorker()
+    got: queue.Queue = queue.Queue()
+    worker.attach(got.put)
+    worker.load(tmp_path / "none", roster.Roster(()))
+    assert got.get(timeout=10) == ui.StatsLoaded((), 0, ())
+    worker.close()
+
+
+def test_stats_a_locked_game_file_is_not_saved_then_saved_on_the_loops_deadline(tmp_path):
+    t = [1000.0]
+    store = Store.open(tmp_path, busy_ms=20)
+    box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(2), clock=lambda: t[0])
+    box.start()
+    holder = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process holds the file
+    for name in ("ROLL", "ROLL"):  # start a game, roll
+        box.sink(name, True)
+        t[0] += 0.1
+        box.pump()
+        box.sink(name, False)
+        t[0] += 0.1
+        box.pump()
+    assert ui.view(box.app).alert == "NOT SAVED: the game file is busy"
+    assert store.pending and box.retry_at is not None
+    t[0] += RETRY_SECONDS
+    box.pump()  # still locked: tried, still kept, tried again later (twice as late)
+    assert store.pending and box.retry_at == pytest.approx(t[0] + 2 * RETRY_SECONDS)
+    holder.execute("ROLLBACK")
+    holder.close()
+    t[0] += 2 * RETRY_SECONDS
+    box.pump()  # no press: the deadline saves it
+    assert store.pending == 0 and box.retry_at is None and ui.view(box.app).alert is None
+    assert store.game(box.game_id).events == box.app.events and len(box.app.events) == 1
+    store.close()
