@@ -51,7 +51,9 @@ class TerminalDisplay:
                  size: tuple[int, int] = (WIDTH, HEIGHT),
                  terminal_size: Callable[[], tuple[int, int]] | None = None, status: str | None = None) -> None:
         self._stream = stream if stream is not None else sys.stdout
-        self.status = status  # a line above the footer (the emulator's lamps), None: no such line
+        # A line above the footer (the emulator's lamps), None: no such line. Drawn when the terminal
+        # has a line to spare: it is not part of the size the box needs.
+        self.status = status
         self._size = (int(size[0]), int(size[1]))
         self.footer = footer
         self._started = False
@@ -71,7 +73,6 @@ class TerminalDisplay:
     def needed_size(self) -> tuple[int, int]:
         """Terminal (columns, lines) needed: the frame, its border and the footer."""
         footer_lines = len(self.footer.splitlines()) if self.footer else 0
-        footer_lines += self.status is not None
         return self._size[0] + 2, self._size[1] // 2 + 2 + footer_lines
 
     def show(self, image: Image.Image) -> None:
@@ -116,7 +117,8 @@ class TerminalDisplay:
         faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
         parts.extend(f"│{faint}{row}{normal}│\n" for row in frame_to_text(image))
         parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
-        if self.status is not None:
+        now = self._terminal_size() if self._terminal_size is not None else None
+        if self.status is not None and (now is None or now[1] > self.needed_size[1]):
             parts.append(self.status + CLEAR_TO_EOL + "\n")
         for line in self.footer.splitlines():
             parts.append(line[: width + 2] + CLEAR_TO_EOL + "\n")

@@ -360,8 +360,6 @@ class Box:
         self.dimmed = on
         self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
         self.signals.dim(on)
-        if dim is None:
-            return
         try:
             self.display.dim(on)
         except Exception as err:  # like a failed frame: the game goes on
@@ -372,9 +370,8 @@ class Box:
         if v == self.last_view:
             return
         self.last_view = v
-        self._show(self.pager.start(self.renderer(v, getattr(self.display, "size", (128, 64))), self.clock()))
-        self.signals.frame(self.app, v)
         self._show(self.pager.start(self.renderer(v, self.display.size), self.clock()))
+        self.signals.frame(self.app, v)
 
     def _show(self, image) -> None:
         """Hand one page to the display; a failure is logged once and the view drawn again later."""
