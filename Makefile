@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-floors soak bench gallery golden wiring fonts messages clean setup pi-check
+.PHONY: run test test-floors soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check
 
 setup: $(STAMP)
 
@@ -17,11 +17,25 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # `make run SIZE=128x32` tries another panel size (as [display] size in the config).
+# `make run WEB=1` also serves the live web view of the same games at
+# http://127.0.0.1:8080/ (PORT=... for another port; its log in $TMPDIR/cantstop-web.log),
+# stopped when the emulator quits.
+WEB_LOG = $${TMPDIR:-/tmp}/cantstop-web.log
 run: $(STAMP)
+ifneq ($(WEB),)
+	@$(VENV)/bin/cantstop-box web --host 127.0.0.1 --port $(or $(PORT),8080) >$(WEB_LOG) 2>&1 & web=$$!; \
+	trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
+	sleep 1; if ! kill -0 $$web 2>/dev/null; then cat $(WEB_LOG) >&2; exit 1; fi; \
+	echo "web view: http://127.0.0.1:$(or $(PORT),8080)/ (open it in a browser; log: $(WEB_LOG))"; sleep 1; \
 	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+else
+	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+endif
 
+# Both cores (pytest-xdist); TEST_JOBS=1 runs in one process, TEST_ARGS adds pytest options.
+TEST_JOBS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest -q -m 'not slow'
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m 'not slow' $(TEST_ARGS)
 
 # The same code against the lowest versions pyproject.toml allows: tools/floors.py turns each
 # `>=X` of the dependencies and the test extra into `==X`, a venv of its own gets exactly those
@@ -53,7 +67,7 @@ test-floors: $(FLOORS_STAMP)
 
 # The long runs: big property profiles (marked slow) and the crash test with 500 kills.
 soak: $(STAMP)
-	$(PY) -m pytest -q -m slow
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m slow
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/firmware/test_crash.py
 	$(PY) benchmarks/daemon_memory.py --games 2000
 	$(PY) benchmarks/simulate_memory.py --games 20000
@@ -69,6 +83,15 @@ bench: $(STAMP)
 	$(PY) benchmarks/fonts.py
 	$(PY) benchmarks/players.py --quick
 	$(PY) benchmarks/player_memory.py
+	$(PY) benchmarks/web.py
+	$(PY) benchmarks/scale.py --quick
+
+# Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
+# stores built by the box's own writes and again by `cantstop-box import` of records.
+# About 10 minutes here; prints a table per way of building.
+scale: $(STAMP)
+	$(PY) benchmarks/scale.py --fill writes
+	$(PY) benchmarks/scale.py --fill import
 
 # Install with deploy/install.sh in emulated Pi root file systems (Debian
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the
@@ -79,8 +102,20 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 pi-check: $(STAMP)
 	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
 
+# Boots Debian bookworm arm64 in qemu-system-aarch64 (TCG), installs the box as an owner
+# would, reboots and checks it on a real kernel, GPIO simulator and I2C bus. Kernel, modules
+# and disk are cached in /var/cache/cantstop-boot-check (BOOT_CHECK_CACHE to move it):
+# root built in 7.6 min cold; a cached run took 8 min here (18 min on a busier machine).
+# See tools/boot_check.py and docs/building.md ("Booted in").
+boot-check: $(STAMP)
+	$(SUDO) $(PY) tools/boot_check.py $(BOOT_CHECK_ARGS)
+
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
+
+# Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
+web-gallery: $(STAMP)
+	$(PY) tools/web_gallery.py docs/gallery/web
 
 golden: $(STAMP)
 	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden

@@ -50,6 +50,7 @@ from firmware.screens import LAYOUTS, render_pages  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
+from tests.kit.clock import FakeClock  # noqa: E402  (the tests' fake clock)
 
 PINS = ButtonPins().pins()
 FULL_FRAME = 1024
@@ -159,14 +160,6 @@ def _differing(old: bytes, new: bytes) -> int:
     return len(diff) - diff.count(0)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def play(games: int, state_dir: Path, seed: int = 1,
          size: tuple[int, int] = (128, 64)) -> tuple[Bench, list[tuple[float, range]]]:
     """Whole games by the mock pins: the bench (each frame: when it arrived, its render time, its
@@ -175,7 +168,7 @@ def play(games: int, state_dir: Path, seed: int = 1,
     A frame of several pages (128x32) is rendered once; its later pages reach the glass as the
     daemon flips them, each counted with the press whose pump showed it.
     """
-    bench, clock = Bench(size), Clock()
+    bench, clock = Bench(size), FakeClock(1000.0)
 
     def timed_render(view, size):
         t0 = time.perf_counter()
@@ -197,10 +190,10 @@ def play(games: int, state_dir: Path, seed: int = 1,
     def tap(name: str) -> None:
         pin = factory.pin(PINS[name])
         pin.drive_low()
-        clock.t += 0.1
+        clock.advance(0.1)
         box.pump()
         pin.drive_high()
-        clock.t += 0.1
+        clock.advance(0.1)
         before, released = len(bench.arrived), time.perf_counter()
         box.pump()
         presses.append((released, range(before, len(bench.arrived))))

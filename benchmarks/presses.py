@@ -33,23 +33,16 @@ from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.buttons import GpioButtons  # noqa: E402
 from hw.fakes import FakeDisplay  # noqa: E402
+from tests.kit.clock import FakeClock  # noqa: E402  (the tests' fake clock)
 
 PINS = ButtonPins().pins()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Table:
     """A box on mock pins with a fake clock, and a counter of the presses made."""
 
     def __init__(self, state_dir: Path, seed: int, box_seats: tuple[int, ...] = ()) -> None:
-        self.clock = Clock()
+        self.clock = FakeClock(1000.0)
         self.factory = MockFactory()
         self.box = Box(GameConfig(), FakeDisplay(), Store.open(state_dir), dice=seeded_dice(seed), clock=self.clock)
         self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
@@ -68,10 +61,10 @@ class Table:
             self.box_presses += 1
         pin = self.factory.pin(PINS[name])
         pin.drive_low()
-        self.clock.t += 0.1
+        self.clock.advance(0.1)
         self.box.pump()
         pin.drive_high()
-        self.clock.t += 0.1
+        self.clock.advance(0.1)
         self.box.pump()
 
     def wait(self) -> bool:
@@ -79,7 +72,7 @@ class Table:
         due = getattr(self.box, "due", None)
         if due is None:
             return False
-        self.clock.t = max(self.clock.t, due) + 0.001
+        self.clock.now = max(self.clock.now, due) + 0.001
         self.box.pump()
         return True
 

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Install the system tools the test suite uses, when they are missing:
-#   systemd-analyze (Debian package "systemd"): verifies and rates the unit
+#   systemd-analyze (Debian package "systemd"): verifies and rates the units
 #   the shell linter (package "shellcheck"): lints deploy/*.sh
-# Idempotent and quiet: does nothing when both are there, runs
+# or the ones named as TOOL=PACKAGE arguments, e.g. the web view's browser tests'
+#   deploy/ci-deps.sh chromium=chromium chromedriver=chromium-driver
+# Idempotent and quiet: does nothing when all are there, runs
 # `apt-get update` only when apt knows no candidate for a missing package.
 # Called by .ci/run before `make test`. Without root it uses sudo if present.
 set -euo pipefail
 
-declare -A provides=([systemd-analyze]=systemd [shellcheck]=shellcheck)
+if [ $# -gt 0 ]; then wanted=("$@"); else wanted=(systemd-analyze=systemd shellcheck=shellcheck); fi
 missing=()
-for tool in systemd-analyze shellcheck; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("${provides[$tool]}")
+for pair in "${wanted[@]}"; do
+    tool=${pair%%=*}
+    command -v "$tool" >/dev/null 2>&1 || missing+=("${pair#*=}")
 done
 [ "${#missing[@]}" -eq 0 ] && exit 0
 

@@ -45,6 +45,7 @@ while [ $# -gt 0 ]; do
 done
 
 NAME=cantstop-box
+WEB_NAME=$NAME-web
 USER_NAME=cantstop
 GROUPS_WANTED=(gpio i2c spi)
 R=${ROOT%/}                                   # "" for the real system
@@ -110,15 +111,28 @@ wheel_exists() {
 # Enable the unit without a running systemd: systemctl --root writes the
 # links itself; without systemctl, make the WantedBy= links by hand.
 enable_offline() {
-    local target
+    local target unit=${1:-$NAME}
     if command -v systemctl >/dev/null 2>&1; then
-        file_step systemctl --root="${R:-/}" --quiet enable "$NAME.service"
+        file_step systemctl --root="${R:-/}" --quiet enable "$unit.service"
         return
     fi
     while read -r target; do
         file_step install -d -m 0755 "$UNIT_DIR/$target.wants"
-        file_step ln -sfn "/etc/systemd/system/$NAME.service" "$UNIT_DIR/$target.wants/$NAME.service"
-    done < <(wanted_by "$SRC/systemd/$NAME.service")
+        file_step ln -sfn "/etc/systemd/system/$unit.service" "$UNIT_DIR/$target.wants/$unit.service"
+    done < <(wanted_by "$SRC/systemd/$unit.service")
+}
+
+# Is the live web view wanted ([web] enabled = true in the settings, else the defaults)?
+# A config the box cannot read is the box's to report: the web view stays off.
+web_wanted() {
+    local settings=$ETC/config.toml
+    [ -e "$settings" ] || settings=$SRC/firmware/default_config.toml
+    "$PYTHON" -c 'import sys, tomllib
+try:
+    web = tomllib.load(open(sys.argv[1], "rb")).get("web", {})
+except (OSError, ValueError):
+    sys.exit(1)
+sys.exit(0 if isinstance(web, dict) and web.get("enabled") is True else 1)' "$settings" 2>/dev/null
 }
 
 group_exists() {
@@ -205,6 +219,8 @@ if [ "$DRY_RUN" -eq 0 ] && [ "$REAL" -eq 1 ]; then
 else
     build=$SRC
 fi
+WEB=0
+if web_wanted; then WEB=1; fi
 extra="[pi]"
 if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; then
     # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
@@ -230,12 +246,16 @@ if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; t
         note "  (Raspberry Pi OS has it), then run this again."
     fi
 fi
+if [ "$WEB" -eq 1 ]; then
+    # The web view's extra (Starlette, uvicorn: pure Python, the same wheel on every Pi).
+    if [ -n "$extra" ]; then extra="[pi,web]"; else extra="[web]"; fi
+fi
 if ! pip_install "${build}${extra}"; then
     cat "$pip_log" >&2
     fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
 fi
 file_step install -d -m 0755 "$OPT/docs"
-for doc in building.md wiring.png; do
+for doc in building.md wiring.png web.md; do
     if [ -f "$SRC/docs/$doc" ]; then file_step install -m 0644 "$SRC/docs/$doc" "$OPT/docs/$doc"; fi
 done
 
@@ -258,6 +278,15 @@ if [ -e "$DROPIN_DIR/groups.conf" ]; then
     file_step rm -f "$DROPIN_DIR/groups.conf"
     if [ "$DRY_RUN" -eq 0 ]; then rmdir "$DROPIN_DIR" 2>/dev/null || true; fi
 fi
+# The command on root's PATH, so `sudo cantstop-box players add Ann` works as the docs show it
+# (a file of somebody else's there is left alone, with a note).
+BIN_LINK=$R/usr/local/bin/$NAME
+if [ -L "$BIN_LINK" ] || [ ! -e "$BIN_LINK" ]; then
+    file_step install -d -m 0755 "$R/usr/local/bin"
+    file_step ln -sfn "/opt/$NAME/venv/bin/$NAME" "$BIN_LINK"
+else
+    say "NOTE: $BIN_LINK is another program's: run the box's commands as /opt/$NAME/venv/bin/$NAME"
+fi
 # The devices' groups: a udev rule of the box's own, applied now where udev runs.
 file_step install -d -m 0755 "$UDEV_DIR"
 file_step install -m 0644 "$SRC/deploy/$UDEV_RULE" "$UDEV_DIR/$UDEV_RULE"
@@ -278,6 +307,32 @@ else
     # A chroot, an image being built, or --root: no systemd to talk to.
     enable_offline
     started=0
+fi
+
+# 4b. The live web view, its own service, only when [web] enabled = true.
+WEB_UNIT=$UNIT_DIR/$WEB_NAME.service
+if [ "$WEB" -eq 1 ]; then
+    file_step install -m 0644 "$SRC/systemd/$WEB_NAME.service" "$WEB_UNIT"
+    [ "$DRY_RUN" -eq 1 ] || say "installed the web view as $WEB_UNIT ([web] enabled = true)"
+    if systemd_running; then
+        system_step systemctl daemon-reload
+        system_step systemctl enable "$WEB_NAME.service"
+        system_step systemctl restart "$WEB_NAME.service"
+    else
+        enable_offline "$WEB_NAME"
+    fi
+elif [ -e "$WEB_UNIT" ]; then
+    # [web] enabled is false now: the web view stops and goes.
+    if systemd_running; then
+        system_step systemctl disable --now "$WEB_NAME.service" || true
+    elif command -v systemctl >/dev/null 2>&1; then
+        file_step systemctl --root="${R:-/}" --quiet disable "$WEB_NAME.service" || true
+    fi
+    for link in "$UNIT_DIR"/*.wants/"$WEB_NAME.service"; do
+        if [ -L "$link" ]; then file_step rm -f "$link"; fi
+    done
+    file_step rm -f "$WEB_UNIT"
+    [ "$DRY_RUN" -eq 1 ] || say "removed the web view's service ([web] enabled is not true)"
 fi
 
 # 5. The display's bus (I2C at 400 kHz, or SPI, as the settings say) on in the

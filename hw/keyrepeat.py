@@ -77,15 +77,20 @@ class RepeatFilter:
 
 
 class RepeatKeys:
-    """``RepeatFilter`` on the real clock: ``__call__(key)`` from the key reader, ``emit(key)`` per press."""
+    """``RepeatFilter`` on the real clock: ``__call__(key)`` from the key reader, ``emit(key)`` per press.
+
+    ``clock`` and ``timer`` (made like :class:`threading.Timer`: ``timer(seconds, function)``,
+    then ``start()`` and ``cancel()``) are the real ones unless a test passes its own.
+    """
 
     def __init__(self, emit: Callable[[str], None], *, delay: float = 0.8, rate_gap: float = 0.15,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, timer=threading.Timer) -> None:
         self._emit = emit
         self._filter = RepeatFilter(delay, rate_gap)
         self._clock = clock
+        self._new_timer = timer
         self._lock = threading.Lock()
-        self._timer: threading.Timer | None = None
+        self._timer = None
 
     def __call__(self, key: str) -> None:
         with self._lock:
@@ -100,7 +105,7 @@ class RepeatKeys:
             self._timer = None
         deadline = self._filter.deadline()
         if deadline is not None:
-            self._timer = threading.Timer(max(0.0, deadline - self._clock()), self._wake)
+            self._timer = self._new_timer(max(0.0, deadline - self._clock()), self._wake)
             self._timer.daemon = True
             self._timer.start()
 

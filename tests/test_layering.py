@@ -3,6 +3,8 @@
     engine    the rules: the standard library only (and engine itself); no I/O
     hw        thin adapters over gpiozero, luma, Pillow: never engine or firmware
     firmware  the box: may use engine and hw; gpiozero and luma only through hw
+    web       the live web view, another reader of the store: engine and firmware's store, words,
+              views and UI, never the daemon nor the buttons and the OLED
     tests, benchmarks: anything; nothing of the product imports them
 
 Imports are read with :mod:`ast` (top-level and function-local ``import`` and
@@ -21,15 +23,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("engine", "hw", "firmware")
+PRODUCT = ("engine", "hw", "firmware", "web")
 #: Layer -> top-level packages it must never import.
 FORBIDDEN = {
-    "engine": {"hw", "firmware", "tests", "benchmarks"},
-    "hw": {"engine", "firmware", "tests", "benchmarks"},
+    "engine": {"hw", "firmware", "web", "tests", "benchmarks"},
+    "hw": {"engine", "firmware", "web", "tests", "benchmarks"},
     "firmware": {"gpiozero", "luma", "tests", "benchmarks"},
+    "web": {"gpiozero", "luma", "tests", "benchmarks"},
+}
+#: Layer -> modules (and the modules inside them) it must never import, beyond FORBIDDEN's packages.
+FORBIDDEN_MODULES = {
+    # the web view is not the box: no daemon, no wiring of real or fake hardware, no buttons, no OLED
+    "web": ("firmware.daemon", "firmware.run", "firmware.emulate", "firmware.selftest", "firmware.commands.run",
+            "firmware.commands.emulate", "firmware.commands.selftest", "hw.buttons", "hw.oled", "hw.display",
+            "hw.terminal", "hw.fakes"),
 }
 #: Layer -> the only packages it may import besides the standard library (None: any).
-ALLOWED = {"engine": {"engine"}, "hw": None, "firmware": None}
+ALLOWED = {"engine": {"engine"}, "hw": None, "firmware": None, "web": None}
 
 
 def _package_of(path: Path, root: Path) -> list[str]:
@@ -88,6 +98,9 @@ def _problem(layer: str, module: str) -> str | None:
     top = module.split(".")[0]
     if top in FORBIDDEN[layer]:
         return f"{layer} imports {module}"
+    for banned in FORBIDDEN_MODULES.get(layer, ()):
+        if module == banned or module.startswith(banned + "."):
+            return f"{layer} imports {module}"
     allowed = ALLOWED[layer]
     if allowed is not None and top not in allowed and top not in sys.stdlib_module_names:
         return f"{layer} imports {module}, which is not the standard library"
@@ -105,7 +118,7 @@ def test_layering_checks_every_product_module():
     # the walk sees the modules that matter, including nested packages
     checked = {p.relative_to(ROOT).as_posix() for layer in PRODUCT for p in (ROOT / layer).rglob("*.py")}
     for expected in ("engine/board.py", "engine/players/strong.py", "hw/display.py", "firmware/daemon/box.py",
-                     "firmware/screens/__init__.py"):
+                     "firmware/screens/__init__.py", "web/app.py"):
         assert expected in checked
 
 
@@ -141,6 +154,9 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "firmware/commands/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
         "firmware/screen.py": "from luma.core.render import canvas\nimport tests.helpers\n",
         "firmware/ok.py": "from engine import apply\nfrom . import run\nfrom .screen import x\n",
+        "web/__init__.py": "",
+        "web/bad.py": "from firmware.daemon import Box\nimport hw.oled\nfrom firmware.store import Store\n",
+        "web/ok.py": "from firmware import words\nfrom engine import apply\nimport starlette\n",
     })
     assert violations(tmp_path) == [
         "engine/odd.py:1: engine imports PIL, which is not the standard library",
@@ -151,6 +167,8 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "firmware/commands/run.py:4: firmware imports gpiozero.pins.mock",
         "firmware/screen.py:1: firmware imports luma.core.render",
         "firmware/screen.py:2: firmware imports tests.helpers",
+        "web/bad.py:1: web imports firmware.daemon",
+        "web/bad.py:2: web imports hw.oled",
     ]
 
 
@@ -164,3 +182,22 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
 def test_layering_resolves_relative_imports(tmp_path, source, module):
     _write(tmp_path, {"engine/players/x.py": source + "\n"})
     assert [m for _, m in imports_of(tmp_path / "engine/players/x.py", tmp_path)] == [module]
+
+
+def test_the_web_view_never_loads_the_daemon_or_the_hardware():
+    """Not only its own imports: nothing it loads brings in the daemon's loop, the buttons or the OLED drivers.
+
+    (firmware's UI takes its Press from firmware.daemon.debounce, a plain value: that one module is loaded, the
+    daemon's package itself holds only its docstring.)
+    """
+    import subprocess
+
+    code = ("import sys, web.app, web.serve, web.command, firmware.commands.web\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'luma') or m in "
+            "('firmware.daemon.box', 'firmware.daemon.dice', 'firmware.daemon.pager', 'firmware.daemon.sdnotify', "
+            "'firmware.daemon.restart', 'firmware.commands.run', 'firmware.commands.emulate', 'hw.buttons', "
+            "'hw.oled', 'hw.terminal'))\n"
+            "print(' '.join(bad))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""

@@ -15,9 +15,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("firmware.commands.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
     "export": ("firmware.commands.export", "write a saved game as a game record (the open game, else the latest)"),
     "history": ("firmware.commands.history", "list the saved games: players, turns, winner, duration"),
+    "backup": ("firmware.commands.backup", "write a consistent copy of the saved games to FILE, while the box runs"),
+    "import": ("firmware.commands.imports", "bring games back from a backup or from game records (the box stopped)"),
     "players": ("firmware.commands.players", "list, add, remove or rename the players' names a seat can take"),
     "run": ("firmware.commands.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
     "emulate": ("firmware.commands.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "web": ("firmware.commands.web", "serve the live game, the history and the statistics as a web page (docs/web.md)"),
     "selftest": ("firmware.commands.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
 }
 

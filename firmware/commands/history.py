@@ -1,4 +1,9 @@
-"""``cantstop-box history``: the saved games, newest first.
+"""``cantstop-box history``: the saved games, newest first, a page at a time.
+
+It shows the newest 20 games; ``-n N`` shows the newest N, ``--before G``
+the page of games older than game G (the next page back: the last line says
+which G to ask for), ``--all`` every game (slow with years of games: each
+one shown is replayed to find damage).
 
 One row per game: number, start (local time), players (by name, with the
 colour of their pieces: "Ann (Red)"; a seat without a name by its colour),
@@ -17,6 +22,7 @@ width (a Hangul or kanji character takes two); names are printed escaped.
 
 import argparse
 import json
+import sys
 import time
 
 from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
@@ -35,7 +41,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_state_dir_argument(parser)
     add_config_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("-n", "--limit", metavar="N", type=_positive, help="only the N newest games")
+    parser.add_argument("-n", "--limit", metavar="N", type=_positive,
+                        help=f"how many games a page shows (default {PAGE})")
+    parser.add_argument("--before", metavar="GAME", type=_game_number,
+                        help="the page of games older than game number GAME (the next page back)")
+    parser.add_argument("--all", action="store_true", help="every saved game, however many")
+
+
+#: The games one page shows unless told: what fits a terminal, quick with any history.
+PAGE = 20
+
+
+def _game_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_INT:
+        raise argparse.ArgumentTypeError(f"must be a game number like 3, not {shown(text)}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -145,18 +169,29 @@ def table(games: list[GameSummary]) -> str:
 
 
 def run(args) -> int:
+    if args.all and (args.limit is not None or args.before is not None):
+        raise UsageError("--all shows every game: leave out -n and --before")
+    limit = None if args.all else (args.limit or PAGE)
     store = open_store(args)
     try:
         try:
-            games = store.games(limit=args.limit, check=True)
+            games = store.games(limit=limit, check=True, before=args.before)
+            older = bool(games) and bool(store.games(limit=1, before=games[-1].id))
+            total = store.count_games()
         except StoreError as err:
             raise UsageError(str(err)) from None
     finally:
         store.close()
     if not games:
+        if args.before is not None and total:
+            raise UsageError(f"no saved games before game {args.before}")
         raise UsageError(f"no saved games in {store.path.parent}")
     if args.json:
         write_stdout(json.dumps([summary_json(g) for g in games], ensure_ascii=False, indent=1) + "\n")
     else:
         write_stdout(table(games))
+        if older:  # on standard error: the table on standard output stays a table
+            more = f" -n {args.limit}" if args.limit else ""
+            print(f"{len(games)} of {total} games shown; older ones: cantstop-box history{more} "
+                  f"--before {games[-1].id} (or --all)", file=sys.stderr)
     return 0

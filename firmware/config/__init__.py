@@ -37,12 +37,13 @@ from .models import (
     ConfigError,
     DisplayConfig,
     GameConfig,
+    WebConfig,
 )
 
 __all__ = [
     "BUTTON_KEYS", "DEFAULT_PATHS", "I2C_PINS", "MAX_COLOUR_LENGTH", "MAX_COLOURS", "MAX_CONFIG_BYTES", "MAX_GPIO",
     "MAX_NESTING", "MIN_COLOURS", "SECTIONS", "SPI_PINS", "ButtonPins", "Config", "ConfigError", "DisplayConfig",
-    "GameConfig", "default_path", "load", "parse",
+    "GameConfig", "WebConfig", "default_path", "load", "parse",
 ]
 
 

@@ -8,7 +8,6 @@ import os
 from typing import Any
 
 from hw.display import DRIVERS, INTERFACES, SIZES, drivers_for, size_name, SPI_ONLY
-from hw.header import HEADER
 
 from ..i18n import LANGUAGES
 
@@ -29,6 +28,7 @@ from .models import (
     GameConfig,
     LightsConfig,
     SoundConfig,
+    WebConfig,
 )
 
 
@@ -61,7 +61,7 @@ class Checker:
                 if isinstance(value, dict):
                     raise ConfigError(f"{self.name}: unknown section [{key}]{_suggest(key, SECTIONS, '[{}]')}")
                 home = _section_of(key)
-                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game], [lights], [sound] or [storage]"
+                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game], [lights], [sound], [storage] or [web]"
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: unknown key outside any section{hint}")
             if not isinstance(value, dict):
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: [{key}] must be a section, not a value")
@@ -77,8 +77,9 @@ class Checker:
         game = self.game(tables["game"])
         game = dataclasses.replace(game, sound=None if sound.pin is None else not sound.mute)
         state_dir = self.state_dir(tables["storage"])
-        return Config(buttons=buttons, display=display, game=game, lights=lights, sound=sound, state_dir=state_dir,
-                      path=self.name)
+        web = self.web(tables["web"])
+        return Config(buttons=buttons, display=display, game=game, lights=lights, sound=sound, web=web,
+                      state_dir=state_dir, path=self.name)
 
     def unknown_keys(self, section: str, table: dict[str, Any]) -> None:
         keys = SECTIONS[section]
@@ -266,6 +267,34 @@ class Checker:
             raise self.fail("storage", "state_dir", value, "must be an absolute path (starting with / or ~)")
         return expanded
 
+    def web(self, table: dict[str, Any]) -> WebConfig:
+        values: dict[str, Any] = {}
+        if "enabled" in table:
+            values["enabled"] = self.boolean("web", "enabled", table["enabled"])
+        if "host" in table:
+            values["host"] = self.host(table["host"])
+        if "port" in table:
+            values["port"] = self.integer("web", "port", table["port"], 1, 65535)
+        return WebConfig(**values)
+
+    def host(self, value: Any) -> str:
+        """``[web] host``: an IPv4 or IPv6 address to listen on, or a plain host name."""
+        import ipaddress
+
+        problem = 'must be an address to listen on in quotes, like "0.0.0.0" (every network) or "127.0.0.1"'
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail("web", "host", value, problem)
+        text = value.strip()
+        try:
+            ipaddress.ip_address(text)
+            return text
+        except ValueError:
+            pass
+        if len(text) <= 253 and all(part and len(part) <= 63 and part.replace("-", "").isalnum() and part.isascii()
+                                    for part in text.split(".")):
+            return text
+        raise self.fail("web", "host", value, problem)
+
     # -- values -----------------------------------------------------------
 
     def integer(self, section: str, key: str, value: Any, low: int, high: int, unit: str = "") -> int:
@@ -290,6 +319,10 @@ class Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(section, key, value, f"must be a BCM GPIO number from 0 to {MAX_GPIO}{_type_hint(value)}")
         if not 0 <= value <= MAX_GPIO:
+            # Imported only for this hint: the header's table comes from gpiozero, which a reader of
+            # the config (the web view, the commands) need not load.
+            from hw.header import HEADER
+
             hint = ""
             if isinstance(HEADER.get(value), int):
                 hint = f"; physical pin {value} is GPIO{HEADER[value]}, so write {key} = {HEADER[value]}"

@@ -176,6 +176,15 @@ class SoundConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The live web view (``cantstop-box web``, its own service): off unless enabled."""
+
+    enabled: bool = False  # deploy/install.sh installs and starts cantstop-box-web only when true
+    host: str = "0.0.0.0"  # the address to listen on: every interface of the box's network; "127.0.0.1" for this machine only
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     """Every setting of the box. ``state_dir`` None means the store's default."""
 
@@ -184,6 +193,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     lights: LightsConfig = field(default_factory=LightsConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     state_dir: str | None = None
     path: str | None = None
 
@@ -204,4 +214,5 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "lights": _names(LightsConfig),
     "sound": _names(SoundConfig),
     "storage": ("state_dir",),
+    "web": _names(WebConfig),
 }

@@ -97,7 +97,7 @@ class StatsWorker:
         except Exception as err:
             log.error("cannot read the games for the statistics: %s", err)
             self._close_reader()
-            loaded = stats_of([], roster)
+            loaded = stats_of(None, roster)
         if loaded is not None:
             self._send(loaded)
 

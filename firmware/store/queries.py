@@ -12,17 +12,22 @@ from .pending import EventRow, Queue
 
 
 def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str | None = None,
-              game_id: int | None = None, limit: int | None = None) -> list[dict]:
+              game_id: int | None = None, limit: int | None = None, before: int | None = None) -> list[dict]:
     """Game rows as dicts, newest first, each checked by :func:`check_row` (its problem under ``"damage"``).
 
     Pending finishes and abandons are shown, so a status filter sees them too, and so are the
     games started while saving failed (:class:`~.pending.SaveGame`: their ids are above every stored one).
+    ``before`` keeps only games older than that game number (a page further
+    back); the primary key gives each page without reading the older rows.
     """
     touched = sorted(queue.touched_games(closing=True))
     where, params = [], []
     if game_id is not None:
         where.append("id = ?")
         params.append(game_id)
+    if before is not None:
+        where.append("id < ?")
+        params.append(before)
     if status is not None:
         # A pending finish/abandon may change a row's status: fetch those rows too, filter below.
         where.append("(status = ?" + "".join(" OR id = ?" for _ in touched) + ")")
@@ -54,6 +59,11 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
     if limit is not None:
         rows = rows[: max(0, int(limit))]
     return rows
+
+
+def count_games(db: sqlite3.Connection) -> int:
+    """How many games are stored (pending new games are never pending: a new game is saved or refused)."""
+    return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
 
 def event_rows(db: sqlite3.Connection, queue: Queue, game_id: int) -> list[EventRow]:
@@ -99,3 +109,12 @@ def finished_ids(db: sqlite3.Connection, version: int) -> set[int]:
     if version < 1:
         return set()
     return {r[0] for r in db.execute("SELECT id FROM games WHERE status = 'finished' AND problem IS NULL")}
+
+
+def finished_check(db: sqlite3.Connection, version: int) -> tuple[int, int]:
+    """(how many, the sum of their ids) of the games stored finished and undamaged: one pass in SQLite."""
+    if version < 1:
+        return 0, 0
+    count, total = db.execute(
+        "SELECT COUNT(*), TOTAL(id) FROM games WHERE status = 'finished' AND problem IS NULL").fetchone()
+    return count, int(total)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 
 from engine import Record
 
 from . import queries
-from .errors import StoreGameError
+from .errors import StoreGameError, is_corruption, one_line
 from .games import Cursor, GameSummary, StoredGame, replay_rows, summary
 
 log = logging.getLogger("cantstop.store")
@@ -41,17 +42,26 @@ class Reads:
         """The game record of CONTRACT.md (a damaged game gives the prefix that replays)."""
         return self.game(game_id).record()
 
-    def games(self, limit: int | None = None, *, check: bool = False) -> list[GameSummary]:
+    def games(self, limit: int | None = None, *, check: bool = False, before: int | None = None,
+              status: str | None = None) -> list[GameSummary]:
         """Games newest first: players, turns, winner, duration, status.
 
         Open games are replayed; a closed game uses the turns kept when it
         closed, so the list stays quick with a long history. ``check=True``
-        replays every game, so damage anywhere shows as status ``"damaged"``
-        (the ``history`` command does this). A damaged row is listed as
-        damaged, never fatal.
+        replays every game listed, so damage in them shows as status
+        ``"damaged"`` (the ``history`` command does this, a page at a time).
+        ``before`` lists only games older than that game number (the next
+        page), ``status`` only the games stored with that status (pending
+        writes shown). A damaged row is listed as damaged, never fatal.
         """
-        rows = self._rows(limit=limit)
-        quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
+        rows = self._rows(limit=limit, before=before, status=status)
+        try:
+            quick = {} if check else queries.quick_summaries(self._connection(), rows, self._queue.touched_games())
+        except sqlite3.DatabaseError as err:
+            if not is_corruption(err):
+                raise
+            quick = {}  # a damaged page among the events: each game read on its own finds which
+
         out = []
         for row in rows:
             if row["id"] in quick:
@@ -59,6 +69,10 @@ class Reads:
             else:
                 out.append(summary(*self._load(row)))
         return out
+
+    def count_games(self) -> int:
+        """How many games are stored, whatever their status."""
+        return queries.count_games(self._connection())
 
     def finished_ids(self) -> list[int]:
         """Ids of finished, undamaged games, newest first: a quick check for the statistics (no row is parsed)."""
@@ -70,6 +84,12 @@ class Reads:
             else:
                 ids.discard(game_id)
         return sorted(ids, reverse=True)
+
+    def finished_check(self) -> tuple[int, int] | None:
+        """(count, sum of ids) of :meth:`finished_ids`, without building the list; None while writes are pending."""
+        if self._queue.touched_games(closing=True):
+            return None
+        return queries.finished_check(self._connection(), self._version)
 
     def fact(self, key: str):
         """The UI fact kept under ``key`` (as put), or None."""
@@ -104,10 +124,10 @@ class Reads:
         return {k: v for k, v in zip(keys, values) if v is not None}
 
     def _rows(self, *, status: str | None = None, game_id: int | None = None,
-              limit: int | None = None) -> list[dict]:
+              limit: int | None = None, before: int | None = None) -> list[dict]:
         """Game rows as dicts, newest first, checked (damage recorded), pending writes shown."""
         rows = queries.game_rows(self._connection(), self._queue, self._version,
-                                 status=status, game_id=game_id, limit=limit)
+                                 status=status, game_id=game_id, limit=limit, before=before)
         for row in rows:
             if row.get("damage") and not row["problem"]:
                 row["problem"] = row["damage"]
@@ -124,7 +144,15 @@ class Reads:
 
     def _load(self, row: dict) -> tuple[StoredGame, Cursor | None]:
         """Parse and replay one game; a problem marks it damaged (rows kept, never dropped)."""
-        rows = queries.event_rows(self._connection(), self._queue, row["id"])
+        try:
+            rows = queries.event_rows(self._connection(), self._queue, row["id"])
+        except sqlite3.DatabaseError as err:
+            if not is_corruption(err):
+                raise
+            # a damaged page among the events (a big file is not checked whole at open): this game only
+            rows, row = [], dict(row, damage=None, problem=row["problem"] or
+                                 f"game {row['id']}: its events are unreadable ({one_line(err)})")
+            self._mark_damaged(row["id"], row["problem"])
         game, cursor, found = replay_rows(row, rows)
         if found and not row["problem"]:
             self._mark_damaged(game.id, found)

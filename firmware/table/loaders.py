@@ -13,24 +13,25 @@ if TYPE_CHECKING:  # the screen's messages; imported where used, so history need
 def load_stats(store, roster, **counting) -> "ui.StatsLoaded | None":
     """The statistics screen's data: wins per person (contests only) and each person's numbers.
 
-    Reads the finished games' numbers and the kept tallies (:mod:`firmware.table.person_stats`);
-    only a finished game without a tally yet is replayed, once. ``counting``
-    goes to :func:`~firmware.table.person_stats.load_tallies` (where the
-    tallies are kept, progress, stopping: the box's statistics worker, in
+    Reads the finished games' numbers and the kept sums of their tallies
+    (:mod:`firmware.table.tally_sums`), adding the games finished since; only
+    a finished game without a tally yet is replayed, once. ``counting`` goes
+    to :func:`~firmware.table.person_stats.load_sums` (where what is counted
+    is kept, progress, stopping: the box's statistics worker, in
     :mod:`firmware.daemon.worker`); None when it was stopped.
     """
     from firmware.table import person_stats
 
-    tallies = person_stats.load_tallies(store, seats_from_meta, **counting) if store is not None else []
-    return None if tallies is None else stats_of(tallies, roster)
+    sums = person_stats.load_sums(store, seats_from_meta, **counting) if store is not None else None
+    return None if store is not None and sums is None else stats_of(sums, roster)
 
 
-def stats_of(tallies, roster) -> "ui.StatsLoaded":
-    """The statistics screen's data from the finished games' tallies."""
+def stats_of(sums, roster) -> "ui.StatsLoaded":
+    """The statistics screen's data from the kept sums of the finished games' tallies (None: no games)."""
     from firmware.table import person_stats
     from firmware.ui.messages import PersonStats, StatsLoaded
 
-    found, contests = person_stats.people(tallies, roster.who)
+    found, contests = person_stats.people_of(sums, roster.who) if sums else ((), 0)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(
         PersonStats(p.name, p.games, p.wins, p.win_rate, p.busts_per_turn,
@@ -52,7 +53,13 @@ def unfinished(store, roster=None) -> "ui.UnfinishedLoaded":
     from firmware.ui.messages import Unfinished, UnfinishedLoaded
 
     games = []
-    for g in store.games(limit=UNFINISHED_LOOK_BACK) if store is not None else []:
+    newest = store.games(limit=1) if store is not None else []
+    if not newest:
+        return UnfinishedLoaded(())
+    oldest = newest[0].id - UNFINISHED_LOOK_BACK  # the look-back, by game number: only abandoned rows are read
+    for g in store.games(limit=UNFINISHED_LOOK_BACK, status="abandoned"):
+        if g.id <= oldest:
+            break
         if g.status != "abandoned" or g.problem or not g.turns:
             continue
         seats = seats_from_meta(g.meta, g.players)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from engine import Phase, Roll, Stop, apply, new_game
 
 from firmware import words
+from firmware.table import tally_sums
 
 TALLY_PREFIX = "tally:"  # + the game's id: one fact per finished game
 OLD_TALLIES_KEY = "tallies"  # every tally in one fact, as versions before per-game facts kept them
@@ -71,7 +72,7 @@ class Person:
     wins: int = 0
     turns: int = 0  # turns begun, solitaire included
     busts: int = 0
-    solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> turns of each solitaire win
+    solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> [wins, their turns, fewest turns]
 
     @property
     def win_rate(self) -> float | None:
@@ -82,10 +83,11 @@ class Person:
         return self.busts / self.turns if self.turns else None
 
     def solo_best(self, columns: int) -> int:
-        return min(self.solo[columns])
+        return self.solo[columns][2]
 
     def solo_average(self, columns: int) -> float:
-        return sum(self.solo[columns]) / len(self.solo[columns])
+        count, total, _ = self.solo[columns]
+        return total / count
 
 
 def _by_name(seat: dict) -> tuple[object, str]:
@@ -100,25 +102,27 @@ def people(tallies, who=_by_name) -> tuple[tuple[Person, ...], int]:
     the name to show): the roster's :meth:`~firmware.table.roster.Roster.who`
     counts by person id, so two people who had the same name stay apart.
     """
-    found: dict[object, Person] = {}
-    contests = 0
+    sums = tally_sums.empty()
     for t in tallies:
-        seats = t.get("seats") or []
-        solo = len(seats) == 1
-        contests += not solo
-        for i, seat in enumerate(seats):
-            key, name = (("box", BOX), BOX) if seat.get("bot") else who(seat)
-            p = found.setdefault(key, Person(name))
-            p.turns += seat.get("turns", 0)
-            p.busts += seat.get("busts", 0)
-            if solo:
-                if t.get("winner") == 0:
-                    p.solo.setdefault(t.get("columns", 3), []).append(seat.get("turns", 0))
-                continue
-            p.games += 1
-            p.wins += t.get("winner") == i
+        tally_sums.add(sums, t)
+    return people_of(sums, who)
+
+
+def people_of(sums: dict, who=_by_name) -> tuple[tuple[Person, ...], int]:
+    """:func:`people` from the tallies already added up (:mod:`firmware.table.tally_sums`)."""
+    found: dict[object, Person] = {}
+    for seat, numbers in tally_sums.seats(sums):
+        key, name = (("box", BOX), BOX) if seat.get("bot") else who(seat)
+        p = found.setdefault(key, Person(name))
+        for field_name in ("games", "wins", "turns", "busts"):
+            value = numbers.get(field_name, 0)
+            setattr(p, field_name, getattr(p, field_name) + (value if type(value) is int else 0))
+        for columns, (count, total, best) in (numbers.get("solo") or {}).items():
+            had = p.solo.get(int(columns))
+            p.solo[int(columns)] = ([had[0] + count, had[1] + total, min(had[2], best)] if had
+                                    else [count, total, best])
     order = sorted(found.values(), key=lambda p: (-p.wins, -p.games, p.name.casefold()))
-    return tuple(order), contests
+    return tuple(order), sums["contests"]
 
 
 def _valid(t) -> bool:
@@ -131,8 +135,14 @@ BATCH = 200
 BATCH_SECONDS = 0.25
 
 
-def load_tallies(store, seats_of, *, keep=None, progress=None, stopped=lambda: False) -> list[dict] | None:
-    """The tallies of every finished game, newest first, computing (and keeping) the missing ones.
+def load_tallies(store, seats_of, **counting) -> list[dict] | None:
+    """The tallies of every finished game, newest first (see :func:`tallies_by_id`); None when stopped."""
+    found = tallies_by_id(store, seats_of, **counting)
+    return None if found is None else list(found.values())
+
+
+def tallies_by_id(store, seats_of, *, keep=None, progress=None, stopped=lambda: False) -> dict[int, dict] | None:
+    """Game id -> tally of every finished game, newest first, computing (and keeping) the missing ones.
 
     Only the finished games' numbers and the tally facts are read; a game
     without a tally is replayed once (``seats_of(meta, players)`` gives its
@@ -175,7 +185,7 @@ def load_tallies(store, seats_of, *, keep=None, progress=None, stopped=lambda: F
         batch[OLD_TALLIES_KEY] = None  # every tally it held is a fact of its own now
     if batch:
         keep(batch)
-    return [kept[str(game_id)] for game_id in ids if str(game_id) in kept]
+    return {game_id: kept[str(game_id)] for game_id in ids if str(game_id) in kept}
 
 
 def _put(store, facts: dict) -> None:
@@ -183,6 +193,83 @@ def _put(store, facts: dict) -> None:
         store.put_facts(facts)
     except Exception:
         pass  # kept pending by the store, or computed again next time: the numbers shown are right either way
+
+
+#: More games than this to add to the kept sums are counted in batches, with progress (tallies_by_id).
+FEW = 64
+
+
+def load_sums(store, seats_of, *, keep=None, progress=None, stopped=lambda: False) -> dict | None:
+    """Every finished game's tally added up, adding only the games finished since the sums were kept.
+
+    Reads the list of finished games and the kept sums; the tallies of the
+    games not in the sums yet are read (or computed, see :func:`load_tallies`)
+    and added, and the new sums kept with them in one transaction. Sums that
+    hold a game no longer finished (damaged since) start over. Many games to
+    add (a store from before tallies, or before sums) are counted by
+    :func:`tallies_by_id`, in batches kept as they go, with ``keep``,
+    ``progress`` and ``stopped`` as there (None when stopped); the new sums are
+    kept with ``keep`` too (by default ``store.put_facts``).
+    """
+    sums = store.fact(tally_sums.SUMS_KEY)
+    if tally_sums.valid(sums) and sums.get("check") is not None and sums["check"] == _check(store):
+        return sums  # the same finished games as when the sums were kept: nothing to add (no list built)
+    finished = store.finished_ids()
+    included = tally_sums.game_ids(sums) if tally_sums.valid(sums) else None
+    if included is None or not included <= set(finished):
+        sums, included = tally_sums.empty(), set()
+    missing = [i for i in finished if i not in included]
+    check = [len(finished), sum(finished)]
+    if not missing and sums.get("check") == check:
+        return sums
+    writes: dict = {}
+    if len(missing) > FEW:  # beside the box's loop: batches kept as they go, progress, stopping
+        counted = tallies_by_id(store, seats_of, keep=keep, progress=progress, stopped=stopped)
+        if counted is None:
+            return None
+        found = ((game_id, counted[game_id]) for game_id in missing if game_id in counted)
+    else:
+        found = _tallies(store, seats_of, missing, writes)
+    for _, t in found:
+        tally_sums.add(sums, t)
+    sums["games"] = tally_sums.runs(included | set(missing))  # an unreadable game is not tried again
+    sums["check"] = check
+    writes[tally_sums.SUMS_KEY] = sums
+    (keep or (lambda facts: _put(store, facts)))(writes)
+    return sums
+
+
+def _check(store) -> list[int] | None:
+    check = getattr(store, "finished_check", None)
+    found = check() if check else None
+    return list(found) if found is not None else None
+
+
+def _tallies(store, seats_of, ids, writes: dict):
+    """(game id, tally) of the finished games ``ids``: kept, or from the old all-in-one fact, or replayed once."""
+    if len(ids) > 64:  # many: read every tally fact at once
+        kept = {key.removeprefix(TALLY_PREFIX): t for key, t in store.facts(TALLY_PREFIX).items()}
+        get = lambda game_id: kept.get(str(game_id))  # noqa: E731
+    else:
+        get = lambda game_id: store.fact(f"{TALLY_PREFIX}{game_id}")  # noqa: E731
+    old = store.fact(OLD_TALLIES_KEY)
+    older = old if isinstance(old, dict) else {}
+    if old is not None:
+        writes[OLD_TALLIES_KEY] = None
+        # the old fact goes: every game in it keeps a tally of its own first
+        for key, t in older.items():
+            if _valid(t) and key.isdigit() and not _valid(get(int(key))):
+                writes[f"{TALLY_PREFIX}{key}"] = t
+    for game_id in ids:
+        t = get(game_id)
+        if not _valid(t):
+            t = older.get(str(game_id))
+            if not _valid(t):
+                t = _replayed(store, game_id, seats_of)
+                if t is None:
+                    continue
+            writes[f"{TALLY_PREFIX}{game_id}"] = t
+        yield game_id, t
 
 
 def _replayed(store, game_id: int, seats_of) -> dict | None:

@@ -17,7 +17,7 @@ from hw.header import physical_pin
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "building.md").read_text()
 MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig, "lights": LightsConfig,
-          "sound": SoundConfig}
+          "sound": SoundConfig, "web": config.WebConfig}
 
 
 def table_after(heading: str) -> list[list[str]]:

@@ -107,9 +107,9 @@ KEY_CASES = [
     ("[game]\ncolors = ['Red']\n", '[game] colors = ["Red"]: unknown key; did you mean \'colours\'?'),
     ("[butons]\nroll = 5\n", "unknown section [butons]; did you mean [buttons]?"),
     ("[Display]\n", "unknown section [Display]; did you mean [display]?"),
-    ("[xyz]\n", "unknown section [xyz]; known: [buttons], [display], [game], [lights], [sound], [storage]"),
+    ("[xyz]\n", "unknown section [xyz]; known: [buttons], [display], [game], [lights], [sound], [storage], [web]"),
     ("roll = 5\n", "roll = 5: unknown key outside any section; put it under [buttons]"),
-    ("foo = 5\n", "foo = 5: unknown key outside any section; keys go under [buttons], [display], [game], [lights], [sound] or [storage]"),
+    ("foo = 5\n", "foo = 5: unknown key outside any section; keys go under [buttons], [display], [game], [lights], [sound], [storage] or [web]"),
     ("buttons = 5\n", "buttons = 5: [buttons] must be a section, not a value"),
 ]
 
@@ -255,3 +255,26 @@ def test_config_any_values_either_load_or_give_one_line(entries):
             assert loaded.state_dir == os.path.expanduser(value)
         else:
             assert getattr(getattr(loaded, section), key) == (tuple(value) if isinstance(value, list) else value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[web]\nport = 0\n", "[web] port = 0: must be from 1 to 65535"),
+    ("[web]\nport = 70000\n", "[web] port = 70000: must be from 1 to 65535"),
+    ("[web]\nport = \"8080\"\n", '[web] port = "8080": must be a whole number from 1 to 65535 (without quotes)'),
+    ("[web]\nenabled = \"yes\"\n", '[web] enabled = "yes": must be true or false'),
+    ("[web]\nhost = 8080\n", '[web] host = 8080: must be an address to listen on in quotes'),
+    ("[web]\nhost = \"my box\"\n", '[web] host = "my box": must be an address to listen on in quotes'),
+    ("[web]\nhots = \"x\"\n", "[web] hots = \"x\": unknown key"),
+])
+def test_config_error_in_the_web_section_is_one_line(text, message):
+    with pytest.raises(config.ConfigError) as err:
+        config.parse(text)
+    assert str(err.value).startswith("<config>: " + message)
+    assert "\n" not in str(err.value)
+
+
+def test_config_web_section_accepts_addresses_and_ports():
+    web = config.parse('[web]\nenabled = true\nhost = "::"\nport = 80\n').web
+    assert (web.enabled, web.host, web.port) == (True, "::", 80)
+    assert config.parse('[web]\nhost = "cantstop.local"\n').web.host == "cantstop.local"
+    assert config.parse("").web == config.WebConfig(enabled=False, host="0.0.0.0", port=8080)

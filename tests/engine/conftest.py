@@ -1,20 +1,14 @@
 """Fixtures for the engine tests: positions reached by playing real events.
 
-The helpers and hypothesis strategies themselves live in ``gamekit.py`` beside
-this file (test modules import them at collection time, which fixtures cannot
-serve); this conftest makes that module importable under any pytest import
-mode and turns the common positions of RULES.md into fixtures.
+The helpers and hypothesis strategies themselves live in ``tests/kit/gamekit.py``
+(test modules import them at collection time, which fixtures cannot serve);
+this conftest turns the common positions of RULES.md into fixtures.
 """
-
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from engine import STOP, Move, Roll  # noqa: E402
-from gamekit import play  # noqa: E402
+from engine import STOP, Move, Roll
+from tests.kit.gamekit import play
 
 
 @pytest.fixture

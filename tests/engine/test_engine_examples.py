@@ -3,7 +3,7 @@
 import pytest
 
 from engine import STOP, IllegalEventError, Move, Phase, Roll, apply, pairings, step_after
-from gamekit import play
+from tests.kit.gamekit import play
 
 
 def sums_of(moves):

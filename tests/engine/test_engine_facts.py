@@ -27,7 +27,7 @@ from engine import (
 )
 from engine.board import DISTINCT_PAIRS
 from engine.state import free_runners_of
-from gamekit import advance, bust_roll, play, take_turn
+from tests.kit.gamekit import advance, bust_roll, play, take_turn
 
 # -- outcome ------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from engine import (
     hit_count,
     new_game,
 )
-from gamekit import FAST, brute_force_bust_count, player_counts, random_game, rules_strategy, seeds, three_pairings
+from tests.kit.gamekit import FAST, brute_force_bust_count, player_counts, random_game, rules_strategy, seeds, three_pairings
 
 # STYLE.md: over all 1,296 rolls, how many let at least one of the columns move.
 GOLDEN_SINGLE = {2: 171, 3: 302, 4: 461, 5: 580, 6: 727, 7: 834}

@@ -34,7 +34,7 @@ from engine import (
     replay,
     stop_claims,
 )
-from gamekit import (
+from tests.kit.gamekit import (
     FAST,
     SOAK,
     brute_force_bust_count,

@@ -21,7 +21,7 @@ from engine import (
     new_game,
     state_view,
 )
-from gamekit import VIEW_KEYS, check_invariants, check_transition, check_view, play
+from tests.kit.gamekit import VIEW_KEYS, check_invariants, check_transition, check_view, play
 
 RECORDS = Path(__file__).resolve().parents[1] / "fixtures" / "records"
 FIXTURES = sorted(p.name[: -len(".json")] for p in RECORDS.glob("*.json") if not p.name.endswith(".view.json"))

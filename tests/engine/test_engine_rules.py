@@ -23,7 +23,7 @@ from engine import (
     pairings,
     step_after,
 )
-from gamekit import NAMES, play, take_turn
+from tests.kit.gamekit import NAMES, play, take_turn
 
 
 def sums_of(moves):

@@ -4,109 +4,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
 from engine import Phase, Record, Stop, state_view
 from firmware import ui, views
-from firmware.config import ButtonPins, GameConfig
-from firmware.daemon.box import Box
-from firmware.daemon.dice import seeded_dice
+from firmware.config import GameConfig
 from firmware.screens import render
 from firmware.store import Store
-from hw.buttons import GpioButtons
-from hw.fakes import FakeDisplay
-
-PINS = ButtonPins().pins()
-
-
-class Clock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-    def advance(self, dt):
-        self.t += dt
-
-
-class Rig:
-    """A box on mock pins: press buttons, read frames and the store."""
-
-    def __init__(self, tmp_path, *, seed=7, settings=None, store=None, display=None, language="en"):
-        self.factory = MockFactory()
-        self.clock = Clock()
-        self.display = display or FakeDisplay()
-        self.store = store or Store.open(tmp_path)
-        self.box = Box(settings or GameConfig(), self.display, self.store, dice=seeded_dice(seed),
-                       clock=self.clock, language=language)
-        self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
-        self.box.start()
-
-    def pin(self, name):
-        return self.factory.pin(PINS[name])
-
-    def tap(self, name, hold=0.1):
-        self.pin(name).drive_low()
-        self.clock.advance(hold)
-        self.box.pump()
-        self.pin(name).drive_high()
-        self.clock.advance(0.1)
-        self.box.pump()
-
-    def hold(self, name):
-        self.pin(name).drive_low()
-        self.box.pump()
-        self.clock.advance(1.0)
-        self.box.pump()  # the long press fires while held
-        self.pin(name).drive_high()
-        self.clock.advance(0.1)
-        self.box.pump()
-
-    @property
-    def view(self):
-        return ui.view(self.box.app)
-
-    def close(self):
-        """The box goes away without a shutdown, as in a power cut: the kernel drops its store lock."""
-        self.buttons.close()
-        self.factory.reset()
-        self.store._lock.release()
-
-
-@pytest.fixture
-def rig(tmp_path):
-    r = Rig(tmp_path)
-    yield r
-    r.close()
-
-
-def play_to_the_end(rig, max_presses=5000):
-    """Play by the buttons alone: first legal pairing (A of a pick), stop after two moves."""
-    moves_this_turn = 0
-    for _ in range(max_presses):
-        v = rig.view
-        if isinstance(v, views.WinView):
-            return v
-        if isinstance(v, views.TurnView):
-            moves_this_turn = 0
-            rig.tap("ROLL")
-        elif isinstance(v, views.DiceView):
-            label = next(o.label for o in v.options if o.effect != "none")
-            rig.tap(label)
-            moves_this_turn += 1
-        elif isinstance(v, views.PickView):
-            rig.tap("A")
-        elif isinstance(v, views.MoveView):
-            rig.tap("STOP" if moves_this_turn >= 2 and v.can_stop else "ROLL")
-        elif isinstance(v, views.InstructionsView):
-            rig.tap("ROLL")  # the board is done: on to the next turn
-        else:
-            raise AssertionError(f"unexpected screen {v}")
-    raise AssertionError("no winner")
+from tests.kit.rig import Rig, play_to_the_end, tap_on
+from tests.kit.saved import SavedBeforeShown
 
 
 def test_daemon_plays_a_whole_game_by_mock_pins(rig):
@@ -200,34 +108,21 @@ def test_daemon_resumes_on_the_exact_screen(tmp_path):
     second.close()
 
 
-def _tap_on(rig):
-    """One sensible press for whatever screen is up (keeps a game going)."""
-    v = rig.view
-    if isinstance(v, views.DiceView):
-        rig.tap(next(o.label for o in v.options if o.effect != "none"))
-    elif isinstance(v, views.PickView):
-        rig.tap("A")
-    elif isinstance(v, views.MoveView) and v.can_stop and len(rig.box.app.events) % 3 == 0:
-        rig.tap("STOP")
-    else:
-        rig.tap("ROLL")
-
-
 def test_daemon_keeps_playing_on_a_full_disk_and_loses_nothing(rig):
     rig.tap("ROLL")
     rig.tap("ROLL")
     pages = rig.store._db.execute("PRAGMA page_count").fetchone()[0]
     rig.store._db.execute(f"PRAGMA max_page_count = {pages}")  # the SD card is full
     for _ in range(400):
-        _tap_on(rig)
+        tap_on(rig)
         if rig.view.alert:
             break
     assert rig.view.alert.startswith("NOT SAVED:")
-    _tap_on(rig)
-    _tap_on(rig)  # the game goes on in memory
+    tap_on(rig)
+    tap_on(rig)  # the game goes on in memory
     rig.store._db.execute("PRAGMA max_page_count = 1073741823")  # room again
     for _ in range(10):
-        _tap_on(rig)
+        tap_on(rig)
         if not rig.view.alert and not isinstance(rig.view, views.WinView):
             break
     assert rig.view.alert is None
@@ -304,9 +199,14 @@ def test_daemon_bot_seats_play_a_whole_game_with_confirms(tmp_path):
               st.sampled_from(["ROLL", "STOP", "A", "B", "C", "MENU"])),
     min_size=20, max_size=150))
 def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
-    """Random taps, holds, bouncing contacts and chords on the mock pins, into a real store."""
+    """Random taps, holds, bouncing contacts and chords on the mock pins, into a real store.
+
+    Every frame of the storm is checked against the store as it is shown (saved before shown).
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        r = Rig(Path(tmp), seed=seed)
+        display = SavedBeforeShown(Path(tmp))
+        r = Rig(Path(tmp), seed=seed, display=display)
+        display.watch(r.box)
         try:
             for button, how, other in actions:
                 if how == "tap":
@@ -332,6 +232,7 @@ def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
                     r.clock.advance(0.1)
                     r.box.pump()
                 assert ui.view(r.box.app) is not None
+            assert display.problems == [], display.problems[:5]
             app = r.box.app
             if r.box.game_id is not None and app.game is not None:
                 stored = r.store.game(r.box.game_id)

@@ -15,7 +15,7 @@ from firmware import views
 from firmware.config import GameConfig
 from firmware.store import Store
 from firmware.ui import Seat
-from test_daemon import Rig
+from tests.kit.rig import Rig
 
 
 class Table(Rig):
@@ -36,7 +36,7 @@ class Table(Rig):
         """Let the box's timer come due; False when none is pending."""
         if self.box.due is None:
             return False
-        self.clock.t = max(self.clock.t, self.box.due) + 0.001
+        self.clock.now = max(self.clock.now, self.box.due) + 0.001
         self.box.pump()
         return True
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import ImageChops
-from test_daemon import Rig, _tap_on, play_to_the_end
+from tests.kit.rig import Rig, tap_on, play_to_the_end
 
 from firmware import views
 from firmware.daemon.pager import PAGE_SECONDS
@@ -151,7 +151,7 @@ def test_glass_missed_frames_are_made_good(glass_rig):
     for press in range(150):
         if press % 5 == 0:
             glass.serial.fail_after = 7 + press % 50
-        _tap_on(rig)
+        tap_on(rig)
         glass.serial.fail_after = None
         if isinstance(rig.view, views.WinView):
             break
@@ -179,15 +179,15 @@ def test_glass_panel_replugged_mid_game_is_set_up_again(glass_rig):
     rig, glass = glass_rig
     rig.tap("ROLL")
     for _ in range(6):
-        _tap_on(rig)
+        tap_on(rig)
     glass.serial.unplugged = True
     for _ in range(3):
-        _tap_on(rig)
+        tap_on(rig)
     assert glass.failed >= 1
     glass.model.power_cycle(seed=3)  # off, page addressing, default contrast, noise in RAM
     glass.serial.unplugged = False
     for _ in range(10):
-        _tap_on(rig)
+        tap_on(rig)
     assert glass.wrong == []
     assert glass.model.on and glass.model.contrast == CONTRAST
     if isinstance(glass.model, SSD1306):
@@ -205,8 +205,8 @@ def test_glass_box_restart_re_inits_the_same_panel(tmp_path, panel):
     again = Glass(*panel, model=glass.model)
     second = Rig(tmp_path, display=again)
     try:
-        _tap_on(second)
-        _tap_on(second)
+        tap_on(second)
+        tap_on(second)
         assert again.wrong == [] and again.checked >= 3
     finally:
         second.close()
@@ -276,7 +276,7 @@ def test_glass_128x32_pages_flip_onto_the_ram_through_a_whole_game(small_glass):
         rig.clock.advance(PAGE_SECONDS)
         rig.box.pump()
         flips += glass.checked - shown
-        _tap_on(rig)
+        tap_on(rig)
     assert flips >= 3  # a bust, a long claim, a box seat's turn: the game's own paged views flipped too
     assert glass.wrong == [] and glass.failed == 0
     assert glass.checked == rig.box.frames

@@ -16,7 +16,7 @@ from firmware.daemon.debounce import Press
 from firmware.screens import render_checked
 from firmware.store import Store
 
-from test_daemon import Rig, play_to_the_end
+from tests.kit.rig import Rig, play_to_the_end
 
 
 def _to_language_row(app):

@@ -13,8 +13,7 @@ from firmware.config import GameConfig
 from firmware.daemon.box import ROSTER_CHECK
 from firmware.table import person_stats, roster
 from firmware.table.loaders import load_stats
-from test_daemon import Rig, play_to_the_end
-from test_people_daemon import _goto
+from tests.kit.rig import Rig, goto, play_to_the_end
 
 _script = shutil.which("cantstop-box", path=str(Path(sys.executable).parent))
 
@@ -46,7 +45,7 @@ def test_live_roster_players_change_beside_a_running_box_in_another_process(tmp_
         assert rig.box.app.roster == ("Ann",)  # not looked at yet
         _later(rig)
         assert rig.box.app.roster == ("Ann", "Cy")
-        _goto(rig, "P1 name")
+        goto(rig, "P1 name")
         rig.tap("C")
         rig.tap("C")
         assert _name_row(rig, 1) == "Cy"
@@ -58,7 +57,7 @@ def test_live_roster_a_chosen_seat_follows_a_rename_and_the_game_keeps_the_id(tm
     assert _players(tmp_path, "add", "Ann") == 0
     rig = Rig(tmp_path)
     try:
-        _goto(rig, "P1 name")
+        goto(rig, "P1 name")
         rig.tap("C")
         assert _name_row(rig, 1) == "Ann"
         assert _players(tmp_path, "rename", "Ann", "Cat") == 0

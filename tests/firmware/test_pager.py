@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageChops
-from test_daemon import Rig
+from tests.kit.rig import Rig
 
 from firmware import views
 from firmware.daemon.pager import PAGE_SECONDS, Pager, pages_of

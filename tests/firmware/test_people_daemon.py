@@ -9,29 +9,18 @@ from firmware.table import person_stats
 from firmware.config import GameConfig
 from firmware.table.roster import ROSTER_KEY
 from firmware.store import Store
-from test_daemon import Rig, play_to_the_end
+from tests.kit.rig import Rig, goto, play_to_the_end
 
 ROSTER = ("Ann", "Bob")
 
 
-def _goto(rig, label):
-    """On a list screen (menu, new game), move down to the row whose label is ``label``."""
-    for _ in range(20):
-        v = rig.view
-        labels = [r[0] if isinstance(r, tuple) else r for r in (v.rows if isinstance(v, views.SetupView) else v.items)]
-        if labels[v.cursor] == label:
-            return
-        rig.tap("B")
-    raise AssertionError(f"no row {label}")
-
-
 def _named_game(rig):
     """Ann (Red) and Bob (Blue), Bob starts."""
-    _goto(rig, "P1 name")
+    goto(rig, "P1 name")
     rig.tap("C")
-    _goto(rig, "P2 name")
+    goto(rig, "P2 name")
     rig.tap("C")
-    _goto(rig, "Starts")
+    goto(rig, "Starts")
     rig.tap("C")
     rig.tap("ROLL")
 
@@ -73,7 +62,7 @@ def test_people_e2e_win_shows_a_recap_and_statistics_by_name_without_replaying(n
     kept = named.store.facts(person_stats.TALLY_PREFIX)
     assert list(kept) == [f"tally:{named.store.games()[0].id}"]
     named.tap("MENU")
-    _goto(named, "Statistics")
+    goto(named, "Statistics")
     named.tap("ROLL")
     stats = named.view
     assert isinstance(stats, views.StatsView) and stats.games == 1
@@ -89,7 +78,7 @@ def test_people_e2e_an_unfinished_game_is_continued_and_the_current_one_waits_in
     events = first.events
     assert events and isinstance(events[0], Roll)
     named.tap("MENU")
-    _goto(named, "New game")
+    goto(named, "New game")
     named.tap("ROLL")
     if isinstance(named.view, views.MessageView):  # "New game?": yes (C, never ROLL)
         named.tap("C")
@@ -98,7 +87,7 @@ def test_people_e2e_an_unfinished_game_is_continued_and_the_current_one_waits_in
     second = named.store.open_game()
     assert second.id != first.id and named.store.game(first.id).status == "abandoned"
     named.tap("MENU")
-    _goto(named, "Continue a game")
+    goto(named, "Continue a game")
     named.tap("ROLL")
     assert named.view.items[0].startswith(f"{first.id} Red, Blue")
     named.tap("ROLL")
@@ -132,7 +121,7 @@ def test_people_e2e_the_roster_kept_by_the_cli_replaces_the_configs(tmp_path):
         store.put_fact(ROSTER_KEY, {"names": ["Zoë"], "renamed": {}})
     rig = Rig(tmp_path, settings=GameConfig(roster=ROSTER))
     try:
-        _goto(rig, "P1 name")
+        goto(rig, "P1 name")
         rig.tap("C")
         assert ("P1 name", "Zoë") in rig.view.rows
     finally:

@@ -14,7 +14,7 @@ from firmware.config import GameConfig
 from firmware.daemon.debounce import Press
 from firmware.store import Store
 
-from test_daemon import Rig, play_to_the_end
+from tests.kit.rig import Rig, play_to_the_end
 
 
 def restart(rig: Rig, tmp_path, **kw) -> Rig:

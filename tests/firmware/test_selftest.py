@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -27,14 +26,24 @@ def factory():
     f.close()
 
 
-def press_later(factory, names, lines, delay=0.02):
+class Lines(list):
+    """What the check prints; ``asked`` is set once it asks for the presses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = threading.Event()
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        if line.startswith("press each button"):
+            self.asked.set()
+
+
+def press_later(factory, names, lines: Lines):
     """Once the check asks for presses, press and release each named button in turn from another thread."""
     def go():
-        deadline = time.monotonic() + 5
-        while not any(line.startswith("press each button") for line in lines) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        for name in names:
-            time.sleep(delay)
+        lines.asked.wait(5)
+        for name in names:  # the check queues each press in order: no need to space them
             pin = factory.pin(PINS[name])
             pin.drive_low()
             pin.drive_high()
@@ -46,7 +55,7 @@ def press_later(factory, names, lines, delay=0.02):
 
 def test_selftest_draws_the_pattern_then_names_every_button(factory):
     display = open_dummy()
-    lines: list[str] = []
+    lines = Lines()
     order = ["MENU", "A", "ROLL", "A", "STOP", "C", "B"]  # A twice: named again, counted once
     thread = press_later(factory, order, lines)
     status = selftest.check(display, factory, PINS, timeout=10, out=lines.append)
@@ -71,7 +80,7 @@ def test_selftest_on_the_256x64_grey_panel_shows_pattern_and_presses(factory):
 
     model = SSD1322()
     display = open_oled("ssd1322", interface="spi", serial=ModelSerial(model), width=256, height=64)
-    lines: list[str] = []
+    lines = Lines()
     shown = []
     show = display.show
     display.show = lambda image: (show(image), shown.append(model.image()))
@@ -94,8 +103,8 @@ def test_selftest_pattern_lights_the_outermost_pixels_and_a_chequerboard():
 
 
 def test_selftest_names_the_buttons_never_pressed_and_their_pins(factory):
-    lines: list[str] = []
-    thread = press_later(factory, ["ROLL", "STOP"], lines, delay=0.01)
+    lines = Lines()
+    thread = press_later(factory, ["ROLL", "STOP"], lines)
     status = selftest.check(open_dummy(), factory, PINS, timeout=0.5, out=lines.append)
     thread.join()
     assert status == selftest.EXIT_MISSING

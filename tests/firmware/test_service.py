@@ -118,15 +118,25 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
     shown: list[str] = []
-
     other: list[str] = []
+    arrived = threading.Condition()  # notified at each frame the emulator reports
+    ended = threading.Event()
 
     def read():
         for line in proc.stderr:
-            if line.startswith("shown "):
-                shown.append(line.strip())
-            else:
-                other.append(line.rstrip())
+            with arrived:
+                if line.startswith("shown "):
+                    shown.append(line.strip())
+                else:
+                    other.append(line.rstrip())
+                arrived.notify_all()
+        with arrived:
+            ended.set()  # the emulator is gone: stop waiting for frames
+            arrived.notify_all()
+
+    def wait_until(done, timeout=10.0) -> bool:
+        with arrived:
+            return arrived.wait_for(done, timeout)
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
@@ -136,24 +146,24 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
         before = len(shown)
         proc.stdin.write(key + "\n")
         proc.stdin.flush()
-        end = time.monotonic() + 10
-        while len(shown) == before and time.monotonic() < end:
-            time.sleep(0.01)
+        wait_until(lambda: len(shown) > before)
+
+    def won():
+        return any(line.endswith("view=WinView") for line in shown)
 
     try:
-        end = time.monotonic() + 10
-        while not shown and time.monotonic() < end:  # the first frame: the new-game screen
-            time.sleep(0.01)
+        assert wait_until(lambda: shown), other  # the first frame: the new-game screen
         # New-game rows: Players, P1 colour, P1 plays, P2 colour, P2 plays, ...
         for key in "bbcbbcr":
             press(key)
         assert shown[-1].endswith("view=TurnView"), (shown, other)
         end = time.monotonic() + 90
-        while time.monotonic() < end and not any(line.endswith("view=WinView") for line in shown):
+        while time.monotonic() < end and not won():
             if shown[-1].endswith("view=InstructionsView"):  # a stop (or a bust, briefly) to confirm
                 press("r")
-            else:
-                time.sleep(0.01)  # the box plays by itself
+            else:  # the box plays by itself: wait for its next frame
+                seen = len(shown)
+                wait_until(lambda: len(shown) > seen or ended.is_set(), timeout=max(0.0, end - time.monotonic()))
         press("q")
         proc.wait(timeout=15)
     finally:

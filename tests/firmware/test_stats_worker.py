@@ -3,9 +3,7 @@ and a locked game file that the loop saves to once the lock is gone (tried again
 
 import queue
 import sqlite3
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -16,12 +14,11 @@ from firmware.daemon.dice import seeded_dice
 from firmware.daemon.worker import KeepTallies, StatsWorker
 from firmware.screens import render_pages
 from firmware.store import DB_NAME, Store
-from firmware.table import person_stats, roster
+from firmware.table import person_stats, roster, tally_sums
 from firmware.table.loaders import load_stats
 from hw.fakes import FakeDisplay
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_watchdog import many_finished_games  # noqa: E402
+from tests.kit.bigstore import many_finished_games
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
@@ -56,7 +53,8 @@ def test_stats_worker_counts_in_batches_through_the_queue_and_ends_with_the_stat
         items.append(got.get(timeout=30))
     worker.close()
     batches = [i.facts for i in items if isinstance(i, KeepTallies)]
-    assert [len(b) for b in batches] == [300, 300, 300, 100]  # kept as it goes: a kill loses one batch at most
+    # kept as it goes (a kill loses one batch at most), then the sums of them all
+    assert [len(b) for b in batches] == [300, 300, 300, 100, 1] and list(batches[-1]) == [tally_sums.SUMS_KEY]
     assert sum(isinstance(i, ui.StatsProgress) for i in items) >= 3
     with Store.open(tmp_path) as store:
         assert store.facts("tally:") == {}  # the worker writes nothing: the loop does

@@ -11,16 +11,9 @@ from firmware.commands.emulate import emulator_dice
 from firmware.store import Store
 from hw.buttons import GpioButtons
 from hw.fakes import FakeDisplay
+from tests.kit.clock import FakeClock
 
 PINS = ButtonPins().pins()
-
-
-class Clock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
 
 
 def rolls(events) -> list:
@@ -31,7 +24,7 @@ class Session:
     """One run of the emulator's box on a state dir: the real wiring of ``--seed``."""
 
     def __init__(self, state_dir, seed):
-        self.factory, self.clock = MockFactory(), Clock()
+        self.factory, self.clock = MockFactory(), FakeClock(1000.0)
         self.store = Store.open(state_dir)
         holder: list = []
         self.box = Box(GameConfig(), FakeDisplay(), self.store, dice=emulator_dice(seed, lambda: holder[0]),
@@ -43,10 +36,10 @@ class Session:
     def tap(self, name):
         pin = self.factory.pin(PINS[name])
         pin.drive_low()
-        self.clock.t += 0.1
+        self.clock.advance(0.1)
         self.box.pump()
         pin.drive_high()
-        self.clock.t += 0.1
+        self.clock.advance(0.1)
         self.box.pump()
 
     def play_until(self, count: int) -> None:

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from hw.keyrepeat import RepeatFilter, RepeatKeys
 from hw.terminal import CLEAR_SCREEN, CURSOR_HOME, TerminalDisplay
+from tests.kit.clock import FakeClock
 
 FOOTER = "keys: r roll  q quit"
 
@@ -23,12 +24,30 @@ def frame() -> Image.Image:
     return image
 
 
+class Screen(io.StringIO):
+    """What was written to the terminal; :meth:`wait_for` waits (with a timeout) for some text to arrive."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._written = threading.Condition()
+
+    def write(self, text: str) -> int:
+        with self._written:
+            n = super().write(text)
+            self._written.notify_all()
+        return n
+
+    def wait_for(self, needle: str, start: int, timeout: float = 5.0) -> bool:
+        with self._written:
+            return self._written.wait_for(lambda: needle in self.getvalue()[start:], timeout)
+
+
 class Terminal:
     """A terminal whose size the test changes; what was written since the last look."""
 
     def __init__(self, cols=140, lines=40):
         self.size = (cols, lines)
-        self.out = io.StringIO()
+        self.out = Screen()
         self.seen = 0
 
     def new(self) -> str:
@@ -101,9 +120,7 @@ def test_hostile_sigwinch_redraws_while_running(term, display):
         term.new()
         term.size = (70, 20)
         os.kill(os.getpid(), signal.SIGWINCH)
-        deadline = time.monotonic() + 5
-        while "too small" not in term.out.getvalue()[term.seen:] and time.monotonic() < deadline:
-            time.sleep(0.01)
+        assert term.out.wait_for("too small", term.seen)  # redrawn by the watch's thread
         assert visible_lines(term.new()) == ["terminal 70x20 is too small: the box needs 130x35 (make it bigger)"]
     finally:
         display.close()
@@ -158,36 +175,32 @@ def test_hostile_held_key_then_another_key_counts_the_other():
 
 
 def test_hostile_repeat_keys_on_the_clock_send_a_held_back_tap_after_the_wait():
-    sent, done = [], threading.Event()
-
-    def emit(k):
-        sent.append(k)
-        if len(sent) == 2:
-            done.set()
-
-    keys = RepeatKeys(emit, rate_gap=0.05)
+    clock, sent = FakeClock(0.0), []
+    keys = RepeatKeys(sent.append, rate_gap=0.05, clock=clock, timer=clock.timer)
     try:
         keys("r")
-        time.sleep(0.2)
+        clock.advance(0.2)
         keys("r")  # a deliberate second tap: held back for rate_gap, then sent
-        assert done.wait(2.0)
+        assert sent == ["r"]
+        clock.advance(0.04)
+        assert sent == ["r"]  # still inside rate_gap: it could yet be auto-repeat
+        clock.advance(0.02)
         assert sent == ["r", "r"]
     finally:
         keys.close()
 
 
 def test_hostile_repeat_keys_swallow_a_burst():
-    """Timers may fire (on the real clock); on the key clock the repeats never pause, so nothing more is sent."""
-    sent, now = [], [0.0]
-    keys = RepeatKeys(sent.append, rate_gap=0.1, clock=lambda: now[0])
+    """The repeats never pause for rate_gap, so the timer never sends the held-back arrival."""
+    clock, sent = FakeClock(0.0), []
+    keys = RepeatKeys(sent.append, rate_gap=0.1, clock=clock, timer=clock.timer)
     try:
         keys("r")
-        now[0] = 0.5
+        clock.advance(0.5)
         for _ in range(20):
             keys("r")
-            time.sleep(0.01)
-            now[0] += 0.033
-        time.sleep(0.3)
+            clock.advance(0.033)
+        clock.advance(0.3)
         assert sent == ["r"]
     finally:
         keys.close()
@@ -209,12 +222,14 @@ class PtyBox:
         self._fcntl, self._struct, self._termios = fcntl, struct, termios
         repo = Path(__file__).resolve().parents[2]
         self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: the emulator, the pty as its terminal
+        if self.pid == 0:  # the child: the emulator, the pty as its terminal, sized before it looks
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", lines, cols, 0, 0))
             os.chdir(repo)
             env = dict(os.environ, XDG_STATE_HOME=str(state_dir / "log"))
+            for name in ("COLUMNS", "LINES"):  # they would win over the pty's size (pytest-xdist sets them)
+                env.pop(name, None)
             os.execve(sys.executable, [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "1",
                                        "--state-dir", str(state_dir), *args], env)
-        self.resize(cols, lines)
         self.text = ""
 
     def resize(self, cols, lines):
@@ -236,10 +251,14 @@ class PtyBox:
         return "".join(got)
 
     def wait_for(self, needle: str, seconds: float = 15.0) -> bool:
+        return self.wait_until(lambda: needle in self.text, seconds)
+
+    def wait_until(self, done, seconds: float = 15.0) -> bool:
+        """Read the screen until ``done()`` holds (True), or ``seconds`` pass (False)."""
         end = time.monotonic() + seconds
-        while needle not in self.text and time.monotonic() < end:
-            self.read(0.1)
-        return needle in self.text
+        while not done() and time.monotonic() < end:
+            self.read(0.05)
+        return done()
 
     def key(self, text: str) -> None:
         os.write(self.fd, text.encode())
@@ -260,6 +279,15 @@ class PtyBox:
             os.close(self.fd)
 
 
+def open_game_exists(state_dir) -> bool:
+    from firmware.store import DB_NAME, Store
+
+    if not (state_dir / DB_NAME).exists():
+        return False
+    with Store.open(state_dir, readonly=True) as store:
+        return store.open_game() is not None
+
+
 def open_events(state_dir) -> list:
     from firmware.store import Store
 
@@ -271,18 +299,21 @@ def open_events(state_dir) -> list:
 def test_hostile_emulator_on_a_terminal_holds_roll_as_one_press_and_follows_resizes(tmp_path):
     box = PtyBox(tmp_path)
     try:
-        assert box.wait_for("└"), box.text[-500:]  # the first frame: New game
-        box.read(1.0)
+        assert box.wait_for("q quit"), box.text[-500:]  # the whole first frame, to its key help: New game
         # ROLL held down on New game: the terminal sends r, then after its delay a stream of r.
         # One press starts the game; the repeats must not roll the first player's dice.
+        # (The emulator is another process on the real clock: the terminal's repeat delay is
+        # real time here, and so is the moment given to any stray press to show in the store.)
         box.key("r")
         time.sleep(0.5)
         box.key("r")  # the first repeat after the delay, then the stream (in one write: a busy
         box.key("r" * 25)  # test machine must not stretch the gaps into separate presses)
-        box.read(1.5)
+        assert box.wait_until(lambda: open_game_exists(tmp_path)), "the first press did not start a game"
+        box.read(1.0)
         assert [e for e in open_events(tmp_path) if "roll" in e] == []
         box.key("r")  # a later tap rolls, once
-        box.read(1.5)
+        assert box.wait_until(lambda: any("roll" in e for e in open_events(tmp_path))), box.text[-500:]
+        box.read(0.5)
         assert sum("roll" in e for e in open_events(tmp_path)) == 1
         box.resize(80, 24)  # the kernel sends SIGWINCH to the emulator
         assert box.wait_for("terminal 80x24 is too small"), box.text[-500:]
@@ -300,8 +331,7 @@ def test_hostile_emulator_256x64_draws_grey_and_asks_for_258_columns(tmp_path):
 
     box = PtyBox(tmp_path, cols=260, lines=40, args=("--size", "256x64"))
     try:
-        assert box.wait_for("┐"), box.text[-500:]
-        box.read(0.5)
+        assert box.wait_for("q quit"), box.text[-500:]  # the whole first frame, to its key help
         assert "─" * 256 + "┐" in box.text and shades.GREY_BG in box.text  # New game: the cursor row on grey
         box.resize(140, 40)
         assert box.wait_for("terminal 140x40 is too small: the box needs 258x35"), box.text[-500:]

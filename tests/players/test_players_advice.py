@@ -6,7 +6,7 @@ import pytest
 
 from engine import Decision, Move, Phase, Rules, apply, bust_probability, new_game
 from engine.players import PLAYER_KINDS, Advice, NoDecisionError, make_player, roll_gain
-from players_support import random_states, with_board
+from tests.kit.playerkit import random_states, with_board
 
 
 @pytest.mark.parametrize("kind", sorted(PLAYER_KINDS))

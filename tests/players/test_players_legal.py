@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from engine import STOP, Decision, IllegalEventError, Phase, Rules, apply, can_stop
 from engine.players import PLAYER_KINDS, make_player
 
-from players_support import random_states
+from tests.kit.playerkit import random_states
 
 rules_st = st.builds(Rules, columns_to_win=st.integers(1, 5), speedy=st.booleans(), risky=st.booleans())
 

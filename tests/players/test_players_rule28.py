@@ -10,7 +10,7 @@ import pytest
 
 from engine import Move, Phase, Roll, Rules, apply, new_game
 from engine.players import RuleOf28Player, choice_points, progress_count
-from players_support import with_board
+from tests.kit.playerkit import with_board
 
 
 def decide_state(runners, markers=None, players=1, claimed=None, rules=None):

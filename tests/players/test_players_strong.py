@@ -2,7 +2,7 @@
 
 from engine import Phase, Roll, Rules, apply, new_game
 from engine.players import StrongPlayer, Tuning, make_player, play_series_part, summarize
-from players_support import with_board
+from tests.kit.playerkit import with_board
 
 
 def decide(runners, markers=None, players=1, claimed=None, rules=None):

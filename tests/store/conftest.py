@@ -1,14 +1,9 @@
 """Fixtures for the store tests: a store in a temporary state directory with a clock the test sets."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from firmware.store import Store  # noqa: E402
-from storekit import FakeClock  # noqa: E402
+from firmware.store import Store
+from tests.kit.clock import FakeClock
 
 
 @pytest.fixture

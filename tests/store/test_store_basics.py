@@ -6,7 +6,7 @@ import pytest
 
 from engine import STOP, Move, Phase, Roll, Rules, IllegalEventError, new_game, replay, state_view
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, StoreError, StoreGameError, StoreWriteError, default_state_dir
-from storekit import play_to_end, random_events
+from tests.kit.storekit import play_to_end, random_events
 
 
 def test_store_default_state_dir_prefers_systemd_state_directory(monkeypatch, tmp_path):

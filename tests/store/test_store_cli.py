@@ -11,7 +11,7 @@ import pytest
 from engine import Record, Rules, state_view
 from firmware.commands.cli import main
 from firmware.store import DB_NAME, Store
-from storekit import play_to_end, random_events
+from tests.kit.storekit import play_to_end, random_events
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,14 +8,11 @@ from engine import Rules
 from firmware.commands.cli import main
 from firmware.store import DB_NAME, Store
 from firmware.store.games import GAP_CAP
-from storekit import FakeClock, play_to_end
+from tests.kit.clock import FakeClock  # the wall clock and the steady (monotonic) one alike
+from tests.kit.storekit import play_to_end
 
 NTP_SET = 1_796_000_000.0  # 2026-11-30: the date NTP sets
 BOOT = 0.0  # a Pi without a clock battery wakes in 1970
-
-
-class Steady(FakeClock):
-    """The clock that cannot jump (monotonic)."""
 
 
 def _play(store, wall, steady, events, *, step=5.0, jump_at=None, jump_to=None):
@@ -31,7 +28,7 @@ def _play(store, wall, steady, events, *, step=5.0, jump_at=None, jump_to=None):
 
 def test_store_clock_a_game_across_ntp_shows_its_play_time_and_date_unknown(tmp_path, capsys):
     """Fault 5: started before NTP set the clock, finished after: history said "498920h 20m" and 1970."""
-    wall, steady = FakeClock(BOOT), Steady(100.0)
+    wall, steady = FakeClock(BOOT), FakeClock(100.0)
     events, _ = play_to_end(seed=5)
     with Store.open(tmp_path, clock=wall, monotonic=steady) as store:
         store._db.execute("PRAGMA synchronous=OFF")
@@ -52,7 +49,7 @@ def test_store_clock_a_game_across_ntp_shows_its_play_time_and_date_unknown(tmp_
 
 
 def test_store_clock_an_ordinary_game_keeps_its_date(tmp_path):
-    wall, steady = FakeClock(NTP_SET), Steady(100.0)
+    wall, steady = FakeClock(NTP_SET), FakeClock(100.0)
     events, _ = play_to_end(seed=5)
     with Store.open(tmp_path, clock=wall, monotonic=steady) as store:
         store._db.execute("PRAGMA synchronous=OFF")
@@ -62,7 +59,7 @@ def test_store_clock_an_ordinary_game_keeps_its_date(tmp_path):
 
 
 def test_store_clock_play_time_survives_a_restart_and_caps_the_time_the_box_was_off(tmp_path):
-    wall, steady = FakeClock(NTP_SET), Steady(100.0)
+    wall, steady = FakeClock(NTP_SET), FakeClock(100.0)
     events, _ = play_to_end(seed=5)
     with Store.open(tmp_path, clock=wall, monotonic=steady) as store:
         game = store.new_game(["Red", "Blue"], Rules())
@@ -71,7 +68,7 @@ def test_store_clock_play_time_survives_a_restart_and_caps_the_time_the_box_was_
             steady.advance(10)
             store.append(game.id, e)
     wall.advance(7 * 24 * 3600)  # a week off; the steady clock starts again from nothing
-    later = Steady(3.0)
+    later = FakeClock(3.0)
     with Store.open(tmp_path, clock=wall, monotonic=later) as store:
         store.game(game.id)
         wall.advance(10)
@@ -99,7 +96,7 @@ def test_store_clock_older_games_without_play_time_never_show_absurd_durations(t
 
 
 def test_store_clock_a_clock_set_back_mid_game_is_caught(tmp_path):
-    wall, steady = FakeClock(NTP_SET + 86400), Steady(100.0)
+    wall, steady = FakeClock(NTP_SET + 86400), FakeClock(100.0)
     events, _ = play_to_end(seed=5)
     with Store.open(tmp_path, clock=wall, monotonic=steady) as store:
         store._db.execute("PRAGMA synchronous=OFF")

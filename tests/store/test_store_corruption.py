@@ -10,7 +10,7 @@ import pytest
 
 from engine import Move, Rules, state_view
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store
-from storekit import play_to_end, random_events
+from tests.kit.storekit import play_to_end, random_events
 
 
 def _filled_db(state_dir, clock, games=20) -> bytes:

@@ -10,8 +10,8 @@ import pytest
 from engine import STOP, Move, Roll, Rules
 from firmware.store import DB_NAME, Store, StoreLockedError
 from firmware.store.errors import SQLITE_CANTOPEN, SQLITE_FULL
-from boxkit import TapBox
-from storekit import fill, play_to_end, random_events, refuse_connections, remount, small_fs
+from tests.kit.boxkit import TapBox
+from tests.kit.storekit import fill, play_to_end, random_events, refuse_connections, remount, small_fs
 
 
 def _power_cut(store):

@@ -4,7 +4,7 @@ import pytest
 
 from engine import Rules
 from firmware.store import StoreGameError, StoreWriteError
-from storekit import play_to_end, random_events
+from tests.kit.storekit import play_to_end, random_events
 
 
 def _game(store, n, seed):

@@ -4,7 +4,7 @@ long the history; the old all-in-one ``tallies`` fact is split into them the fir
 import sqlite3
 
 from engine import Rules
-from firmware.table import person_stats
+from firmware.table import person_stats, tally_sums
 from firmware.table.roster import from_fact
 from firmware.table.loaders import load_stats, seats_from_meta
 from firmware.store import DB_NAME, Store
@@ -51,7 +51,8 @@ def test_store_tallies_the_old_all_in_one_fact_is_split_once_and_counts_the_same
         stats = load_stats(store, from_fact(None, ()))
         assert dict(stats.rows) == {"Ann": 1, "Bob": 0, "Red": 0, "Blue": 1, "Green": 1} and stats.games == 3
     rows = fact_rows(state_dir)
-    assert set(rows) == {f"tally:{a}", f"tally:{b}", f"tally:{c}"}  # the old fact is gone, nothing lost
+    # the old fact is gone, nothing lost (and the sums kept beside the tallies)
+    assert set(rows) == {f"tally:{a}", f"tally:{b}", f"tally:{c}", tally_sums.SUMS_KEY}
     with Store.open(state_dir, clock=clock) as store:
         assert dict(load_stats(store, from_fact(None, ())).rows) == dict(stats.rows)
         assert store.pending == 0

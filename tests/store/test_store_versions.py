@@ -25,7 +25,7 @@ from firmware.daemon.dice import seeded_dice
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, StorePathError, StoreWriteError
 from firmware.store.schema import NEWER
 from hw.fakes import FakeDisplay
-from storekit import play_to_end
+from tests.kit.storekit import play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]
 

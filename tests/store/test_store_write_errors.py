@@ -8,7 +8,7 @@ import pytest
 
 from engine import STOP, Move, Roll, Rules, event_from_json, new_game, replay, state_view
 from firmware.store import DB_NAME, Store, StoreWriteError
-from storekit import CommitLandsThenFails, random_events
+from tests.kit.storekit import CommitLandsThenFails, random_events
 
 
 def _stored_rows(state_dir, game_id):

@@ -18,6 +18,7 @@ import hw.devices
 from firmware.commands import run
 from firmware.daemon import devicewait
 from firmware.config import DisplayConfig
+from tests.kit.clock import FakeClock
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -37,25 +38,6 @@ class RecordingNotifier:
         return True
 
 
-class FakeTime:
-    """A clock that moves only when slept; ``at`` maps a time to what happens then (a device appears)."""
-
-    def __init__(self, at: dict[float, callable] | None = None) -> None:
-        self.now = 0.0
-        self.at = dict(at or {})
-        self.sleeps = 0
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps += 1
-        self.now += seconds
-        for when in sorted(self.at):
-            if when <= self.now:
-                self.at.pop(when)()
-
-
 @pytest.fixture
 def devices(tmp_path):
     chip, bus = tmp_path / "gpiochip0", tmp_path / "i2c-1"
@@ -66,16 +48,17 @@ def test_device_wait_returns_at_once_when_all_are_there(devices):
     chip, bus, needed = devices
     chip.touch()
     bus.touch()
-    notifier, fake = RecordingNotifier(), FakeTime()
-    assert devicewait.wait_for_devices(needed, notifier, clock=fake.clock, sleep=fake.sleep) is None
+    notifier, fake = RecordingNotifier(), FakeClock(0.0)
+    assert devicewait.wait_for_devices(needed, notifier, clock=fake, sleep=fake.sleep) is None
     assert fake.sleeps == 0 and notifier.sent == []
 
 
 def test_device_wait_waits_for_a_bus_that_appears_late_and_tells_systemd(devices):
     chip, bus, needed = devices
     chip.touch()
-    notifier, fake = RecordingNotifier(), FakeTime({3.0: bus.touch})
-    assert devicewait.wait_for_devices(needed, notifier, clock=fake.clock, sleep=fake.sleep) is None
+    notifier, fake = RecordingNotifier(), FakeClock(0.0)
+    fake.call_at(3.0, bus.touch)
+    assert devicewait.wait_for_devices(needed, notifier, clock=fake, sleep=fake.sleep) is None
     assert 3.0 <= fake.now < 3.0 + devicewait.POLL_S * 2
     assert notifier.sent[0] == f"STATUS=waiting for {bus} (up to 30 s)"
     assert "EXTEND_TIMEOUT_USEC=60000000" in notifier.sent  # the replay after the wait keeps its 60 s
@@ -88,9 +71,10 @@ def test_device_wait_waits_for_udev_to_give_the_chip_to_the_group(devices, monke
     bus.touch()
     given = {"yes": False}
     monkeypatch.setattr(hw.devices, "_may_open", lambda path: path != str(chip) or given["yes"])
-    fake = FakeTime({5.0: lambda: given.update(yes=True)})
+    fake = FakeClock(0.0)
+    fake.call_at(5.0, lambda: given.update(yes=True))
     notifier = RecordingNotifier()
-    assert devicewait.wait_for_devices(needed, notifier, clock=fake.clock, sleep=fake.sleep) is None
+    assert devicewait.wait_for_devices(needed, notifier, clock=fake, sleep=fake.sleep) is None
     assert fake.now >= 5.0
     assert notifier.sent[0] == f"STATUS=waiting for {chip} (up to 30 s)"
 
@@ -98,8 +82,8 @@ def test_device_wait_waits_for_udev_to_give_the_chip_to_the_group(devices, monke
 def test_device_wait_gives_up_in_one_line_when_a_device_never_appears(devices):
     chip, bus, needed = devices
     chip.touch()
-    notifier, fake = RecordingNotifier(), FakeTime()
-    problem = devicewait.wait_for_devices(needed, notifier, timeout=30, clock=fake.clock, sleep=fake.sleep)
+    notifier, fake = RecordingNotifier(), FakeClock(0.0)
+    problem = devicewait.wait_for_devices(needed, notifier, timeout=30, clock=fake, sleep=fake.sleep)
     assert problem == (f"after 30 s, {bus}: there is no such device"
                        " (is I2C on? sudo deploy/install.sh turns it on in config.txt; then reboot)")
     assert fake.now == pytest.approx(30.0)

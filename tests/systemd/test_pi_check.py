@@ -6,15 +6,11 @@ The check itself needs root, debootstrap and qemu: it runs with `make pi-check`,
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-
-import pi_check  # noqa: E402  (tools/pi_check.py)
-from pi_roots import PLATFORMS, Platform  # noqa: E402
+import pi_check  # tools/pi_check.py (tools/ is on pytest's pythonpath, see pyproject.toml)
+from pi_roots import PLATFORMS, Platform
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Helpers for the store tests: legal games played from a seeded random source, a settable clock."""
+"""Helpers for the store tests: legal games played from a seeded random source, failing connections and small file systems."""
 
 from __future__ import annotations
 
@@ -12,20 +12,6 @@ import tempfile
 from pathlib import Path
 
 from engine import ALL_ROLLS, STOP, Event, GameState, Phase, Roll, Rules, apply, can_stop, new_game
-
-
-class FakeClock:
-    """A clock the test moves by hand: ``clock()`` is the time, ``clock.advance(s)`` moves it."""
-
-    def __init__(self, now: float = 1_700_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
 
 
 def random_events(count: int, *, seed: int = 1, players=("Red", "Blue"), rules: Rules | None = None,

@@ -8,22 +8,24 @@ from firmware.daemon.box import Box
 from firmware.daemon.dice import seeded_dice
 from hw.fakes import FakeDisplay
 
+from .clock import FakeClock
+
 
 class TapBox:
     """``Box`` on a store, pressed through :meth:`Box.sink` with a clock the test moves."""
 
     def __init__(self, store, *, seed: int = 7):
-        self.t = 1000.0
+        self.clock = FakeClock(1000.0)
         self.store = store
-        self.box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(seed), clock=lambda: self.t)
+        self.box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(seed), clock=self.clock)
         self.box.start()
 
     def tap(self, name: str = "ROLL") -> None:
         self.box.sink(name, True)
-        self.t += 0.1
+        self.clock.advance(0.1)
         self.box.pump()
         self.box.sink(name, False)
-        self.t += 0.1
+        self.clock.advance(0.1)
         self.box.pump()
 
     def play(self, presses: int) -> None:

@@ -1,6 +1,6 @@
 """Shared helpers for the engine tests: play events, find dice, a reference model, random games.
 
-Imported by the test modules of ``tests/engine`` (and by ``conftest.py`` for the
+Imported by the test modules of ``tests/engine`` (and by its ``conftest.py`` for the
 fixtures). The reference model below is written from RULES.md alone, move by
 move and step by step, so the engine's table-driven fast path is checked
 against a second, deliberately plain reading of the rules.

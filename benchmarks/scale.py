@@ -1,0 +1,360 @@
+"""Scale benchmark: every screen and command costs the same with 100 or 10,000 games stored.
+
+Stores of 100, 1,000 and 10,000 finished games are built (named players,
+two to four seats and some solitaire, each game's tally kept as the box keeps
+it when a game ends), then timed:
+
+- *first frame*: process start to the first frame of ``cantstop-box emulate``
+  (the same start-up as ``run``), with no open game (the new-game screen) and
+  resuming an open game;
+- *history*: ``cantstop-box history`` (its default page), the whole command;
+- *statistics*: opening the Statistics screen (``load_stats``) in a box that
+  has just started (first) and again (later, median);
+- *continue*: the Continue list (``unfinished``);
+- *export*: ``cantstop-box export N`` of one game, the whole command;
+- *size*: the store's file on disk.
+
+Targets (issue 21): each under 300 ms at 10,000 games, and at most 1.5x its
+100-game figure. They are judged on the store's part of each (a start, a
+command, a screen: in a process whose imports are done), because a process
+start costs 0.3 to 1 s here before the store is touched, moved by hundreds of
+ms by the machine's load; the whole-process figures are printed too, beside
+the same with no games at all.
+
+``--fill writes`` (default) builds each store with the store's own writes in
+this process (new_game, append, finish, the tally); ``--fill import`` writes
+the games as game records into a folder and brings them in with
+``cantstop-box import DIR``, as a box's history is moved to a new card.
+
+Run: ``make scale`` (all three sizes) or ``make bench`` (``--quick``: 100 and
+1,000 games), or ``.venv/bin/python benchmarks/scale.py [--quick] [--games N ...]
+[--fill writes|import] [--dir DIR] [--runs N]``. With ``--dir`` the stores are
+kept (and reused when they are already there).
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import Phase, Rules, apply, new_game  # noqa: E402
+from firmware.store import DB_NAME, Store  # noqa: E402
+from firmware.table import person_stats  # noqa: E402
+from firmware.table.seat import seats_from_meta  # noqa: E402
+from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
+
+NAMES = ("Ann", "Bob", "Cy", "Di", "김민준", "Zoë")
+COLOURS = ("Red", "Blue", "Green", "Yellow")
+TARGET_MS, TARGET_RATIO = 300, 1.5
+DISTINCT = 300  # games played out once, then stored again and again with other names and times
+T0 = 1_700_000_000.0  # the first game's start
+
+
+def _games(seed: int = 21):
+    """DISTINCT finished games: (colours, rules, events, winner)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(DISTINCT):
+        n = rng.choice((1, 2, 2, 3, 4))
+        rules = Rules(columns_to_win=rng.choice((1, 2, 3)) if n == 1 else 3)
+        state, events = new_game(COLOURS[:n], rules), []
+        while state.phase is not Phase.OVER:
+            event = random_event(state, rng, stop_chance=0.4)
+            state = apply(state, event)
+            events.append(event)
+        out.append((COLOURS[:n], rules, events, state.winner))
+    return out
+
+
+def _plan(count: int):
+    """The count games to store: (colours, rules, events, winner, seats, start), oldest first."""
+    rng = random.Random(count)
+    played = _games()
+    for i in range(count):
+        colours, rules, events, winner = played[i % DISTINCT]
+        names = rng.sample(NAMES, len(colours))
+        seats = [{"colour": c, "bot": None, "name": m} for c, m in zip(colours, names)]
+        yield colours, rules, events, winner, seats, T0 + i * 3600.0
+
+
+class _Clock:
+    def __init__(self):
+        self.now = T0
+
+    def __call__(self):
+        self.now += 0.5
+        return self.now
+
+
+def fill_writes(state_dir: Path, count: int) -> None:
+    """The games through the store's own writes, each tally kept as the box keeps it (no disk waits: setup)."""
+    clock = _Clock()
+    with Store.open(state_dir, clock=clock) as store:
+        store._db.execute("PRAGMA synchronous=OFF")
+        for colours, rules, events, winner, seats, start in _plan(count):
+            clock.now = start
+            g = store.new_game(colours, rules, meta={"seats": seats})
+            for e in events:
+                store.append(g.id, e)
+            t = person_stats.tally(colours, seats_from_meta({"seats": seats}, colours), rules, events, winner)
+            person_stats.keep_tally(store, g.id, t)
+
+
+def write_records(folder: Path, count: int) -> None:
+    """The games as game records (what ``cantstop-box export`` writes), one file per game."""
+    folder.mkdir(parents=True, exist_ok=True)
+    iso = lambda s: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(s))  # noqa: E731
+    for i, (colours, rules, events, winner, seats, start) in enumerate(_plan(count), 1):
+        obj = {"players": list(colours), "rules": rules.to_json(), "events": [e.to_json() for e in events],
+               "status": "finished", "started": iso(start), "finished": iso(start + 1200), "winner": winner,
+               "meta": {"seats": seats}}
+        (folder / f"game-{i:05d}.json").write_text(json.dumps(obj, ensure_ascii=False), encoding="utf-8")
+
+
+def fill_import(state_dir: Path, count: int) -> float:
+    """The games written as records, then brought in with ``cantstop-box import``; seconds the import took."""
+    records = state_dir.parent / f"{state_dir.name}-records"
+    write_records(records, count)
+    t = time.perf_counter()
+    _command("import", str(records), "--state-dir", str(state_dir), check=True)
+    took = time.perf_counter() - t
+    shutil.rmtree(records, ignore_errors=True)
+    return took
+
+
+def open_one_game(state_dir: Path) -> None:
+    """Leave one game open, a few turns in (what the box resumes)."""
+    rng = random.Random(3)
+    with Store.open(state_dir) as store:
+        seats = [{"colour": c, "bot": None, "name": n} for c, n in zip(COLOURS[:2], NAMES)]
+        g = store.new_game(COLOURS[:2], Rules(), meta={"seats": seats})
+        state = new_game(COLOURS[:2], Rules())
+        for _ in range(40):
+            event = random_event(state, rng, stop_chance=0.4)
+            if apply(state, event).phase is Phase.OVER:
+                break
+            state = apply(state, event)
+            store.append(g.id, event)
+
+
+def close_open_game(state_dir: Path) -> None:
+    with Store.open(state_dir) as store:
+        game = store.open_game()
+        if game is not None:
+            store.abandon(game.id)
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def _command(*words, check=False) -> float:
+    """Seconds for a whole ``cantstop-box`` command, process start to exit."""
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *words], cwd=ROOT, env=_env(),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    took = time.perf_counter() - t
+    if done.returncode != 0 and check is not None and (check or "import" not in words):
+        raise RuntimeError(f"cantstop-box {' '.join(words)} failed: {done.stderr.strip()}")
+    return took
+
+
+def first_frame(state_dir: Path) -> float:
+    """Seconds from spawning the daemon to its first 'shown' line."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--state-dir", str(state_dir), "--trace"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env(),
+    )
+    try:
+        for line in proc.stderr:
+            if line.startswith("shown "):
+                return time.perf_counter() - t0
+        raise RuntimeError("the daemon exited before its first frame")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _in_box(state_dir: Path, runs: int, *, drop_sums: bool = False):
+    """Statistics (first open, later opens) and the Continue list, in a fresh process like a box just started.
+
+    ``drop_sums`` first removes the kept sums of the tallies, as a store saved
+    by a version before them: the first open then adds up every tally, once.
+    """
+    code = f"""
+import json, statistics, sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from firmware.store import Store
+from firmware.table.loaders import load_stats, unfinished
+from firmware.table import roster as rosters
+import firmware.ui.messages  # the box has its UI imported long before Statistics open
+store = Store.open({str(state_dir)!r})  # as the box opens it: it keeps what it adds up
+if {drop_sums!r}:
+    store.put_fact("tally-sums", None)
+roster = rosters.load(store, {tuple(NAMES)!r})
+def timed(f):
+    t = time.perf_counter(); f(); return time.perf_counter() - t
+first = timed(lambda: load_stats(store, roster))
+later = statistics.median(timed(lambda: load_stats(store, roster)) for _ in range({runs}))
+cont = statistics.median(timed(lambda: unfinished(store, roster)) for _ in range({runs}))
+print(json.dumps([first, later, cont]))
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr.strip())
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def _store_part(state_dir: Path, runs: int, game: int):
+    """The store's part of a start and of the commands, in one process with its imports done (median of runs).
+
+    A start: open the store (its checks), the roster, the kept screen, the
+    open game or the result still shown (what ``Box._load`` reads); the
+    commands: ``history`` (its default page) and ``export GAME`` as run by
+    ``main``, their output thrown away.
+    """
+    code = f"""
+import contextlib, io, json, statistics, sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from firmware.store import Store
+from firmware.table import roster as rosters
+from firmware.daemon import restart
+from firmware.commands import cli, history, export
+def start():
+    store = Store.open({str(state_dir)!r})
+    rosters.load(store, ())
+    kept = restart.kept(store)
+    store.open_game() or restart.last_result(store, kept)
+    store.close()
+def command(*words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(list(words)) == 0
+def timed(f):
+    t = time.perf_counter(); f(); return time.perf_counter() - t
+out = []
+for f in (start, lambda: command("history", "--state-dir", {str(state_dir)!r}),
+          lambda: command("export", "{game}", "--state-dir", {str(state_dir)!r})):
+    f()  # once first: the imports a command makes as it runs
+    out.append(statistics.median(timed(f) for _ in range({runs})))
+print(json.dumps(out))
+"""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(done.stderr.strip())
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def measure(state_dir: Path, runs: int) -> dict:
+    med = lambda f: statistics.median(f() for _ in range(runs))  # noqa: E731
+    row = {}
+    close_open_game(state_dir)
+    row["first frame, empty"] = med(lambda: first_frame(state_dir))
+    row["history"] = med(lambda: _command("history", "--state-dir", str(state_dir)))
+    with Store.open(state_dir, readonly=True) as store:
+        some = store.games(limit=1)[0].id // 2 or 1
+    row["export one game"] = med(lambda: _command("export", str(some), "--state-dir", str(state_dir)))
+    row["start: the store's part"], row["history: the store's part"], row["export: the store's part"] = \
+        _store_part(state_dir, runs, some)
+    row["statistics, once: adding up every tally"] = _in_box(state_dir, 1, drop_sums=True)[0]
+    row["statistics, first"], row["statistics, later"], row["continue list"] = _in_box(state_dir, runs)
+    open_one_game(state_dir)
+    row["first frame, resuming"] = med(lambda: first_frame(state_dir))
+    row["resume: the store's part"] = _store_part(state_dir, runs, some)[0]
+    close_open_game(state_dir)
+    row["store size"] = sum(f.stat().st_size for f in state_dir.iterdir() if f.name.startswith(DB_NAME))
+    return row
+
+
+TARGETED = ("start: the store's part", "resume: the store's part", "history: the store's part",
+            "statistics, first", "statistics, later", "continue list", "export: the store's part")
+ORDER = (*TARGETED, "first frame, empty", "first frame, resuming", "history", "export one game",
+         "statistics, once: adding up every tally", "store size")
+
+
+#: The rows timed from process start: Python and the box's imports come first, whatever the store holds.
+FROM_START = ("first frame, empty", "first frame, resuming", "history", "export one game")
+
+
+def table(results: dict[int, dict], baseline: dict) -> str:
+    """The figures per store size, the store's part of each judged against the targets."""
+    sizes = sorted(results)
+    head = ["", *(f"{n:,} games" for n in sizes), f"x vs {sizes[0]:,}", "target"]
+    rows = [head]
+    worst_ok = True
+    for key in ORDER:
+        cells = [key]
+        for n in sizes:
+            v = results[n][key]
+            cells.append(f"{v / 1e6:.1f} MB" if key == "store size" else f"{v * 1000:.0f} ms")
+        first, last = results[sizes[0]][key], results[sizes[-1]][key]
+        ratio = last / first if first else float("inf")
+        cells.append(f"{ratio:.2f}")
+        if key == "store size":
+            cells.append("(grows with the games)")
+        elif key in FROM_START:
+            over = last - baseline.get(key, 0.0)
+            cells.append(f"from process start: +{over * 1000:.0f} ms over no games")
+        elif key not in TARGETED:
+            cells.append("(once per store)")
+        else:
+            under, flat = last * 1000 < TARGET_MS, ratio <= TARGET_RATIO
+            worst_ok &= under and flat
+            cells.append("ok" if under and flat else
+                         f"{'under' if under else 'OVER'} {TARGET_MS} ms; "
+                         f"{'' if flat else 'NOT '}within {TARGET_RATIO}x ({(last - first) * 1000:+.0f} ms)")
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    lines.append("with no games stored at all: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in baseline.items())
+                 + " (Python and the imports: the machine's load moves these by hundreds of ms)")
+    lines.append("every figure on target" if worst_ok else "some figures miss their target")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="only 100 and 1,000 games")
+    ap.add_argument("--games", type=int, nargs="+", help="the store sizes (default 100 1000 10000)")
+    ap.add_argument("--fill", choices=("writes", "import"), default="writes", help="how the stores are built")
+    ap.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
+    ap.add_argument("--dir", help="keep the stores here (and reuse them)")
+    args = ap.parse_args(argv)
+    sizes = args.games or ([100, 1000] if args.quick else [100, 1000, 10000])
+    root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="cantstop-scale-"))
+    results = {}
+    try:
+        nothing = root / "no-games"
+        nothing.mkdir(parents=True, exist_ok=True)
+        med = lambda f: statistics.median(f() for _ in range(args.runs))  # noqa: E731
+        baseline = {"first frame, empty": med(lambda: first_frame(nothing)),
+                    "history": med(lambda: _command("history", "--state-dir", str(nothing), check=None))}
+        baseline["first frame, resuming"] = baseline["first frame, empty"]
+        baseline["export one game"] = baseline["history"]
+        for n in sizes:
+            state_dir = root / f"{args.fill}-{n}"
+            if not (state_dir / DB_NAME).exists():
+                t = time.perf_counter()
+                took = fill_writes(state_dir, n) if args.fill == "writes" else fill_import(state_dir, n)
+                extra = f" (the import: {took:.1f} s)" if took else ""
+                print(f"built {n:,} games with {args.fill} in {time.perf_counter() - t:.1f} s{extra}", flush=True)
+            results[n] = measure(state_dir, args.runs)
+        print(table(results, baseline))
+    finally:
+        if not args.dir:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""Web view benchmark: press to page update, page weight, the web process's memory.
+
+Targets (issue 23): a page updates within a second of a press (server-sent
+events; median and 99th percentile printed) with 1 and with 50 pages open;
+the web process under 40 MB resident on a 64-bit Pi.
+
+The box is firmware's Box on gpiozero's mock pins with a real store, beside
+300 finished games (a long history); the web view is `cantstop-box web` in
+its own process, as on the Pi; each open page is an event stream read over
+127.0.0.1. A press is timed from the button's edge to the moment every page
+has the new game part.
+
+Run: ``make bench`` or ``.venv/bin/python benchmarks/web.py [--presses N] [--pages 1,50]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tree first: benchmarks/engine.py is not engine
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from firmware import ui, views  # noqa: E402
+from firmware.config import ButtonPins, GameConfig  # noqa: E402
+from firmware.daemon.box import Box  # noqa: E402
+from firmware.daemon.dice import seeded_dice  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from hw.buttons import GpioButtons  # noqa: E402
+from hw.fakes import FakeDisplay  # noqa: E402
+from store import fill_history  # noqa: E402  (benchmarks/store.py, beside this file)
+
+PINS = ButtonPins().pins()
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Table:
+    """A box to press, in this process (its own clock: presses are instant, the store is real)."""
+
+    def __init__(self, state_dir: Path):
+        self.factory = MockFactory()
+        self.t = 1000.0
+        self.box = Box(GameConfig(), FakeDisplay(), Store.open(state_dir), dice=seeded_dice(3), clock=lambda: self.t)
+        self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
+        self.box.start()
+        self.moves = 0
+
+    def tap(self, name: str) -> None:
+        pin = self.factory.pin(PINS[name])
+        pin.drive_low()
+        self.t += 0.1
+        self.box.pump()
+        pin.drive_high()
+        self.t += 1.1
+        self.box.pump()
+
+    def press(self) -> None:
+        """One press that stores an event (a roll, a move or a stop)."""
+        while True:
+            before = len(self.box.app.events)
+            v = ui.view(self.box.app)
+            if isinstance(v, views.DiceView):
+                self.tap(next(o.label for o in v.options if o.effect != "none"))
+                self.moves += 1
+            elif isinstance(v, views.PickView):
+                self.tap("A")
+            elif isinstance(v, views.MoveView):
+                self.tap("STOP" if self.moves >= 2 and v.can_stop else "ROLL")
+            elif isinstance(v, views.InstructionsView) or isinstance(v, views.TurnView):
+                self.moves = 0
+                self.tap("ROLL")
+            else:
+                self.tap("ROLL")
+            if len(self.box.app.events) != before:
+                return
+
+
+class Page(threading.Thread):
+    """One open page: an event stream over loopback, noting when each version arrived."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: bench\r\n\r\n")
+        self.arrived: dict[int, float] = {}
+        self.cond = threading.Condition()
+
+    def run(self) -> None:
+        buffer = b""
+        try:
+            while True:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    return
+                now = time.perf_counter()
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    event, buffer = buffer.split(b"\n\n", 1)
+                    for line in event.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            v = json.loads(line[6:])["v"]
+                            with self.cond:
+                                self.arrived[v] = now
+                                self.cond.notify_all()
+        except OSError:
+            return
+
+    def wait_past(self, version: int, timeout: float = 10.0) -> tuple[int, float]:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                newer = [v for v in self.arrived if v > version]
+                if newer:
+                    v = min(newer)
+                    return v, self.arrived[v]
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("no update within 10 s")
+                self.cond.wait(left)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss(pid: int) -> dict[str, int]:
+    """Resident memory in KB: VmRSS (all of it), VmHWM (its peak), RssAnon (its own), RssFile, and Pss
+    (shared pages divided among the processes sharing them: the Python binary and libraries the box uses too)."""
+    fields = {"Pss": 0}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+            fields[key] = int(value.split()[0])
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                fields["Pss"] = int(line.split()[1])
+    except OSError:
+        pass
+    return fields
+
+
+def get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.read()
+
+
+def bench_pages(table: Table, port: int, pages: int, presses: int) -> list[float]:
+    opened = [Page(port) for _ in range(pages)]
+    for p in opened:
+        p.start()
+    version = max(p.wait_past(0)[0] for p in opened)  # each page's first event: the game as it is
+    times = []
+    for _ in range(presses):
+        pressed = time.perf_counter()
+        table.press()
+        latest = version
+        for p in opened:
+            v, at = p.wait_past(version)
+            latest = max(latest, v)
+            times.append(at - pressed)
+        version = latest
+        time.sleep(0.02)
+    for p in opened:
+        p.sock.close()
+    return times
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=60, help="presses timed per run (default 60)")
+    parser.add_argument("--pages", default="1,50", help="open pages per run, comma-separated (default 1,50)")
+    parser.add_argument("--history", type=int, default=300, help="finished games in the store (default 300)")
+    args = parser.parse_args(argv)
+    state = Path(tempfile.mkdtemp(prefix="cantstop-web-bench-"))
+    web = None
+    try:
+        fill_history(state, args.history)
+        table = Table(state)
+        table.press()
+        port = free_port()
+        web = subprocess.Popen([str(ROOT / ".venv/bin/cantstop-box"), "web", "--state-dir", str(state), "--host",
+                                "127.0.0.1", "--port", str(port)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "MALLOC_ARENA_MAX": "2"})  # as its systemd unit sets
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                get(f"http://127.0.0.1:{port}/now.json")
+                break
+            except OSError:
+                if web.poll() is not None or time.monotonic() > deadline:
+                    print(web.stderr.read(), file=sys.stderr)
+                    return 1
+                time.sleep(0.1)
+        started = rss(web.pid)
+        print(f"web view beside a box, {args.history} finished games in the store, {os.cpu_count()} cores")
+        print(f"web process at start: {started['VmRSS'] / 1024:.1f} MB resident "
+              f"({started['RssAnon'] / 1024:.1f} MB its own, {started['RssFile'] / 1024:.1f} MB shared files)")
+        for pages in (int(n) for n in args.pages.split(",")):
+            times = sorted(bench_pages(table, port, pages, args.presses))
+            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+            print(f"press to page update, {pages:3d} page(s) open: median {statistics.median(times) * 1000:6.1f} ms, "
+                  f"p99 {p99 * 1000:6.1f} ms, max {times[-1] * 1000:6.1f} ms ({len(times)} updates)")
+        after = rss(web.pid)
+        print(f"web process after the presses: {after['VmRSS'] / 1024:.1f} MB resident")
+        weights = {}
+        home = get(f"http://127.0.0.1:{port}/")
+        weights["/"] = len(home)
+        for asset in ("style.css", "live.js", "icon.svg"):
+            weights[asset] = len(get(f"http://127.0.0.1:{port}/static/{asset}"))
+        parts = ", ".join(f"{k} {v / 1024:.1f}" for k, v in weights.items())
+        print(f"page weight (live page and everything it loads): {sum(weights.values()) / 1024:.1f} KB ({parts} KB), "
+              f"no compression, nothing from elsewhere")
+        for path in ("/games", "/games/1", "/games/1.json", "/people", "/people"):
+            t = time.perf_counter()
+            size = len(get(f"http://127.0.0.1:{port}{path}"))
+            print(f"  {path}: {size / 1024:.1f} KB in {(time.perf_counter() - t) * 1000:.0f} ms")
+        end = rss(web.pid)
+        print(f"web process after the runs: {end['VmRSS'] / 1024:.1f} MB resident, peak {end['VmHWM'] / 1024:.1f} MB "
+              f"({end['RssAnon'] / 1024:.1f} MB its own, {end['RssFile'] / 1024:.1f} MB shared files; "
+              f"proportional share {end['Pss'] / 1024:.1f} MB beside the box); target under 40 MB on a 64-bit Pi")
+        return 0
+    finally:
+        if web is not None:
+            web.terminate()
+            try:
+                web.wait(10)
+            except subprocess.TimeoutExpired:
+                web.kill()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The one fake clock of the tests: the time stands still until the test moves it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class FakeClock:
+    """``clock()`` is the time (``clock.now``); ``clock.advance(s)`` moves it on and returns the new time.
+
+    ``clock.timer`` stands in for :class:`threading.Timer` on this clock: a started timer's
+    function runs inside the ``advance`` that reaches its time, in the test's own thread;
+    ``clock.call_at(t, f)`` runs ``f`` once the time reaches ``t`` (a device appears). Code that
+    sleeps takes ``clock.sleep``, which moves the time instead (``clock.sleeps`` counts the calls).
+
+    >>> clock = FakeClock(1000.0)
+    >>> clock.advance(0.5)
+    1000.5
+    >>> clock()
+    1000.5
+    >>> rang = []
+    >>> clock.timer(1.0, lambda: rang.append(clock())).start()
+    >>> clock.advance(0.9), rang
+    (1001.4, [])
+    >>> clock.advance(0.2), rang
+    (1001.6, [1001.6])
+    """
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+        self.sleeps = 0
+        self._timers: list[FakeTimer] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        while True:
+            due = [t for t in self._timers if t.at <= self.now]
+            if not due:
+                return self.now
+            first = min(due, key=lambda t: t.at)
+            self._timers.remove(first)
+            first.function()
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        self.advance(seconds)
+
+    def timer(self, seconds: float, function: Callable[[], object]) -> FakeTimer:
+        return FakeTimer(self, seconds, function)
+
+    def call_at(self, when: float, function: Callable[[], object]) -> FakeTimer:
+        timer = FakeTimer(self, when - self.now, function)
+        timer.start()
+        return timer
+
+
+class FakeTimer:
+    """A :class:`threading.Timer` look-alike on a :class:`FakeClock` (``start``, ``cancel``, ``daemon``)."""
+
+    def __init__(self, clock: FakeClock, seconds: float, function: Callable[[], object]) -> None:
+        self.clock, self.seconds, self.function = clock, seconds, function
+        self.at = clock.now + seconds
+        self.daemon = False
+
+    def start(self) -> None:
+        self.at = self.clock.now + self.seconds
+        self.clock._timers.append(self)
+
+    def cancel(self) -> None:
+        if self in self.clock._timers:
+            self.clock._timers.remove(self)

@@ -1,0 +1,67 @@
+"""Headless Chromium (Debian's chromium and chromium-driver) driven by Selenium, or a one-line reason it is not here."""
+
+from __future__ import annotations
+
+import shutil
+
+SIZES = {"phone": (390, 844), "tv": (1920, 1080)}
+#: Reads the board drawn in the page back as the state view holds it.
+READ_BOARD = """
+const markers = {}, runners = {}, claimed = {};
+for (const sq of document.querySelectorAll('#game .sq')) {
+  const col = sq.dataset.col, step = Number(sq.dataset.step);
+  for (const p of sq.querySelectorAll('.piece')) { (markers[p.dataset.seat] ||= {})[col] = step; }
+  if (sq.querySelector('.runner')) { runners[col] = step; }
+}
+for (const c of document.querySelectorAll('#game .col[data-owner]')) { claimed[c.dataset.col] = Number(c.dataset.owner); }
+return {markers, runners, claimed};
+"""
+
+
+def missing() -> str | None:
+    """Why there is no browser to test with (one line), or None."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    if not _chromium() or not shutil.which("chromedriver"):
+        return "no headless Chromium here (apt-get install chromium chromium-driver); browser tests skipped"
+    return None
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def chrome(size: str = "phone", lang: str = "en"):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = _chromium()
+    width, height = SIZES[size]
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={width},{height}", "--hide-scrollbars", f"--lang={lang}",
+                "--no-first-run", "--disable-extensions", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {"intl.accept_languages": lang})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.set_page_load_timeout(20)
+    if size == "phone":  # the page as a phone lays it out (its viewport, its touch)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    return driver
+
+
+def full_screenshot(driver, path) -> None:
+    """The whole page, however long (a phone's page scrolls)."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    width = driver.execute_script("return window.innerWidth")
+    metrics = {"width": width, "height": max(height, 1), "deviceScaleFactor": 2 if width < 600 else 1,
+               "mobile": width < 600}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    driver.save_screenshot(str(path))

@@ -1,0 +1,20 @@
+"""The web view's tests: a real box (firmware's Box on mock pins, a fake display, a real store) to press.
+
+The web view only ever reads the store the box writes, so these tests play
+on a box in-process and read with the web app, as a phone would beside it.
+"""
+
+from __future__ import annotations
+
+
+import pytest
+
+
+from tests.web.boxrig import BoxRig
+
+
+@pytest.fixture
+def box(tmp_path):
+    rig = BoxRig(tmp_path)
+    yield rig
+    rig.close()

@@ -1,0 +1,140 @@
+"""The web view in a real browser: headless Chromium loads the live page beside a box being played.
+
+It sees the board match the state view of the same record (`cantstop-box
+export | cantstop-box replay -`), sees it change after presses without a
+reload (server-sent events), at a phone's and a TV's size, in English,
+Japanese and Korean; and steps through a finished game. Without Chromium
+these say so in one line and skip (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from firmware.commands import cli
+
+from tests.web.boxrig import BoxRig
+from tests.web.browser import READ_BOARD, chrome, missing
+from tests.web.server import Server
+
+WHY = missing()
+pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def replayed(capsys, state_dir, game_id, tmp_file) -> dict:
+    capsys.readouterr()
+    assert cli.main(["export", str(game_id), "--state-dir", str(state_dir)]) == 0
+    tmp_file.write_text(capsys.readouterr().out)
+    assert cli.main(["replay", str(tmp_file)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def expected(view: dict) -> dict:
+    markers = {str(i): {c: s for c, s in m.items() if c not in view["claimed"]} for i, m in enumerate(view["markers"])}
+    return {"markers": {i: m for i, m in markers.items() if m}, "runners": view["runners"], "claimed": view["claimed"]}
+
+
+def wait_for(driver, condition, seconds=5.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
+
+
+def events_shown(driver) -> int:
+    return int(driver.execute_script("return document.getElementById('game').dataset.events"))
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    state = tmp_path_factory.mktemp("store")
+    rig = BoxRig(state, names=("Ann", XSS), seed=11)
+    rig.play_to_the_end()
+    rig.tap("ROLL")
+    rig.tap("ROLL")
+    rig.play(30)
+    with Server(state) as server:
+        yield rig, server, state
+    rig.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "tv"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_the_live_page_matches_the_record_and_follows_presses(table, size, lang, capsys, tmp_path):
+    rig, server, state = table
+    driver = chrome(size, lang)
+    try:
+        driver.get(server.url + "/")  # the browser's language chooses the page's
+        assert driver.find_element("tag name", "html").get_attribute("lang") == lang
+        assert events_shown(driver) == len(rig.box.app.events)
+        assert driver.execute_script(READ_BOARD) == expected(replayed(capsys, state, 2, tmp_path / "r.json"))
+        names = driver.find_elements("css selector", "#game .players .name")
+        assert [n.text for n in names] == ["Ann", XSS]  # shown as text, never run
+        assert not driver.find_elements("css selector", "#game img")
+        driver.execute_script("window.notReloaded = true")
+        wait_for(driver, lambda d: d.execute_script("return window.EventSource !== undefined"))
+        for _ in range(3):
+            rig.play(1)
+            count = len(rig.box.app.events)
+            wait_for(driver, lambda d: events_shown(d) == count, 3.0)
+            assert driver.execute_script(READ_BOARD) == expected(replayed(capsys, state, 2, tmp_path / "r.json"))
+        assert driver.execute_script("return window.notReloaded") is True  # updated in place
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= driver.execute_script("return window.innerWidth") + 1  # nothing wider than the screen
+        board = driver.find_element("css selector", "#game .board").rect
+        inner = driver.execute_script("return window.innerWidth")
+        first = driver.find_element("css selector", '#game .col[data-col="2"]').rect
+        last = driver.find_element("css selector", '#game .col[data-col="12"]').rect
+        assert 0 <= board["x"] and first["x"] >= board["x"] and last["x"] + last["width"] <= board["x"] + board["width"]
+        assert board["x"] + board["width"] <= inner  # every column on the screen
+        if size == "tv":  # full screen: the whole board in view without scrolling
+            assert board["y"] + board["height"] <= driver.execute_script("return window.innerHeight")
+        driver.save_screenshot(str(tmp_path / f"live-{size}-{lang}.png"))
+    finally:
+        driver.quit()
+
+
+def test_a_finished_game_steps_through_with_the_keys(table):
+    rig, server, state = table
+    driver = chrome("tv", "en")
+    try:
+        driver.get(server.url + "/games")
+        driver.find_element("css selector", 'tr[data-game="1"] a').click()
+        total = int(driver.find_element("id", "replay").get_attribute("data-total"))
+        assert int(driver.find_element("id", "step").text) == total
+        from selenium.webdriver.common.keys import Keys
+
+        driver.find_element("tag name", "body").send_keys(Keys.HOME)
+        wait_for(driver, lambda d: d.find_element("id", "step").text == "0")
+        assert not driver.find_elements("css selector", "#replay .piece[data-seat]")  # an empty board
+        driver.find_element("tag name", "body").send_keys(Keys.ARROW_RIGHT)
+        wait_for(driver, lambda d: d.find_element("id", "step").text == "1")
+        assert driver.find_element("id", "said").text.startswith("Ann: ")  # the first roll
+        driver.get(server.url + "/people")
+        assert "Ann" in driver.find_element("tag name", "main").text
+    finally:
+        driver.quit()
+
+
+def test_without_an_event_stream_the_page_polls_and_still_follows(table, monkeypatch):
+    """Too many pages open (the stream refused with 503): the page polls /now.json and follows all the same."""
+    from web import app as web_app
+
+    rig, server, state = table
+    monkeypatch.setattr(web_app, "MAX_STREAMS", 0)
+    driver = chrome("phone", "en")
+    try:
+        driver.get(server.url + "/")
+        driver.execute_script("window.notReloaded = true")
+        for _ in range(2):
+            before = len(rig.box.app.events)
+            while len(rig.box.app.events) == before:
+                rig.play(1)
+            count = len(rig.box.app.events)
+            wait_for(driver, lambda d: events_shown(d) == count, 5.0)
+        assert driver.execute_script("return window.notReloaded") is True
+    finally:
+        driver.quit()

@@ -1,0 +1,117 @@
+"""A slow or idle client cannot hold the web view: time-outs, a cap on event streams, 200 streams held without harm.
+
+Over loopback only (127.0.0.1, a free port).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx
+import pytest
+
+from web import app as web_app
+from web import serve
+
+from tests.web.boxrig import BoxRig
+from tests.web.server import Server
+
+
+@pytest.fixture
+def game(tmp_path):
+    rig = BoxRig(tmp_path, seed=2)
+    rig.play(4)
+    yield rig
+    rig.close()
+
+
+def _open_stream(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    return sock
+
+
+def _read_head(sock: socket.socket) -> bytes:
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_path):
+    with Server(tmp_path) as s:
+        streams = [_open_stream(s.port) for _ in range(200)]
+        try:
+            for sock in streams:
+                assert _read_head(sock).startswith(b"HTTP/1.1 200")
+            deadline = time.monotonic() + 5
+            while s.hub.streams < 200:
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            started = time.monotonic()
+            assert httpx.get(s.url + "/games", timeout=5).status_code == 200
+            assert time.monotonic() - started < 2.0
+            before = len(game.box.app.events)
+            while len(game.box.app.events) == before:  # a press that the box saves
+                game.play(1)
+            for sock in streams[:20]:  # every stream hears of it
+                sock.settimeout(10)
+                data = b""
+                while b"event: live" not in data:
+                    data += sock.recv(65536)
+        finally:
+            for sock in streams:
+                sock.close()
+        deadline = time.monotonic() + 5
+        while s.hub.streams:  # closed tabs free their places at once
+            assert time.monotonic() < deadline, f"{s.hub.streams} streams still held"
+            time.sleep(0.02)
+
+
+def test_streams_past_the_cap_are_refused_and_the_page_polls(game, tmp_path, monkeypatch):
+    monkeypatch.setattr(web_app, "MAX_STREAMS", 5)
+    with Server(tmp_path) as s:
+        held = [_open_stream(s.port) for _ in range(5)]
+        try:
+            for sock in held:
+                assert _read_head(sock).startswith(b"HTTP/1.1 200")
+            refused = httpx.get(s.url + "/events", timeout=5)
+            assert refused.status_code == 503 and refused.headers["retry-after"] == "5"
+            assert httpx.get(s.url + "/now.json", timeout=5).json()["html"].startswith('<div id="game"')
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, monkeypatch):
+    monkeypatch.setattr(serve, "HEADER_TIMEOUT", 0.5)
+    with Server(tmp_path) as s:
+        slow = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # ... and never the blank line
+        idle = socket.create_connection(("127.0.0.1", s.port), timeout=5)  # says nothing at all
+        started = time.monotonic()
+        assert slow.recv(100) == b"" and idle.recv(100) == b""  # closed by the server
+        assert time.monotonic() - started < 3
+        assert httpx.get(s.url + "/", timeout=5).status_code == 200
+        slow.close()
+        idle.close()
+
+
+def test_huge_headers_are_refused(game, tmp_path):
+    with Server(tmp_path) as s:
+        sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        try:
+            for _ in range(40):  # 160 KB of one header, a piece at a time
+                sock.sendall(b"a" * 4096)
+                time.sleep(0.005)
+            sock.sendall(b"\r\n\r\n")
+        except OSError:
+            pass  # refused and closed before the end
+        head = _read_head(sock)
+        assert head == b"" or head.startswith(b"HTTP/1.1 4")
+        sock.close()

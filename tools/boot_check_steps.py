@@ -1,0 +1,335 @@
+"""The checks of `make boot-check`, in the order they run on one guest.
+
+``Board`` is the booted guest seen as the box's hardware: press a button (pull
+the simulated line down and up), read what the display received and play it
+into the controller model, ask systemd about the unit, export the game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import boot_image
+from boot_guest import Guest
+from boot_parse import (Report, exposure, first_frame_ns, journal_faults, monotonic_s, play, sim_pull_paths, unit_starts,
+                        sink_messages, systemctl_show)
+from boot_reference import Reference, comparable, rolls
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # hw/oled_model.py, the controller model
+UNIT = "cantstop-box.service"
+BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
+STORE = "/var/lib/cantstop-box"
+SINK = "/sys/kernel/debug/i2c-sink/received"
+CLONE = "/home/pi/cantstop-box"
+PINS = {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}  # firmware/default_config.toml
+# The scripted game: every button, each at least once where it changes the screen.
+SCRIPT = ["ROLL", "ROLL", "A", "ROLL", "B", "ROLL", "C", "STOP", "ROLL", "A", "MENU", "MENU", "ROLL", "B", "STOP"]
+ACTIVE_WITHIN_S = 300  # after the guest agent answers
+INSTALL_WITHIN_S = 2400
+
+PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh clone", "active at boot, no login",
+           "every button reaches the game", "each screen on the bus", "export equals the emulator's",
+           "watchdog kills a stopped daemon", "power cut after a roll", "power cut after a move",
+           "power cut during boot", "journal: no traceback, no denial", "systemd-analyze security <= 2.0",
+           "uninstall leaves only the games"]
+
+
+def say(text: str) -> None:
+    boot_image.say(text)
+
+
+class Board:
+    def __init__(self, guest: Guest, report: Report, tarball: bytes, workdir: Path, started: float) -> None:
+        self.guest = guest
+        self.report = report
+        self.tarball = tarball
+        self.workdir = workdir
+        self.started = started
+        self.pulls: dict[str, str] = {}
+        self.controller = None
+        self.seen = 0  # messages of this boot already played
+
+    # -- power --------------------------------------------------------------------
+
+    def boot(self) -> float:
+        """Power on and wait for the agent; a fresh display (the panel lost power too)."""
+        from hw.oled_model import SSD1306
+
+        self.guest.power_on()
+        up = self.guest.wait_agent()
+        self.controller = SSD1306(64)
+        self.seen = 0
+        say(f"boot {self.guest.boots}: the guest agent answers {up:.0f} s after power-on")
+        return up
+
+    def wait_active(self, within: float = ACTIVE_WITHIN_S) -> tuple[str, float]:
+        start = time.monotonic()
+        state = "?"
+        while time.monotonic() - start < within:
+            state = self.guest.run("/bin/systemctl", "is-active", UNIT).stdout.strip()
+            if state in ("active", "failed"):
+                break
+            time.sleep(2)
+        return state, time.monotonic() - start
+
+    def unit(self) -> dict[str, str]:
+        return systemctl_show(self.guest.run("/bin/systemctl", "show", UNIT, "-p", "MainPID", "-p", "NRestarts",
+                                             "-p", "ExecMainStartTimestampMonotonic", "-p",
+                                             "ActiveEnterTimestampMonotonic", "-p", "ActiveState").stdout)
+
+    # -- the display ----------------------------------------------------------------
+
+    def received(self):
+        return sink_messages(self.guest.read(SINK))
+
+    def screen(self, settle: float = 1.5, within: float = 20.0):
+        """What the panel shows once the bus has been quiet for ``settle`` seconds."""
+        start = time.monotonic()
+        count, quiet_since = -1, time.monotonic()
+        messages = []
+        while time.monotonic() - start < within:
+            messages = self.received()
+            if len(messages) != count:
+                count, quiet_since = len(messages), time.monotonic()
+            elif time.monotonic() - quiet_since >= settle:
+                break
+            time.sleep(0.3)
+        play(self.controller, messages[self.seen:])
+        self.seen = len(messages)
+        return self.controller.glass()
+
+    # -- the buttons ----------------------------------------------------------------
+
+    def find_lines(self) -> None:
+        listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/pull").stdout
+        self.pulls = sim_pull_paths(listing, PINS)
+
+    def press(self, button: str) -> None:
+        pull = self.pulls[button]
+        done = self.guest.sh(f"echo pull-down > {pull} && sleep 0.15 && echo pull-up > {pull}")
+        if done.returncode:
+            raise OSError(f"cannot press {button}: {done.stderr.strip()}")
+
+    def export(self) -> dict | None:
+        done = self.guest.run("/usr/sbin/runuser", "-u", "cantstop", "--", BOX, "export", "--state-dir", STORE,
+                              timeout=180)
+        return json.loads(done.stdout) if done.returncode == 0 else None
+
+    def as_pi(self, command: str, timeout: float = 600.0):
+        return self.guest.run("/usr/sbin/runuser", "-l", "pi", "-c", command, timeout=timeout)
+
+
+def same(a, b) -> bool:
+    return a is not None and b is not None and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+# -- the checks, in order -------------------------------------------------------------
+
+def run_checks(board: Board) -> None:
+    report, guest = board.report, board.guest
+    board.boot()
+    t = time.monotonic()
+    group = guest.run("/usr/bin/getent", "group", "gpio").stdout.strip()
+    chip = guest.run("/usr/bin/stat", "-c", "%U:%G %a", "/dev/gpiochip0").stdout.strip()
+    bus = guest.run("/usr/bin/stat", "-c", "%U:%G %a", "/dev/i2c-1").stdout.strip()
+    label = guest.sh("cat /sys/bus/gpio/devices/gpiochip0/../*/label 2>/dev/null; "
+                     "cat /sys/class/gpio/gpiochip*/label 2>/dev/null").stdout.split()
+    report.add(PLANNED[0], not group and chip == "root:root 600", time.monotonic() - t,
+               f"gpio group: {group or 'none'}; /dev/gpiochip0 {chip or 'missing'}; /dev/i2c-1 {bus or 'missing'}"
+               + (f"; chips {' '.join(label)}" if label else ""))
+    before = snapshot(guest)
+    t = time.monotonic()
+    guest.write("/home/pi/cantstop-box.tar.gz", board.tarball)
+    board.as_pi("tar -xzf ~/cantstop-box.tar.gz && rm ~/cantstop-box.tar.gz")
+    done = board.as_pi(f"cd {CLONE} && sudo deploy/install.sh", timeout=INSTALL_WITHIN_S)
+    (board.workdir / "install.log").write_text(done.stdout + done.stderr)
+    why = ""
+    if done.returncode:
+        said = guest.sh("journalctl --no-pager -o cat -u cantstop-box | grep '^cantstop-box: ' | tail -1").stdout
+        why = f"exit {done.returncode}: " + (said.strip() or (done.stderr.strip().splitlines() or ["?"])[-1])[:200]
+    report.add(PLANNED[1], done.returncode == 0, time.monotonic() - t, why or "exit 0")
+    if guest.run("/usr/bin/test", "-e", f"/etc/systemd/system/{UNIT}").returncode:
+        return  # nothing to boot into
+    # The owner reboots, as the install says (and as a failed start would make them do).
+    guest.shut_down()
+    check_boot(board)
+    if report.checks[-1].passed:
+        check_buttons(board)
+        check_watchdog(board)
+        check_power_cuts(board)
+    check_journal(board)
+    check_uninstall(board, before)
+
+
+def check_boot(board: Board, name: str = PLANNED[2]) -> bool:
+    """Boot, wait for the unit; the times from power-on (the kernel's clock) to its start, READY=1 and the first frame."""
+    report = board.report
+    up = board.boot()
+    state, waited = board.wait_active()
+    unit = board.unit()
+    messages = board.received()
+    journal = board.guest.sh("journalctl -b --no-pager -o short-monotonic -u cantstop-box").stdout
+    starts = unit_starts(journal)
+    last, ready = monotonic_s(unit.get("ExecMainStartTimestampMonotonic")), monotonic_s(unit.get("ActiveEnterTimestampMonotonic"))
+    first = starts[0] if starts else last
+    frame_ns = first_frame_ns([m for m in messages if last is None or m.at_ns >= last * 1e9])
+    frame = frame_ns / 1e9 if frame_ns else None
+    restarts = unit.get("NRestarts", "?")
+    if name == PLANNED[2]:
+        report.figure("power-on to the guest agent (host clock)", up)
+        report.figure("power-on (kernel start) to unit start", first)
+        report.figure("power-on to READY=1", ready)
+        report.figure("unit start to READY=1", ready - first if ready and first else None)
+        report.figure("power-on to the first frame on the bus", frame)
+        report.figure("unit start to the first frame on the bus", frame - first if frame and first else None)
+    else:
+        report.figure(f"{name}: power-on to READY=1", ready)
+    why = ""
+    if restarts not in ("0", "?"):
+        said = [line for line in journal.splitlines() if "cantstop-box[" in line]
+        why = f"; restarted {restarts}x at boot: {said[0].split(': ', 1)[-1][:120] if said else '?'}"
+    return report.add(name, state == "active" and restarts == "0", up + waited,
+                      f"{state}; READY=1 {ready or 0:.1f} s, first frame {frame or 0:.1f} s after power-on" + why)
+
+
+def check_buttons(board: Board) -> None:
+    report = board.report
+    t = time.monotonic()
+    board.find_lines()
+    shown = [board.screen()]
+    for button in SCRIPT:
+        board.press(button)
+        shown.append(board.screen())
+    record = board.export()
+    pressed_s = time.monotonic() - t
+    if record is None:
+        report.add(PLANNED[3], False, pressed_s, "no game to export after the presses")
+        return
+    reference = Reference(REPO / "firmware/default_config.toml", rolls(record))
+    try:
+        expected = [reference.screen]
+        for button in SCRIPT:
+            reference.press(button)
+            expected.append(reference.screen)
+        wanted = reference.export()
+    finally:
+        reference.close()
+    changed = {b for i, b in enumerate(SCRIPT) if not same(expected[i], expected[i + 1])
+               and same(shown[i + 1], expected[i + 1])}
+    missing = [b for b in PINS if b not in changed]
+    report.add(PLANNED[3], not missing, pressed_s,
+               f"{len(SCRIPT)} presses; " + (f"no visible effect of {', '.join(missing)}" if missing else
+                                             "each button changed the screen as in the emulator"))
+    differ = [i for i in range(len(shown)) if not same(shown[i], expected[i])]
+    for i in differ[:3]:
+        shown[i].save(board.workdir / f"screen-{i}-booted.png")
+        expected[i].save(board.workdir / f"screen-{i}-emulator.png")
+    report.add(PLANNED[4], not differ, None, f"{len(shown) - len(differ)} of {len(shown)} screens the same"
+               + (f"; differ after presses {differ[:5]} (PNGs in {board.workdir})" if differ else ""))
+    report.add(PLANNED[5], comparable(record) == comparable(wanted), None,
+               f"{len(record.get('events', []))} events, {len(rolls(record))} rolls")
+    board.last_screen = shown[-1]
+    board.last_record = record
+
+
+def check_watchdog(board: Board) -> None:
+    report, guest = board.report, board.guest
+    t = time.monotonic()
+    before = board.unit()
+    pid = before.get("MainPID", "0")
+    guest.run("/bin/kill", "-STOP", pid)
+    restarts = before.get("NRestarts", "0")
+    deadline = time.monotonic() + 90
+    now = before
+    while time.monotonic() < deadline:
+        now = board.unit()
+        if now.get("NRestarts") != restarts and now.get("ActiveState") == "active":
+            break
+        time.sleep(2)
+    screen = board.screen()
+    record = board.export()
+    restarted = now.get("NRestarts") != restarts and now.get("MainPID") not in ("0", pid)
+    resumed = same(screen, getattr(board, "last_screen", None)) and comparable(record or {}) == comparable(
+        getattr(board, "last_record", {}) or {})
+    report.add(PLANNED[6], restarted and now.get("ActiveState") == "active" and resumed, time.monotonic() - t,
+               f"restarts {restarts} -> {now.get('NRestarts')}; " + ("same screen and game" if resumed else
+                                                                      "the game did not resume as it was"))
+
+
+def check_power_cuts(board: Board) -> None:
+    for name, button in ((PLANNED[7], "ROLL"), (PLANNED[8], "A")):
+        t = time.monotonic()
+        board.press(button)
+        screen = board.screen(settle=1.0)
+        record = board.export()
+        board.guest.cut_power()
+        ok = check_boot(board, f"boot after: {name}")
+        after_screen, after_record = board.screen(), board.export()
+        kept = comparable(after_record or {}) == comparable(record or {})
+        board.report.add(name, ok and kept and same(after_screen, screen), time.monotonic() - t,
+                         ("game kept, no roll re-drawn" if kept else "the game changed") + "; "
+                         + ("same screen" if same(after_screen, screen) else "another screen"))
+        board.last_screen, board.last_record = after_screen, after_record
+    # During boot: the plug pulled as the unit starts.
+    t = time.monotonic()
+    board.guest.cut_power()
+    board.boot()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if board.guest.run("/bin/systemctl", "is-active", UNIT).stdout.strip() in ("activating", "active"):
+            break
+        time.sleep(0.5)
+    board.guest.cut_power()
+    ok = check_boot(board, f"boot after: {PLANNED[9]}")
+    after_screen, after_record = board.screen(), board.export()
+    kept = comparable(after_record or {}) == comparable(board.last_record or {})
+    board.report.add(PLANNED[9], ok and kept and same(after_screen, board.last_screen), time.monotonic() - t,
+                     ("game kept" if kept else "the game changed") + "; "
+                     + ("same screen" if same(after_screen, board.last_screen) else "another screen"))
+
+
+def check_journal(board: Board) -> None:
+    report, guest = board.report, board.guest
+    t = time.monotonic()
+    text = guest.sh("journalctl --no-pager -o cat -u cantstop-box; journalctl --no-pager -o cat -k").stdout
+    (board.workdir / "journal.txt").write_text(text)
+    faults = journal_faults(text)
+    report.add(PLANNED[10], not faults, time.monotonic() - t, "; ".join(f[:80] for f in faults[:2]) or
+               f"{len(text.splitlines())} lines read")
+    done = guest.run("/usr/bin/systemd-analyze", "security", "--no-pager", UNIT)
+    level = exposure(done.stdout + done.stderr)
+    report.add(PLANNED[11], level is not None and level <= 2.0, None, f"exposure {level}")
+
+
+EXCLUDED = ("proc", "sys", "dev", "run", "tmp", "var/tmp", "var/log", "var/cache", "var/lib/apt", "var/lib/dpkg",
+            "var/lib/systemd", "var/lib/private", "home/pi", "root", "etc/ld.so.cache", "etc/passwd-", "etc/group-",
+            "etc/shadow-", "etc/gshadow-", "etc/subuid-", "etc/subgid-", "usr/lib/python3/dist-packages/__pycache__")
+
+
+def snapshot(guest: Guest) -> dict[str, str]:
+    text = guest.sh("cd / && find . -xdev \\( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run \\) -prune "
+                    "-o -printf '%P\\t%m %y %l\\n'", timeout=600).stdout
+    out = {}
+    for line in text.splitlines():
+        path, _, what = line.partition("\t")
+        if path and not path.startswith(EXCLUDED):
+            out[path] = what
+    return out
+
+
+def check_uninstall(board: Board, before: dict[str, str]) -> None:
+    t = time.monotonic()
+    done = board.as_pi(f"cd {CLONE} && sudo deploy/uninstall.sh", timeout=900)
+    after = snapshot(board.guest)
+    left = sorted(p for p in set(after) - set(before) if not p.startswith(STORE.lstrip("/")))
+    gone = sorted(set(before) - set(after))
+    changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
+    games = any(p.startswith(STORE.lstrip("/") + "/") for p in after)
+    why = (f"exit {done.returncode}" if done.returncode else f"left {left[:3]}" if left else
+           f"changed {changed[:3]}" if changed else f"removed {gone[:3]}" if gone else
+           "" if games else "the games are gone")
+    board.report.add(PLANNED[12], not why, time.monotonic() - t, why or "only the game store is left")

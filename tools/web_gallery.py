@@ -1,0 +1,102 @@
+"""Screenshots of the web view for docs/gallery/web: headless Chromium beside a box being played.
+
+A box (firmware's Box on mock pins, a real store in a temporary folder)
+plays a seeded game, the web view serves it on 127.0.0.1, and Chromium
+takes the live page mid-game and after the win, the history, one game
+stepped part way, and the statistics, at a phone's size (390x844, drawn at
+2x) and a TV's (1920x1080), in English, Japanese and Korean.
+
+Run: ``make web-gallery`` or ``.venv/bin/python tools/web_gallery.py docs/gallery/web``
+(needs Debian's chromium and chromium-driver, and fonts-noto-cjk for the
+Japanese and Korean text).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+
+from boxrig import BoxRig  # noqa: E402
+from browser import chrome, full_screenshot, missing  # noqa: E402
+from server import Server  # noqa: E402
+
+LANGS = ("en", "ja", "ko")
+NAMES = {"en": ("Ann", "Bob", "Cy"), "ja": ("さくら", "はると", "ゆい"), "ko": ("민준", "서연", "지우")}
+
+
+def shots(out: Path) -> list[tuple[str, str]]:
+    made = []
+    for lang in LANGS:
+        with tempfile.TemporaryDirectory() as state:
+            rig = BoxRig(Path(state), names=NAMES[lang], seed=21, language=lang)
+            rig.play_to_the_end()
+            rig.tap("ROLL")
+            rig.tap("ROLL")
+            rig.play(57)
+            with Server(Path(state), lang=lang) as server:
+                for size in ("phone", "tv"):
+                    driver = chrome(size, lang)
+                    try:
+                        pages = [("live", "/"), ("history", "/games"), ("game", "/games/1?step=40"),
+                                 ("stats", "/people")]
+                        for name, path in pages:
+                            driver.get(server.url + path + ("&" if "?" in path else "?") + f"lang={lang}")
+                            file = out / f"{name}-{size}-{lang}.png"
+                            if size == "phone":
+                                full_screenshot(driver, file)
+                                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                                    "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+                            else:
+                                driver.save_screenshot(str(file))
+                            made.append((file.name, f"{name}, {size}, {lang}"))
+                    finally:
+                        driver.quit()
+            rig.play_to_the_end()
+            with Server(Path(state), lang=lang) as server:
+                for size in ("phone", "tv"):
+                    driver = chrome(size, lang)
+                    try:
+                        driver.get(server.url + f"/?lang={lang}")
+                        file = out / f"won-{size}-{lang}.png"
+                        full_screenshot(driver, file) if size == "phone" else driver.save_screenshot(str(file))
+                        made.append((file.name, f"won, {size}, {lang}"))
+                    finally:
+                        driver.quit()
+            rig.close()
+    return made
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: tools/web_gallery.py OUT_DIR", file=sys.stderr)
+        return 2
+    why = missing()
+    if why:
+        print(f"web_gallery: {why}", file=sys.stderr)
+        return 1
+    out = Path(argv[0])
+    out.mkdir(parents=True, exist_ok=True)
+    made = shots(out)
+    lines = ["# Web view gallery", "",
+             "The live web view (`cantstop-box web`, [docs/web.md](../../web.md)) in headless Chromium beside a",
+             "box being played: a phone held upright (390x844, drawn at 2x) and a TV (1920x1080), in every",
+             "language the box speaks. Regenerate with `make web-gallery`.", ""]
+    for kind, title in (("live", "The live game"), ("won", "After the win: the recap"), ("history", "History"),
+                        ("game", "One game, step by step"), ("stats", "Statistics per person")):
+        lines += [f"## {title}", "", "| | English | 日本語 | 한국어 |", "|---|---|---|---|"]
+        for size in ("tv", "phone"):
+            cells = " | ".join(f"![{kind} {size} {lang}]({kind}-{size}-{lang}.png)" for lang in LANGS)
+            lines.append(f"| {size} | {cells} |")
+        lines.append("")
+    (out / "README.md").write_text("\n".join(lines))
+    print(f"wrote {len(made)} screenshots and README.md to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

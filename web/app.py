@@ -1,0 +1,293 @@
+"""The routes: the live game, its event stream, the history, one game, its record, the statistics.
+
+Read-only by construction: every route answers GET (and HEAD) only, other
+methods get 405 and unknown paths 404 (a page, never a traceback). Store
+reads run in worker threads; the event stream is a small ASGI app of its own
+that also listens for the client leaving, so a closed tab frees its place at
+once, and at most :data:`MAX_STREAMS` are open (the next gets 503 and the
+page falls back to polling).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from firmware.commands.cli import MAX_INT
+from firmware.commands.export import format_record, record_json
+from firmware.table.seat import seats_from_meta
+from firmware.table import person_stats as people, roster
+from firmware.store import StoreError
+
+from . import pages
+from .hub import Hub, one_line
+from .reader import Reader
+from .text import choose
+
+log = logging.getLogger("cantstop.web")
+
+MAX_STREAMS = 250  # event streams open at once (each costs a few kilobytes)
+WORKERS = 4  # threads reading the store for the pages
+HEARTBEAT = 15.0  # seconds between two comments on an idle stream (finds dead clients)
+STATIC = Path(__file__).resolve().parent / "static"
+TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
+HEADERS = {"Content-Security-Policy": pages.CSP, "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY", "Cache-Control": "no-store"}
+_ID = re.compile(r"[1-9][0-9]{0,18}")
+GET = ["GET", "HEAD"]
+
+
+def _html(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers=HEADERS)
+
+
+def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | None = None,
+               proc_locks: str = "/proc/locks") -> Starlette:
+    """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view)."""
+    reader = Reader(state_dir, proc_locks=proc_locks)
+    kept_tallies: dict = {}  # tallies this process worked out (games the box kept none for): replayed once
+    hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
+    files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
+
+    def lang_of(request: Request) -> str:
+        return choose(request.query_params.get("lang"), request.headers.get("accept-language"), hub.box_language())
+
+    async def page_lang(request: Request) -> str:
+        return await run_in_threadpool(lang_of, request)
+
+    async def home(request: Request):
+        lang = await page_lang(request)
+        version, fragment = await run_in_threadpool(hub.fragment, lang)
+        return _html(pages.live_page(lang, fragment, version))
+
+    async def now(request: Request):
+        """The live fragment as JSON: what a page without event streams polls."""
+        lang = await page_lang(request)
+        version, fragment = await run_in_threadpool(hub.fragment, lang)
+        return JSONResponse({"v": version, "html": fragment}, headers=HEADERS)
+
+    async def history(request: Request):
+        lang = await page_lang(request)
+        raw = request.query_params.get("page", "1")
+        if not _ID.fullmatch(raw) or int(raw) > 10**6:
+            raise HTTPException(404)
+        page = int(raw)
+
+        def read():
+            with reader.read() as store:
+                if store is None:
+                    return [], False
+                listed = store.games(limit=page * pages.PAGE_SIZE + 1)
+                shown = listed[(page - 1) * pages.PAGE_SIZE: page * pages.PAGE_SIZE]
+                checked = [_checked(store, g) for g in shown]
+                return checked, len(listed) > page * pages.PAGE_SIZE
+
+        games, more = await run_in_threadpool(read)
+        if page > 1 and not games:
+            raise HTTPException(404)
+        return _html(pages.history_page(lang, games, page, more))
+
+    async def game(request: Request):
+        ident = request.path_params["ident"]
+        as_json = ident.endswith(".json")
+        ident = ident.removesuffix(".json")
+        if not _ID.fullmatch(ident) or int(ident) > MAX_INT:
+            raise HTTPException(404)
+        step = request.query_params.get("step")
+        if step is not None and not re.fullmatch(r"[0-9]{1,7}", step):
+            raise HTTPException(404)
+
+        def read():
+            with reader.read() as store:
+                if store is None:
+                    return None
+                try:
+                    return store.game(int(ident))
+                except StoreError:
+                    return None
+
+        stored = await run_in_threadpool(read)
+        if stored is None:
+            raise HTTPException(404)
+        if as_json:
+            return Response(format_record(record_json(stored)), media_type="application/json",
+                            headers=HEADERS | {"Content-Disposition": f'inline; filename="game-{stored.id}.json"'})
+        lang = await page_lang(request)
+        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step)))
+
+    async def person_stats(request: Request):
+        lang = await page_lang(request)
+
+        def read():
+            with reader.read() as store:
+                if store is None:
+                    return (), 0
+                names = roster.load(store, settings.roster)
+                tallies = people.load_tallies(_NoWrites(store, kept_tallies), seats_from_meta)
+                return people.people(tallies, names.who)
+
+        found, contests = await run_in_threadpool(read)
+        return _html(pages.people_page(lang, found, contests))
+
+    async def static(request: Request):
+        hit = files.get(request.path_params["name"])
+        if hit is None:
+            raise HTTPException(404)
+        body, kind = hit
+        return Response(body, media_type=kind, headers=HEADERS | {"Cache-Control": "public, max-age=3600"})
+
+    async def not_found(request: Request, exc: HTTPException):
+        try:
+            lang = await page_lang(request)
+        except Exception:
+            lang = config_lang
+        if exc.status_code == 404:
+            return _html(pages.not_found(lang), 404)
+        headers = dict(HEADERS) | (exc.headers or {})
+        return Response(str(exc.detail), status_code=exc.status_code, headers=headers)
+
+    async def failed(request: Request, exc: Exception):
+        log.error("%s %s: %s", request.method, request.url.path, one_line(exc))
+        return _html(pages.problem_page(config_lang, one_line(exc)), 500)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        import anyio.to_thread
+
+        # A few worker threads are plenty (reads take milliseconds, and one reader serves them in turn);
+        # anyio's default of 40 would cost memory a Pi Zero does not have.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/", home, methods=GET),
+            Route("/now.json", now, methods=GET),
+            Route("/events", EventStream(hub, lang_of), methods=["GET"]),
+            Route("/games", history, methods=GET),
+            Route("/games/{ident}", game, methods=GET),
+            Route("/people", person_stats, methods=GET),
+            Route("/static/{name}", static, methods=GET),
+        ],
+        exception_handlers={HTTPException: not_found, Exception: failed},
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+def _checked(store, summary):
+    """A listed game with its damage found (history replays every game it lists; so does a page of it)."""
+    if summary.status == "damaged":
+        return summary
+    try:
+        stored = store.game(summary.id)
+    except StoreError:
+        return summary
+    if stored.status == "damaged":
+        from dataclasses import replace
+
+        return replace(summary, status="damaged", problem=stored.problem)
+    return summary
+
+
+class _NoWrites:
+    """The store for the statistics, minus its writes: a reader keeps nothing on disk (the box keeps the tallies).
+
+    A tally the statistics had to replay a game for is kept in ``kept`` (this
+    process's memory, a few hundred bytes a game) instead, so it is replayed once.
+    """
+
+    def __init__(self, store, kept: dict):
+        self._store = store
+        self._kept = kept
+
+    def put_facts(self, values) -> None:
+        for key, value in values.items():
+            if value is not None and key.startswith(people.TALLY_PREFIX) and len(self._kept) < 100_000:
+                self._kept[key] = value
+
+    def facts(self, prefix: str) -> dict:
+        found = dict(self._store.facts(prefix))
+        for key, value in self._kept.items():
+            if key.startswith(prefix):
+                found.setdefault(key, value)
+        return found
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+
+class EventStream:
+    """``/events``: server-sent events, one ``live`` event with the fragment per change of the store."""
+
+    def __init__(self, hub: Hub, lang_of):
+        self.hub = hub
+        self.lang_of = lang_of
+
+    async def __call__(self, scope, receive, send) -> None:
+        hub = self.hub
+        if hub.streams >= MAX_STREAMS:
+            await _plain(send, 503, b"too many open pages: this one polls instead\n", [(b"retry-after", b"5")])
+            return
+        request = Request(scope, receive)
+        hub.streams += 1
+        try:
+            lang = await run_in_threadpool(self.lang_of, request)
+            raw = request.query_params.get("v", "")
+            seen = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
+                (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]})
+            await send({"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True})
+            gone = asyncio.ensure_future(_disconnected(receive))
+            try:
+                while not gone.done():
+                    if hub.version != seen:
+                        # built once per change: every stream but the first takes it without a thread
+                        seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)
+                        data = json.dumps({"v": seen, "html": html}, ensure_ascii=False)
+                        chunk = f"id: {seen}\nevent: live\ndata: {data}\n\n".encode()
+                    else:
+                        chunk = b": ping\n\n"
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    if hub.version == seen:
+                        waiter = asyncio.ensure_future(hub.wait(seen, HEARTBEAT))
+                        await asyncio.wait({gone, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                        waiter.cancel()
+            finally:
+                gone.cancel()
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the client left while we wrote
+        finally:
+            hub.streams -= 1
+
+
+async def _disconnected(receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+async def _plain(send, status: int, body: bytes, extra=()) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"), *extra]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,137 @@
+"""The one watcher of the store: polls it cheaply and tells every open page when it changed.
+
+One task polls :meth:`Reader.token` (``PRAGMA data_version``) every
+:data:`POLL` seconds, and whether the box runs every second; on a change it
+bumps :attr:`Hub.version` and wakes every event stream at once. The live
+fragment is built once per change and language, however many pages are open
+(in a worker thread: the event loop never waits on the store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+
+from . import live as live_data
+from .board import live_fragment
+
+log = logging.getLogger("cantstop.web")
+
+POLL = 0.1  # seconds between two looks at the store (a data_version query: microseconds)
+BOX_EVERY = 1.0  # seconds between two looks at whether the box runs
+
+
+class Hub:
+    def __init__(self, reader, settings, config_lang: str, *, poll: float = POLL):
+        self.reader = reader
+        self.settings = settings
+        self.config_lang = config_lang
+        self.poll = poll
+        self.version = 1
+        self._token = None
+        self._box = None
+        self._changed: asyncio.Event | None = None
+        self._cache: dict[str, tuple[int, str]] = {}  # page lang -> (version, fragment)
+        self._lang: tuple[int, str] | None = None  # (version, the box's language)
+        self._build = threading.Lock()
+        self._task: asyncio.Task | None = None
+        self.streams = 0  # event streams open now
+
+    # -- the watcher -----------------------------------------------------------
+
+    async def start(self) -> None:
+        self._changed = asyncio.Event()
+        self._token = await asyncio.to_thread(self.reader.token)
+        self._box = await asyncio.to_thread(self.reader.box_running)
+        self._task = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._task = None
+        await asyncio.to_thread(self.reader.close)
+
+    async def _watch(self) -> None:
+        box_due = time.monotonic() + BOX_EVERY
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                token = await asyncio.to_thread(self.reader.token)
+                box = self._box
+                if time.monotonic() >= box_due:
+                    box = await asyncio.to_thread(self.reader.box_running)
+                    box_due = time.monotonic() + BOX_EVERY
+            except Exception as err:  # never let the watcher die: log and look again
+                log.error("watching the store: %s", err)
+                continue
+            if token != self._token or box != self._box:
+                self._token, self._box = token, box
+                self.changed()
+
+    def changed(self) -> None:
+        """The store changed: a new version, every stream woken."""
+        self.version += 1
+        if self._changed is not None:
+            old, self._changed = self._changed, asyncio.Event()
+            old.set()
+
+    async def wait(self, version: int, timeout: float) -> int:
+        """Wait until the version is past ``version`` (or ``timeout`` seconds); the version now."""
+        if self.version == version and self._changed is not None:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+        return self.version
+
+    # -- what the pages show -----------------------------------------------------
+
+    def box_language(self) -> str:
+        """The language the box speaks now (the table's choice, else the config's), read once per change."""
+        hit = self._lang
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        version = self.version
+        try:
+            lang = live_data.box_language(self.reader, self.config_lang)
+        except Exception as err:
+            log.error("cannot read the box's language: %s", err)
+            lang = self.config_lang
+        self._lang = (version, lang)
+        return lang
+
+    def cached(self, lang: str) -> tuple[int, str] | None:
+        """The live fragment in ``lang`` if it is built for the current version (no store read), else None."""
+        hit = self._cache.get(lang)
+        return hit if hit is not None and hit[0] == self.version else None
+
+    def fragment(self, lang: str) -> tuple[int, str]:
+        """(version, the live fragment in ``lang``), built at most once per change and language (thread-safe)."""
+        version = self.version
+        hit = self._cache.get(lang)
+        if hit is not None and hit[0] == version:
+            return hit
+        with self._build:
+            hit = self._cache.get(lang)
+            if hit is not None and hit[0] == version:
+                return hit
+            try:
+                html = live_fragment(live_data.snapshot(self.reader, self.settings, self.config_lang, lang))
+            except Exception as err:  # a store that cannot be shown: say so, and keep serving
+                log.error("cannot show the live game: %s", err)
+                from .board import e
+
+                html = f'<div id="game" data-status="error"><p class="problem">{e(one_line(err))}</p></div>'
+            entry = (version, html)
+            self._cache[lang] = entry
+            return entry
+
+
+def one_line(err: BaseException) -> str:
+    return (" ".join(str(err).split()) or type(err).__name__)[:200]

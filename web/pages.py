@@ -1,0 +1,162 @@
+"""Whole HTML pages: the layout, the history, one game step by step, the statistics, not found.
+
+Every stored text (names, colours, problems) goes through :func:`board.e`.
+Only the box's own files are linked: no page loads anything from elsewhere.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine import apply, new_game
+
+from firmware import i18n, words
+from firmware.commands.history import duration_text, rounds, summary_json
+
+from . import board
+from .board import e, seat_style
+from .live import event_text
+from .text import TEXT
+
+PAGE_SIZE = 20
+COLUMNS = ("game", "started", "players", "rounds", "winner", "duration", "status")  # the history's, as `history` has them
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | None = None,
+           path: str = "/") -> str:
+    t = TEXT[lang]
+    links = [("live", "/", t["live"]), ("history", "/games", t["history"]), ("people", "/people", t["people"])]
+    menu = "".join(f'<a href="{href}"' + (' aria-current="page"' if key == nav else "") + f'>{e(label)}</a>'
+                   for key, href, label in links)
+    langs = "".join(f'<a href="{e(path)}?lang={code}" lang="{code}"' + (' aria-current="true"' if code == lang else "")
+                    + f">{e(i18n.NAMES[code])}</a>" for code in i18n.LANGUAGES)
+    js = f'<script src="/static/{script}" defer></script>' if script else ""
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{e(title)} · {e(t["title"])}</title><link rel="stylesheet" href="/static/style.css">'
+            f'<link rel="icon" href="/static/icon.svg">{js}</head>'
+            f'<body><header><span class="brand">{e(t["title"])}</span><nav>{menu}</nav>'
+            f'<nav class="langs" aria-label="{e(t["language"])}">{langs}</nav></header>'
+            f'<main>{body}</main></body></html>')
+
+
+def live_page(lang: str, fragment: str, version: int) -> str:
+    body = f'<div id="live" data-version="{version}" data-lang="{lang}">{fragment}</div>' \
+           f'<p class="conn" id="conn" hidden>{e(TEXT[lang]["reconnecting"])}</p>'
+    return layout(lang, TEXT[lang]["live"], body, nav="live", script="live.js", path="/")
+
+
+def not_found(lang: str) -> str:
+    t = TEXT[lang]
+    return layout(lang, t["not_found"], f'<h1>{e(t["not_found"])}</h1><p>{e(t["not_found_text"])}</p>')
+
+
+def problem_page(lang: str, text: str) -> str:
+    return layout(lang, TEXT[lang]["damaged"], f'<h1>{e(TEXT[lang]["damaged"])}</h1><p class="problem">{e(text)}</p>')
+
+
+def _when(seconds) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
+
+
+# -- the history -----------------------------------------------------------------
+
+
+def history_page(lang: str, games, page: int, more: bool) -> str:
+    """One page of the history, newest first; ``games`` are the page's summaries (damage checked)."""
+    t = TEXT[lang]
+    w = words.language(lang)
+    rows = []
+    for g in games:
+        item = summary_json(g)
+        names = [n if n else w.colour(c) for n, c in zip(item["names"], g.players)]
+        winner = names[g.winner] if g.winner is not None and 0 <= g.winner < len(names) else "–"
+        status = t.get(f"status_{g.status}", g.status)
+        problem = f'<div class="problem">{e(g.problem)}</div>' if g.problem else ""
+        cells = (f'<a href="/games/{g.id}">{g.id}</a>', e(_when(g.started)), e(", ".join(names)), str(rounds(g)),
+                 e(winner), e(duration_text(g.duration)), e(status) + problem)
+        rows.append(f'<tr data-game="{g.id}" class="st-{e(g.status)}">'
+                    + "".join(f'<td data-label="{e(t[k])}">{c}</td>' for k, c in zip(COLUMNS, cells)) + "</tr>")
+    head = "".join(f"<th>{e(t[k])}</th>" for k in COLUMNS)
+    pager = []
+    if page > 1:
+        pager.append(f'<a rel="prev" href="/games?page={page - 1}">← {e(t["newer"])}</a>')
+    if more:
+        pager.append(f'<a rel="next" href="/games?page={page + 1}">{e(t["older"])} →</a>')
+    table = f'<table class="history"><tr class="head">{head}</tr>{"".join(rows)}</table>' if rows else \
+        f'<p class="empty">{e(t["no_store"])}</p>'
+    return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}<nav class="pager">{"".join(pager)}</nav>',
+                  nav="history", path="/games")
+
+
+# -- one game, step by step --------------------------------------------------------
+
+
+def game_page(lang: str, game, step: int | None) -> str:
+    """Game ``game`` (a StoredGame) after ``step`` of its events (None: all of them), with links to step through."""
+    t = TEXT[lang]
+    w = words.language(lang)
+    from firmware.table.seat import seats_from_meta
+
+    seats = seats_from_meta(game.meta, game.players)
+    names = tuple(s.name or w.colour(s.colour) for s in seats)
+    total = len(game.events)
+    step = total if step is None else max(0, min(step, total))
+    state = new_game(game.players, game.rules)
+    before = state
+    for event in game.events[:step]:
+        before, state = state, apply(state, event)
+    said = event_text(w, names, before, game.events[step - 1]) if step else t["start"]
+    colours = tuple(game.players)
+    items = "".join(f'<li data-seat="{i}"' + (' class="current"' if i == state.current and not state.is_over else "")
+                    + f'><span class="piece p{i}">{board.SEAT_MARKS[i]}</span> {e(n)}</li>' for i, n in enumerate(names))
+    moved = ()
+    if step:
+        last = game.events[step - 1]
+        moved = tuple(getattr(last, "sums", ()))
+    href = f"/games/{game.id}"
+
+    def link(label: str, to: int, key: str) -> str:
+        if to == step or not 0 <= to <= total:
+            return f'<span class="off">{e(label)}</span>'
+        return f'<a href="{href}?step={to}" data-key="{key}" id="{key}">{e(label)}</a>'
+
+    controls = (f'<nav class="steps">{link(t["first"], 0, "first")}{link(t["prev"], step - 1, "prev")}'
+                f'<span class="at">{e(t["step"])} <b id="step">{step}</b>/{total}</span>'
+                f'{link(t["next"], step + 1, "next")}{link(t["end"], total, "last")}</nav>')
+    status = t.get(f"status_{game.status}", game.status)
+    problem = ""
+    if game.problem:
+        problem = (f'<p class="problem">{e(game.problem)}</p><details><summary>{len(game.damaged_rows)}</summary>'
+                   + "".join(f"<pre>{seq}: {e(text)}</pre>" for seq, text in game.damaged_rows) + "</details>")
+    head = (f'<h1>{e(t["game"])} {game.id} <small>{e(status)}</small></h1>'
+            f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · '
+            f'{e(w.turn_status(state.round))} · <a href="{href}.json">{e(t["record"])}</a></p>')
+    body = (f'<div id="replay" data-game="{game.id}" data-step="{step}" data-total="{total}" '
+            f'style="{seat_style(colours)}">{head}{problem}<ul class="players">{items}</ul>{controls}'
+            f'<p class="said" id="said">{e(said)}</p>{board.board(state, moved)}</div>')
+    return layout(lang, f'{t["game"]} {game.id}', body, nav="history", script="replay.js", path=href)
+
+
+# -- statistics per person ---------------------------------------------------------
+
+
+def people_page(lang: str, found, contests: int) -> str:
+    t = TEXT[lang]
+    w = words.language(lang)
+    if not found:
+        body = f'<p class="empty">{e(t["no_people"])}</p>'
+    else:
+        cards = []
+        for p in found:
+            solo = {c: (p.solo_best(c), p.solo_average(c)) for c in p.solo}
+            rows = w.person_rows(p.games, p.wins, p.win_rate, p.busts_per_turn, solo)
+            cells = "".join(f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in rows)
+            cards.append(f'<section class="person"><h2>{e(p.name)}</h2><table>{cells}</table></section>')
+        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>'
+    return layout(lang, t["people"], f'<h1>{e(t["people"])}</h1>{body}', nav="people", path="/people")
