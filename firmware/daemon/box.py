@@ -33,6 +33,7 @@ from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper, short
 from .pager import Pager
+from .signals import Signals
 from .worker import KeepTallies
 
 log = logging.getLogger("cantstop.daemon")
@@ -68,6 +69,7 @@ class Box:
         renderer=render_pages,
         dim_after: float | None = 600.0,
         language: str = "en",
+        signals=None,
         worker=None,
     ) -> None:
         self.settings = settings
@@ -80,6 +82,7 @@ class Box:
         self.notifier = notifier
         self.renderer = renderer  # view, size -> the frame's pages (or one image)
         self.pager = Pager()
+        self.signals = signals or Signals()  # the buttons' lamps and the buzzer (none: nothing happens)
         self.queue: queue.Queue = queue.Queue()
         # the screen's own pages of instructions: the UI is handed its layout's pure paginator
         self.paginate = layout_for(getattr(display, "size", (128, 64))).paginate
@@ -358,6 +361,7 @@ class Box:
     def _dim(self, on: bool) -> None:
         self.dimmed = on
         self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
+        self.signals.dim(on)
         try:
             self.display.dim(on)
         except Exception as err:  # like a failed frame: the game goes on
@@ -369,6 +373,7 @@ class Box:
             return
         self.last_view = v
         self._show(self.pager.start(self.renderer(v, self.display.size), self.clock()))
+        self.signals.frame(self.app, v)
 
     def _show(self, image) -> None:
         """Hand one page to the display; a failure is logged once and the view drawn again later."""
@@ -395,6 +400,7 @@ class Box:
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()
+            self.signals.off()
         self.running = False
         if self.worker is not None:
             self.worker.close()
