@@ -85,7 +85,7 @@ class Box:
         self.signals = signals or Signals()  # the buttons' lamps and the buzzer (none: nothing happens)
         self.queue: queue.Queue = queue.Queue()
         # the screen's own pages of instructions: the UI is handed its layout's pure paginator
-        self.paginate = layout_for(getattr(display, "size", (128, 64))).paginate
+        self.paginate = layout_for(display.size).paginate
         self.app: ui.App = ui.boot(settings, language=language, paginate=self.paginate)
         self.keeper = Keeper(store)  # the store's side of the effects: the game's writes, the facts kept
         self.last_view = None

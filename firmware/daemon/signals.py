@@ -32,7 +32,7 @@ class Signals:
         self._states = lamp_states(view)
         self._lamps(self._states)
         before, self._game = self._game, app.states
-        if self.buzzer is None or before is None or getattr(app, "muted", False):
+        if self.buzzer is None or before is None or app.muted:
             return
         for cue in cues(before, app.states, app.events):
             self._guard("buzzer", lambda: self.buzzer.play(MELODIES[cue]))
