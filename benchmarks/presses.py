@@ -5,7 +5,8 @@ pins with a fake clock, as a patient table would: it waits out every pause
 the box asks for (a box seat's pace, the guard after a handover), then
 presses only what the game needs. People play a fixed script (the first legal
 pairing, side A of a pick, stop after two moves when allowed). Counted from
-the press that starts the game to the winner's screen.
+the press that starts the game to the winner's screen; a handover is each time
+the next seat's turn screen comes up, and its presses are those made on it.
 
 Run: ``.venv/bin/python benchmarks/presses.py [--games N]`` (also part of
 ``benchmarks/box.py``).
@@ -54,11 +55,23 @@ class Table:
         self.presses = 0
         self.box_presses = 0  # presses made while a box seat's turn was on the screen
         self.box_turns = 0
+        self.handover_presses = 0  # presses made while a handover (the next seat's turn screen) was up
+        self.handovers = 0
+        self._on_handover = False
+
+    def _look(self) -> None:
+        """Count a handover each time the turn screen comes up."""
+        up = isinstance(ui.view(self.box.app), views.TurnView)
+        if up and not self._on_handover:
+            self.handovers += 1
+        self._on_handover = up
 
     def tap(self, name: str) -> None:
         self.presses += 1
         if _box_turn(self.box.app):
             self.box_presses += 1
+        if self._on_handover:
+            self.handover_presses += 1
         pin = self.factory.pin(PINS[name])
         pin.drive_low()
         self.clock.advance(0.1)
@@ -66,6 +79,7 @@ class Table:
         pin.drive_high()
         self.clock.advance(0.1)
         self.box.pump()
+        self._look()
 
     def wait(self) -> bool:
         """Wait out a pause the box asked for; False when none is pending."""
@@ -74,6 +88,7 @@ class Table:
             return False
         self.clock.now = max(self.clock.now, due) + 0.001
         self.box.pump()
+        self._look()
         return True
 
     def close(self) -> None:
@@ -124,14 +139,16 @@ def _runners(table: Table) -> int:
     return len(table.box.app.game.runner_steps())
 
 
-def presses(box_seats: tuple[int, ...], games: int, seed: int = 1) -> list[tuple[int, int, int]]:
-    """(presses, presses in box turns, box turns) for each of ``games`` 2-player games."""
+def presses(box_seats: tuple[int, ...], games: int, seed: int = 1) -> list[tuple[int, int, int, int, int]]:
+    """(presses, presses in box turns, box turns, presses on handovers, handovers) for each of
+    ``games`` 2-player games."""
     out = []
     for i in range(games):
         with tempfile.TemporaryDirectory() as tmp:
             table = Table(Path(tmp), seed + i, box_seats)
             try:
-                out.append((play_game(table), table.box_presses, table.box_turns))
+                out.append((play_game(table), table.box_presses, table.box_turns,
+                            table.handover_presses, table.handovers))
             finally:
                 table.close()
     return out
@@ -146,6 +163,7 @@ def report(games: int) -> list[str]:
                 f"(min {min(counts)}, max {max(counts)}) over {games} seeded games")
         if seats:
             line += f"; {sum(r[1] for r in rows) / max(1, sum(r[2] for r in rows)):.2f} presses per box turn"
+        line += f"; {sum(r[3] for r in rows) / max(1, sum(r[4] for r in rows)):.2f} presses per handover"
         lines.append(line)
     return lines
 

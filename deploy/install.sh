@@ -278,6 +278,15 @@ if [ -e "$DROPIN_DIR/groups.conf" ]; then
     file_step rm -f "$DROPIN_DIR/groups.conf"
     if [ "$DRY_RUN" -eq 0 ]; then rmdir "$DROPIN_DIR" 2>/dev/null || true; fi
 fi
+# The command on root's PATH, so `sudo cantstop-box players add Ann` works as the docs show it
+# (a file of somebody else's there is left alone, with a note).
+BIN_LINK=$R/usr/local/bin/$NAME
+if [ -L "$BIN_LINK" ] || [ ! -e "$BIN_LINK" ]; then
+    file_step install -d -m 0755 "$R/usr/local/bin"
+    file_step ln -sfn "/opt/$NAME/venv/bin/$NAME" "$BIN_LINK"
+else
+    say "NOTE: $BIN_LINK is another program's: run the box's commands as /opt/$NAME/venv/bin/$NAME"
+fi
 # The devices' groups: a udev rule of the box's own, applied now where udev runs.
 file_step install -d -m 0755 "$UDEV_DIR"
 file_step install -m 0644 "$SRC/deploy/$UDEV_RULE" "$UDEV_DIR/$UDEV_RULE"

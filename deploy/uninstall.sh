@@ -102,6 +102,10 @@ if [ -e "$WEB_UNIT" ]; then
     done
     file_step rm -f "$WEB_UNIT"
 fi
+BIN_LINK=$R/usr/local/bin/$NAME
+if [ -L "$BIN_LINK" ] && [ "$(readlink "$BIN_LINK")" = "/opt/$NAME/venv/bin/$NAME" ]; then
+    file_step rm -f "$BIN_LINK"  # only the link install.sh made
+fi
 if [ -e "$UDEV_RULE" ]; then
     # The devices go back to the system's own rules (udev applies them on the next event or boot).
     file_step rm -f "$UDEV_RULE"

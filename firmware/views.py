@@ -17,6 +17,10 @@ Conventions every view follows:
   e.g. ``"ROLL:roll MENU:menu"``.
 - ``alert`` is a short warning shown over the top line when set (for
   instance ``"NOT SAVED: disk full"``); the screen stays usable.
+- ``expect`` (a field or a property) names the buttons the box waits for
+  (the ROLL of a handover, the legal pairings of the dice), and ``refused``
+  the legend's buttons that do nothing now (an illegal pairing): the
+  buttons' lamps read them with the legend (:mod:`firmware.cues.lamps`).
 - ``lang`` is the language of the view ("en", "ja", "ko"): its texts are
   already in it, and the renderer draws the few words it adds around them
   (a status, "bust if you roll again") in it too. It is part of the view, so
@@ -47,6 +51,11 @@ class TurnView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
+    @property
+    def expect(self) -> tuple[str, ...]:
+        """A player's turn waits for ROLL (a box seat's goes on by itself)."""
+        return () if self.bot else ("ROLL",)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -73,6 +82,16 @@ class DiceView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """The pairings that cannot move (their button only says so)."""
+        return tuple(o.label for o in self.options if o.effect == "none")
+
+    @property
+    def expect(self) -> tuple[str, ...]:
+        """A player's dice wait for one of the legal pairings."""
+        return () if self.bot else tuple(o.label for o in self.options if o.effect != "none")
+
 
 @dataclass(frozen=True)
 class PickView:
@@ -86,6 +105,7 @@ class PickView:
     keys: str = "A/B:pick STOP:back"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    expect: tuple[str, ...] = ("A", "B")  # one of the two columns is picked
 
 
 @dataclass(frozen=True)
@@ -136,6 +156,7 @@ class InstructionsView:
     keys: str = "ROLL:done"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    expect: tuple[str, ...] = ()  # ("ROLL",) at a handover: the next player's ROLL is awaited
 
 
 @dataclass(frozen=True)
@@ -190,6 +211,7 @@ class MenuView:
     keys: str = "A/B:move ROLL:ok MENU:back"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    off: tuple[int, ...] = ()  # items that cannot be used now: shown as such, in their places
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ one shown is replayed to find damage).
 One row per game: number, start (local time), players (by name, with the
 colour of their pieces: "Ann (Red)"; a seat without a name by its colour),
 turns reached (every player's turn counts), rounds (each player's turn once:
-what the box's win screen counts), winner, duration and status. ``--json``
+what the box's win screen counts), winner, duration and status ("set aside":
+left for another, and Continue on the box's menu reopens it). ``--json``
 prints a list of objects instead (times as ISO 8601 in UTC, duration in
 seconds; the keys are listed in docs/store.md). Export one with
 ``cantstop-box export N``.
@@ -141,6 +142,14 @@ def summary_json(game: GameSummary) -> dict:
     }
 
 
+def status_text(game: GameSummary) -> str:
+    """The status as the table reads it: a game set aside that the menu's Continue can reopen is
+    "set aside", not "abandoned" (the stored status, which ``--json`` keeps)."""
+    if game.status == "abandoned" and not game.problem:
+        return "set aside"
+    return game.status
+
+
 def table(games: list[GameSummary]) -> str:
     """A plain text table, columns padded to fit."""
     head = ("#", "started", "players", "turns", "rounds", "winner", "duration", "status")
@@ -154,7 +163,7 @@ def table(games: list[GameSummary]) -> str:
             str(rounds(g)),
             escaped(winner_name(g) or "-"),
             duration_text(g.duration),
-            g.status,
+            status_text(g),
         ))
     widths = [max(width(r[i]) for r in rows) for i in range(len(head))]
     right = {0, 3, 4, 6}

@@ -24,15 +24,16 @@ from collections.abc import Callable
 
 from firmware import ui, words
 from firmware.config import GameConfig
-from firmware.screens import render_pages
+from firmware.screens import layout_for, render_pages
 from firmware.table import names, roster
 from firmware.table.loaders import load_stats, seats_from_meta, unfinished
 
-from . import restart
+from firmware.table import restart
 from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper, short
 from .pager import Pager
+from .signals import Signals
 from .worker import KeepTallies
 
 log = logging.getLogger("cantstop.daemon")
@@ -68,6 +69,7 @@ class Box:
         renderer=render_pages,
         dim_after: float | None = 600.0,
         language: str = "en",
+        signals=None,
         worker=None,
     ) -> None:
         self.settings = settings
@@ -80,8 +82,11 @@ class Box:
         self.notifier = notifier
         self.renderer = renderer  # view, size -> the frame's pages (or one image)
         self.pager = Pager()
+        self.signals = signals or Signals()  # the buttons' lamps and the buzzer (none: nothing happens)
         self.queue: queue.Queue = queue.Queue()
-        self.app: ui.App = ui.boot(settings, language=language)
+        # the screen's own pages of instructions: the UI is handed its layout's pure paginator
+        self.paginate = layout_for(display.size).paginate
+        self.app: ui.App = ui.boot(settings, language=language, paginate=self.paginate)
         self.keeper = Keeper(store)  # the store's side of the effects: the game's writes, the facts kept
         self.last_view = None
         self.frames = 0  # frames handed to the display
@@ -168,7 +173,7 @@ class Box:
         return app, notices
 
     def _boot(self) -> ui.App:
-        return ui.boot(self.settings, self.roster.names, self.language, self.roster.ids)
+        return ui.boot(self.settings, self.roster.names, self.language, self.roster.ids, paginate=self.paginate)
 
     def _resume(self, stored) -> tuple[ui.App, str | None]:
         seats = seats_from_meta(stored.meta, stored.players)
@@ -178,7 +183,7 @@ class Box:
             return self._boot(), stored.problem or f"game {stored.id} does not replay"
         try:
             app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language,
-                            self.roster.ids)
+                            self.roster.ids, paginate=self.paginate)
         except Exception as err:
             problem = f"game {stored.id}: {err}"
             log.error("cannot resume: %s", problem)
@@ -356,6 +361,7 @@ class Box:
     def _dim(self, on: bool) -> None:
         self.dimmed = on
         self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
+        self.signals.dim(on)
         try:
             self.display.dim(on)
         except Exception as err:  # like a failed frame: the game goes on
@@ -367,6 +373,7 @@ class Box:
             return
         self.last_view = v
         self._show(self.pager.start(self.renderer(v, self.display.size), self.clock()))
+        self.signals.frame(self.app, v)
 
     def _show(self, image) -> None:
         """Hand one page to the display; a failure is logged once and the view drawn again later."""
@@ -393,6 +400,7 @@ class Box:
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()
+            self.signals.off()
         self.running = False
         if self.worker is not None:
             self.worker.close()

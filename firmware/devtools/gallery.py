@@ -23,7 +23,7 @@ from PIL import Image
 from hw.display import size_name
 
 from firmware import i18n
-from firmware.devtools.samples import LANGUAGES, SAMPLES, SAMPLES_IN
+from firmware.devtools.samples import LANGUAGES, SAMPLES, SAMPLES_AT
 from firmware.screens import LAYOUTS, STANDARD, render_pages
 
 def size_folder(folder: Path, size: tuple[int, int] = STANDARD.size) -> Path:
@@ -52,7 +52,7 @@ def write_golden(folder: Path) -> list[Path]:
     """Render every sample in every language at every size as a PNG named after it (the golden images)."""
     paths = []
     for size in LAYOUTS:
-        for lang, views in SAMPLES_IN.items():
+        for lang, views in SAMPLES_AT[size].items():
             for name, view in views.items():
                 path = golden_path(name, lang, folder, size)
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,6 +125,7 @@ CAPTIONS = {
     "board_alert": "The board with an alert.",
     "menu_game": "The in-game menu, cursor on Undo.",
     "menu_scrolled": "The menu scrolled to its last row.",
+    "menu_after_win": "The menu after a win: every item in its place; those that cannot be used now are struck through.",
     "menu_short": "A short menu (no game running).",
     "setup_top": "New-game settings: label left, value right.",
     "setup_scrolled": "Settings scrolled (triangles show hidden rows).",
@@ -205,7 +206,7 @@ def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
             rel = f"{name}.png" if lang == "en" else f"{lang}/{name}.png"
             path = folder / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            shown(SAMPLES_IN[lang][name], size).save(path)
+            shown(SAMPLES_AT[size][lang][name], size).save(path)
             paths.append(path)
             cells.append(f"![{name} {lang}]({rel})")
         lines += [f"## {name}", "", CAPTIONS.get(name, type(SAMPLES[name]).__name__), "",

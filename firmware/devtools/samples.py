@@ -2,7 +2,8 @@
 
 ``SAMPLES`` maps a name to an English view; ``SAMPLES_IN[lang]`` the same
 samples said by the box in ``lang`` (every sentence through the words module,
-never translated by hand). Grouped by family of screens, one function each.
+never translated by hand); ``SAMPLES_AT[size][lang]`` them for each screen size
+(instructions are paged as that size's layout pages them, as the UI would). Grouped by family of screens, one function each.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from engine import Decision, Move, Roll, Rules, Stop
 
 from firmware import i18n, words
 from firmware.table.bot import HintFacts
-from firmware.ui.pages import paginate
+from firmware.screens import LAYOUTS, STANDARD, Layout
 from firmware.views import (
     BoardView,
     Column,
@@ -76,7 +77,7 @@ MID_OWNERS = {7: 0, 9: 1}
 CONFIG_ERROR = ("/etc/cantstop-box/config.toml line 12: pin 17 is used twice (ROLL and MENU); fix the file and restart",)
 
 
-def samples(lang: str = "en") -> dict:
+def samples(lang: str = "en", layout: Layout = STANDARD) -> dict:
     """name -> a sample view in ``lang``; every view type and the variants that matter.
 
     Every sentence comes from the words module in ``lang`` (the colours too),
@@ -89,8 +90,8 @@ def samples(lang: str = "en") -> dict:
     four = (red, blue, green, yellow)
     stop = Stop()
     claim = w.stop_lines(red, {4: 7, 6: 4, 7: 10}, [(4, [blue, green, yellow])])
-    claim_pages = paginate(None, claim)
-    undo_stop = paginate(None, w.undo_stop_lines(red, {2: 3, 12: 1}, {2: 0, 12: 0}, []))
+    claim_pages = layout.paginate(None, claim)
+    undo_stop = layout.paginate(None, w.undo_stop_lines(red, {2: 3, 12: 1}, {2: 0, 12: 0}, []))
     menu_items = tuple(w.MENU_ITEMS[k] for k in ("back", "undo", "hint", "board", "new", "stats"))
     setup_rows = (("players", 4), ("colour0", "Red"), ("plays0", None), ("colour1", "Burgundy"),
                   ("plays1", "strong"), ("win", 3), ("speedy", False), ("risky", False), ("start", None))
@@ -271,6 +272,10 @@ def _lists(w, K, red, blue, yellow, menu_items, setup, setup_two, setup_lang, ti
         # menus
         "menu_game": MenuView(w.MENU, menu_items, 1, keys=K["menu"]),
         "menu_scrolled": MenuView(w.MENU, menu_items, 5, keys=K["menu"]),
+        # after a win: back, undo and hint cannot be used, and keep their places
+        "menu_after_win": MenuView(w.MENU, tuple(w.MENU_ITEMS[k] for k in ("back", "undo", "hint", "board", "new",
+                                                                         "stats", "continue")),
+                                   3, keys=K["menu"], off=(0, 1, 2)),
         "menu_short": MenuView(w.MENU, (w.MENU_ITEMS["new"], w.MENU_ITEMS["stats"]), 0, keys=K["menu"]),
         "setup_top": SetupView(w.NEW_GAME, setup, 0, keys=K["setup"]),
         "setup_scrolled": SetupView(w.NEW_GAME, setup, 6, keys=K["setup"]),
@@ -322,7 +327,9 @@ def in_language(views: dict, lang: str) -> dict:
 
 #: The languages the gallery shows, and their samples (English: ``SAMPLES``).
 LANGUAGES = i18n.LANGUAGES
-SAMPLES_IN = {lang: in_language(samples(lang), lang) for lang in LANGUAGES}
+SAMPLES_AT = {size: {lang: in_language(samples(lang, layout), lang) for lang in LANGUAGES}
+              for size, layout in LAYOUTS.items()}
+SAMPLES_IN = SAMPLES_AT[STANDARD.size]
 SAMPLES = SAMPLES_IN["en"]
 
 #: Samples that show a long player's name cut to fit, on purpose (the test checks they are cut).

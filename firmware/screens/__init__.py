@@ -54,7 +54,7 @@ from .kit import HEIGHT, STANDARD, WIDTH, Canvas, Layout, fit, width_of, wrap
 
 __all__ = [
     "HEIGHT", "LAYOUTS", "PAINTERS", "PAINTERS_FOR", "SEAT_SYMBOLS", "STANDARD", "WIDTH", "Frame", "Layout", "draw_seat",
-    "fit", "render", "render_checked", "render_pages", "seat_symbol", "width_of", "wrap",
+    "fit", "layout_for", "render", "render_checked", "render_pages", "seat_symbol", "width_of", "wrap",
 ]
 
 #: View type -> the function that paints it on a canvas.
@@ -94,9 +94,14 @@ class Frame(NamedTuple):
     cuts: tuple[str, ...]
 
 
+def layout_for(size: tuple[int, int]) -> Layout:
+    """The layout the renderer paints ``size`` with: its own, or 128x64 for a size without one."""
+    return LAYOUTS.get(tuple(size), STANDARD)
+
+
 def _paint(view: View, size: tuple[int, int]) -> Canvas:
     """The canvas ``view`` was painted on, in the layout of ``size`` (or 128x64 for a size without one)."""
-    layout = LAYOUTS.get(size, STANDARD)
+    layout = layout_for(size)
     try:
         painter = PAINTERS_FOR[layout.size][type(view)]
     except KeyError:
@@ -142,4 +147,4 @@ _register(WIDE, PAINTERS)
 
 from . import small  # noqa: E402 - the 128x32 painters use this package's modules
 
-_register(small.LAYOUT, small.painters_like(PAINTERS))
+_register(small.LAYOUT, small.PAINTERS)

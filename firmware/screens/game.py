@@ -85,13 +85,13 @@ def _pairing_cell(c: Canvas, x0: int, cell: int, option: Option, on: bool, chose
     else:
         c.draw.rectangle(tab, outline=fg)
         c.raw((mid - 2, y + 1), option.label, "small", fill=fg)
-    big = _chosen_sum(option, chosen) or option.text
+    big = chosen_sum(option, chosen) or option.text
     c.center(y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
     c.center(y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
 
 
-def _chosen_sum(option: Option, chosen: str | None) -> str | None:
+def chosen_sum(option: Option, chosen: str | None) -> str | None:
     """A box seat that picked one sum of this pairing ("A:11"): that sum alone."""
     if chosen and ":" in chosen:
         label, column = chosen.split(":", 1)
@@ -120,7 +120,7 @@ def pick(c: Canvas, v: PickView) -> None:
 # ---- move ----------------------------------------------------------------
 
 
-def _move_lines(c: Canvas, v: MoveView, room: int) -> list[str]:
+def move_lines(c: Canvas, v: MoveView, room: int) -> list[str]:
     """The words beside the chance: why a stop is refused, the bot's next action, or the plain warning."""
     if v.stop_note and not v.can_stop:
         lines = [c.words.SCREEN["cant_stop_colon"], *wrap(v.stop_note, room, "small")]
@@ -145,7 +145,7 @@ def move(c: Canvas, v: MoveView) -> None:
     # the chance in the huge font; the large one when a stop note needs the room
     for font_name in ("huge", "large"):
         x = width_of(chance, font_name) + 4
-        lines = _move_lines(c, v, c.width - x)
+        lines = move_lines(c, v, c.width - x)
         if len(lines) <= 2:
             break
     if len(lines) > 2:

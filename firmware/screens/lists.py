@@ -17,10 +17,12 @@ def window(cursor: int, total: int, shown: int) -> int:
     return min(max(0, cursor - shown + 2), total - shown) if cursor >= shown - 1 else 0
 
 
-def rows(c: Canvas, items: list[tuple[str, str]], cursor: int, top: int = BODY_TOP, room: int = ROWS_SHOWN) -> None:
+def rows(c: Canvas, items: list[tuple[str, str]], cursor: int, top: int = BODY_TOP, room: int = ROWS_SHOWN,
+         off: tuple[int, ...] = ()) -> None:
     """Up to ``room`` rows of label and value from row ``top``, the cursor row highlighted, scroll marks when some are hidden.
 
     The highlight is ``Canvas.mark_fill``: the row inverted on a 1-bit screen, a grey bar under lit text on a grey one.
+    A row in ``off`` cannot be chosen now: its label is struck through (every other pixel, so it stays readable).
     """
     first = window(cursor, len(items), room)
     shown = items[first:first + room]
@@ -39,6 +41,10 @@ def rows(c: Canvas, items: list[tuple[str, str]], cursor: int, top: int = BODY_T
             vw = width_of(value, "medium")
             c.raw((right_edge - 3 - vw, y - 1), value, "medium", fill=fg)
         c.text((2, y - 1), label, "medium", fill=fg, width=avail - vw - (6 if value else 0))
+        if first + i in off:
+            struck = min(width_of(label, "medium"), avail - vw)
+            for x in range(1, 2 + struck, 2):
+                c.draw.point((x, y + ROW_PITCH // 2 - 1), fill=fg)
     if scroll:
         scroll_marks(c, first, len(shown), len(items), top, top + room * ROW_PITCH - 1)
 
@@ -46,7 +52,7 @@ def rows(c: Canvas, items: list[tuple[str, str]], cursor: int, top: int = BODY_T
 def menu(c: Canvas, v: MenuView) -> None:
     total = len(v.items)
     top_bar(c, v.title, f"{v.cursor + 1}/{total}" if total else "", None, v.alert)
-    rows(c, [(item, "") for item in v.items], v.cursor)
+    rows(c, [(item, "") for item in v.items], v.cursor, off=v.off)
     legend(c, v.keys)
 
 

@@ -68,9 +68,9 @@ class Person:
     """One person's numbers over every finished game."""
 
     name: str
-    games: int = 0  # finished games of two or more players
+    games: int = 0  # finished games of two or more players (one per game, whatever the seats)
     wins: int = 0
-    turns: int = 0  # turns begun, solitaire included
+    turns: int = 0  # turns begun in those games (a practice has its own figures, ``solo``)
     busts: int = 0
     solo: dict[int, list[int]] = field(default_factory=dict)  # columns to win -> [wins, their turns, fewest turns]
 
@@ -112,7 +112,7 @@ def people_of(sums: dict, who=_by_name) -> tuple[tuple[Person, ...], int]:
     """:func:`people` from the tallies already added up (:mod:`firmware.table.tally_sums`)."""
     found: dict[object, Person] = {}
     for seat, numbers in tally_sums.seats(sums):
-        key, name = (("box", BOX), BOX) if seat.get("bot") else who(seat)
+        key, name = _who(seat, who)
         p = found.setdefault(key, Person(name))
         for field_name in ("games", "wins", "turns", "busts"):
             value = numbers.get(field_name, 0)
@@ -123,6 +123,11 @@ def people_of(sums: dict, who=_by_name) -> tuple[tuple[Person, ...], int]:
                                     else [count, total, best])
     order = sorted(found.values(), key=lambda p: (-p.wins, -p.games, p.name.casefold()))
     return tuple(order), sums["contests"]
+
+
+def _who(seat: dict, who) -> tuple[object, str]:
+    """Whom a tally's seat counts for, as (key, name): the box for a box seat, else ``who(seat)``."""
+    return (("box", BOX), BOX) if seat.get("bot") else who(seat)
 
 
 def _valid(t) -> bool:

@@ -79,16 +79,20 @@ def add(sums: dict, t: dict) -> None:
     seats_ = t.get("seats") or []
     solo = len(seats_) == 1
     sums["contests"] += not solo
-    for i, seat in enumerate(seats_):
-        p = sums["people"].setdefault(_key(seat), {"games": 0, "wins": 0, "turns": 0, "busts": 0, "solo": {}})
+    counted: set = set()  # a person (the box too) plays a game once, however many seats they had
+    for seat in seats_:
+        key = _key(seat)
+        p = sums["people"].setdefault(key, {"games": 0, "wins": 0, "turns": 0, "busts": 0, "solo": {}})
         turns = seat.get("turns", 0)
-        p["turns"] += turns
-        p["busts"] += seat.get("busts", 0)
-        if solo:
+        if solo:  # a practice: its own figures, never mixed into the games' ones
             if t.get("winner") == 0:
                 c = str(t.get("columns", 3))
                 count, total, best = p["solo"].get(c, (0, 0, turns))
                 p["solo"][c] = [count + 1, total + turns, min(best, turns)]
             continue
-        p["games"] += 1
-        p["wins"] += t.get("winner") == i
+        p["turns"] += turns
+        p["busts"] += seat.get("busts", 0)
+        if key not in counted:
+            counted.add(key)
+            p["games"] += 1
+            p["wins"] += any(t.get("winner") == k and _key(s) == key for k, s in enumerate(seats_))

@@ -18,19 +18,31 @@ from .navigate import Result, flash, leave_menu, open_board, open_hint, open_men
 from .turns import undo
 
 
+#: The menu's entries, as keys of :data:`words.MENU_ITEMS`, always in these places: fingers learn them
+#: (``m b b b b r`` is Statistics whatever the game is doing); one that cannot be used now is shown as such.
+MENU_ITEMS = ("back", "undo", "hint", "board", "new", "stats", "continue")
+
+
 def menu_items(app: App) -> tuple[str, ...]:
-    """The menu's entries now, as keys of :data:`words.MENU_ITEMS`."""
-    items = []
-    if app.in_game:
-        items.append("back")
-        if undo_blocker(app) is None:
-            items.append("undo")
-        if hint_possible(app):
-            items.append("hint")
-    if app.game is not None:
-        items.append("board")
-    items += ["new", "stats", "continue"]
-    return tuple(items)
+    """The menu's entries (every one, always in the same places; the sound's last, where a buzzer is wired)."""
+    if app.settings.sound is not None:  # one press mutes it (or turns it on again)
+        return MENU_ITEMS + ("sound_on" if app.muted else "mute",)
+    return MENU_ITEMS
+
+
+def menu_unusable(app: App) -> dict[str, str]:
+    """The entries that cannot be used now, each with why (a key of :data:`words.FLASH`)."""
+    off = {}
+    if not app.in_game:
+        off["back"] = "game_over" if app.game is not None else "no_game"
+    why = undo_blocker(app)
+    if why is not None:
+        off["undo"] = why
+    if not hint_possible(app):
+        off["hint"] = "no_hint" if app.in_game else off.get("back", "no_game")
+    if app.game is None:
+        off["board"] = "no_game"
+    return off
 
 
 def menu_press(app: App, p: Press) -> Result:
@@ -43,6 +55,9 @@ def menu_press(app: App, p: Press) -> Result:
         return replace(app, screen=MenuScreen((cursor + step) % len(items))), ()
     if p.button not in (Button.ROLL, Button.C):
         return app, ()
+    why = menu_unusable(app).get(items[cursor])
+    if why is not None:
+        return flash(app, why)
     return _choose(app, items[cursor])
 
 
@@ -59,6 +74,8 @@ def _choose(app: App, item: str) -> Result:
         if app.in_game and app.events:
             return replace(app, screen=ConfirmScreen(back=app.screen)), ()
         return open_setup(app, fresh=False)
+    if item in ("mute", "sound_on"):
+        return replace(app, muted=item == "mute"), ()
     if item == "continue":
         return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
     return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from engine import Decision, Event, GameState, Move, Phase, Roll, Rules, Stop, apply, new_game, outcome
 
@@ -21,6 +21,11 @@ from firmware import i18n, words
 from firmware.table import bot
 from ..config import GameConfig
 from firmware.table.seat import Seat
+from firmware.screens.kit import STANDARD
+
+#: The screen's paginator: (big line or None, lines) -> the pages the screen shows whole. The renderer's
+#: layout owns it (:meth:`firmware.screens.kit.Layout.paginate`); the daemon hands the app its screen's at boot.
+Paginate = Callable[[str | None, tuple[str, ...]], tuple[tuple[str, ...], ...]]
 
 
 class Button(StrEnum):
@@ -221,6 +226,8 @@ class App:
     roster: tuple[str, ...] = ()  # the names a seat can take (config, or the store's list)
     roster_ids: tuple[int | None, ...] = ()  # the person id of each roster name (None: no ids kept yet)
     language: str = i18n.DEFAULT  # the language of every word the app's views say
+    paginate: Paginate = STANDARD.paginate  # the screen's pages of instructions (the 128x64 one unless told)
+    muted: bool = False  # the buzzer is silent (the menu's Sound item; remembered across restarts)
 
     @property
     def words(self) -> i18n.Bound:
@@ -314,19 +321,22 @@ def hint_possible(app: App) -> bool:
 
 
 def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: str = i18n.DEFAULT,
-         roster_ids: tuple[int | None, ...] = ()) -> App:
+         roster_ids: tuple[int | None, ...] = (), paginate: Paginate = STANDARD.paginate) -> App:
     """The app at power-on with no game to resume: the new-game screen.
 
     ``roster`` is the names to offer (the store's list); None: the config's.
     ``roster_ids`` the person id of each (empty: none kept).
+    ``paginate`` is the screen's paginator (its layout's), so pages match what the screen shows.
     """
     roster = settings.roster if roster is None else tuple(roster)
     return App(settings=settings, setup=default_setup(settings), roster=roster, roster_ids=tuple(roster_ids),
-               language=i18n.check(language))
+               language=i18n.check(language), paginate=paginate,
+               muted=settings.sound is False)
 
 
 def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
-           language: str = i18n.DEFAULT, roster_ids: tuple[int | None, ...] = ()) -> App:
+           language: str = i18n.DEFAULT, roster_ids: tuple[int | None, ...] = (),
+           paginate: Paginate = STANDARD.paginate) -> App:
     """The app for a stored game: replayed, on the screen the players last saw."""
     seats = tuple(seats)
     roster = settings.roster if roster is None else tuple(roster)
@@ -336,7 +346,8 @@ def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str,
         state = apply(state, e)
         states.append(state)
     app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
-              roster_ids=tuple(roster_ids), language=i18n.check(language))
+              roster_ids=tuple(roster_ids), language=i18n.check(language), paginate=paginate,
+              muted=settings.sound is False)
     return with_states(app, tuple(states), tuple(events))
 
 

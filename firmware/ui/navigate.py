@@ -40,10 +40,10 @@ def open_hint(app: App) -> Result:
 
 def open_setup(app: App, *, fresh: bool) -> Result:
     """The new-game screen; unless ``fresh``, with this game's seats and rules."""
-    seats = () if fresh else (app.seats or app.setup.seats)
+    seats = () if fresh else (app.setup.seats or app.seats)  # as the table set them, not the turn order
     setup = default_setup(app.settings, seats)
     if not fresh:
-        setup = replace(setup, rules=app.setup.rules)
+        setup = replace(setup, rules=app.setup.rules, first=min(app.setup.first, len(seats) - 1) if seats else 0)
     return replace(app, screen=SetupScreen(), setup=setup), ()
 
 

@@ -126,6 +126,7 @@ def continue_view(app: App, alert) -> v.View:
 
 def on_continued(app: App, inp: GameContinued) -> Result:
     """The reopened game, on the board view so the table can set the pieces up as they were."""
-    again = resume(app.settings, inp.seats, inp.rules, inp.events, app.roster)
+    again = resume(app.settings, inp.seats, inp.rules, inp.events, app.roster, app.language, app.roster_ids,
+                   paginate=app.paginate)
     again = replace(again, acked=len(again.events), screen=BoardScreen(), alert=app.alert)
     return flash(again, "set_board")

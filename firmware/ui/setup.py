@@ -167,7 +167,8 @@ def start_game(app: App) -> Result:
     seats = setup.seats[first:] + setup.seats[:first]
     players = tuple(s.colour for s in seats)
     state = new_game(players, setup.rules)
-    app = replace(app, seats=seats, setup=replace(setup, seats=seats, cursor=0, first=0), acked=-1)
+    # the game plays in turn order; the new-game screen keeps the seats as the table set them (issue 22)
+    app = replace(app, seats=seats, setup=replace(setup, cursor=0), acked=-1)
     app = with_states(app, (state,), (), screen=GameScreen())
     meta = {"seats": [s.to_json() for s in seats]}
     return app, (StartGame(players, setup.rules, meta),)

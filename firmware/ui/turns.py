@@ -36,7 +36,6 @@ from .model import (
     with_states,
 )
 from .navigate import Result, flash, open_hint, open_menu, open_setup, to_game
-from .pages import paginate
 
 
 def play(app: App, event: Event) -> Result:
@@ -196,7 +195,7 @@ def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:
 
 def pages_press(app: App, p: Press, page: int, content, done) -> Result:
     """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one is done."""
-    pages = paginate(*content)
+    pages = app.paginate(*content)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
         return replace(app, screen=replace(app.screen, page=max(0, min(len(pages) - 1, page + step)))), ()

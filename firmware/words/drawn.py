@@ -57,8 +57,9 @@ def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -
 
 
 def box_runner_step(step: int, top: bool) -> str:
-    """A box seat's runner, said only: nobody moves it on the board until its stop."""
-    return (_("climbs to {step}: TOP!") if top else _("climbs to {step}")).format(step=step)
+    """A box seat's runner, said only: nobody moves it on the board until its stop (the move screen says so)."""
+    # TRANSLATORS: a box seat's runner, said and not placed; at most 17 characters with a two-digit square.
+    return (_("to {step}: TOP!") if top else _("climbs to {step}")).format(step=step)
 
 
 def who(player: str, bot: bool) -> str:
@@ -92,8 +93,10 @@ def free_runners(n: int) -> str:
 
 
 def bot_will(action: str) -> tuple[str, str]:
-    # TRANSLATORS: followed by ROLL or STOP (the button names).
-    return _("box will"), action.upper()
+    """Beside a box seat's move: what the table does on the board (nothing: the box's runners are said,
+    never placed; its stop says where its markers go), and what the box does next."""
+    # TRANSLATORS: two short lines beside the bust chance of a box seat's move; {action} is ROLL or STOP.
+    return _("Board: as is"), _("next: {action}").format(action=action.upper())
 
 
 def bust_status(p: float | None) -> str:

@@ -24,7 +24,9 @@ FLASH = {
     "game_over": N_("Game is over"),
     "dice_stay": N_("Dice stay rolled"),
     "box_moves_stay": N_("Box moves stay"),
-    "set_board": N_("Set the board like this"),
+    "no_game": N_("No game yet"),
+    "no_hint": N_("No hint for the box"),
+    "set_board": N_("Set the board as shown"),
 }
 
 
@@ -77,7 +79,7 @@ def next_turn_key(name: str) -> str:
 
 NEW_GAME = N_("New game")
 MENU = N_("Menu")
-CONFIRM_NEW = (N_("New game?"), (N_("This game will end"), N_("(it stays in history).")))
+CONFIRM_NEW = (N_("New game?"), (N_("This game is set aside:"), N_("Continue reopens it.")))
 NO_GAME = (N_("No game"), (N_("ROLL: new game"),))
 
 MENU_ITEMS = {
@@ -89,6 +91,10 @@ MENU_ITEMS = {
     "new": N_("New game"),
     "stats": N_("Statistics"),
     "continue": N_("Continue a game"),
+    # TRANSLATORS: menu item: silence the buzzer.
+    "mute": N_("Mute sounds"),
+    # TRANSLATORS: menu item: the buzzer sounds again.
+    "sound_on": N_("Sounds on"),
 }
 
 CONTINUE = N_("Continue")
@@ -99,8 +105,12 @@ RECAP = N_("Recap")
 
 
 def continue_item(game_id: int, names: tuple[str, ...], turns: int) -> str:
-    """A game left unfinished, as the list of games to continue shows it: "12 Ann, Bob T5"."""
-    return f"{game_id} {', '.join(names)} T{turns}"
+    """A game left unfinished, as the list of games to continue shows it: "12 turn 5: Ann, Bob".
+
+    The names come last, so a long name is what gets cut, never the game's number or its turn.
+    """
+    # TRANSLATORS: an item of the list of games to continue; {names} (last, as it may be cut) like "Ann, Bob".
+    return _("{id} turn {turns}: {names}").format(id=game_id, turns=turns, names=pgettext("list", ", ").join(names))
 
 
 def win_keys(recap: bool) -> str:

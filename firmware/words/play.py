@@ -160,8 +160,8 @@ def bust_lines(had_runners: bool) -> tuple[str, ...]:
 
 
 def box_bust_lines() -> tuple[str, ...]:
-    """A box seat's bust: its runners never went on the board, so there is nothing to do."""
-    return (_("Nothing to move."), _("Markers stay."))
+    """A box seat's bust: its runners never went on the board, so the table has nothing to do."""
+    return (_("Board: nothing to do."), _("No runner was placed."))
 
 
 def squares(steps: dict[int, int], empty: str | None = None) -> str:

@@ -277,7 +277,9 @@ def test_glass_128x32_pages_flip_onto_the_ram_through_a_whole_game(small_glass):
         rig.box.pump()
         flips += glass.checked - shown
         tap_on(rig)
-    assert flips >= 3  # a bust, a long claim, a box seat's turn: the game's own paged views flipped too
+    # the game's own screens are one page each: instructions are paged by the 128x32 layout and turned by
+    # ROLL, never flipped by time as well (issue 19: they were paged twice)
+    assert flips == 0
     assert glass.wrong == [] and glass.failed == 0
     assert glass.checked == rig.box.frames
 

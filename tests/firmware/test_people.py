@@ -210,9 +210,23 @@ def test_people_statistics_per_person_follow_renames_and_count_solitaire_apart()
     assert contests == 2 and set(by) == {"Ann", "Robert", "Box"}
     ann = by["Ann"]
     assert (ann.games, ann.wins, ann.win_rate) == (1, 1, 1.0)
-    assert ann.busts_per_turn == (2 + 5 + 3 + 9) / (10 + 12 + 9 + 30)
+    assert ann.busts_per_turn == 2 / 10  # the games' figures alone, like Games: practices have their own
     assert ann.solo_best(3) == 9 and ann.solo_average(3) == 10.5
     assert (by["Robert"].games, by["Robert"].wins) == (2, 0) and by["Box"].wins == 1
+
+
+def test_people_box_statistics_count_games_not_seats():
+    """Issue 22, bug 3: two finished games with box seats, one of them with two, are two games for the box."""
+    def seat(name, bot=None, turns=5, busts=1):
+        return {"name": name, "bot": bot, "turns": turns, "busts": busts, "best": 0}
+    tallies = [
+        {"seats": [seat("Ann"), seat("Blue", "strong"), seat("Green", "rule28")], "winner": 2, "columns": 3},
+        {"seats": [seat("Ann"), seat("Blue", "strong")], "winner": 0, "columns": 3},
+    ]
+    by = {p.name: p for p in person_stats.people(tallies)[0]}
+    assert (by["Box"].games, by["Box"].wins, by["Box"].win_rate) == (2, 1, 0.5)
+    assert by["Box"].busts_per_turn == 3 / 15  # every box seat's turns still count
+    assert (by["Ann"].games, by["Ann"].wins) == (2, 1)
 
 
 def test_people_statistics_pages_page_through_each_person():
@@ -238,7 +252,7 @@ def test_people_continue_lists_unfinished_games_and_asks_the_store_to_reopen_one
     assert effects == [ui.LoadUnfinished()]
     app, _ = ui.update(app, ui.UnfinishedLoaded((ui.Unfinished(7, ("Ann", "Bob"), 5),
                                                  ui.Unfinished(3, ("Red", "Blue"), 2))))
-    assert ui.view(app).items == ("7 Ann, Bob T5", "3 Red, Blue T2")
+    assert ui.view(app).items == ("7 turn 5: Ann, Bob", "3 turn 2: Red, Blue")  # no cryptic "T2"
     app, effects = run(app, "B", "ROLL")
     assert effects == [ui.ContinueGame(3)]
     app, _ = ui.update(app, ui.GameContinued((Seat("Red"), Seat("Blue")), Rules(), (Roll((1, 1, 1, 1)),)))

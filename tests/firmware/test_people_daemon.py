@@ -89,7 +89,7 @@ def test_people_e2e_an_unfinished_game_is_continued_and_the_current_one_waits_in
     named.tap("MENU")
     goto(named, "Continue a game")
     named.tap("ROLL")
-    assert named.view.items[0].startswith(f"{first.id} Red, Blue")
+    assert named.view.items[0].startswith(f"{first.id} turn ") and named.view.items[0].endswith(": Red, Blue")
     named.tap("ROLL")
     assert isinstance(named.view, views.BoardView)
     assert named.store.open_game().id == first.id and named.store.game(second.id).status == "abandoned"

@@ -1,5 +1,6 @@
 """The pure UI state machine: screens, what each button means, effects."""
 
+from dataclasses import replace
 import random
 
 from hypothesis import given, settings
@@ -272,8 +273,9 @@ def test_ui_new_game_mid_game_asks_first():
 
 def test_ui_statistics_loads_from_the_store():
     app, _ = run(ui.boot(GameConfig()), "MENU")
-    assert ui.view(app).items == ("New game", "Statistics", "Continue a game")
-    app, eff = run(app, "B", "ROLL")
+    v = ui.view(app)
+    assert [item for i, item in enumerate(v.items) if i not in v.off] == ["New game", "Statistics", "Continue a game"]
+    app, eff = run(app, *["B"] * v.items.index("Statistics"), "ROLL")
     assert eff == [ui.LoadStats()]
     app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
     v = ui.view(app)
@@ -358,7 +360,8 @@ def test_ui_box_bust_is_said_then_the_game_moves_on():
     app, eff = run(app, (1, 1, 1, 1))  # the box rolls 2+2: a bust, said, and nothing to confirm
     v = ui.view(app)
     assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
-    assert v.lines == ("Nothing to move.", "Markers stay.") and eff[-1] == ui.After(1.2)
+    assert v.lines == ("Board: nothing to do.", "No runner was placed.") and eff[-1] == ui.After(1.2)
+    assert v.pages == 1  # said in one page: the box moves on by itself
     app, eff = run(app, "T")  # the moment is over: Blue's turn, guarded against a skip press
     v = ui.view(app)
     assert isinstance(v, views.TurnView) and v.player == "Blue" and not v.bot and app.guard
@@ -503,7 +506,8 @@ def test_ui_blocked_game_is_finished_without_a_winner_and_offers_only_a_new_game
     app2, eff = press(app, "MENU", long=True)
     assert eff == () and ui.view(app2).alert == "Game is over"
     app2, _ = press(app, "MENU")
-    assert "Hint" not in ui.view(app2).items and "Undo" not in ui.view(app2).items
+    v = ui.view(app2)
+    assert {"Hint", "Undo"} <= {v.items[i] for i in v.off}  # shown in their places, as unusable
     app2, eff = press(app, "ROLL", long=True)  # slow ROLL: the new-game screen, like a tap
     assert isinstance(ui.view(app2), views.SetupView)
 
@@ -568,3 +572,46 @@ def test_ui_hint_to_stop_says_stop():
     app, _ = run(started(columns_to_win=1), "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "ROLL!")
     hint = ui.view(app)
     assert hint.action == "Stop" and hint.reason == ("Stopping now wins the game!",)
+
+
+def _stats_opened(app) -> bool:
+    """``m b b b b b r``: the menu, five rows down, chosen."""
+    app, effects = run(app, "MENU", "B", "B", "B", "B", "B", "ROLL")
+    return isinstance(app.screen, ui.model.StatsScreen) and ui.LoadStats() in effects
+
+
+def test_ui_menu_items_keep_their_places_whatever_the_game_is_doing():
+    """Issue 22, friction 2: the same presses reach Statistics in a turn, with an undo pending, after a win
+    and with no game; an item that cannot be used is shown as such and says why when chosen."""
+    fresh = ui.boot(GameConfig())
+    in_turn = started()
+    can_undo, _ = run(started(), "ROLL", (2, 3, 4, 5), "A")
+    won = started(columns_to_win=1)
+    won, _ = run(won, "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A")  # Red climbs 2 to the top
+    won, _ = run(won, "STOP", "T", "ROLL")
+    assert won.ended
+    places = set()
+    for app in (fresh, in_turn, can_undo, won):
+        menu, _ = press(app, "MENU")
+        places.add(ui.view(menu).items)
+        assert _stats_opened(app)
+    assert len(places) == 1 and len(next(iter(places))) == 7
+    v = ui.view(press(won, "MENU")[0])
+    assert [v.items[i] for i in v.off] == ["Back to game", "Undo", "Hint"]
+    assert ui.view(press(can_undo, "MENU")[0]).off == ()
+    assert [ui.view(press(in_turn, "MENU")[0]).items[i] for i in ui.view(press(in_turn, "MENU")[0]).off] == ["Undo"]
+    tried, effects = run(won, "MENU", "B", "ROLL")  # Undo after the win: refused, said, the menu stays
+    assert isinstance(ui.view(tried), views.MenuView) and effects == [] and tried.flash == "Game is over"
+
+
+def test_ui_the_next_new_game_keeps_the_seats_as_the_table_set_them():
+    """Issue 22, friction 3: a game Blue (P2) started does not make Blue P1 of the next setup."""
+    app = ui.boot(GameConfig())
+    app = replace(app, setup=replace(app.setup, first=1))
+    app, _ = run(app, "ROLL")
+    assert [s.colour for s in app.seats] == ["Blue", "Red"]  # the game plays Blue first
+    app, _ = run(app, "MENU", *["B"] * 4, "ROLL")  # New game (nothing played yet: no question)
+    assert isinstance(ui.view(app), views.SetupView)
+    assert [s.colour for s in app.setup.seats] == ["Red", "Blue"] and app.setup.first == 1
+    app, _ = run(app, "ROLL")  # a quick ROLL: the seat the Starts row names starts, nobody else
+    assert app.game.current == 0 and app.seats[0].colour == "Blue"

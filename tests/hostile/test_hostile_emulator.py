@@ -83,12 +83,14 @@ def test_hostile_shrunk_terminal_shows_one_line_not_a_wrapped_frame(term, displa
     assert "█" not in shown and "▀" not in shown
 
 
-def test_hostile_frames_while_too_small_stay_one_line_cut_to_the_width(term, display):
+def test_hostile_frames_while_too_small_are_the_whole_note_wrapped_to_the_width(term, display):
     term.size = (30, 10)
     display.show(frame())
     display.show(frame())
     for text in term.new().split(CLEAR_SCREEN)[1:]:
-        assert visible_lines(text) == ["terminal 30x10 is too small: "[:29]]
+        lines = visible_lines(text)
+        assert all(len(line) <= 29 for line in lines) and len(lines) <= 10  # no row wraps, none runs off
+        assert " ".join(lines) == display.too_small_note(30, 10)  # and nothing is cut (issue 22, bug 1)
 
 
 def test_hostile_grown_terminal_is_cleared_and_gets_the_whole_frame_back(term, display):

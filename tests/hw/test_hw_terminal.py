@@ -271,3 +271,18 @@ def test_terminal_wide_grey_screen_is_256_cells_a_row_with_its_highlight():
     assert all("\x1b" not in row for row in rows[:5])  # the top bar has no grey
     display = TerminalDisplay(io.StringIO(), size=(256, 64))
     assert display.needed_size[0] == 258
+
+
+def test_terminal_too_small_note_is_whole_at_60_columns():
+    """Issue 22, bug 1: the note was cut at 60 columns; it is broken at words over the lines instead."""
+    import io
+
+    from hw.terminal import TerminalDisplay
+    from PIL import Image as _Image
+
+    out = io.StringIO()
+    term = TerminalDisplay(out, terminal_size=lambda: (60, 20))
+    term.show(_Image.new("1", (128, 64)))
+    shown = out.getvalue().split("\x1b[H", 1)[1]
+    assert all(len(line) < 60 for line in shown.splitlines())
+    assert " ".join(shown.split()) == " ".join(term.too_small_note(60, 20).split())

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from firmware.devtools.gallery import golden_path, sheet, size_folder
-from firmware.devtools.samples import CUT_NAMES, LANGUAGES, SAMPLES_IN
+from firmware.devtools.samples import CUT_NAMES, LANGUAGES, SAMPLES_AT, SAMPLES_IN
 from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import size_name
 
@@ -29,7 +29,7 @@ _id = size_name
 
 @pytest.mark.parametrize("size, lang, name", CASES, ids=[f"{_id(s)}-{lang}-{n}" for s, lang, n in CASES])
 def test_golden_every_sample_matches_its_image(size, lang, name, tmp_path):
-    actual = sheet(SAMPLES_IN[lang][name], size)
+    actual = sheet(SAMPLES_AT[size][lang][name], size)
     path = golden_path(name, lang, GOLDEN, size)
     assert path.exists(), f"no golden image {path}: run make golden"
     with Image.open(path) as golden:
@@ -59,10 +59,10 @@ def test_golden_has_no_folder_for_a_size_without_screens():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_golden_every_sample_fits_every_size(size, lang):
     """No text is cut on any page (but the long names cut on purpose), and every page shows something."""
-    cut = {name: render_checked(view, size).cuts for name, view in SAMPLES_IN[lang].items() if name not in CUT_NAMES}
+    cut = {name: render_checked(view, size).cuts for name, view in SAMPLES_AT[size][lang].items() if name not in CUT_NAMES}
     assert {name: cuts for name, cuts in cut.items() if cuts} == {}
     layout = LAYOUTS[size]
-    for name, view in SAMPLES_IN[lang].items():
+    for name, view in SAMPLES_AT[size][lang].items():
         for page in render_pages(view, size):
             assert (page.size, page.mode) == (size, layout.mode), name
             assert page.getbbox() is not None, f"{name}: a dark page"

@@ -19,7 +19,7 @@ from firmware.table.bot import HintFacts
 from firmware.devtools.samples import SAMPLES_IN
 from firmware.screens import render_checked
 from firmware.screens.frame import legend_tokens
-from firmware.ui.pages import paginate
+from firmware.screens.kit import STANDARD
 from hw import glyphs
 
 OTHER = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -102,7 +102,7 @@ def _screens(lang: str):
             for big, lines in big_lines:
                 yield lines, v.InstructionsView(name, 0, title, lines, big, 1, 2, w.KEYS["page"], lang=lang)
             for k, lines in enumerate(plain):
-                for page in paginate(None, lines):  # as the UI pages them: as many pages as the language needs
+                for page in STANDARD.paginate(None, lines):  # as the UI pages them: as many pages as the language needs
                     yield ("pages", group, k), v.InstructionsView(name, 0, title, page, None, 10, 10, w.KEYS["done"], lang=lang)
         for event in (Move((10, 12)), Stop(), Roll((1, 2, 3, 4))):
             yield "undone", v.InstructionsView(name, 0, w.undone_title(event), (), None, 1, 2, w.KEYS["done"], lang=lang)
@@ -142,7 +142,7 @@ def _screens(lang: str):
     yield "confirm", v.MessageView(title, lines, w.KEYS["confirm"], lang=lang)
     title, lines = w.NO_GAME
     yield "no game", v.MessageView(title, lines, w.KEYS["box_ok"], lang=lang)
-    for cursor in (0, 5):
+    for cursor in (0, 5, len(w.MENU_ITEMS) - 1):  # the last page too (the sound items)
         yield "menu", v.MenuView(w.MENU, tuple(w.MENU_ITEMS.values()), cursor, w.KEYS["menu"], lang=lang)
     yield "stats empty", v.StatsView((), 0, w.KEYS["back"], lang=lang)
     yield "off", v.OffView(w.off_reason("Game saved"), lang=lang)

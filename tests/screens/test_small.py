@@ -7,7 +7,7 @@ import typing
 import pytest
 
 from firmware import views
-from firmware.devtools.samples import LANGUAGES, SAMPLES_IN
+from firmware.devtools.samples import LANGUAGES, SAMPLES_AT
 from firmware.screens import LAYOUTS, PAINTERS_FOR, render_pages
 from firmware.screens.kit import Canvas
 from firmware.screens.small import LAYOUT
@@ -35,13 +35,13 @@ def test_small_layout_is_registered_with_a_painter_of_its_own_for_every_view():
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", DECISIONS)
 def test_small_decisions_are_one_page(lang, name):
-    assert len(render_pages(SAMPLES_IN[lang][name], SMALL)) == 1
+    assert len(render_pages(SAMPLES_AT[SMALL][lang][name], SMALL)) == 1
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_small_a_choice_between_pairings_shows_all_three_and_the_dice_as_paired(lang):
     """Each pairing's cell (42 wide, under A, B, C) has its tab, its sums and its dice: ink in all three bands."""
-    page, = render_pages(SAMPLES_IN[lang]["dice_all_legal"], SMALL)
+    page, = render_pages(SAMPLES_AT[SMALL][lang]["dice_all_legal"], SMALL)
     for x0 in (0, 43, 86):
         for rows in ((12, 20), (10, 22), (24, 31)):
             assert page.crop((x0, rows[0], x0 + 42, rows[1] + 1)).getbbox() is not None, (x0, rows)
@@ -73,6 +73,6 @@ def test_small_flow_paints_each_block_below_the_header_and_the_legend_last():
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", ["message_long", "hint", "stats", "recap_four", "board_mid_game", "win"])
 def test_small_a_long_view_pages_and_no_page_repeats(lang, name):
-    pages = render_pages(SAMPLES_IN[lang][name], SMALL)
+    pages = render_pages(SAMPLES_AT[SMALL][lang][name], SMALL)
     assert len(pages) > 1
     assert len({p.tobytes() for p in pages}) == len(pages)

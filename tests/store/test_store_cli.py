@@ -147,7 +147,7 @@ def test_store_history_table_lists_games_newest_first(state_dir, filled, capsys)
     assert f" {['Ann', 'Bob'][final.winner]} " in first
     minutes, seconds = divmod(3 * len(won), 60)
     assert f"{minutes}m {seconds:02d}s" in first
-    assert "Cy, Di, Ed" in lines[2] and lines[2].rstrip().endswith("abandoned")
+    assert "Cy, Di, Ed" in lines[2] and lines[2].rstrip().endswith("set aside")  # not "abandoned": Continue reopens it
 
 
 def test_store_history_json_has_players_turns_winner_and_duration(state_dir, filled, capsys):

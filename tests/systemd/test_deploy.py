@@ -177,6 +177,25 @@ def test_deploy_uninstall_removes_the_udev_rule(root):
     assert not rule.exists()
 
 
+def test_deploy_install_puts_the_command_on_roots_path_and_uninstall_takes_it_back(root):
+    link = root / "usr/local/bin/cantstop-box"
+    run(INSTALL, "--root", str(root))
+    assert os.readlink(link) == "/opt/cantstop-box/venv/bin/cantstop-box"  # `sudo cantstop-box players add Ann`
+    run(UNINSTALL, "--root", str(root))
+    assert not link.is_symlink()
+
+
+def test_deploy_install_leaves_another_programs_command_alone(root):
+    other = root / "usr/local/bin/cantstop-box"
+    other.parent.mkdir(parents=True, exist_ok=True)
+    other.write_text("#!/bin/sh\necho mine\n")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert other.read_text() == "#!/bin/sh\necho mine\n"
+    assert "is another program's: run the box's commands as /opt/cantstop-box/venv/bin/cantstop-box" in out
+    run(UNINSTALL, "--root", str(root))
+    assert other.read_text() == "#!/bin/sh\necho mine\n"
+
+
 def test_deploy_install_existing_user_gets_the_groups(root):
     (root / "etc/passwd").write_text("cantstop:x:990:990::/var/lib/cantstop-box:/usr/sbin/nologin\n")
     out = run(INSTALL, "--root", str(root)).stdout

@@ -18,17 +18,43 @@ pages, shown in turns by the daemon. See docs/display.md.
 
 from __future__ import annotations
 
+from ...views import (
+    BoardView,
+    DiceView,
+    HintView,
+    InstructionsView,
+    MenuView,
+    MessageView,
+    MoveView,
+    OffView,
+    PickView,
+    RecapView,
+    SetupView,
+    StatsView,
+    TableView,
+    TurnView,
+    WinView,
+)
 from . import board, game, handover, lists, messages, people
 from .frame import LAYOUT
 
-__all__ = ["LAYOUT", "painters_like"]
+__all__ = ["LAYOUT", "PAINTERS"]
 
-#: The families of screens, as the 128x64 package names its modules.
-FAMILIES = {"board": board, "game": game, "handover": handover, "lists": lists, "messages": messages, "people": people}
-
-
-def painters_like(standard: dict) -> dict:
-    """View type -> its 128x32 painter: for each of ``standard``'s (the 128x64 ones), the function of the
-    same name in this package's module of the same family (``game.turn`` for ``game.turn``)."""
-    return {view: getattr(FAMILIES[paint.__module__.rsplit(".", 1)[-1]], paint.__name__)
-            for view, paint in standard.items()}
+#: View type -> the function that paints it on a 128x32 canvas (the same families as the 128x64 ``PAINTERS``).
+PAINTERS = {
+    TurnView: game.turn,
+    DiceView: game.dice,
+    PickView: game.pick,
+    MoveView: game.move,
+    InstructionsView: handover.instructions,
+    WinView: handover.win,
+    BoardView: board.board,
+    MenuView: lists.menu,
+    SetupView: lists.setup,
+    StatsView: lists.stats,
+    TableView: people.table,
+    RecapView: people.recap,
+    MessageView: messages.message,
+    HintView: messages.hint,
+    OffView: messages.off,
+}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from ..frame import legend, top_bar
 from ..kit import INK_TOP, PITCH, Canvas, Layout, width_of, wrap_all
 
-LAYOUT = Layout(128, 32)
+LAYOUT = Layout(128, 32, lines_per_page=2, big_lines=1)  # two lines and the legend to a page
 RULE = 8  # the top bar's rule (and an alert's last row)
 BODY_TOP = 10  # the first body row under the top bar
 BOTTOM = LAYOUT.height - 1

@@ -53,7 +53,7 @@ def _pairing(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: st
     legal = option.effect != "none"
     c.draw.rectangle(tab, fill=fg if legal else None, outline=fg)
     c.raw((x0 + 2, 12), option.label, "small", fill=bg if legal else fg)
-    big = standard._chosen_sum(option, chosen) or option.text
+    big = standard.chosen_sum(option, chosen) or option.text
     c.center(BODY_TOP - INK_TOP["large"], big, "large", fill=fg, x0=x0 + 10, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
     c.center(BOTTOM - 7, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
@@ -80,7 +80,7 @@ def pick(c: Canvas, v: PickView) -> None:
 def _move_status(c: Canvas, v: MoveView) -> tuple[str, str]:
     """The top bar: a box seat's next action, a stop refused, or the chance of busting if the player rolls."""
     if v.bot and v.bot_next:
-        return who(c, v.player, v.bot), c.words.bot_will(v.bot_next)[1]
+        return who(c, v.player, v.bot), v.bot_next.upper()  # the button the box presses next
     if v.stop_note and not v.can_stop:
         return who(c, v.player, v.bot), c.words.SCREEN["cant_stop"]
     return who(c, v.player, v.bot), c.words.bust_status(v.bust)
@@ -117,7 +117,7 @@ def _chance(c: Canvas, v: MoveView) -> None:
     """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
     chance = c.words.percent(v.bust)
     x = width_of(chance, "large") + 4
-    lines = standard._move_lines(c, v, c.width - x)
+    lines = standard.move_lines(c, v, c.width - x)
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]

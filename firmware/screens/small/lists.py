@@ -15,14 +15,15 @@ from ..kit import ROW_PITCH, Canvas, width_of
 from .frame import BODY_TOP, LEGEND_Y, LINE, alert_band, bar, flow, keys
 
 
-def _choices(c: Canvas, items: list[tuple[str, str]], cursor: int, alert: str | None, legend: str) -> None:
+def _choices(c: Canvas, items: list[tuple[str, str]], cursor: int, alert: str | None, legend: str,
+             off: tuple[int, ...] = ()) -> None:
     top = alert_band(c, alert) + 1
-    standard.rows(c, items, cursor, top=top, room=max(1, (LEGEND_Y - top) // ROW_PITCH))
+    standard.rows(c, items, cursor, top=top, room=max(1, (LEGEND_Y - top) // ROW_PITCH), off=off)
     keys(c, legend)
 
 
 def menu(c: Canvas, v: MenuView) -> None:
-    _choices(c, [(item, "") for item in v.items], v.cursor, v.alert, v.keys)
+    _choices(c, [(item, "") for item in v.items], v.cursor, v.alert, v.keys, v.off)
 
 
 def setup(c: Canvas, v: SetupView) -> None:
