@@ -56,7 +56,7 @@ def board(c: Canvas, v: BoardView) -> None:
         column_page(c, v)
         return
     if v.current is not None and v.current < len(v.players):
-        top_bar(c, v.players[v.current], c.words.SCREEN["board"], v.current, v.alert)
+        top_bar(c, v.players[v.current], c.words.SCREEN["board"], v.mark(v.current), v.alert)
     else:
         top_bar(c, c.words.SCREEN["board_title"], c.words.SCREEN["game_over"], None, v.alert)
     n = len(v.players)
@@ -64,7 +64,7 @@ def board(c: Canvas, v: BoardView) -> None:
     for seat in range(n):
         top, bottom = row_span(seat, n)
         size = min(6, bottom - top)
-        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, seat, size, fill=ink(c, seat, current))
+        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, v.mark(seat), size, fill=ink(c, seat, current))
     cell = cell_width(c.width)
     for i, col in enumerate(v.columns[:11]):
         _label(c, cell_x(i, cell), cell, col)
@@ -157,17 +157,18 @@ def column_page(c: Canvas, v: BoardView) -> None:
         if seat == -1:
             runner_mark(c, 0, top + size // 2 - 1, size)
         else:
-            draw_seat(c.draw, 0, top, seat, size, fill=c.lit)
+            draw_seat(c.draw, 0, top, v.mark(seat), size, fill=c.lit)
         c.text((size + 3, y - INK_TOP[font_name]), text, font_name, width=text_w - size - 3)
         y += pitch
-    column_track(c, col, track_x, v.current)
+    column_track(c, col, track_x, v.current, v.mark)
     legend(c, v.keys)
 
 
-def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) -> None:
+def column_track(c: Canvas, col: Column, x0: int, current: int | None = None, mark=lambda seat: seat) -> None:
     """The focused column drawn tall on the right: squares as ticks, pieces by seat symbol.
 
     On a grey screen the ticks and the other players' pieces are grey, the current player's and the runner bright.
+    ``mark`` gives a seat's symbol (its colour's); each symbol has its own place across the track.
     """
     draw = c.draw
     n = col.height
@@ -177,7 +178,7 @@ def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) ->
     top = bottom - n * pitch
     if col.owner is not None:
         draw.rectangle((x0, top, x1, bottom), fill=c.lit)
-        draw_seat(draw, (x0 + x1) // 2 - 3, top + 2, col.owner, 7, fill=0)
+        draw_seat(draw, (x0 + x1) // 2 - 3, top + 2, mark(col.owner), 7, fill=0)
         return
     draw.rectangle((x0, top, x1, bottom), outline=c.lit)
     for s in range(1, n):
@@ -186,7 +187,7 @@ def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) ->
     for seat, step in enumerate(col.markers):
         if step:
             y = bottom - step * pitch + (pitch - 3) // 2 + 1
-            draw_seat(draw, x0 + 3 + 6 * (seat % 4), y, seat, 3, fill=ink(c, seat, current))
+            draw_seat(draw, x0 + 3 + 6 * (mark(seat) % 4), y, mark(seat), 3, fill=ink(c, seat, current))
     if col.runner:
         y = bottom - col.runner * pitch
         draw.rectangle((x0 - 3, y, x1 + 3, y + pitch), outline=c.lit)

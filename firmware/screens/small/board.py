@@ -36,7 +36,7 @@ def board(c: Canvas, v: BoardView) -> None:
             standard._label(c, standard.cell_x(i), standard.CELL, col, 0)
         for k, seat in enumerate(range(first, min(n, first + per_page))):
             span = (ROWS_TOP + k * ROW, ROWS_TOP + (k + 1) * ROW - 1)
-            draw_seat(c.draw, 0, span[0] + 1, seat, 6, fill=c.lit)
+            draw_seat(c.draw, 0, span[0] + 1, v.mark(seat), 6, fill=c.lit)
             for i, col in enumerate(v.columns[:11]):
                 standard._cell(c, standard.cell_x(i), standard.CELL, col, seat, span, current)
         if v.alert:
@@ -56,7 +56,7 @@ def column_page(c: Canvas, v: BoardView) -> None:
         c.center(BODY_TOP, c.words.no_column(v.focus), "medium")
         keys(c, v.keys)
         return
-    blocks = [(LINE, lambda y, row=row: _entries(c, y, row, c.width // len(row)))
+    blocks = [(LINE, lambda y, row=row: _entries(c, y, row, c.width // len(row), v.mark))
               for row in _rows(_column_rows(c, v, col), c.width // 2)]
     flow(c, header, blocks, v.keys, every_page=True)
 
@@ -72,12 +72,12 @@ def _rows(entries: list, half: int) -> list[list]:
     return rows
 
 
-def _entries(c: Canvas, y: int, row, width: int) -> None:
-    """Pieces side by side, each its seat symbol (the runner's bar) and its words."""
+def _entries(c: Canvas, y: int, row, width: int, mark) -> None:
+    """Pieces side by side, each its seat's symbol (``mark(seat)``; the runner's bar) and its words."""
     for k, (seat, text) in enumerate(row):
         x = k * width
         if seat == -1:
             runner_mark(c, x, y + 3, 7)
         else:
-            draw_seat(c.draw, x, y + 1, seat, 7, fill=c.lit)
+            draw_seat(c.draw, x, y + 1, mark(seat), 7, fill=c.lit)
         c.text((x + 9, y - INK_TOP["medium"]), text, "medium", width=width - 9)
