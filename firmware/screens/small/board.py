@@ -2,7 +2,8 @@
 
 The overview drops the top bar: the column numbers head each page, then a row
 per player (8 rows, as four players have on 128x64), then the legend (or,
-while there is one, the alert). The
+while there is one, the alert); its last pages are the key (each player's
+symbol and name), the 128x64 top bar's job. The
 column page keeps its title and puts the pieces two to a row.
 """
 
@@ -15,14 +16,15 @@ from .. import board as standard
 from ..board import _column_rows
 from ..icons import draw_seat, runner_mark
 from ..kit import INK_TOP, Canvas, width_of
-from .frame import BODY_TOP, BOTTOM, LEGEND_Y, LINE, bar, flow, keys
+from .frame import BODY_TOP, BOTTOM, LEGEND_Y, LINE, alert_band, bar, flow, keys
 
 ROW = 8  # a player's row of the grid
 ROWS_TOP = 7  # the first row's top (a cell never draws on its top row: it may share the labels' last)
 
 
 def board(c: Canvas, v: BoardView) -> None:
-    """The grid of the 128x64 overview, two players to a page above the legend (an alert takes its place)."""
+    """The grid of the 128x64 overview, two players to a page above the legend (an alert takes its place),
+    then the key: each player's symbol and name."""
     if v.focus is not None:
         column_page(c, v)
         return
@@ -44,6 +46,11 @@ def board(c: Canvas, v: BoardView) -> None:
             c.text((2, LEGEND_Y), "! " + v.alert, "small", fill=0, width=c.width - 4)
         else:
             keys(c, v.keys)
+    if n:  # the key: whose symbol is whose, two to a row where both fit
+        entries = [(seat, name) for seat, name in enumerate(v.players)]
+        blocks = [(LINE, lambda y, row=row: _entries(c, y, row, c.width // len(row), v.mark))
+                  for row in _rows(entries, c.width // 2)]
+        flow(c, partial(alert_band, c, v.alert), blocks, v.keys, fresh=True, every_page=True)
 
 
 def column_page(c: Canvas, v: BoardView) -> None:
