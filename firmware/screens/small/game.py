@@ -150,10 +150,13 @@ def _small_step(c: Canvas, y: int, step, bot: bool) -> None:
 def _chance(c: Canvas, v: MoveView) -> None:
     """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
     chance = c.words.percent(v.bust)
-    x = width_of(chance, "large") + 4
-    lines = standard.move_lines(c, v, c.width - x)
+    for font_name in ("large", "medium"):  # the medium font when a wide chance (">99.9%") leaves too little room
+        x = width_of(chance, font_name) + 4
+        lines = standard.move_lines(c, v, c.width - x)
+        if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
+            break
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
-    c.raw((0, BODY_TOP + 4 - INK_TOP["large"]), chance, "large")
+    c.raw((0, BODY_TOP + 4 - INK_TOP[font_name] + (2 if font_name == "medium" else 0)), chance, font_name)
     c.lines(BODY_TOP + 2, lines, "small", 9, x=x)
