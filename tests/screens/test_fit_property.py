@@ -53,3 +53,33 @@ def test_fit_property_the_move_screen_cuts_nothing_but_a_name(case, size):
     cuts = render_checked(view, size).cuts
     assert set(cuts) <= allowed, (size, view, cuts)
     assert len(render_pages(view, size)) <= 2
+
+
+@st.composite
+def handovers(draw):
+    """After a stop (markers to place, columns claimed and whose markers come off) or a bust, paged as the box pages it."""
+    lang = draw(st.sampled_from(LANGS))
+    w = words.language(lang)
+    name, other = draw(names), draw(names)
+    bust = draw(st.booleans())
+    if bust:
+        lines = w.bust_lines(draw(st.booleans()))
+    else:
+        columns = draw(st.lists(st.integers(2, 12), min_size=1, max_size=3, unique=True))
+        runners = {c: draw(st.integers(1, HEIGHTS[c])) for c in columns}
+        claims = [(c, [other]) for c in columns if runners[c] == HEIGHTS[c]]
+        lines = w.stop_lines(name, runners, claims)
+    return lang, name, other, w.handover_title(name, bust), lines
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(handovers(), st.sampled_from(sorted(LAYOUTS)))
+def test_fit_property_what_to_do_on_the_board_is_never_cut(case, size):
+    from firmware.screens import layout_for
+    from firmware.views import InstructionsView
+    lang, name, other, title, lines = case
+    pages = layout_for(size).paginate(None, lines)
+    for i, page in enumerate(pages):
+        view = InstructionsView(name, 0, title, page, None, i + 1, len(pages), words.language(lang).KEYS["done"], lang=lang)
+        cuts = render_checked(view, size).cuts
+        assert set(cuts) <= {name, other, title}, (size, view, cuts)
