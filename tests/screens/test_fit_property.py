@@ -18,6 +18,8 @@ LANGS = ("en", "ja", "ko")
 names = st.one_of(
     st.sampled_from(("Red", "Blue", "Green", "Yellow", "Burgundy")),
     st.text(st.sampled_from("AaWwMm-"), min_size=1, max_size=MAX_NAME_LENGTH),
+    # the longest a seat can have, drawn as often as the rest (random text is mostly short)
+    st.text(st.sampled_from("WwMm"), min_size=MAX_NAME_LENGTH - 2, max_size=MAX_NAME_LENGTH),
 )
 
 
