@@ -229,7 +229,7 @@ import contextlib, io, json, statistics, sys, time
 sys.path.insert(0, {str(ROOT)!r})
 from firmware.store import Store
 from firmware.table import roster as rosters
-from firmware.daemon import restart
+from firmware.table import restart
 from firmware.commands import cli, history, export
 def start():
     store = Store.open({str(state_dir)!r})

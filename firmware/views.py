@@ -21,6 +21,10 @@ Conventions every view follows:
   e.g. ``"ROLL:roll MENU:menu"``.
 - ``alert`` is a short warning shown over the top line when set (for
   instance ``"NOT SAVED: disk full"``); the screen stays usable.
+- ``expect`` (a field or a property) names the buttons the box waits for
+  (the ROLL of a handover, the legal pairings of the dice), and ``refused``
+  the legend's buttons that do nothing now (an illegal pairing): the
+  buttons' lamps read them with the legend (:mod:`firmware.cues.lamps`).
 - ``lang`` is the language of the view ("en", "ja", "ko"): its texts are
   already in it, and the renderer draws the few words it adds around them
   (a status, "bust if you roll again") in it too. It is part of the view, so
@@ -51,6 +55,11 @@ class TurnView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
+    @property
+    def expect(self) -> tuple[str, ...]:
+        """A player's turn waits for ROLL (a box seat's goes on by itself)."""
+        return () if self.bot else ("ROLL",)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -77,6 +86,16 @@ class DiceView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
 
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """The pairings that cannot move (their button only says so)."""
+        return tuple(o.label for o in self.options if o.effect == "none")
+
+    @property
+    def expect(self) -> tuple[str, ...]:
+        """A player's dice wait for one of the legal pairings."""
+        return () if self.bot else tuple(o.label for o in self.options if o.effect != "none")
+
 
 @dataclass(frozen=True)
 class PickView:
@@ -90,6 +109,7 @@ class PickView:
     keys: str = "A/B:pick STOP:back"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    expect: tuple[str, ...] = ("A", "B")  # one of the two columns is picked
 
 
 @dataclass(frozen=True)
@@ -140,6 +160,7 @@ class InstructionsView:
     keys: str = "ROLL:done"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    expect: tuple[str, ...] = ()  # ("ROLL",) at a handover: the next player's ROLL is awaited
 
 
 @dataclass(frozen=True)

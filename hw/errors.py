@@ -22,3 +22,11 @@ class DisplayError(HardwareError):
 
 class ButtonError(HardwareError):
     """A button's GPIO pin cannot be claimed, or there is no GPIO at all."""
+
+
+class LampError(HardwareError):
+    """A button lamp's GPIO pin cannot be claimed."""
+
+
+class BuzzerError(HardwareError):
+    """The buzzer's GPIO pin cannot be claimed."""

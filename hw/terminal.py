@@ -50,8 +50,11 @@ class TerminalDisplay:
 
     def __init__(self, stream: TextIO | None = None, *, footer: str = "",
                  size: tuple[int, int] = (WIDTH, HEIGHT),
-                 terminal_size: Callable[[], tuple[int, int]] | None = None) -> None:
+                 terminal_size: Callable[[], tuple[int, int]] | None = None, status: str | None = None) -> None:
         self._stream = stream if stream is not None else sys.stdout
+        # A line above the footer (the emulator's lamps), None: no such line. Drawn when the terminal
+        # has a line to spare: it is not part of the size the box needs.
+        self.status = status
         self._size = (int(size[0]), int(size[1]))
         self.footer = footer
         self._started = False
@@ -116,9 +119,19 @@ class TerminalDisplay:
         faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
         parts.extend(f"│{faint}{row}{normal}│\n" for row in frame_to_text(image))
         parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
+        now = self._terminal_size() if self._terminal_size is not None else None
+        if self.status is not None and (now is None or now[1] > self.needed_size[1]):
+            parts.append(self.status + CLEAR_TO_EOL + "\n")
         for line in self.footer.splitlines():
             parts.append(line[: width + 2] + CLEAR_TO_EOL + "\n")
         return "".join(parts)
+
+    def set_status(self, text: str) -> None:
+        """Change the status line (the lamps) and draw it with the last frame."""
+        with self._lock:
+            self.status = text
+            if self._last is not None:
+                self._draw()
 
     def follow_resize(self) -> None:
         """Redraw whenever the terminal is resized (SIGWINCH); call from the main thread. ``close`` stops it."""

@@ -18,12 +18,10 @@ from dataclasses import dataclass
 from engine import GameState, Move, Phase, Roll, Stop, apply, bust_probability, dice_pairs, pairings, state_view
 
 from firmware import i18n, ui, views as v, words
-from firmware.table import person_stats as people, roster
+from firmware.table import person_stats as people, restart, roster
 from firmware.config import GameConfig
 from firmware.table.seat import seats_from_meta
 
-#: The store fact holding the box's UI memory (firmware.daemon.restart.MEMORY_KEY; the daemon is not imported here).
-MEMORY_KEY = "table"
 
 #: A box whose store has not changed for this long while its lock cannot be checked is shown as quiet.
 QUIET_AFTER = 20 * 60
@@ -72,8 +70,8 @@ def snapshot(reader, settings: GameConfig, config_lang: str, lang: str | None = 
         if store is None:
             return Live("none", box, lang or config_lang, problem=reader.problem, last_write=reader.last_write())
         names = roster.load(store, settings.roster)
-        kept = kept_memory(store)
-        stored = store.open_game() or last_result(store, kept)
+        kept = restart.kept(store)
+        stored = store.open_game() or restart.last_result(store, kept)
         if stored is None:
             latest = store.games(limit=1)
             if latest and latest[0].status == "finished":
@@ -89,27 +87,9 @@ def snapshot(reader, settings: GameConfig, config_lang: str, lang: str | None = 
 def box_language(reader, config_lang: str) -> str:
     """The language on the box's screen: the table's choice (kept in the store), else the config's."""
     with reader.read() as store:
-        kept = kept_memory(store) if store is not None else None
+        kept = restart.kept(store) if store is not None else None
     lang = kept.get("language") if isinstance(kept, dict) else None
     return lang if lang in i18n.LANGUAGES else config_lang
-
-
-def kept_memory(store) -> dict | None:
-    """The UI facts the box keeps for a restart (firmware.ui.memory), as the box reads them back."""
-    value = store.fact(MEMORY_KEY)
-    return value if isinstance(value, dict) else None
-
-
-def last_result(store, memory: dict | None):
-    """The finished game the table is looking at (what the box shows after a restart), or None."""
-    game_id = memory.get("game") if memory and memory.get("screen") == "game" else None
-    if type(game_id) is not int:
-        return None
-    try:
-        stored = store.game(game_id)
-    except Exception:
-        return None
-    return stored if stored.status == "finished" else None
 
 
 def _box(reader, now) -> str:

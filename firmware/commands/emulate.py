@@ -60,6 +60,8 @@ def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", choices=SCREEN_SIZES,
                         help="the screen's size in pixels for this run, as [display] size in the config "
                              "(the driver's usual size when left out)")
+    parser.add_argument("--mute", action="store_true",
+                        help="no terminal bell for the box's tones (and no Sound item in the menu)")
     parser.add_argument("--trace", action="store_true",
                         help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
@@ -87,7 +89,9 @@ def run_emulator(args) -> int:
 
     holder: list = []
     dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
-    box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env())
+    signals = _terminal_signals(display, mute=getattr(args, "mute", False))
+    cfg = cfg.replace(game=dataclasses.replace(cfg.game, sound=None if signals.buzzer is None else not cfg.sound.mute))
+    box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env(), signals=signals)
     holder.append(box)
     if args.trace:
         display.box = box
@@ -102,9 +106,24 @@ def run_emulator(args) -> int:
         box.run()
     finally:
         keys.close()
+        if signals.buzzer is not None:
+            signals.buzzer.close()
         if hasattr(display, "close"):
             display.close()
     return 0
+
+
+def _terminal_signals(display, *, mute: bool):
+    """The lamps as a line above the key legend, and the terminal bell as the buzzer (none with ``--mute``)."""
+    from hw.buzzer import BellBuzzer
+    from hw.lamps import TerminalLamps
+
+    from firmware.daemon.signals import Signals
+
+    inner = getattr(display, "inner", display)
+    lamps = TerminalLamps(inner.set_status, colour=sys.stdout.isatty())
+    buzzer = None if mute or not sys.stdout.isatty() else BellBuzzer(sys.stdout)
+    return Signals(lamps, buzzer)
 
 
 def _driver_for(size: str, driver: str) -> str:
@@ -118,7 +137,7 @@ def _terminal_display(args, size: tuple[int, int]):
     from hw.terminal import TerminalDisplay
 
     on_tty = sys.stdout.isatty()
-    display = TerminalDisplay(footer=KEY_HELP, size=size, terminal_size=_terminal_size if on_tty else None)
+    display = TerminalDisplay(footer=KEY_HELP, size=size, terminal_size=_terminal_size if on_tty else None, status="")
     if on_tty:
         cols, lines = _terminal_size()
         need_cols, need_lines = display.needed_size

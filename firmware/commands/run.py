@@ -96,7 +96,7 @@ def _one_box(command):
     return run
 
 
-def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
+def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, signals=None):
     from firmware.daemon.box import Box
     from firmware.daemon.dice import os_dice
     from firmware.daemon.worker import StatsWorker
@@ -111,6 +111,7 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None):
         notifier=notifier,
         dim_after=cfg.display.dim_after_min * 60 or None,
         language=cfg.display.language,
+        signals=signals,
         worker=StatsWorker(),
     )
     box.store_error = store_error
@@ -171,8 +172,12 @@ def run_box(args) -> int:
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
     _note_slow_bus(cfg.display, display.size)
+    try:
+        signals = open_signals(cfg, factory)
+    except HardwareError as err:
+        return _fail(str(err), EXIT_HARDWARE)
     store, store_error = _open_store(cfg, args.state_dir)
-    box = _make_box(cfg, display, store, store_error, notifier=notifier)
+    box = _make_box(cfg, display, store, store_error, notifier=notifier, signals=signals)
     try:
         from hw.buttons import GpioButtons
 
@@ -180,14 +185,46 @@ def run_box(args) -> int:
     except HardwareError as err:
         if store is not None:
             store.close()
+        _close_signals(signals)
         return _fail(str(err), EXIT_HARDWARE)
     _install_signals(box)
     try:
         box.run()
     finally:
         buttons.close()
+        _close_signals(signals)
         display.keep_last_frame()  # the 'box is off' frame stays on the glass
     return 0
+
+
+def open_signals(cfg, factory):
+    """The lamps and the buzzer the config names, on ``factory``'s pins (a :class:`Signals` doing nothing without them)."""
+    from hw.buzzer import GpioBuzzer
+    from hw.lamps import GpioLamps
+
+    from firmware.daemon.signals import Signals
+
+    lamps = buzzer = None
+    pins = cfg.lights.pins()
+    if pins:
+        lamps = GpioLamps(pins, pin_factory=factory, active_high=cfg.lights.active_high)
+    if cfg.sound.pin is not None:
+        try:
+            buzzer = GpioBuzzer(cfg.sound.pin, pin_factory=factory, volume=cfg.sound.volume)
+        except BaseException:
+            if lamps is not None:
+                lamps.close()
+            raise
+    return Signals(lamps, buzzer)
+
+
+def _close_signals(signals) -> None:
+    for part in (signals.lamps, signals.buzzer):
+        if part is not None:
+            try:
+                part.close()
+            except Exception as err:
+                log.error("closing %s: %s", type(part).__name__, err)
 
 
 def slow_bus_note(display_config, size: tuple[int, int]) -> str | None:

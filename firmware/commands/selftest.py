@@ -7,7 +7,8 @@ says when the bus runs slower than the 400 kHz the screens are made for),
 draws a test pattern (a frame round the very edge and a chequerboard, so a
 shifted, cropped or wrongly rotated panel shows), then names each button as it is
 pressed, on the screen and in the terminal, until all six have been pressed
-or the time is up. Exit status 0 when everything answered, 1 when a button
+or the time is up. With lamps ([lights]) it lights each one in turn, and
+with a buzzer ([sound]) it plays each tone, naming each as it goes. Exit status 0 when everything answered, 1 when a button
 was never pressed, 69 when the GPIO or the display cannot be opened, 78 for
 a config error.
 """
@@ -65,8 +66,30 @@ def _button_frame(name: str, left: list[str], size: tuple[int, int]) -> Image.Im
     return render(button_view(name, left), size)
 
 
+def show_signals(lamps, buzzer, *, out: Callable[[str], None] = print, pause: float = 0.6,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+    """Each lamp lit alone in turn (``pause`` seconds), then each tone played, named in the terminal."""
+    from firmware.cues import CUES, MELODIES
+
+    if lamps is not None:
+        for name in lamps.names:
+            lamps.show({name: "lit"})
+            out(f"lamp {name}: lit (only this one)")
+            sleep(pause)
+        lamps.off()
+        out(f"lamps: all {len(lamps.names)} shown; each should have lit alone")
+    if buzzer is not None:
+        for cue in CUES:
+            buzzer.play(MELODIES[cue])
+            out(f"tone: {cue}")
+            buzzer.wait_idle(5.0)
+            sleep(pause / 2)
+        out(f"buzzer: all {len(CUES)} tones played; each should sound different")
+
+
 def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,
-          out: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic) -> int:
+          out: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic,
+          lamps=None, buzzer=None) -> int:
     """Show the pattern on ``display``, then report presses on ``pins`` until all are seen or ``timeout``."""
     from hw.buttons import GpioButtons
     from hw.errors import HardwareError
@@ -77,6 +100,7 @@ def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,
         out(f"display: FAILED: {err}")
         return EXIT_HARDWARE
     out("display: test pattern shown: a frame on the very edge and a chequerboard inside")
+    show_signals(lamps, buzzer, out=out)
     presses: queue.SimpleQueue[str] = queue.SimpleQueue()
 
     def sink(name: str, pressed: bool) -> None:
@@ -140,8 +164,19 @@ def run(args) -> int:
     print(f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}")
     if slow := slow_bus_note(cfg.display, display.size):
         print(f"display: slow: {slow}")
+    from firmware.commands.run import _close_signals, open_signals
+
     try:
-        return check(display, factory, cfg.buttons.pins(), timeout=args.timeout)
+        signals = open_signals(cfg, factory)
+    except HardwareError as err:
+        print(f"lamps or buzzer: FAILED: {err}", file=sys.stderr)
+        display.close()
+        factory.close()
+        return EXIT_HARDWARE
+    try:
+        return check(display, factory, cfg.buttons.pins(), timeout=args.timeout, lamps=signals.lamps,
+                     buzzer=signals.buzzer)
     finally:
+        _close_signals(signals)
         display.close()
         factory.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 from typing import Any
@@ -25,6 +26,8 @@ from .models import (
     ConfigError,
     DisplayConfig,
     GameConfig,
+    LightsConfig,
+    SoundConfig,
     WebConfig,
 )
 
@@ -58,7 +61,7 @@ class Checker:
                 if isinstance(value, dict):
                     raise ConfigError(f"{self.name}: unknown section [{key}]{_suggest(key, SECTIONS, '[{}]')}")
                 home = _section_of(key)
-                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game], [storage] or [web]"
+                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game], [lights], [sound], [storage] or [web]"
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: unknown key outside any section{hint}")
             if not isinstance(value, dict):
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: [{key}] must be a section, not a value")
@@ -68,10 +71,15 @@ class Checker:
         buttons = self.buttons(tables["buttons"])
         display = self.display(tables["display"])
         self.clashes(buttons, display, tables)
+        lights = self.lights(tables["lights"])
+        sound = self.sound(tables["sound"])
+        self.part_clashes(buttons, display, lights, sound)
         game = self.game(tables["game"])
+        game = dataclasses.replace(game, sound=None if sound.pin is None else not sound.mute)
         state_dir = self.state_dir(tables["storage"])
         web = self.web(tables["web"])
-        return Config(buttons=buttons, display=display, game=game, web=web, state_dir=state_dir, path=self.name)
+        return Config(buttons=buttons, display=display, game=game, lights=lights, sound=sound, web=web,
+                      state_dir=state_dir, path=self.name)
 
     def unknown_keys(self, section: str, table: dict[str, Any]) -> None:
         keys = SECTIONS[section]
@@ -150,6 +158,41 @@ class Checker:
             pin = getattr(buttons, key)
             if pin in taken:
                 raise self.fail("buttons", key, pin, f"GPIO{pin} is {taken[pin]}; choose another pin")
+
+    def lights(self, table: dict[str, Any]) -> LightsConfig:
+        values: dict[str, Any] = {key: self.gpio("lights", key, table[key]) for key in BUTTON_KEYS if key in table}
+        if "active_high" in table:
+            values["active_high"] = self.boolean("lights", "active_high", table["active_high"])
+        return LightsConfig(**values)
+
+    def sound(self, table: dict[str, Any]) -> SoundConfig:
+        values: dict[str, Any] = {}
+        if "pin" in table:
+            values["pin"] = self.gpio("sound", "pin", table["pin"])
+        if "volume" in table:
+            values["volume"] = self.integer("sound", "volume", table["volume"], 1, 100)
+        if "mute" in table:
+            values["mute"] = self.boolean("sound", "mute", table["mute"])
+        return SoundConfig(**values)
+
+    def part_clashes(self, buttons: ButtonPins, display: DisplayConfig, lights: LightsConfig, sound: SoundConfig) -> None:
+        """Each lamp and the buzzer on a pin of its own: not the display's bus, a button, or another part."""
+        if display.interface == "i2c":
+            owner = {pin: what for pin, what in I2C_PINS.items()}
+        else:
+            owner = dict(SPI_PINS)
+            owner[display.gpio_dc] = "the display's DC pin ([display] gpio_dc)"
+            owner[display.gpio_reset] = "the display's RESET pin ([display] gpio_reset)"
+        for key in BUTTON_KEYS:
+            owner[getattr(buttons, key)] = f"the {key.upper()} button ([buttons] {key})"
+        parts = [("lights", key, getattr(lights, key), f"the {key.upper()} lamp ([lights] {key})") for key in BUTTON_KEYS]
+        parts.append(("sound", "pin", sound.pin, "the buzzer ([sound] pin)"))
+        for section, key, pin, what in parts:
+            if pin is None:
+                continue
+            if pin in owner:
+                raise self.fail(section, key, pin, f"GPIO{pin} is {owner[pin]}; choose another pin")
+            owner[pin] = what
 
     def game(self, table: dict[str, Any]) -> GameConfig:
         values: dict[str, Any] = {}

@@ -131,11 +131,48 @@ class GameConfig:
     roster: tuple[str, ...] = ()  # the players' names a seat can take; `cantstop-box players` edits them
     box_pace_ms: int = 1200  # how long each step of a box seat's turn stays on the screen
     handover_guard_ms: int = 600  # presses this soon after a turn ends do not roll the next dice
+    # Not a [game] key: set from [sound] (None: no buzzer, so no mute in the menu; False: muted at first).
+    sound: bool | None = None
 
     @property
     def rules(self) -> Rules:
         """The rules a new game starts with."""
         return Rules(columns_to_win=self.columns_to_win, speedy=self.speedy, risky=self.risky)
+
+
+@dataclass(frozen=True)
+class LightsConfig:
+    """The lamps inside the buttons: a BCM pin per button that has one (None: no lamp)."""
+
+    roll: int | None = None
+    stop: int | None = None
+    a: int | None = None
+    b: int | None = None
+    c: int | None = None
+    menu: int | None = None
+    active_high: bool = True  # the pin drives the lamp high (through a resistor or a transistor)
+
+    def pins(self) -> dict[str, int]:
+        """Button name -> the pin of its lamp, for the buttons that have one.
+
+        >>> LightsConfig(roll=17).pins()
+        {'ROLL': 17}
+        """
+        return {key.upper(): getattr(self, key) for key in BUTTON_KEYS if getattr(self, key) is not None}
+
+
+#: Free pins for the optional lamps and buzzer (the wiring diagram and docs/building.md show them).
+SUGGESTED_LIGHTS = LightsConfig(roll=17, stop=27, a=22, b=23, c=20, menu=21)
+SUGGESTED_BUZZER = 18
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """The optional piezo buzzer: its pin (None: none), loudness and whether it starts muted."""
+
+    pin: int | None = None
+    volume: int = 50  # 1..100 (a passive piezo's PWM duty; an active buzzer has one loudness)
+    mute: bool = False  # muted until the menu's Sound item turns it on (remembered across restarts)
 
 
 @dataclass(frozen=True)
@@ -154,6 +191,8 @@ class Config:
     buttons: ButtonPins = field(default_factory=ButtonPins)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    lights: LightsConfig = field(default_factory=LightsConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     web: WebConfig = field(default_factory=WebConfig)
     state_dir: str | None = None
     path: str | None = None
@@ -171,7 +210,9 @@ def _names(cls: type) -> tuple[str, ...]:
 SECTIONS: dict[str, tuple[str, ...]] = {
     "buttons": _names(ButtonPins),
     "display": _names(DisplayConfig),
-    "game": _names(GameConfig),
+    "game": tuple(n for n in _names(GameConfig) if n != "sound"),
+    "lights": _names(LightsConfig),
+    "sound": _names(SoundConfig),
     "storage": ("state_dir",),
     "web": _names(WebConfig),
 }

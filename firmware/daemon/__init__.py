@@ -4,5 +4,8 @@
 - ``pager``: a frame of several pages shown in turns;
 - ``dice``: where the dice come from;
 - ``sdnotify``: READY, WATCHDOG and STOPPING for systemd;
-- ``restart``: what a restart reads back besides the open game.
+- ``keeper``: the store's side of the effects (the game's writes, the UI facts kept), answered as UI inputs;
+- ``worker``: the statistics counted beside the loop;
+- ``devicewait``: under systemd, the wait for the GPIO chip and the display's bus;
+- ``signals``: the lamps and the buzzer driven from each frame (:mod:`firmware.cues`).
 """

@@ -28,11 +28,12 @@ from firmware.screens import layout_for, render_pages
 from firmware.table import names, roster
 from firmware.table.loaders import load_stats, seats_from_meta, unfinished
 
-from . import restart
+from firmware.table import restart
 from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper, short
 from .pager import Pager
+from .signals import Signals
 from .worker import KeepTallies
 
 log = logging.getLogger("cantstop.daemon")
@@ -68,6 +69,7 @@ class Box:
         renderer=render_pages,
         dim_after: float | None = 600.0,
         language: str = "en",
+        signals=None,
         worker=None,
     ) -> None:
         self.settings = settings
@@ -80,9 +82,10 @@ class Box:
         self.notifier = notifier
         self.renderer = renderer  # view, size -> the frame's pages (or one image)
         self.pager = Pager()
+        self.signals = signals or Signals()  # the buttons' lamps and the buzzer (none: nothing happens)
         self.queue: queue.Queue = queue.Queue()
         # the screen's own pages of instructions: the UI is handed its layout's pure paginator
-        self.paginate = layout_for(getattr(display, "size", (128, 64))).paginate
+        self.paginate = layout_for(display.size).paginate
         self.app: ui.App = ui.boot(settings, language=language, paginate=self.paginate)
         self.keeper = Keeper(store)  # the store's side of the effects: the game's writes, the facts kept
         self.last_view = None
@@ -358,6 +361,7 @@ class Box:
     def _dim(self, on: bool) -> None:
         self.dimmed = on
         self.pager.stay(self.clock())  # waking: the page it dimmed on gets its whole turn
+        self.signals.dim(on)
         try:
             self.display.dim(on)
         except Exception as err:  # like a failed frame: the game goes on
@@ -369,6 +373,7 @@ class Box:
             return
         self.last_view = v
         self._show(self.pager.start(self.renderer(v, self.display.size), self.clock()))
+        self.signals.frame(self.app, v)
 
     def _show(self, image) -> None:
         """Hand one page to the display; a failure is logged once and the view drawn again later."""
@@ -395,6 +400,7 @@ class Box:
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()
+            self.signals.off()
         self.running = False
         if self.worker is not None:
             self.worker.close()

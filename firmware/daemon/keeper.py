@@ -22,7 +22,7 @@ from firmware.store.errors import StoreWriteError
 from firmware.table import person_stats
 from firmware.table.loaders import seats_from_meta
 
-from . import restart
+from firmware.table import restart
 
 log = logging.getLogger("cantstop.daemon")
 

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from firmware.config import ButtonPins, DisplayConfig
+from firmware.config.models import SUGGESTED_BUZZER, SUGGESTED_LIGHTS
 from hw.header import HEADER, physical_pin
 from hw import fonts
 
 SCALE = 2
-WIDTH, HEIGHT = 660, 560
+WIDTH, HEIGHT = 660, 716
 
 WHITE = (255, 255, 255)
 INK = (0, 0, 0)
@@ -32,6 +33,7 @@ COLOURS = {
     "SDA": (20, 90, 210),
     "SCL": (215, 130, 0),
     "BUTTON": (0, 130, 60),
+    "OPTION": (150, 60, 170),  # the optional lamps and buzzer (suggested pins)
 }
 
 ROW = 16  # header row pitch
@@ -96,6 +98,18 @@ def spi_rows(display: DisplayConfig | None = None) -> tuple[tuple[str, str, str]
     )
 
 
+def option_rows() -> tuple[tuple[str, str, str], ...]:
+    """(part, header pin, GPIO) of the optional lamps ([lights]) and buzzer ([sound]), at the suggested pins.
+
+    >>> option_rows()[0]
+    ('ROLL lamp (+), [lights] roll', '11', 'GPIO17')
+    """
+    rows = [(f"{name} lamp (+), [lights] {name.lower()}", str(physical_pin(gpio)), f"GPIO{gpio}")
+            for name, gpio in SUGGESTED_LIGHTS.pins().items()]
+    rows.append(("buzzer (+), [sound] pin", str(physical_pin(SUGGESTED_BUZZER)), f"GPIO{SUGGESTED_BUZZER}"))
+    return tuple(rows)
+
+
 def pin_label(pin: int) -> str:
     """What a header pin is: "GPIO5", "GPIO2 SDA", "GND", "3V3"."""
     what = HEADER[pin]
@@ -155,6 +169,7 @@ def render(buttons: ButtonPins | None = None, display: DisplayConfig | None = No
 def _header(c: _Canvas, all_wires) -> None:
     """The 40 pins, coloured where a wire goes, each labelled with its GPIO or power name."""
     used = {w.pin: w for w in all_wires if w.terminal != "GND" or w.part == "OLED"}
+    used |= {int(pin): Wire(part, "GPIO", int(pin), "OPTION") for part, pin, _ in option_rows()}
     grounds = {w.pin for w in all_wires if w.terminal == "GND"}
     c.draw.rectangle((CX - 30, TOP - 12, CX + 30, _row_y(40) + 12), fill=BOARD, outline=GREY)
     for pin in HEADER:
@@ -246,6 +261,23 @@ def _spi_table(c: _Canvas, display: DisplayConfig | None) -> None:
         ty += 14
         for x, cell in zip(cols, row):
             c.text(x, ty, cell)
+    _options_table(c, ty + 30)
+
+
+def _options_table(c: _Canvas, ty: int) -> None:
+    """The optional lamps and buzzer (purple on the header), each from its GPIO through a resistor to ground."""
+    c.text(24, ty, "Optional: button lamps and a buzzer (suggested pins, purple)", font=c.big)
+    ty += 14
+    c.text(24, ty, "each + to its GPIO (a lamp via 330 ohm or a transistor), each - to any GND")
+    ty += 16
+    cols = (24, 300, 370)
+    for x, head in zip(cols, ("Part, config key", "Header pin", "Pi signal")):
+        c.text(x, ty, head)
+    c.draw.line((24, ty + 8, WIDTH - 24, ty + 8), fill=INK)
+    for row in option_rows():
+        ty += 14
+        for x, cell in zip(cols, row):
+            c.text(x, ty, cell, fill=COLOURS["OPTION"] if x == cols[0] else INK)
 
 
 def main(argv: list[str] | None = None) -> int:

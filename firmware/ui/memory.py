@@ -33,6 +33,7 @@ def memory(app: App) -> dict:
         "screen": "setup" if app.screen.kind is Screen.SETUP else "game",
         "acked": app.acked,
         "language": app.language,
+        "muted": app.muted,
     }
 
 
@@ -45,6 +46,8 @@ def recall(app: App, kept: dict | None, *, game: bool) -> App:
         app = replace(app, setup=setup)
     if kept.get("language") in i18n.LANGUAGES:  # the table's choice outlives the config's default
         app = replace(app, language=kept["language"])
+    if type(kept.get("muted")) is bool:  # the table's one press outlives the config's [sound] mute
+        app = replace(app, muted=kept["muted"])
     acked = kept.get("acked")
     if game and type(acked) is int and 0 <= acked <= len(app.events):
         app = replace(app, acked=acked)

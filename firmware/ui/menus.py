@@ -24,7 +24,9 @@ MENU_ITEMS = ("back", "undo", "hint", "board", "new", "stats", "continue")
 
 
 def menu_items(app: App) -> tuple[str, ...]:
-    """The menu's entries (every one, always in the same places)."""
+    """The menu's entries (every one, always in the same places; the sound's last, where a buzzer is wired)."""
+    if app.settings.sound is not None:  # one press mutes it (or turns it on again)
+        return MENU_ITEMS + ("sound_on" if app.muted else "mute",)
     return MENU_ITEMS
 
 
@@ -72,6 +74,8 @@ def _choose(app: App, item: str) -> Result:
         if app.in_game and app.events:
             return replace(app, screen=ConfirmScreen(back=app.screen)), ()
         return open_setup(app, fresh=False)
+    if item in ("mute", "sound_on"):
+        return replace(app, muted=item == "mute"), ()
     if item == "continue":
         return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
     return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)

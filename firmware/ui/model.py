@@ -227,6 +227,7 @@ class App:
     roster_ids: tuple[int | None, ...] = ()  # the person id of each roster name (None: no ids kept yet)
     language: str = i18n.DEFAULT  # the language of every word the app's views say
     paginate: Paginate = STANDARD.paginate  # the screen's pages of instructions (the 128x64 one unless told)
+    muted: bool = False  # the buzzer is silent (the menu's Sound item; remembered across restarts)
 
     @property
     def words(self) -> i18n.Bound:
@@ -339,7 +340,8 @@ def boot(settings: GameConfig, roster: tuple[str, ...] | None = None, language: 
     """
     roster = settings.roster if roster is None else tuple(roster)
     return App(settings=settings, setup=default_setup(settings), roster=roster, roster_ids=tuple(roster_ids),
-               language=i18n.check(language), paginate=paginate)
+               language=i18n.check(language), paginate=paginate,
+               muted=settings.sound is False)
 
 
 def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str, ...] | None = None,
@@ -354,7 +356,8 @@ def resume(settings: GameConfig, seats, rules: Rules, events, roster: tuple[str,
         state = apply(state, e)
         states.append(state)
     app = App(settings=settings, setup=Setup(seats, rules), screen=GameScreen(), seats=seats, roster=roster,
-              roster_ids=tuple(roster_ids), language=i18n.check(language), paginate=paginate)
+              roster_ids=tuple(roster_ids), language=i18n.check(language), paginate=paginate,
+              muted=settings.sound is False)
     return with_states(app, tuple(states), tuple(events))
 
 

@@ -76,12 +76,13 @@ def _undone(app: App, alert) -> v.View:
     return _instructions(app, app.game.current, s.title, None, s.lines, s.page, app.words.KEYS["done"], alert)
 
 
-def _instructions(app: App, who: int, title: str, big, lines, page: int, done_keys: str, alert) -> v.View:
+def _instructions(app: App, who: int, title: str, big, lines, page: int, done_keys: str, alert,
+                  expect: tuple[str, ...] = ()) -> v.View:
     pages = app.paginate(big, lines)
     page = min(page, len(pages) - 1)
     keys = done_keys if page == len(pages) - 1 else app.words.KEYS["page"]
     return v.InstructionsView(app.name(who), app.mark(who), title, pages[page], big if page == 0 else None,
-                              page + 1, len(pages), keys, alert, lang=app.language)
+                              page + 1, len(pages), keys, alert, lang=app.language, expect=expect)
 
 
 def _board(app: App, alert) -> v.View:
@@ -122,12 +123,13 @@ def _handover(app: App, alert) -> v.View:
     if g.phase is Phase.OVER:
         done = app.words.KEYS["see_winner"]
     elif box_bust_shown(app):
-        done = app.words.KEYS["box_turn"]
+        done = app.words.KEYS["box_turn"]  # the box goes on by itself: nothing awaited
+        return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
     elif app.seats[g.current].bot is not None:
         done = app.words.KEYS["box_next"]
     else:
         done = app.words.next_turn_key(app.name(g.current))
-    return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert)
+    return _instructions(app, prev.current, title, big, lines, app.screen.page, done, alert, ("ROLL",))
 
 
 def _end(app: App, alert) -> v.View:

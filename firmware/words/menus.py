@@ -91,6 +91,10 @@ MENU_ITEMS = {
     "new": N_("New game"),
     "stats": N_("Statistics"),
     "continue": N_("Continue a game"),
+    # TRANSLATORS: menu item: silence the buzzer.
+    "mute": N_("Mute sounds"),
+    # TRANSLATORS: menu item: the buzzer sounds again.
+    "sound_on": N_("Sounds on"),
 }
 
 CONTINUE = N_("Continue")

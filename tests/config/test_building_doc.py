@@ -11,11 +11,13 @@ import pytest
 
 from firmware import config
 from firmware.config import ButtonPins, DisplayConfig, GameConfig
+from firmware.config.models import LightsConfig, SoundConfig
 from hw.header import physical_pin
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "building.md").read_text()
-MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig, "web": config.WebConfig}
+MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig, "lights": LightsConfig,
+          "sound": SoundConfig, "web": config.WebConfig}
 
 
 def table_after(heading: str) -> list[list[str]]:

@@ -196,3 +196,32 @@ def test_selftest_command_says_when_the_display_bus_is_slow(capsys, monkeypatch,
                      " (23 ms at 400 kHz); add dtparam=i2c_arm_baudrate=400000 to the Pi's config.txt and reboot"]
                     if says else [])
     assert lines[0].startswith("display: found:")
+
+
+def test_selftest_lights_each_lamp_alone_in_turn_and_plays_each_tone():
+    from gpiozero.pins.mock import MockPWMPin
+
+    from firmware.cues import CUES, MELODIES
+    from hw.buzzer import GpioBuzzer
+    from hw.lamps import GpioLamps
+
+    f = MockFactory(pin_class=MockPWMPin)
+    lamp_pins = {"ROLL": 17, "STOP": 27, "A": 22}
+    lamps = GpioLamps(lamp_pins, pin_factory=f)
+    buzzer = GpioBuzzer(18, pin_factory=f)
+    lines, lit_alone = [], []
+
+    def sleep(_seconds):  # while each lamp is meant to be on: which pins are lit?
+        lit_alone.append(tuple(n for n, p in lamp_pins.items() if f.pin(p).state == 1))
+
+    try:
+        selftest.show_signals(lamps, buzzer, out=lines.append, pause=0.0, sleep=sleep)
+        assert lit_alone[:3] == [("ROLL",), ("STOP",), ("A",)]
+        assert all(f.pin(p).state == 0 for p in lamp_pins.values())  # all out after
+        assert buzzer.played == [MELODIES[c] for c in CUES]
+        assert [line for line in lines if line.startswith("tone: ")] == [f"tone: {c}" for c in CUES]
+    finally:
+        lamps.close()
+        buzzer.close()
+        f.reset()
+        f.close()

@@ -142,7 +142,7 @@ def _screens(lang: str):
     yield "confirm", v.MessageView(title, lines, w.KEYS["confirm"], lang=lang)
     title, lines = w.NO_GAME
     yield "no game", v.MessageView(title, lines, w.KEYS["box_ok"], lang=lang)
-    for cursor in (0, 5):
+    for cursor in (0, 5, len(w.MENU_ITEMS) - 1):  # the last page too (the sound items)
         yield "menu", v.MenuView(w.MENU, tuple(w.MENU_ITEMS.values()), cursor, w.KEYS["menu"], lang=lang)
     yield "stats empty", v.StatsView((), 0, w.KEYS["back"], lang=lang)
     yield "off", v.OffView(w.off_reason("Game saved"), lang=lang)

@@ -297,18 +297,3 @@ def _next_event(lines) -> dict:
         if line.startswith("data: "):
             return json.loads(line[6:])
     raise AssertionError("the stream ended")
-
-
-def test_the_web_view_reads_the_boxs_memory_as_the_box_does(played, tmp_path):
-    """The web view keeps its own copy of two small reads of firmware.daemon.restart (it never loads the daemon)."""
-    from firmware.daemon import restart
-    from web import live
-
-    assert live.MEMORY_KEY == restart.MEMORY_KEY
-    store = played.store
-    assert live.kept_memory(store) == restart.kept(store)
-    kept = live.kept_memory(store)
-    assert live.last_result(store, kept) == restart.last_result(store, kept)
-    finished = {"screen": "game", "game": 1}
-    assert live.last_result(store, finished) == restart.last_result(store, finished) and \
-        live.last_result(store, finished).id == 1
