@@ -11,8 +11,12 @@ Conventions every view follows:
 
 - ``player`` is the display name of the player concerned (``"Ann"``, or the
   colour ``"Red"`` for a seat without a name), and
-  ``seat`` its index in turn order (0..3), which the renderer maps to a
-  marker symbol so players can be told apart on a mono screen.
+  ``seat`` the symbol drawn for them (0..3: filled square, hollow square,
+  filled circle, cross), so players can be told apart on a mono screen. The
+  symbol belongs to the seat's colour (:func:`firmware.table.seat.symbols`),
+  not to its place in the turn order: Blue keeps its symbol in every game.
+  The board view, whose pieces are indexed by turn order, carries the
+  symbols in ``marks``.
 - ``keys`` is the legend for the bottom line: what the buttons do *now*,
   e.g. ``"ROLL:roll MENU:menu"``.
 - ``alert`` is a short warning shown over the top line when set (for
@@ -199,6 +203,13 @@ class BoardView:
     keys: str = "A/B:col C:+4 ROLL:game"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    marks: tuple[int, ...] = ()  # each seat's symbol (its colour's), in turn order; () draws seat i with symbol i
+
+    def mark(self, seat: int | None) -> int | None:
+        """The symbol drawn for the pieces of ``seat`` (an index in turn order; None: no symbol)."""
+        if seat is None:
+            return None
+        return self.marks[seat] if 0 <= seat < len(self.marks) else seat
 
 
 @dataclass(frozen=True)

@@ -55,22 +55,69 @@ def board(c: Canvas, v: BoardView) -> None:
     if v.focus is not None:
         column_page(c, v)
         return
-    if v.current is not None and v.current < len(v.players):
-        top_bar(c, v.players[v.current], c.words.SCREEN["board"], v.current, v.alert)
-    else:
-        top_bar(c, c.words.SCREEN["board_title"], c.words.SCREEN["game_over"], None, v.alert)
     n = len(v.players)
     current = v.current if v.current is not None and v.current < n else None
+    if v.alert or not n:
+        top_bar(c, c.words.SCREEN["board_title"], c.words.SCREEN["game_over"], None, v.alert)
+    else:
+        key_bar(c, v, current)
     for seat in range(n):
         top, bottom = row_span(seat, n)
         size = min(6, bottom - top)
-        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, seat, size, fill=ink(c, seat, current))
+        draw_seat(c.draw, 0, top + (bottom - top + 1 - size) // 2, v.mark(seat), size, fill=ink(c, seat, current))
     cell = cell_width(c.width)
     for i, col in enumerate(v.columns[:11]):
         _label(c, cell_x(i, cell), cell, col)
         for seat in range(n):
             _cell(c, cell_x(i, cell), cell, col, seat, row_span(seat, n), current)
     legend(c, v.keys)
+
+
+def key_bar_entry(name_width: int, gap: int) -> int:
+    """An entry of the key: the symbol (6), a free column, the name, ``gap`` columns before the next."""
+    return 7 + name_width + gap
+
+
+def key_widths(names: list[int], width: int) -> list[int]:
+    """Each key entry's width for names ``names`` pixels wide: whole names with the widest gap (2, 1, 0) that fits;
+    else the short names whole and the long ones sharing what is left equally."""
+    for gap in (2, 1, 0):
+        natural = [key_bar_entry(w, gap) for w in names]
+        if sum(natural) <= width:
+            return natural
+    out = [0] * len(names)
+    left, rest = width, sorted(range(len(names)), key=lambda i: natural[i])
+    while rest:
+        share = left // len(rest)
+        i = rest[0]
+        if natural[i] > share:  # every name left is longer than its share: they split what is left
+            for k, j in enumerate(rest):
+                out[j] = share + (1 if k < left - share * len(rest) else 0)
+            break
+        out[i] = natural[i]
+        left -= natural[i]
+        rest.pop(0)
+    return out
+
+
+def key_bar(c: Canvas, v: BoardView, current: int | None, rule: int = 9) -> None:
+    """The overview's top bar as its key: each player's symbol and name, the one to play inverted.
+
+    Each entry is as wide as its name where all fit (see :func:`key_widths`);
+    else a long name is cut: the symbol still says whose is whose.
+    """
+    widths = key_widths([width_of(name, "small") for name in v.players], c.width)
+    n = len(v.players)
+    x0 = 0
+    for seat, (name, share) in enumerate(zip(v.players, widths)):
+        on = seat == current and n > 1
+        if on:
+            c.draw.rectangle((x0, 0, x0 + share - 2, rule - 1), fill=c.lit)
+        ink_ = 0 if on else c.lit
+        draw_seat(c.draw, x0, 1, v.mark(seat), 6, fill=ink_)
+        c.text((x0 + 7, 0), name, "small", fill=ink_, width=share - 7)
+        x0 += share
+    c.draw.line((0, rule, c.width - 1, rule), fill=c.lit)
 
 
 def _label(c: Canvas, x0: int, cell: int, col: Column, top: int = LABELS_TOP) -> None:
@@ -157,17 +204,18 @@ def column_page(c: Canvas, v: BoardView) -> None:
         if seat == -1:
             runner_mark(c, 0, top + size // 2 - 1, size)
         else:
-            draw_seat(c.draw, 0, top, seat, size, fill=c.lit)
+            draw_seat(c.draw, 0, top, v.mark(seat), size, fill=c.lit)
         c.text((size + 3, y - INK_TOP[font_name]), text, font_name, width=text_w - size - 3)
         y += pitch
-    column_track(c, col, track_x, v.current)
+    column_track(c, col, track_x, v.current, v.mark)
     legend(c, v.keys)
 
 
-def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) -> None:
+def column_track(c: Canvas, col: Column, x0: int, current: int | None = None, mark=lambda seat: seat) -> None:
     """The focused column drawn tall on the right: squares as ticks, pieces by seat symbol.
 
     On a grey screen the ticks and the other players' pieces are grey, the current player's and the runner bright.
+    ``mark`` gives a seat's symbol (its colour's); each symbol has its own place across the track.
     """
     draw = c.draw
     n = col.height
@@ -177,7 +225,7 @@ def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) ->
     top = bottom - n * pitch
     if col.owner is not None:
         draw.rectangle((x0, top, x1, bottom), fill=c.lit)
-        draw_seat(draw, (x0 + x1) // 2 - 3, top + 2, col.owner, 7, fill=0)
+        draw_seat(draw, (x0 + x1) // 2 - 3, top + 2, mark(col.owner), 7, fill=0)
         return
     draw.rectangle((x0, top, x1, bottom), outline=c.lit)
     for s in range(1, n):
@@ -186,7 +234,7 @@ def column_track(c: Canvas, col: Column, x0: int, current: int | None = None) ->
     for seat, step in enumerate(col.markers):
         if step:
             y = bottom - step * pitch + (pitch - 3) // 2 + 1
-            draw_seat(draw, x0 + 3 + 6 * (seat % 4), y, seat, 3, fill=ink(c, seat, current))
+            draw_seat(draw, x0 + 3 + 6 * (mark(seat) % 4), y, mark(seat), 3, fill=ink(c, seat, current))
     if col.runner:
         y = bottom - col.runner * pitch
         draw.rectangle((x0 - 3, y, x1 + 3, y + pitch), outline=c.lit)

@@ -138,22 +138,27 @@ def move(c: Canvas, v: MoveView) -> None:
         column_tag(c, 0, y, step.column)
         text = (c.words.box_runner_step(step.step, step.top) if v.bot
                 else c.words.runner_step(step.step, step.new, step.top, step.jumped))
-        c.text((24, y), text, "medium")
+        if width_of(text, "medium") <= c.width - 24:
+            c.raw((24, y), text, "medium")
+        else:  # a two-digit square and the squares it jumped: the small font, not a cut instruction
+            c.text((24, y + 3), text, "small")
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
     chance = c.words.percent(v.bust)
-    # the chance in the huge font; the large one when a stop note needs the room
-    for font_name in ("huge", "large"):
+    # the chance in the huge font; the large (or medium) one when a stop note needs the room
+    for font_name in ("huge", "large", "medium"):
         x = width_of(chance, font_name) + 4
         lines = move_lines(c, v, c.width - x)
-        if len(lines) <= 2:
-            break
+        if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
+            break  # ">99.9%" in the huge font leaves too little room for "Board: as is"
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
     if font_name == "huge":
         c.raw((0, BODY_BOTTOM - 18 - INK_TOP["huge"] + 1), chance, "huge")
-    else:
+    elif font_name == "large":
         c.raw((0, BODY_BOTTOM - 13 - INK_TOP["large"] + 1), chance, "large")
+    else:  # ">99.9%" beside a risky note of two lines
+        c.raw((0, BODY_BOTTOM - 11 - INK_TOP["medium"] + 1), chance, "medium")
     c.lines(BODY_BOTTOM - 15, lines, "small", 8, x=x)
     legend(c, v.keys)

@@ -1,8 +1,9 @@
 """Small drawn marks shared by several screens: seat symbols, a die, tags, the runner, scroll arrows.
 
-Players are told apart on the mono screen by a drawn seat symbol (filled
+Players are told apart on the mono screen by a drawn symbol (filled
 square, hollow square, filled circle, cross), shown next to every colour name
-and on the board.
+and on the board. The number a view gives is the symbol of the seat's colour
+(:func:`firmware.table.seat.symbols`), not the seat's place in turn order.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from PIL import ImageDraw
 
 from .kit import BODY_BOTTOM, BODY_TOP, CELLS, Canvas, font, width_of
 
-#: Seat index -> the symbol drawn for that seat.
+#: Symbol number (a colour's, see firmware.table.seat.symbols) -> the symbol drawn.
 SEAT_SYMBOLS = ("filled square", "hollow square", "filled circle", "cross")
 
 

@@ -42,3 +42,30 @@ def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
         who = who if type(who) is int and person is not None else None
         seats.append(Seat(name, bot, person, who))
     return tuple(seats)
+
+
+#: How many seat symbols the screens draw (filled square, hollow square, filled circle, cross).
+SYMBOLS = 4
+
+
+def symbols(palette: tuple[str, ...], colours: tuple[str, ...] | list[str]) -> tuple[int, ...]:
+    """Each seat's symbol (0..3), from its colour, not from its place in the turn order.
+
+    A colour's symbol is its place in ``palette`` (the config's colours), so
+    Blue keeps its symbol from game to game whoever starts. With more than
+    four colours in the palette two of a game's colours may want the same
+    symbol: the one earlier in the palette keeps it, the other takes the first
+    one free (a colour missing from the palette, from an older config, too).
+    """
+    wanted = [palette.index(c) % SYMBOLS if c in palette else None for c in colours]
+    order = sorted(range(len(colours)), key=lambda i: (colours[i] not in palette,
+                                                       palette.index(colours[i]) if colours[i] in palette else 0, i))
+    out: list[int | None] = [None] * len(colours)
+    used: set[int] = set()
+    for i in order:
+        mark = wanted[i]
+        if mark is None or mark in used:
+            mark = next((m for m in range(SYMBOLS) if m not in used), i % SYMBOLS)
+        used.add(mark)
+        out[i] = mark
+    return tuple(out)  # type: ignore[arg-type]

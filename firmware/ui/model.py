@@ -20,7 +20,7 @@ from engine import Decision, Event, GameState, Move, Phase, Roll, Rules, Stop, a
 from firmware import i18n, words
 from firmware.table import bot
 from ..config import GameConfig
-from firmware.table.seat import Seat
+from firmware.table.seat import Seat, symbols
 from firmware.screens.kit import STANDARD
 
 #: The screen's paginator: (big line or None, lines) -> the pages the screen shows whole. The renderer's
@@ -252,6 +252,16 @@ class App:
     def name(self, seat: int) -> str:
         """The one place a seat's display name comes from: its player's name, else its colour."""
         return seat_name(self.seats[seat], self.words)
+
+    def mark(self, seat: int | None) -> int | None:
+        """The symbol the screens draw for ``seat``: its colour's, the same in every game (None for no seat)."""
+        if seat is None:
+            return None
+        return symbols(self.settings.colours, [s.colour for s in self.seats])[seat]
+
+    def marks(self) -> tuple[int, ...]:
+        """Every seat's symbol, in turn order."""
+        return symbols(self.settings.colours, [s.colour for s in self.seats])
 
     def seat_bot(self) -> str | None:
         """The bot kind playing the seat to act, None for a person or a finished game."""

@@ -78,7 +78,7 @@ def stats_view(app: App, alert) -> v.View:
 def recap_view(app: App, alert) -> v.View:
     g = app.game
     t = tally(g.players, app.seats, g.rules, app.events, g.winner)
-    rows = tuple(v.RecapRow(app.name(i), i, s["turns"], s["busts"], s["best"]) for i, s in enumerate(t["seats"]))
+    rows = tuple(v.RecapRow(app.name(i), app.mark(i), s["turns"], s["busts"], s["best"]) for i, s in enumerate(t["seats"]))
     most = max((r.best for r in rows), default=0)
     biggest = next((i for i, r in enumerate(rows) if r.best == most), None) if most else None
     return v.RecapView(app.words.RECAP, app.words.recap_status(g.round), rows, biggest, app.words.KEYS["recap"], alert, lang=app.language)

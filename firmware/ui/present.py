@@ -61,14 +61,14 @@ def _hint(app: App, alert) -> v.View:
     advice = app.screen.advice
     reason = app.words.hint_reason(app.screen.facts)
     action = app.words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
-    return v.HintView(app.name(g.current), g.current, action, reason, advice.bust, app.words.KEYS["hint"], alert=alert, lang=app.language)
+    return v.HintView(app.name(g.current), app.mark(g.current), action, reason, advice.bust, app.words.KEYS["hint"], alert=alert, lang=app.language)
 
 
 def _pick(app: App, alert) -> v.View:
     g = app.game
     label = app.screen.label
     pairing = pairings(g)["ABC".index(label)]
-    return v.PickView(app.name(g.current), g.current, g.dice, label, pairing.sums, app.words.KEYS["pick"], alert=alert, lang=app.language)
+    return v.PickView(app.name(g.current), app.mark(g.current), g.dice, label, pairing.sums, app.words.KEYS["pick"], alert=alert, lang=app.language)
 
 
 def _undone(app: App, alert) -> v.View:
@@ -81,7 +81,7 @@ def _instructions(app: App, who: int, title: str, big, lines, page: int, done_ke
     pages = app.paginate(big, lines)
     page = min(page, len(pages) - 1)
     keys = done_keys if page == len(pages) - 1 else app.words.KEYS["page"]
-    return v.InstructionsView(app.name(who), who, title, pages[page], big if page == 0 else None,
+    return v.InstructionsView(app.name(who), app.mark(who), title, pages[page], big if page == 0 else None,
                               page + 1, len(pages), keys, alert, lang=app.language, expect=expect)
 
 
@@ -94,7 +94,7 @@ def _board(app: App, alert) -> v.View:
     )
     current = None if g.phase is Phase.OVER else g.current
     return v.BoardView(tuple(app.name(i) for i in range(len(app.seats))), cols, current, app.screen.focus, app.words.KEYS["board"],
-                       alert=alert, lang=app.language)
+                       alert=alert, lang=app.language, marks=app.marks())
 
 
 # -- the game screen -------------------------------------------------------------
@@ -141,7 +141,7 @@ def _end(app: App, alert) -> v.View:
     if len(g.players) == 1 and average is not None:
         note = app.words.practice_result(g.turn, average) + note
     winner = g.winner
-    return v.WinView(None if winner is None else app.name(winner), winner,
+    return v.WinView(None if winner is None else app.name(winner), app.mark(winner),
                      g.claims_of(winner) if winner is not None else (), g.round, note,
                      app.words.win_keys(people.can_recap(app)), alert=alert, lang=app.language)
 
@@ -151,7 +151,7 @@ def _turn(app: App, alert) -> v.View:
     seat = g.current
     bot = app.seats[seat].bot is not None
     keys = app.words.KEYS["box_turn" if bot else "turn"]
-    return v.TurnView(app.name(seat), seat, g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert, lang=app.language)
+    return v.TurnView(app.name(seat), app.mark(seat), g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert, lang=app.language)
 
 
 def _turn_note(app: App) -> tuple[str, ...]:
@@ -171,7 +171,7 @@ def _dice(app: App, alert) -> v.View:
     options = tuple(_option(p, pairs["ABC".index(p.label)]) for p in pairings(g))
     chosen = _chosen_label(g, app.plan) if bot else None
     keys = app.words.KEYS["box_ok" if bot else "choose"]
-    return v.DiceView(app.name(seat), seat, g.dice, options, bot, chosen, keys, alert, lang=app.language)
+    return v.DiceView(app.name(seat), app.mark(seat), g.dice, options, bot, chosen, keys, alert, lang=app.language)
 
 
 def _option(p, pairs) -> v.Option:
@@ -202,7 +202,7 @@ def _moved(app: App, alert) -> v.View:
     if bot:
         bot_next = "stop" if app.plan is Decision.STOP and stoppable else "roll"
     keys = app.words.KEYS["box_ok"] if bot else app.words.KEYS["roll_or_stop" if stoppable else "roll"]
-    return v.MoveView(app.name(seat), seat, steps, bust_probability(g), stoppable, g.free_runners,
+    return v.MoveView(app.name(seat), app.mark(seat), steps, bust_probability(g), stoppable, g.free_runners,
                       None if stoppable else app.words.risky_note(_risky_conflicts(app, g)),
                       bot, bot_next, keys, alert, lang=app.language)
 

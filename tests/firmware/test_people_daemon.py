@@ -35,7 +35,8 @@ def named(tmp_path):
 def test_people_e2e_names_on_the_screens_in_the_store_and_after_a_restart(named, tmp_path):
     _named_game(named)
     v = named.view
-    assert isinstance(v, views.TurnView) and v.player == "Bob" and v.seat == 0
+    # Bob sits first in turn order, but his pieces are Blue: the screen draws Blue's symbol (issue 22, friction 5)
+    assert isinstance(v, views.TurnView) and v.player == "Bob" and v.seat == 1
     game = named.store.open_game()
     assert game.players == ("Blue", "Red")
     assert [s["name"] for s in game.meta["seats"]] == ["Bob", "Ann"]

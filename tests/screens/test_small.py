@@ -8,7 +8,7 @@ import pytest
 
 from firmware import views
 from firmware.devtools.samples import LANGUAGES, SAMPLES_AT
-from firmware.screens import LAYOUTS, PAINTERS_FOR, render_pages
+from firmware.screens import LAYOUTS, PAINTERS_FOR, render_checked, render_pages
 from firmware.screens.kit import Canvas
 from firmware.screens.small import LAYOUT
 from firmware.screens.small.frame import BOTTOM, LEGEND_Y, _plan, flow
@@ -76,3 +76,28 @@ def test_small_a_long_view_pages_and_no_page_repeats(lang, name):
     pages = render_pages(SAMPLES_AT[SMALL][lang][name], SMALL)
     assert len(pages) > 1
     assert len({p.tobytes() for p in pages}) == len(pages)
+
+
+MOVES = ["move_two_steps", "move_top", "move_double", "move_speedy", "move_bot"]
+
+
+def _legend_alone(view):
+    canvas = Canvas(LAYOUT, view.lang)
+    from firmware.screens.small.frame import keys
+    keys(canvas, view.keys)
+    return canvas.pages[0].crop((0, LEGEND_Y, LAYOUT.width, LAYOUT.height))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", MOVES)
+def test_small_move_screen_shows_its_legend_on_its_one_decision_page(lang, name):
+    """Issue 22, friction 4: ROLL and STOP are named on the move screen's first page, and the runners stay whole."""
+    view = SAMPLES_AT[SMALL][lang][name]
+    assert view.keys
+    first = render_pages(view, SMALL)[0]
+    bottom = first.crop((0, LEGEND_Y, LAYOUT.width, LAYOUT.height))
+    assert bottom.tobytes() == _legend_alone(view).tobytes()
+    assert bottom.getbbox() is not None
+    assert render_checked(view, SMALL).cuts == ()
+    # the runners' rows (above the legend) are not blank
+    assert first.crop((17, 8, LAYOUT.width, LEGEND_Y)).getbbox() is not None

@@ -2,7 +2,8 @@
 
 The overview drops the top bar: the column numbers head each page, then a row
 per player (8 rows, as four players have on 128x64), then the legend (or,
-while there is one, the alert). The
+while there is one, the alert); its last pages are the key (each player's
+symbol and name), the 128x64 top bar's job. The
 column page keeps its title and puts the pieces two to a row.
 """
 
@@ -15,14 +16,15 @@ from .. import board as standard
 from ..board import _column_rows
 from ..icons import draw_seat, runner_mark
 from ..kit import INK_TOP, Canvas, width_of
-from .frame import BODY_TOP, BOTTOM, LEGEND_Y, LINE, bar, flow, keys
+from .frame import BODY_TOP, BOTTOM, LEGEND_Y, LINE, alert_band, bar, flow, keys
 
 ROW = 8  # a player's row of the grid
 ROWS_TOP = 7  # the first row's top (a cell never draws on its top row: it may share the labels' last)
 
 
 def board(c: Canvas, v: BoardView) -> None:
-    """The grid of the 128x64 overview, two players to a page above the legend (an alert takes its place)."""
+    """The grid of the 128x64 overview, two players to a page above the legend (an alert takes its place),
+    then the key: each player's symbol and name."""
     if v.focus is not None:
         column_page(c, v)
         return
@@ -36,7 +38,7 @@ def board(c: Canvas, v: BoardView) -> None:
             standard._label(c, standard.cell_x(i), standard.CELL, col, 0)
         for k, seat in enumerate(range(first, min(n, first + per_page))):
             span = (ROWS_TOP + k * ROW, ROWS_TOP + (k + 1) * ROW - 1)
-            draw_seat(c.draw, 0, span[0] + 1, seat, 6, fill=c.lit)
+            draw_seat(c.draw, 0, span[0] + 1, v.mark(seat), 6, fill=c.lit)
             for i, col in enumerate(v.columns[:11]):
                 standard._cell(c, standard.cell_x(i), standard.CELL, col, seat, span, current)
         if v.alert:
@@ -44,6 +46,11 @@ def board(c: Canvas, v: BoardView) -> None:
             c.text((2, LEGEND_Y), "! " + v.alert, "small", fill=0, width=c.width - 4)
         else:
             keys(c, v.keys)
+    if n:  # the key: whose symbol is whose, two to a row where both fit
+        entries = [(seat, name) for seat, name in enumerate(v.players)]
+        blocks = [(LINE, lambda y, row=row: _entries(c, y, row, c.width // len(row), v.mark))
+                  for row in _rows(entries, c.width // 2)]
+        flow(c, partial(alert_band, c, v.alert), blocks, v.keys, fresh=True, every_page=True)
 
 
 def column_page(c: Canvas, v: BoardView) -> None:
@@ -56,7 +63,7 @@ def column_page(c: Canvas, v: BoardView) -> None:
         c.center(BODY_TOP, c.words.no_column(v.focus), "medium")
         keys(c, v.keys)
         return
-    blocks = [(LINE, lambda y, row=row: _entries(c, y, row, c.width // len(row)))
+    blocks = [(LINE, lambda y, row=row: _entries(c, y, row, c.width // len(row), v.mark))
               for row in _rows(_column_rows(c, v, col), c.width // 2)]
     flow(c, header, blocks, v.keys, every_page=True)
 
@@ -72,12 +79,12 @@ def _rows(entries: list, half: int) -> list[list]:
     return rows
 
 
-def _entries(c: Canvas, y: int, row, width: int) -> None:
-    """Pieces side by side, each its seat symbol (the runner's bar) and its words."""
+def _entries(c: Canvas, y: int, row, width: int, mark) -> None:
+    """Pieces side by side, each its seat's symbol (``mark(seat)``; the runner's bar) and its words."""
     for k, (seat, text) in enumerate(row):
         x = k * width
         if seat == -1:
             runner_mark(c, x, y + 3, 7)
         else:
-            draw_seat(c.draw, x, y + 1, seat, 7, fill=c.lit)
+            draw_seat(c.draw, x, y + 1, mark(seat), 7, fill=c.lit)
         c.text((x + 9, y - INK_TOP["medium"]), text, "medium", width=width - 9)

@@ -1,8 +1,11 @@
 """A turn in play on 128x32: whose turn, the dice and pairings, the pick, the move. Each a decision: one page.
 
-No legend: the buttons are evident (ROLL rolls, STOP stops, A B C sit on the
-pairings' tabs). The top bar keeps who plays; the move screen's top bar says
-the chance of busting (or that a stop is not allowed) instead of the free runners.
+The dice and pick screens have no legend: A B C sit on the pairings' tabs. The
+move screen keeps its legend (ROLL:roll STOP:stop) on its bottom rows, since
+a newcomer cannot guess which button banks the climb; two runners then take a
+small-font row each above it. The top bar keeps who plays; the move screen's
+top bar says the chance of busting (or that a stop is not allowed) instead of
+the free runners.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from ...views import DiceView, MoveView, Option, PickView, TurnView
 from .. import game as standard
 from ..frame import who
 from ..kit import INK_TOP, Canvas, width_of, wrap_all
-from .frame import BODY_TOP, BOTTOM, LINE, RULE, bar, flow, text_blocks
+from .frame import BODY_TOP, BOTTOM, LINE, RULE, bar, flow, keys, text_blocks
+
+#: A runner's row in the small font when two share the rows above the legend (8..23, the rule given up).
+SMALL_LINE = 8
 
 
 def turn(c: Canvas, v: TurnView) -> None:
@@ -87,12 +93,31 @@ def _move_status(c: Canvas, v: MoveView) -> tuple[str, str]:
 
 
 def move(c: Canvas, v: MoveView) -> None:
-    """What to move, a row each, under a top bar with the chance; a second page when the bar said something else."""
+    """What to move, a row each, and the legend, under a top bar with the chance; a second page when the bar said more.
+
+    Without a legend each runner has a medium-font row; with one, a single
+    runner keeps its medium row and two runners get a small-font row each
+    (rows 8..23: the top bar's rule gives its row; the inverted column tags
+    keep the rows apart). Under an alert the runners keep their medium rows
+    and the legend is left off.
+    """
     name, status = _move_status(c, v)
     header = partial(bar, c, name, status, v.seat, v.alert)
     header()
+    compact = bool(v.keys) and len(v.steps) > 1
+    if compact and v.alert:  # the alert's band takes row 8: the runners keep their rows, the legend waits
+        compact, legend_keys = False, None
+    else:
+        legend_keys = v.keys
+    if compact:  # kana, kanji and Hangul fill all 8 rows of the small font: the rule's row goes to the runners
+        c.draw.line((0, RULE, c.width - 1, RULE), fill=0)
     for i, step in enumerate(v.steps[:2]):
-        _step(c, BODY_TOP + i * LINE, step, v.bot)
+        if compact:
+            _small_step(c, RULE + i * SMALL_LINE, step, v.bot)
+        else:
+            _step(c, BODY_TOP + i * LINE, step, v.bot)
+    if legend_keys:
+        keys(c, legend_keys)
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
     if status != c.words.bust_status(v.bust):
@@ -113,13 +138,25 @@ def _step(c: Canvas, y: int, step, bot: bool) -> None:
         c.text((17, y + 2), text, "small")
 
 
+def _small_step(c: Canvas, y: int, step, bot: bool) -> None:
+    """A runner's instruction in an 8-row band: its column inverted in the small font, then what to do."""
+    c.draw.rectangle((0, y, 14, y + SMALL_LINE - 1), fill=c.lit)
+    c.center(y, str(step.column), "small", fill=0, x0=0, x1=15)
+    text = (c.words.box_runner_step(step.step, step.top) if bot
+            else c.words.runner_step(step.step, step.new, step.top, step.jumped))
+    c.text((17, y), text, "small")
+
+
 def _chance(c: Canvas, v: MoveView) -> None:
     """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
     chance = c.words.percent(v.bust)
-    x = width_of(chance, "large") + 4
-    lines = standard.move_lines(c, v, c.width - x)
+    for font_name in ("large", "medium"):  # the medium font when a wide chance (">99.9%") leaves too little room
+        x = width_of(chance, font_name) + 4
+        lines = standard.move_lines(c, v, c.width - x)
+        if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
+            break
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
-    c.raw((0, BODY_TOP + 4 - INK_TOP["large"]), chance, "large")
+    c.raw((0, BODY_TOP + 4 - INK_TOP[font_name] + (2 if font_name == "medium" else 0)), chance, font_name)
     c.lines(BODY_TOP + 2, lines, "small", 9, x=x)
