@@ -322,16 +322,7 @@ if [ "$WEB" -eq 1 ]; then
         enable_offline "$WEB_NAME"
     fi
 elif [ -e "$WEB_UNIT" ]; then
-    # [web] enabled is false now: the web view stops and goes.
-    if systemd_running; then
-        system_step systemctl disable --now "$WEB_NAME.service" || true
-    elif command -v systemctl >/dev/null 2>&1; then
-        file_step systemctl --root="${R:-/}" --quiet disable "$WEB_NAME.service" || true
-    fi
-    for link in "$UNIT_DIR"/*.wants/"$WEB_NAME.service"; do
-        if [ -L "$link" ]; then file_step rm -f "$link"; fi
-    done
-    file_step rm -f "$WEB_UNIT"
+    remove_unit "$WEB_NAME"  # [web] enabled is false now: the web view stops and goes
     [ "$DRY_RUN" -eq 1 ] || say "removed the web view's service ([web] enabled is not true)"
 fi
 

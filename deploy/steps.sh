@@ -28,3 +28,18 @@ quiet_system_step() {
     rm -f "$log"
     return "$status"
 }
+
+# Stop and remove a unit this box installed (UNIT_DIR/$1.service): disabled (and stopped)
+# by a running systemd, else offline, its .wants links and the unit file taken away.
+remove_unit() {
+    local unit=$1 link
+    if systemd_running; then
+        system_step systemctl disable --now "$unit.service" || true
+    elif command -v systemctl >/dev/null 2>&1; then
+        file_step systemctl --root="${R:-/}" --quiet disable "$unit.service" || true
+    fi
+    for link in "$UNIT_DIR"/*.wants/"$unit.service"; do
+        if [ -L "$link" ]; then file_step rm -f "$link"; fi
+    done
+    file_step rm -f "$UNIT_DIR/$unit.service"
+}

@@ -92,15 +92,7 @@ fi
 # The web view's service, when install.sh put it there ([web] enabled = true).
 WEB_UNIT=$UNIT_DIR/$NAME-web.service
 if [ -e "$WEB_UNIT" ]; then
-    if systemd_running; then
-        system_step systemctl disable --now "$NAME-web.service" || true
-    elif command -v systemctl >/dev/null 2>&1; then
-        file_step systemctl --root="${R:-/}" --quiet disable "$NAME-web.service" || true
-    fi
-    for link in "$UNIT_DIR"/*.wants/"$NAME-web.service"; do
-        if [ -L "$link" ]; then file_step rm -f "$link"; fi
-    done
-    file_step rm -f "$WEB_UNIT"
+    remove_unit "$NAME-web"
 fi
 BIN_LINK=$R/usr/local/bin/$NAME
 if [ -L "$BIN_LINK" ] && [ "$(readlink "$BIN_LINK")" = "/opt/$NAME/venv/bin/$NAME" ]; then
