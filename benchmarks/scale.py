@@ -47,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from startup import first_frame  # noqa: E402 (beside this file: the daemon spawned to its first frame)
 from engine import Phase, Rules, apply, new_game  # noqa: E402
 from firmware.store import DB_NAME, Store  # noqa: E402
 from firmware.table import person_stats  # noqa: E402
@@ -167,23 +168,6 @@ def _command(*words, check=False) -> float:
     if done.returncode != 0 and check is not None and (check or "import" not in words):
         raise RuntimeError(f"cantstop-box {' '.join(words)} failed: {done.stderr.strip()}")
     return took
-
-
-def first_frame(state_dir: Path) -> float:
-    """Seconds from spawning the daemon to its first 'shown' line."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--state-dir", str(state_dir), "--trace"],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env(),
-    )
-    try:
-        for line in proc.stderr:
-            if line.startswith("shown "):
-                return time.perf_counter() - t0
-        raise RuntimeError("the daemon exited before its first frame")
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def _in_box(state_dir: Path, runs: int, *, drop_sums: bool = False):
