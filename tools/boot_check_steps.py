@@ -2,7 +2,7 @@
 
 ``Board`` is the booted guest seen as the box's hardware: press a button (pull
 the simulated line down and up), read what the display received and play it
-into the controller model, ask systemd about the unit, export the game.
+into the controller model, read the lamps' lines, ask systemd about the unit, export the game.
 """
 
 from __future__ import annotations
@@ -14,12 +14,15 @@ from pathlib import Path
 
 import boot_image
 from boot_guest import Guest
+from boot_check_lamps import LAMPS, SETTINGS, check_lamps_out, wire_lamps
+from boot_lamps import judge_screens, read_lamps, sampling_script, sim_value_paths
 from boot_parse import (Report, exposure, first_frame_ns, journal_faults, monotonic_s, play, sim_pull_paths, unit_starts,
                         sink_messages, systemctl_show)
 from boot_reference import Reference, comparable, rolls
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))  # hw/oled_model.py, the controller model
+sys.path.insert(0, str(REPO))  # hw/oled_model.py, the controller model; firmware.cues, the lamps a view lights
+from firmware.cues import lamp_states  # noqa: E402
 UNIT = "cantstop-box.service"
 BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
 STORE = "/var/lib/cantstop-box"
@@ -36,11 +39,15 @@ TRIES = 6  # rolls at most before a pairing button is pressed anyway
 ACTIVE_WITHIN_S = 300  # after the guest agent answers
 INSTALL_WITHIN_S = 2400
 
-PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh clone", "active at boot, no login",
-           "every button reaches the game", "each screen on the bus", "export equals the emulator's",
-           "watchdog kills a stopped daemon", "power cut after a roll", "power cut after a move",
-           "power cut during boot", "journal: no traceback, no denial", "systemd-analyze security <= 2.0",
-           "uninstall leaves only the games"]
+PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh clone",
+           "lamps and buzzer in the settings", "active at boot, no login",
+           "every button reaches the game", "each screen on the bus", "each lamp's line as the emulator's lamp",
+           "export equals the emulator's", "watchdog kills a stopped daemon", "power cut after a roll",
+           "power cut after a move", "power cut during boot", "lamps out when the box stops",
+           "journal: no traceback, no denial", "systemd-analyze security <= 2.0",
+           "uninstall leaves the games and the edited settings"]
+(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUTTONS, P_SCREENS, P_LAMPS, P_EXPORT, P_WATCHDOG, P_CUT_ROLL, P_CUT_MOVE,
+ P_CUT_BOOT, P_LAMPS_OUT, P_JOURNAL, P_SECURITY, P_UNINSTALL) = PLANNED
 
 
 def say(text: str) -> None:
@@ -55,6 +62,10 @@ class Board:
         self.workdir = workdir
         self.started = started
         self.pulls: dict[str, str] = {}
+        self.values: dict[str, str] = {}  # each lamp's sim_gpioN/value
+        self.lamp_log: list[str] = []  # every reading's rows, for $BOOT_CHECK_CACHE/run/lamps.txt
+        self.lamp_s = 0.0  # time spent reading them
+        self.settings = b""  # the settings as the check edited them
         self.controller = None
         self.seen = 0  # messages of this boot already played
 
@@ -113,6 +124,21 @@ class Board:
         listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/pull").stdout
         self.pulls = sim_pull_paths(listing, PINS)
 
+    def find_lamps(self) -> None:
+        listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/value").stdout
+        self.values = sim_value_paths(listing, LAMPS)
+
+    def lamps(self) -> dict[str, str]:
+        """Each lamp off, lit or pulsing, as its line reads over about a second (tools/boot_lamps.py)."""
+        t = time.monotonic()
+        done = self.guest.sh(sampling_script(self.values), timeout=60)
+        self.lamp_s += time.monotonic() - t
+        self.lamp_log.append(done.stdout)
+        (self.workdir / "lamps.txt").write_text("\n\n".join(self.lamp_log))
+        if done.returncode:
+            raise OSError(f"cannot read the lamps' lines: {done.stderr.strip()[:120]}")
+        return read_lamps(done.stdout, list(self.values))
+
     def press(self, button: str) -> None:
         pull = self.pulls[button]
         done = self.guest.sh(f"echo pull-down > {pull} && sleep 0.15 && echo pull-up > {pull}")
@@ -143,7 +169,7 @@ def run_checks(board: Board) -> None:
     bus = guest.run("/usr/bin/stat", "-c", "%U:%G %a", "/dev/i2c-1").stdout.strip()
     label = guest.sh("cat /sys/bus/gpio/devices/gpiochip0/../*/label 2>/dev/null; "
                      "cat /sys/class/gpio/gpiochip*/label 2>/dev/null").stdout.split()
-    report.add(PLANNED[0], not group and chip == "root:root 600", time.monotonic() - t,
+    report.add(P_PLAIN, not group and chip == "root:root 600", time.monotonic() - t,
                f"gpio group: {group or 'none'}; /dev/gpiochip0 {chip or 'missing'}; /dev/i2c-1 {bus or 'missing'}"
                + (f"; chips {' '.join(label)}" if label else ""))
     before = snapshot(guest)
@@ -156,9 +182,10 @@ def run_checks(board: Board) -> None:
     if done.returncode:
         said = guest.sh("journalctl --no-pager -o cat -u cantstop-box | grep '^cantstop-box: ' | tail -1").stdout
         why = f"exit {done.returncode}: " + (said.strip() or (done.stderr.strip().splitlines() or ["?"])[-1])[:200]
-    report.add(PLANNED[1], done.returncode == 0, time.monotonic() - t, why or "exit 0")
+    report.add(P_INSTALL, done.returncode == 0, time.monotonic() - t, why or "exit 0")
     if guest.run("/usr/bin/test", "-e", f"/etc/systemd/system/{UNIT}").returncode:
         return  # nothing to boot into
+    wire_lamps(board, P_SETTINGS)
     # The owner reboots, as the install says (and as a failed start would make them do).
     guest.shut_down()
     check_boot(board)
@@ -166,11 +193,12 @@ def run_checks(board: Board) -> None:
         check_buttons(board)
         check_watchdog(board)
         check_power_cuts(board)
+        check_lamps_out(board, P_LAMPS_OUT, UNIT)
     check_journal(board)
     check_uninstall(board, before)
 
 
-def check_boot(board: Board, name: str = PLANNED[2]) -> bool:
+def check_boot(board: Board, name: str = P_BOOT) -> bool:
     """Boot, wait for the unit; the times from power-on (the kernel's clock) to its start, READY=1 and the first frame."""
     report = board.report
     up = board.boot()
@@ -184,7 +212,7 @@ def check_boot(board: Board, name: str = PLANNED[2]) -> bool:
     frame_ns = first_frame_ns([m for m in messages if last is None or m.at_ns >= last * 1e9])
     frame = frame_ns / 1e9 if frame_ns else None
     restarts = unit.get("NRestarts", "?")
-    if name == PLANNED[2]:
+    if name == P_BOOT:
         report.figure("power-on to the guest agent (host clock)", up)
         report.figure("power-on (kernel start) to unit start", first)
         report.figure("power-on to READY=1", ready)
@@ -216,8 +244,9 @@ def peek(dice: list, presses: list[str], button: str) -> bool:
         reference.close()
 
 
-def play_script(board: Board, shown: list) -> list[str]:
-    """Press SCRIPT on the booted box, rolling on (or choosing another pairing) until a pairing button tells."""
+def play_script(board: Board, shown: list, lamps: list | None = None) -> list[str]:
+    """Press SCRIPT on the booted box, rolling on (or choosing another pairing) until a pairing button tells;
+    each screen into ``shown`` and, given ``lamps``, what the lamps show then."""
     presses: list[str] = []
     dice: list = []
     stale = False
@@ -226,6 +255,8 @@ def play_script(board: Board, shown: list) -> list[str]:
         nonlocal stale
         board.press(button)
         shown.append(board.screen())
+        if lamps is not None:
+            lamps.append(board.lamps())
         presses.append(button)
         stale = stale or button == "ROLL"
 
@@ -247,19 +278,24 @@ def check_buttons(board: Board) -> None:
     report = board.report
     t = time.monotonic()
     board.find_lines()
+    board.find_lamps()
     shown = [board.screen()]
-    script = play_script(board, shown)
+    lamps = [board.lamps()]
+    script = play_script(board, shown, lamps)
     record = board.export()
-    pressed_s = time.monotonic() - t
+    pressed_s = time.monotonic() - t - board.lamp_s
     if record is None:
-        report.add(PLANNED[3], False, pressed_s, "no game to export after the presses")
+        report.add(P_BUTTONS, False, pressed_s, "no game to export after the presses")
         return
     reference = Reference(REPO / "firmware/default_config.toml", rolls(record))
     try:
         expected = [reference.screen]
+        lit, kinds = [lamp_states(reference.box.last_view)], [type(reference.box.last_view).__name__]
         for button in script:
             reference.press(button)
             expected.append(reference.screen)
+            lit.append(lamp_states(reference.box.last_view))
+            kinds.append(type(reference.box.last_view).__name__)
         settled = reference.restarted_screen
         wanted = reference.export()
     finally:
@@ -267,16 +303,18 @@ def check_buttons(board: Board) -> None:
     changed = {b for i, b in enumerate(script) if not same(expected[i], expected[i + 1])
                and same(shown[i + 1], expected[i + 1])}
     missing = [b for b in PINS if b not in changed]
-    report.add(PLANNED[3], not missing, pressed_s,
+    report.add(P_BUTTONS, not missing, pressed_s,
                f"{len(script)} presses ({' '.join(script)}); " + (f"no visible effect of {', '.join(missing)}" if missing else
                                              "each button changed the screen as in the emulator"))
     differ = [i for i in range(len(shown)) if not same(shown[i], expected[i])]
     for i in differ[:3]:
         shown[i].save(board.workdir / f"screen-{i}-booted.png")
         expected[i].save(board.workdir / f"screen-{i}-emulator.png")
-    report.add(PLANNED[4], not differ, None, f"{len(shown) - len(differ)} of {len(shown)} screens the same"
+    report.add(P_SCREENS, not differ, None, f"{len(shown) - len(differ)} of {len(shown)} screens the same"
                + (f"; differ after presses {differ[:5]} (PNGs in {board.workdir})" if differ else ""))
-    report.add(PLANNED[5], comparable(record) == comparable(wanted), None,
+    ok, detail = judge_screens(lamps, [{b: lit[i][b] for b in LAMPS} for i in range(len(lit))], kinds, list(LAMPS))
+    report.add(P_LAMPS, ok, board.lamp_s, detail)
+    report.add(P_EXPORT, comparable(record) == comparable(wanted), None,
                f"{len(record.get('events', []))} events, {len(rolls(record))} rolls")
     board.last_screen = settled if same(shown[-1], expected[-1]) else shown[-1]
     board.last_record = record
@@ -301,7 +339,7 @@ def check_watchdog(board: Board) -> None:
     restarted = now.get("NRestarts") != restarts and now.get("MainPID") not in ("0", pid)
     resumed = same(screen, getattr(board, "last_screen", None)) and comparable(record or {}) == comparable(
         getattr(board, "last_record", {}) or {})
-    report.add(PLANNED[6], restarted and now.get("ActiveState") == "active" and resumed, time.monotonic() - t,
+    report.add(P_WATCHDOG, restarted and now.get("ActiveState") == "active" and resumed, time.monotonic() - t,
                f"restarts {restarts} -> {now.get('NRestarts')}; " + ("same screen and game" if resumed else
                                                                       "the game did not resume as it was"))
 
@@ -327,8 +365,8 @@ def press_until(board: Board, buttons: tuple[str, ...], kind: str):
 
 def check_power_cuts(board: Board) -> None:
     # ROLL rolls only once the pairing is chosen (and a hand-over page may take a press): choose, then roll.
-    steps = ((PLANNED[7], "roll", ("ROLL", "A", "A", "ROLL", "B", "B", "ROLL", "C", "C", "ROLL")),
-             (PLANNED[8], "move", ("A", "A", "B", "B", "C", "C")))  # the second press answers "which one?"
+    steps = ((P_CUT_ROLL, "roll", ("ROLL", "A", "A", "ROLL", "B", "B", "ROLL", "C", "C", "ROLL")),
+             (P_CUT_MOVE, "move", ("A", "A", "B", "B", "C", "C")))  # the second press answers "which one?"
     for name, kind, buttons in steps:
         t = time.monotonic()
         pressed = press_until(board, buttons, kind)
@@ -361,10 +399,10 @@ def check_power_cuts(board: Board) -> None:
             break
         time.sleep(0.5)
     board.guest.cut_power()
-    ok = check_boot(board, f"boot after: {PLANNED[9]}")
+    ok = check_boot(board, f"boot after: {P_CUT_BOOT}")
     after_screen, after_record = board.screen(), board.export()
     kept = comparable(after_record or {}) == comparable(board.last_record or {})
-    board.report.add(PLANNED[9], ok and kept and same(after_screen, board.last_screen), time.monotonic() - t,
+    board.report.add(P_CUT_BOOT, ok and kept and same(after_screen, board.last_screen), time.monotonic() - t,
                      ("game kept" if kept else "the game changed") + "; "
                      + ("same screen" if same(after_screen, board.last_screen) else "another screen"))
 
@@ -375,11 +413,11 @@ def check_journal(board: Board) -> None:
     text = guest.sh("journalctl --no-pager -o cat -u cantstop-box; journalctl --no-pager -o cat -k").stdout
     (board.workdir / "journal.txt").write_text(text)
     faults = journal_faults(text)
-    report.add(PLANNED[10], not faults, time.monotonic() - t, "; ".join(f[:80] for f in faults[:2]) or
+    report.add(P_JOURNAL, not faults, time.monotonic() - t, "; ".join(f[:80] for f in faults[:2]) or
                f"{len(text.splitlines())} lines read")
     done = guest.run("/usr/bin/systemd-analyze", "security", "--no-pager", UNIT)
     level = exposure(done.stdout + done.stderr)
-    report.add(PLANNED[11], level is not None and level <= 2.0, None, f"exposure {level}")
+    report.add(P_SECURITY, level is not None and level <= 2.0, None, f"exposure {level}")
 
 
 EXCLUDED = ("proc", "sys", "dev", "run", "tmp", "var/tmp", "var/log", "var/cache", "var/lib/apt", "var/lib/dpkg",
@@ -402,11 +440,17 @@ def check_uninstall(board: Board, before: dict[str, str]) -> None:
     t = time.monotonic()
     done = board.as_pi(f"cd {CLONE} && sudo deploy/uninstall.sh", timeout=900)
     after = snapshot(board.guest)
-    left = sorted(p for p in set(after) - set(before) if not p.startswith(STORE.lstrip("/")))
+    # The settings the owner edited stay, as the uninstall says; it keeps them as they were.
+    kept = {SETTINGS.lstrip("/"), str(Path(SETTINGS).parent).lstrip("/")} if board.settings else set()
+    left = sorted(p for p in set(after) - set(before) - kept if not p.startswith(STORE.lstrip("/")))
+    settings = board.guest.read(SETTINGS) if kept and SETTINGS.lstrip("/") in after else None
     gone = sorted(set(before) - set(after))
     changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
     games = any(p.startswith(STORE.lstrip("/") + "/") for p in after)
     why = (f"exit {done.returncode}" if done.returncode else f"left {left[:3]}" if left else
            f"changed {changed[:3]}" if changed else f"removed {gone[:3]}" if gone else
            "" if games else "the games are gone")
-    board.report.add(PLANNED[12], not why, time.monotonic() - t, why or "only the game store is left")
+    if kept and settings != board.settings and not why:
+        why = f"the edited settings are {'changed' if settings else 'gone'}"
+    board.report.add(P_UNINSTALL, not why, time.monotonic() - t,
+                     why or "only the game store" + (" and the edited settings are" if kept else " is") + " left")

@@ -1,0 +1,54 @@
+"""`make boot-check`'s lamp and buzzer steps on the booted guest: wire them in the
+settings before the boot, and see the lamps go out when the box stops. (Reading the
+lamps after each press is in boot_check_steps.py; what a reading means, in boot_lamps.py.)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from boot_lamps import OFF, lamp_text, with_lamps
+
+if TYPE_CHECKING:
+    from boot_check_steps import Board
+
+SETTINGS = "/etc/cantstop-box/config.toml"
+# The lamps and the buzzer, wired where the default settings suggest (their commented-out lines):
+# free lines of the simulated header, clear of the buttons (5 6 13 19 26 16) and of I2C1 (2, 3).
+LAMPS = {"ROLL": 17, "STOP": 27, "A": 22, "B": 23, "C": 20, "MENU": 21}
+BUZZER = 18
+PYTHON = "/opt/cantstop-box/venv/bin/python"
+
+
+def wire_lamps(board: Board, name: str) -> None:
+    """The owner wires the lamps and the buzzer and says so in the settings (before the reboot)."""
+    t = time.monotonic()
+    try:
+        board.settings = with_lamps(board.guest.read(SETTINGS).decode(), LAMPS, BUZZER).encode()
+    except (ValueError, UnicodeDecodeError) as err:
+        board.report.add(name, False, time.monotonic() - t, f"{SETTINGS}: {err}")
+        return
+    board.guest.write(SETTINGS, board.settings)
+    # The box's own reading of them, pin checks and all, as it will start with them.
+    done = board.guest.run(PYTHON, "-c", "import sys; from firmware.config import load; "
+                           "c = load(sys.argv[1]); print(sorted(c.lights.pins().values()), c.sound.pin)", SETTINGS)
+    wanted = f"{sorted(LAMPS.values())} {BUZZER}"
+    said = (done.stderr.strip().splitlines() or [done.stdout.strip() or "?"])[-1]
+    board.report.add(name, done.returncode == 0 and done.stdout.strip() == wanted, time.monotonic() - t,
+                     f"[lights] {' '.join(f'{n.lower()}={p}' for n, p in LAMPS.items())}, [sound] pin={BUZZER}: "
+                     + ("the box's config check accepts them" if done.returncode == 0 else said[:160]))
+
+
+def check_lamps_out(board: Board, name: str, unit: str) -> None:
+    """`systemctl stop`: the lamps that were on go out (the box puts them out, then lets their lines go)."""
+    t = time.monotonic()
+    before = board.lamps()
+    board.guest.run("/bin/systemctl", "stop", unit, timeout=180)
+    state = board.guest.run("/bin/systemctl", "is-active", unit).stdout.strip()
+    after = board.lamps()
+    on = [b for b, lamp in before.items() if lamp != OFF]
+    still = [b for b, lamp in after.items() if lamp != OFF]
+    names = list(LAMPS)
+    board.report.add(name, bool(on) and not still and state != "active", time.monotonic() - t,
+                     f"before: {lamp_text(before, names)}; after systemctl stop ({state}): {lamp_text(after, names)}")
