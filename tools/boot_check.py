@@ -3,7 +3,8 @@ box there from a fresh clone as an owner would, reboot, and check it works on a
 real kernel with real GPIO and I2C devices and systemd as PID 1.
 
 The board: the GPIO simulator's chip as gpiochip0 (its line N is GPIO N; a press
-pulls the line down through its sysfs 'pull'), an I2C bus 1 whose device at
+pulls the line down through its sysfs 'pull', and a lamp's line is read back
+through its sysfs 'value', the level the box drives), an I2C bus 1 whose device at
 0x3c keeps every plain write it gets (tools/boot_modules/i2c-sink.c), and the
 board revision of a Pi Zero 2 W in the device tree. The guest is driven with
 the QEMU guest agent only. What is built is cached (tools/boot_image.py).

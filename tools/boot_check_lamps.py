@@ -6,6 +6,8 @@ lamps after each press is in boot_check_steps.py; what a reading means, in boot_
 from __future__ import annotations
 
 import time
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boot_lamps import OFF, lamp_text, with_lamps
@@ -19,6 +21,21 @@ SETTINGS = "/etc/cantstop-box/config.toml"
 LAMPS = {"ROLL": 17, "STOP": 27, "A": 22, "B": 23, "C": 20, "MENU": 21}
 BUZZER = 18
 PYTHON = "/opt/cantstop-box/venv/bin/python"
+DEFAULT = Path(__file__).resolve().parents[1] / "firmware/default_config.toml"  # what the install puts in SETTINGS
+
+
+def settings_text() -> str:
+    """The settings the booted box runs with: the installed defaults with the lamps and the buzzer wired."""
+    return with_lamps(DEFAULT.read_text(), LAMPS, BUZZER)
+
+
+@cache
+def box_settings():
+    """Those settings read by the box's own code, for the emulator's box that the booted one is compared with
+    (a buzzer adds the menu's Sounds item, so a reference without one would draw another menu)."""
+    from firmware.config import parse
+
+    return parse(settings_text(), "the boot check's settings")
 
 
 def wire_lamps(board: Board, name: str) -> None:
@@ -28,6 +45,10 @@ def wire_lamps(board: Board, name: str) -> None:
         board.settings = with_lamps(board.guest.read(SETTINGS).decode(), LAMPS, BUZZER).encode()
     except (ValueError, UnicodeDecodeError) as err:
         board.report.add(name, False, time.monotonic() - t, f"{SETTINGS}: {err}")
+        return
+    if board.settings != settings_text().encode():
+        board.report.add(name, False, time.monotonic() - t, f"{SETTINGS} as installed is not {DEFAULT.name}: "
+                         "the emulator's box would run with other settings")
         return
     board.guest.write(SETTINGS, board.settings)
     # The box's own reading of them, pin checks and all, as it will start with them.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import boot_image
 from boot_guest import Guest
-from boot_check_lamps import LAMPS, SETTINGS, check_lamps_out, wire_lamps
+from boot_check_lamps import LAMPS, SETTINGS, box_settings, check_lamps_out, wire_lamps
 from boot_lamps import judge_screens, read_lamps, sampling_script, sim_value_paths
 from boot_parse import (Report, exposure, first_frame_ns, journal_faults, monotonic_s, play, sim_pull_paths, unit_starts,
                         sink_messages, systemctl_show)
@@ -231,7 +231,7 @@ def check_boot(board: Board, name: str = P_BOOT) -> bool:
 
 def peek(dice: list, presses: list[str], button: str) -> bool:
     """Whether ``button``, pressed after ``presses`` with these dice, changes the emulator's screen."""
-    reference = Reference(REPO / "firmware/default_config.toml", dice)
+    reference = Reference(box_settings(), dice)
     try:
         for pressed in presses:
             reference.press(pressed)
@@ -287,7 +287,7 @@ def check_buttons(board: Board) -> None:
     if record is None:
         report.add(P_BUTTONS, False, pressed_s, "no game to export after the presses")
         return
-    reference = Reference(REPO / "firmware/default_config.toml", rolls(record))
+    reference = Reference(box_settings(), rolls(record))
     try:
         expected = [reference.screen]
         lit, kinds = [lamp_states(reference.box.last_view)], [type(reference.box.last_view).__name__]

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 OFF, LIT, PULSE = "off", "lit", "pulse"  # as firmware/cues/lamps.py names them
 SAMPLES = 40  # reads of every lamp line, one round after another
-GAP_S = 0.02  # between two rounds (a round of six reads takes longer than that in the guest)
+GAP_S = 0.02  # between two rounds: 40 rounds take about a second or more (a pulse fades in and out in 0.9 s)
 
 
 def with_lamps(settings: str, lamps: Mapping[str, int], buzzer: int) -> str:
@@ -60,9 +60,14 @@ def sim_value_paths(listing: str, pins: Mapping[str, int]) -> dict[str, str]:
 
 
 def sampling_script(paths: Mapping[str, str], samples: int = SAMPLES, gap_s: float = GAP_S) -> str:
-    """A guest shell script printing one row per round: every lamp line's value, in ``paths``' order."""
+    """A guest shell script printing one row per round: every lamp line's value, in ``paths``' order.
+
+    The shell's own ``read`` takes each value (no process per file, so a round is
+    short even on an emulated processor); a file that cannot be read gives ``x``.
+    """
     files = " ".join(paths.values())
-    return (f"i=0; while [ $i -lt {samples} ]; do echo $(cat {files}); sleep {gap_s}; i=$((i + 1)); done")
+    return (f"i=0; while [ $i -lt {samples} ]; do row=; for f in {files}; do v=x; read v < $f; row=\"$row $v\"; "
+            f"done; echo $row; sleep {gap_s}; i=$((i + 1)); done")
 
 
 def read_lamps(text: str, names: list[str]) -> dict[str, str]:

@@ -45,7 +45,8 @@ def _make_box():
 class Reference:
     """The emulator's box, pressed as the booted one was; ``frames[i]`` is the screen after press i."""
 
-    def __init__(self, config: Path, dice: Iterable[tuple[int, int, int, int]]) -> None:
+    def __init__(self, config, dice: Iterable[tuple[int, int, int, int]]) -> None:
+        """``config``: a settings file's path, or the settings already read (firmware.config.Config)."""
         sys.path.insert(0, str(REPO))
         from firmware.config import load
         from firmware.store import Store
@@ -53,7 +54,7 @@ class Reference:
 
         self.tmp = tempfile.TemporaryDirectory(prefix="boot-check-ref-")
         self.state = Path(self.tmp.name)
-        cfg = load(config)
+        cfg = load(config) if isinstance(config, (str, Path)) else config
         self.now = time.monotonic()  # the Box reads the real clock once as it is made
         pending = iter(list(dice))
 

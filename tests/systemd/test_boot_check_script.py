@@ -16,11 +16,10 @@ sys.path.insert(0, str(ROOT / "tools"))
 import boot_check_steps as steps  # noqa: E402  (tools/boot_check_steps.py)
 from boot_reference import Reference, _make_box  # noqa: E402
 
-from firmware.config import load  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from hw.fakes import FakeDisplay  # noqa: E402
 
-CONFIG = ROOT / "firmware/default_config.toml"
+CONFIG = steps.box_settings()  # the booted box's: the defaults with lamps and a buzzer
 ROLL_BUTTONS = ("ROLL", "A", "A", "ROLL", "B", "B", "ROLL", "C", "C", "ROLL")
 MOVE_BUTTONS = ("A", "A", "B", "B", "C", "C")
 
@@ -70,8 +69,8 @@ class EmulatedBoard:
         left = iter(self.dice[rolled:])
         if self.store is not None:
             self.store.close()
-        self.display, self.store = FakeDisplay(load(CONFIG).display.dimensions), Store.open(copy)
-        self.box = _make_box()(load(CONFIG), self.display, self.store, None, dice=lambda: next(left))
+        self.display, self.store = FakeDisplay(CONFIG.display.dimensions), Store.open(copy)
+        self.box = _make_box()(CONFIG, self.display, self.store, None, dice=lambda: next(left))
         self.box.clock = lambda: self.now
         self.box.start()
         self._wait(3.0)

@@ -118,3 +118,32 @@ def test_boot_check_lamps_never_read_on_a_turn_or_dice_screen_fail():
     ok, detail = boot_lamps.judge_screens([SETUP, TURN], [SETUP], ["SetupView"], NAMES)
     assert not ok and detail == "2 readings for 1 screens"
 
+
+
+def test_boot_check_a_missing_line_reads_as_a_cut_row_not_as_the_last_value(tmp_path):
+    import subprocess
+
+    there = tmp_path / "there"
+    there.write_text("1\n")
+    script = boot_lamps.sampling_script({"ROLL": str(there), "STOP": str(tmp_path / "gone")}, samples=2, gap_s=0)
+    done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True)
+    assert done.stdout.splitlines() == ["1 x", "1 x"]
+    with pytest.raises(ValueError, match="only 0 whole rows"):
+        boot_lamps.read_lamps(done.stdout, ["ROLL", "STOP"])
+
+
+def test_boot_check_the_emulator_runs_with_the_booted_boxs_settings_buzzer_and_all():
+    from boot_check_lamps import box_settings
+    from boot_reference import Reference
+
+    assert box_settings().game.sound is True and box_settings().lights.pins() == LAMPS
+    menus = []
+    for settings in (box_settings(), DEFAULT):
+        reference = Reference(settings, [])
+        try:
+            reference.press("ROLL")  # the game starts
+            reference.press("MENU")
+            menus.append(reference.screen.tobytes())
+        finally:
+            reference.close()
+    assert menus[0] != menus[1]  # the buzzer's Sounds item: 8 menu entries, not 7
