@@ -124,7 +124,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             return Response(format_record(record_json(stored)), media_type="application/json",
                             headers=HEADERS | {"Content-Disposition": f'inline; filename="game-{stored.id}.json"'})
         lang = await page_lang(request)
-        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step)))
+        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step),
+                                             settings.colours))
 
     async def person_stats(request: Request):
         lang = await page_lang(request)
