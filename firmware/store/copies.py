@@ -234,7 +234,7 @@ def backup_games(path: pathlib.Path) -> Iterator[tuple[str, Incoming | Refused]]
     """
     from .eventlog import Store  # the reading half of a store over the backup's own file
 
-    db, version = file.open_reader(path)
+    db, version = file.open_reader(path, box_file=False)
     store = Store(db, path, time.time, readonly=True, version=version)
     try:
         ids = [r[0] for r in db.execute("SELECT id FROM games ORDER BY id")]
@@ -259,7 +259,7 @@ def backup_fact(path: pathlib.Path, key: str):
     from .eventlog import Store
 
     try:
-        db, version = file.open_reader(path)
+        db, version = file.open_reader(path, box_file=False)
     except StoreError:
         return None
     store = Store(db, path, time.time, readonly=True, version=version)
