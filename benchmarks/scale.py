@@ -37,7 +37,6 @@ kept (and reused when they are already there).
 
 import argparse
 import json
-import os
 import random
 import shutil
 import subprocess
