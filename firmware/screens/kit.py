@@ -7,7 +7,9 @@ as with Spleen alone. :func:`fit` and :func:`wrap` are pure: they only
 compute strings. A :class:`Canvas` is the one surface a screen is painted on;
 it draws text cut to fit and keeps, for that one frame, the list of texts it
 had to cut (:attr:`Canvas.cuts`), so a caller can check that a view fits
-without any state shared between frames. It also carries the words of the
+without any state shared between frames, and every text it drew, where and in
+which font (:attr:`Canvas.texts`), so a test can find texts that run off the
+page or into each other from the renderer's own record. It also carries the words of the
 view's language (:func:`firmware.words.language`) for the few words a screen
 adds around the view's own texts.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -68,6 +71,17 @@ def wrap_all(lines: tuple[str, ...] | list[str], width: int, font_name: str) -> 
     return out
 
 
+class Drawn(NamedTuple):
+    """One text as the canvas drew it: on which page, its top-left cell corner, the text, its font, its ink."""
+
+    page: int
+    x: int
+    y: int
+    text: str
+    font: str
+    fill: int
+
+
 class Canvas:
     """One frame being painted: Pillow's ``draw`` plus the texts cut to fit on this frame.
 
@@ -84,6 +98,7 @@ class Canvas:
         self.pages: list[Image.Image] = []
         self.new_page()
         self.cuts: list[str] = []
+        self.texts: list[Drawn] = []
         self.words = words.language(lang)
 
     def new_page(self) -> None:
@@ -109,10 +124,11 @@ class Canvas:
         x, y = xy
         if width is None:
             width = self.width - x
-        glyphs.draw_text(self.draw, (x, y), self.fit(text, width, font_name), font_name, self._ink(fill))
+        self.raw((x, y), self.fit(text, width, font_name), font_name, fill)
 
     def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int | None = None) -> None:
-        """Draw ``text`` at ``xy`` as it is (the caller made sure it fits)."""
+        """Draw ``text`` at ``xy`` as it is (the caller made sure it fits), and note it in :attr:`texts`."""
+        self.texts.append(Drawn(len(self.pages) - 1, xy[0], xy[1], text, font_name, self._ink(fill)))
         glyphs.draw_text(self.draw, xy, text, font_name, self._ink(fill))
 
     def center(self, y: int, text: str, font_name: str, fill: int | None = None, x0: int = 0,
@@ -122,7 +138,7 @@ class Canvas:
             x1 = self.width
         text = self.fit(text, x1 - x0, font_name)
         x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
-        glyphs.draw_text(self.draw, (x, y), text, font_name, self._ink(fill))
+        self.raw((x, y), text, font_name, fill)
 
     def headline(self, top: int, text: str) -> str:
         """``text`` centred with its ink from row ``top``: in the large font when it fits the width, else
