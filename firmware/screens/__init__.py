@@ -5,7 +5,9 @@
 drawn only with the pinned bitmap fonts of :mod:`hw.fonts` (Spleen, and Galmuri through :mod:`hw.glyphs`) and plain shapes, so frames can be checked against golden PNGs.
 Text never runs off the screen: it is word-wrapped or cut with ``..`` to fit.
 ``render_checked(view)`` gives the frame together with every text that had to
-be cut, so tests can check that sample views fit; nothing is kept between calls.
+be cut, so tests can check that sample views fit; ``render_traced(view)`` every
+page with the cuts and every text drawn (where, in which font), so a test can
+find texts that run off a page or into each other; nothing is kept between calls.
 Each size the box has screens for is a :class:`~.kit.Layout` in ``LAYOUTS``
 with its painters (``PAINTERS_FOR``); a frame may be several pages where a
 small screen shows a long view in turns (``render_pages``).
@@ -50,11 +52,12 @@ from ..views import (
 )
 from . import board, game, handover, lists, messages, people
 from .icons import SEAT_SYMBOLS, draw_seat, seat_symbol
-from .kit import HEIGHT, STANDARD, WIDTH, Canvas, Layout, fit, width_of, wrap
+from .kit import HEIGHT, STANDARD, WIDTH, Canvas, Drawn, Layout, fit, width_of, wrap
 
 __all__ = [
-    "HEIGHT", "LAYOUTS", "PAINTERS", "PAINTERS_FOR", "SEAT_SYMBOLS", "STANDARD", "WIDTH", "Frame", "Layout", "draw_seat",
-    "fit", "layout_for", "render", "render_checked", "render_pages", "seat_symbol", "width_of", "wrap",
+    "HEIGHT", "LAYOUTS", "PAINTERS", "PAINTERS_FOR", "SEAT_SYMBOLS", "STANDARD", "WIDTH", "Drawn", "Frame", "Layout",
+    "Traced", "draw_seat", "fit", "layout_for", "render", "render_checked", "render_pages", "render_traced", "seat_symbol",
+    "width_of", "wrap",
 ]
 
 #: View type -> the function that paints it on a canvas.
@@ -94,6 +97,14 @@ class Frame(NamedTuple):
     cuts: tuple[str, ...]
 
 
+class Traced(NamedTuple):
+    """Every page of a frame, the texts of its view cut (or dropped) to fit, and every text drawn on its pages."""
+
+    pages: tuple[Image.Image, ...]
+    cuts: tuple[str, ...]
+    texts: tuple[Drawn, ...]
+
+
 def layout_for(size: tuple[int, int]) -> Layout:
     """The layout the renderer paints ``size`` with: its own, or 128x64 for a size without one."""
     return LAYOUTS.get(tuple(size), STANDARD)
@@ -130,6 +141,12 @@ def render_pages(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[I
     """Every page of the frame for ``view``: one, unless a small screen shows it in turns."""
     canvas = _paint(view, size)
     return tuple(_fitted(page, size) for page in canvas.pages)
+
+
+def render_traced(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Traced:
+    """The pages of the frame for ``view`` (as painted, in its layout's size), what was cut, and every text drawn."""
+    canvas = _paint(view, size)
+    return Traced(tuple(canvas.pages), tuple(canvas.cuts), tuple(canvas.texts))
 
 
 def render(view: View, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:

@@ -163,10 +163,11 @@ def _column_rows(c: Canvas, v: BoardView, col: Column) -> list[tuple[int | None,
     rows: list[tuple[int | None, str]] = []
     if col.owner is not None:
         owner = v.players[col.owner] if col.owner < len(v.players) else c.words.seat_name(col.owner)
-        return [(col.owner, c.words.claimed_by(owner))]
+        return [(col.owner, c.words.claimed_by(c.fit(owner, c.width // 2, "medium")))]  # the name cut, not "claimed"
     for seat, step in enumerate(col.markers):
         if step and seat < len(v.players):
-            rows.append((seat, c.words.piece_at(v.players[seat], step)))
+            # a long name is cut, never the square after it
+            rows.append((seat, c.words.piece_at(c.fit(v.players[seat], c.width // 2, "medium"), step)))
     if col.runner:
         rows.append((-1, c.words.runner_at(col.runner)))
     return rows or [(None, c.words.SCREEN["no_pieces"])]

@@ -5,22 +5,31 @@ from __future__ import annotations
 from ..views import DiceView, MoveView, Option, PickView, TurnView
 from .frame import legend, top_bar, who
 from .icons import claim_tags, column_tag, die
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, fit, width_of, wrap, wrap_all
 
 BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
+PAIRING_TOP = 24  # the dice screen's row of A B C tabs, under the dice
 
 
 # ---- turn ----------------------------------------------------------------
 
 
-def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, str, list[str]]:
-    """Heading font, note font and the wrapped note lines: the largest fonts that fit the body."""
+def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "") -> tuple[str, str, list[str]]:
+    """Heading font, note font and the wrapped note lines: the largest fonts that fit the body.
+
+    A name too long for the note's room ("Maximiliane-... starts.", with the rules under it) is cut in the
+    note, so that the rest of the note keeps its lines: a cut name, never a lost rule.
+    """
     for head_font, note_font in (("large", "medium"), ("large", "small"), ("medium", "small")):
         notes = wrap_all(note, c.width, note_font)
         need = PITCH[head_font] + 1 + len(notes) * PITCH[note_font]
         if need <= BODY_SPACE and width_of(heading, head_font) <= c.width:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
+    short = fit(player, c.width // 2, note_font) if player else player
+    if short != player and any(player in line for line in note):
+        c.cut(player)
+        note = tuple(line.replace(player, short) for line in note)
     notes = wrap_all(note, c.width, note_font)
     keep = (BODY_SPACE - PITCH[head_font] - 1) // PITCH[note_font]
     if len(notes) > keep:
@@ -45,7 +54,7 @@ def turn_bar(c: Canvas, v: TurnView, rule: int = 9) -> None:
 def turn(c: Canvas, v: TurnView) -> None:
     turn_bar(c, v)
     heading = c.words.turn_heading(v.player, v.bot)
-    head_font, note_font, notes = _turn_layout(c, heading, v.note)
+    head_font, note_font, notes = _turn_layout(c, heading, v.note, v.player)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
     y = BODY_TOP + PITCH[head_font] + 1
     c.lines(y - INK_TOP[note_font], notes, note_font, PITCH[note_font])
@@ -64,6 +73,8 @@ def dice(c: Canvas, v: DiceView) -> None:
     cell = (c.width - 2) // 3  # each pairing's cell, one pixel apart: 42 wide on 128 pixels
     for i, option in enumerate(v.options):
         _pairing_cell(c, i * (cell + 1), cell, option, option.label == chosen_label, v.chosen)
+        if i:  # the rule between two cells, under the dice
+            c.draw.line((i * (cell + 1) - 1, PAIRING_TOP + 1, i * (cell + 1) - 1, BODY_BOTTOM), fill=c.grey)
     legend(c, v.keys)
 
 
@@ -72,7 +83,7 @@ def _pairing_cell(c: Canvas, x0: int, cell: int, option: Option, on: bool, chose
 
     The chosen one is highlighted (``Canvas.mark_fill``: inverted on a 1-bit screen, a grey fill on a grey one).
     """
-    y = 27  # label row; sums below it, then the dice as paired
+    y = PAIRING_TOP  # label row; sums below it, then the dice as paired (medium, to be read across the table)
     bg, fg = (c.mark_fill, c.mark_ink) if on else (0, c.lit)
     if on:
         c.draw.rectangle((x0, y - 1, x0 + cell - 1, BODY_BOTTOM), fill=bg)
@@ -88,7 +99,13 @@ def _pairing_cell(c: Canvas, x0: int, cell: int, option: Option, on: bool, chose
     big = chosen_sum(option, chosen) or option.text
     c.center(y + 10 - INK_TOP["large"], big, "large", fill=fg, x0=x0, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
-    c.center(y + 20, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
+    # the two pairs in the medium font, 2 pixels apart ("2+3 4+5" with a whole space is too wide for the cell);
+    # a rule between the cells (drawn by dice) keeps them from reading as one line with the next cell's
+    first, second = f"{p}+{q}", f"{r}+{s}"
+    gap = 2
+    left = x0 + (cell - (width_of(first, "medium") + gap + width_of(second, "medium"))) // 2
+    c.raw((left, y + 21 - INK_TOP["medium"]), first, "medium", fill=fg)
+    c.raw((left + width_of(first, "medium") + gap, y + 21 - INK_TOP["medium"]), second, "medium", fill=fg)
 
 
 def chosen_sum(option: Option, chosen: str | None) -> str | None:

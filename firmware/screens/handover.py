@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..views import InstructionsView, WinView
 from .frame import legend, top_bar
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap, wrap_all
 
 BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
 #: Heading and note fonts a win screen tries, largest first.
@@ -29,21 +29,28 @@ def instructions(c: Canvas, v: InstructionsView) -> None:
     legend(c, v.keys)
 
 
-def _win_layout(c: Canvas, heading: str, note: tuple[str, ...]) -> tuple[str, str, list[str]]:
-    """Heading font, note font and the note lines: the largest fonts that fit the body."""
+def _win_layout(c: Canvas, heading: str, note: tuple[str, ...], claims_rows: int) -> tuple[str, str, list[str]]:
+    """Heading font, note font and the note lines: the largest fonts that fit the body under ``claims_rows`` rows."""
     for head_font, note_font in WIN_FONTS:
         if width_of(heading, head_font) > c.width:
             continue
         notes = wrap_all(note, c.width, note_font)
-        need = PITCH[head_font] + 1 + PITCH["medium"] + 1 + len(notes) * PITCH[note_font]
+        need = PITCH[head_font] + 1 + claims_rows + len(notes) * PITCH[note_font]
         if need <= BODY_SPACE:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
     notes = wrap_all(note, c.width, note_font)
-    keep = max(0, (BODY_SPACE - PITCH[head_font] - PITCH["medium"] - 2) // PITCH[note_font])
+    keep = max(0, (BODY_SPACE - PITCH[head_font] - claims_rows - 1) // PITCH[note_font])
     if len(notes) > keep:
         c.cut(" / ".join(note))
     return head_font, note_font, notes[:keep]
+
+
+def _claims_lines(c: Canvas, claims: str) -> tuple[str, list[str]]:
+    """The claimed columns' line: medium when it fits, else small, wrapped (eight columns or more to win)."""
+    if width_of(claims, "medium") <= c.width:
+        return "medium", [claims]
+    return "small", wrap(claims, c.width, "small")
 
 
 def win(c: Canvas, v: WinView) -> None:
@@ -53,11 +60,15 @@ def win(c: Canvas, v: WinView) -> None:
         top_bar(c, v.player, c.words.turns_count(v.turns), v.seat, v.alert)
     heading = c.words.win_heading(v.player)
     claims = c.words.win_claims(v.player, v.claims, v.turns)
-    head_font, note_font, notes = _win_layout(c, heading, v.note)
+    claims_font, claims_lines = _claims_lines(c, claims)
+    gap = 1 if claims_font == "medium" else 0  # under the medium line a row apart; small lines have their own
+    head_font, note_font, notes = _win_layout(c, heading, v.note, PITCH[claims_font] * len(claims_lines) + gap)
     y = BODY_TOP
     c.center(y - INK_TOP[head_font], heading, head_font)
     y += PITCH[head_font] + 1
-    c.center(y - INK_TOP["medium"], claims, "medium")
-    y += PITCH["medium"] + 1
+    for line in claims_lines:
+        c.center(y - INK_TOP[claims_font], line, claims_font)
+        y += PITCH[claims_font]
+    y += gap
     c.lines(y - INK_TOP[note_font], notes, note_font, PITCH[note_font])
     legend(c, v.keys)

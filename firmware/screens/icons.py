@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from .kit import BODY_BOTTOM, BODY_TOP, CELLS, Canvas, font, width_of
+from .kit import BODY_BOTTOM, BODY_TOP, CELLS, Canvas, width_of
 
 #: Symbol number (a colour's, see firmware.table.seat.symbols) -> the symbol drawn.
 SEAT_SYMBOLS = ("filled square", "hollow square", "filled circle", "cross")
@@ -53,9 +53,9 @@ def _cross(draw: ImageDraw.ImageDraw, x: int, y: int, x1: int, y1: int, size: in
 
 
 def die(c: Canvas, cx: int, y: int, value: int) -> None:
-    """One die: a large digit in a rounded box 18 wide, 15 tall, centred on ``cx``."""
-    c.draw.rounded_rectangle((cx - 9, y, cx + 8, y + 14), radius=3, outline=c.lit)
-    c.raw((cx - 4, y + 1), str(value), "large")
+    """One die: a medium digit in a rounded box 16 wide, 12 tall, centred on ``cx``."""
+    c.draw.rounded_rectangle((cx - 8, y, cx + 7, y + 11), radius=3, outline=c.lit)
+    c.raw((cx - 3, y + 1), str(value), "medium")
 
 
 def column_tag(c: Canvas, x: int, y: int, column: int) -> None:
@@ -74,7 +74,7 @@ def claim_tags(c: Canvas, columns: tuple[int, ...], x_right: int, y: int, font_n
         w = width_of(text, font_name) + 1
         x -= w
         c.draw.rectangle((x, y, x + w - 1, y + ch - 1), fill=c.lit)
-        c.draw.text((x + 1, y), text, font=font(font_name), fill=0)
+        c.raw((x + 1, y), text, font_name, fill=0)
         x -= 2
     return x
 

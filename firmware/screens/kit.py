@@ -7,7 +7,9 @@ as with Spleen alone. :func:`fit` and :func:`wrap` are pure: they only
 compute strings. A :class:`Canvas` is the one surface a screen is painted on;
 it draws text cut to fit and keeps, for that one frame, the list of texts it
 had to cut (:attr:`Canvas.cuts`), so a caller can check that a view fits
-without any state shared between frames. It also carries the words of the
+without any state shared between frames, and every text it drew, where and in
+which font (:attr:`Canvas.texts`), so a test can find texts that run off the
+page or into each other from the renderer's own record. It also carries the words of the
 view's language (:func:`firmware.words.language`) for the few words a screen
 adds around the view's own texts.
 """
@@ -15,17 +17,16 @@ adds around the view's own texts.
 from __future__ import annotations
 
 import functools
-import textwrap
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from hw import fonts, glyphs
-from hw.display import size_name
 
 from .. import words
+from ..layout import GREY, HEIGHT, STANDARD, WIDTH, Layout  # noqa: F401  (the renderer's names for them)
 
-WIDTH, HEIGHT = 128, 64
 BODY_TOP = 11  # first body row, below the top bar and its rule
 BODY_BOTTOM = 54  # last body row, above the legend
 LEGEND_Y = 56
@@ -33,70 +34,6 @@ ROW_PITCH = 11  # a row of a list in the medium font
 
 CELLS = fonts.CELLS
 
-
-@dataclass(frozen=True)
-class Layout:
-    """A screen size the box has screens for: its pixels, how a pixel is lit, and its pages of text.
-
-    ``mode`` is the Pillow mode of the frames ("1": lit = 1; "L": grey levels,
-    lit = 255), so a painter draws ``fill=c.lit`` and, on grey screens, the
-    levels between. ``lines_per_page`` is how many lines of instructions (in
-    the medium font) one screen shows with its legend, and ``big_lines`` how
-    many of them a ``big`` line (the instructions' headline) takes:
-    :meth:`paginate` cuts the instructions into pages this size shows whole.
-    """
-
-    width: int
-    height: int
-    mode: str = "1"
-    lines_per_page: int = 4
-    big_lines: int = 2
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return (self.width, self.height)
-
-    @property
-    def name(self) -> str:
-        return size_name(self.size)
-
-    @property
-    def lit(self) -> int:
-        return 255 if self.mode == "L" else 1
-
-    @property
-    def grey(self) -> int:
-        """A dimmer ink (other players' pieces, a highlight's fill): a grey level, or lit on a 1-bit screen."""
-        return GREY if self.mode == "L" else 1
-
-    @property
-    def line_chars(self) -> int:
-        """Latin characters of the medium font across the screen."""
-        return self.width // CELLS["medium"][0]
-
-    def paginate(self, big: str | None, lines: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-        """The lines word-wrapped to this screen's width and cut into pages it shows whole (at least one);
-        a ``big`` line (on the first page) takes :attr:`big_lines` lines of every page.
-
-        Pure: the UI is handed this method at boot (``ui.boot(..., paginate=...)``) to know how many
-        pages A/B turn through and which one ROLL finishes on; it never sees a pixel.
-        """
-        wrapped = [part for line in lines for part in (self._wrap(line) or [""])]
-        per_page = max(1, self.lines_per_page - self.big_lines) if big else self.lines_per_page
-        return tuple(tuple(wrapped[i:i + per_page]) for i in range(0, max(1, len(wrapped)), per_page))
-
-    def _wrap(self, line: str) -> list[str]:
-        """A line broken to the width: Latin by characters (a cell each), other scripts by drawn width."""
-        if line.isascii():
-            return textwrap.wrap(line, self.line_chars)
-        return [part for part in glyphs.wrap(line, self.width, "medium") if part]
-
-
-#: The grey level of dimmer ink on a grey screen: level 6 of a 4-bit panel's 15 (6 x 17), exact on the glass.
-GREY = 0x66
-
-#: The 0.96-inch 128x64 module: the box's first screen, and the size every other layout starts from.
-STANDARD = Layout(WIDTH, HEIGHT)
 
 #: Vertical space a line of each font needs (ink rows, without the empty cell margins).
 PITCH = {"small": 8, "medium": 11, "large": 14, "huge": 20}
@@ -134,6 +71,17 @@ def wrap_all(lines: tuple[str, ...] | list[str], width: int, font_name: str) -> 
     return out
 
 
+class Drawn(NamedTuple):
+    """One text as the canvas drew it: on which page, its top-left cell corner, the text, its font, its ink."""
+
+    page: int
+    x: int
+    y: int
+    text: str
+    font: str
+    fill: int
+
+
 class Canvas:
     """One frame being painted: Pillow's ``draw`` plus the texts cut to fit on this frame.
 
@@ -150,6 +98,7 @@ class Canvas:
         self.pages: list[Image.Image] = []
         self.new_page()
         self.cuts: list[str] = []
+        self.texts: list[Drawn] = []
         self.words = words.language(lang)
 
     def new_page(self) -> None:
@@ -175,10 +124,11 @@ class Canvas:
         x, y = xy
         if width is None:
             width = self.width - x
-        glyphs.draw_text(self.draw, (x, y), self.fit(text, width, font_name), font_name, self._ink(fill))
+        self.raw((x, y), self.fit(text, width, font_name), font_name, fill)
 
     def raw(self, xy: tuple[int, int], text: str, font_name: str, fill: int | None = None) -> None:
-        """Draw ``text`` at ``xy`` as it is (the caller made sure it fits)."""
+        """Draw ``text`` at ``xy`` as it is (the caller made sure it fits), and note it in :attr:`texts`."""
+        self.texts.append(Drawn(len(self.pages) - 1, xy[0], xy[1], text, font_name, self._ink(fill)))
         glyphs.draw_text(self.draw, xy, text, font_name, self._ink(fill))
 
     def center(self, y: int, text: str, font_name: str, fill: int | None = None, x0: int = 0,
@@ -188,7 +138,7 @@ class Canvas:
             x1 = self.width
         text = self.fit(text, x1 - x0, font_name)
         x = x0 + (x1 - x0 - width_of(text, font_name)) // 2
-        glyphs.draw_text(self.draw, (x, y), text, font_name, self._ink(fill))
+        self.raw((x, y), text, font_name, fill)
 
     def headline(self, top: int, text: str) -> str:
         """``text`` centred with its ink from row ``top``: in the large font when it fits the width, else

@@ -14,7 +14,9 @@ def window(cursor: int, total: int, shown: int) -> int:
     """The first row shown so that the cursor row is visible."""
     if total <= shown:
         return 0
-    return min(max(0, cursor - shown + 2), total - shown) if cursor >= shown - 1 else 0
+    first = min(max(0, cursor - shown + 2), total - shown) if cursor >= shown - 1 else 0
+    # one row shown (128x32 under an alert): that row is the cursor's, whatever the row after it
+    return min(max(first, cursor - shown + 1), cursor)
 
 
 def rows(c: Canvas, items: list[tuple[str, str]], cursor: int, top: int = BODY_TOP, room: int = ROWS_SHOWN,

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from ..views import HintView, MessageView, OffView
 from .frame import legend, top_bar
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, wrap, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, width_of, wrap, wrap_all
+
+
+def body_fits(c: Canvas, lines: tuple[str, ...], top: int) -> bool:
+    """Whether ``lines``, word-wrapped in the small font, fit the body from row ``top``."""
+    return len(wrap_all(lines, c.width, "small")) * PITCH["small"] <= BODY_BOTTOM + 1 - top
 
 
 def body_lines(c: Canvas, lines: tuple[str, ...], top: int = BODY_TOP) -> None:
@@ -30,8 +35,11 @@ def message(c: Canvas, v: MessageView) -> None:
 def hint(c: Canvas, v: HintView) -> None:
     status = c.words.bust_status(v.bust)
     top_bar(c, v.player, status, v.seat, v.alert)
-    font_name = c.headline(BODY_TOP, v.action)
-    body_lines(c, v.reason, BODY_TOP + PITCH[font_name] + 3)
+    # the advice large, unless its reason then loses a line (two sentences of risky's "must roll"): medium then
+    large = width_of(v.action, "large") <= c.width and body_fits(c, v.reason, BODY_TOP + PITCH["large"] + 3)
+    font_name = "large" if large else "medium"
+    c.center(BODY_TOP - INK_TOP[font_name], v.action, font_name)
+    body_lines(c, v.reason, BODY_TOP + PITCH[font_name] + (3 if large else 1))
     legend(c, v.keys)
 
 

@@ -30,10 +30,7 @@ from engine import CantStopError, Event, IllegalEventError, Rules
 from . import file
 from .errors import StoreError, one_line
 from .games import turns_played
-
-
-def _dump(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+from .jsontext import dump as _dump
 
 
 # -- backup -------------------------------------------------------------------
@@ -172,7 +169,7 @@ class Importer:
         self._store = store
         self._tally_of = tally_of
         self._batch = batch
-        self._waiting: list[Incoming] = []
+        self._waiting: list[tuple[Incoming, tuple[str, ...]]] = []  # each game with its events' text
         db = store._connection()
         counts = dict(db.execute("SELECT game_id, COUNT(*) FROM events GROUP BY game_id"))
         self._known: dict[tuple, list[tuple[int | None, float, tuple[str, ...] | None]]] = {}
@@ -199,7 +196,7 @@ class Importer:
                 where = f"game {game_id}" if game_id is not None else "an earlier one in this import"
                 raise Refused(f"already in the store (the same players, rules, start and events as {where})")
         self._known.setdefault(key, []).append((None, game.started, payloads))
-        self._waiting.append(game)
+        self._waiting.append((game, payloads))
         if len(self._waiting) >= self._batch:
             self.flush()
 
@@ -208,10 +205,10 @@ class Importer:
         games, self._waiting = self._waiting, []
         if not games:
             return
-        tallies = [self._tally_of(g) if self._tally_of else None for g in games]
+        tallies = [self._tally_of(g) if self._tally_of else None for g, _ in games]
 
         def insert(db: sqlite3.Connection) -> None:
-            for game, tally in zip(games, tallies):
+            for (game, payloads), tally in zip(games, tallies):
                 cur = db.execute(
                     "INSERT INTO games (players, rules, meta, started, finished, winner, status, turns) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -219,8 +216,8 @@ class Importer:
                      game.finished, game.winner, game.status, game.turns))
                 game_id = cur.lastrowid
                 db.executemany("INSERT INTO events (game_id, seq, payload, time) VALUES (?, ?, ?, ?)",
-                               [(game_id, seq, _dump(e.to_json()), when)
-                                for seq, (e, when) in enumerate(zip(game.events, game.times), 1)])
+                               [(game_id, seq, payload, when)
+                                for seq, (payload, when) in enumerate(zip(payloads, game.times), 1)])
                 if tally is not None:
                     db.execute("INSERT OR REPLACE INTO facts (key, value, time) VALUES (?, ?, ?)",
                                (f"tally:{game_id}", _dump(tally), time.time()))
@@ -237,7 +234,7 @@ def backup_games(path: pathlib.Path) -> Iterator[tuple[str, Incoming | Refused]]
     """
     from .eventlog import Store  # the reading half of a store over the backup's own file
 
-    db, version = file.open_reader(path)
+    db, version = file.open_reader(path, box_file=False)
     store = Store(db, path, time.time, readonly=True, version=version)
     try:
         ids = [r[0] for r in db.execute("SELECT id FROM games ORDER BY id")]
@@ -262,7 +259,7 @@ def backup_fact(path: pathlib.Path, key: str):
     from .eventlog import Store
 
     try:
-        db, version = file.open_reader(path)
+        db, version = file.open_reader(path, box_file=False)
     except StoreError:
         return None
     store = Store(db, path, time.time, readonly=True, version=version)

@@ -21,16 +21,13 @@ from engine import Event, IllegalEventError, Rules
 from . import file
 from .errors import StoreError, StoreGameError, StoreWriteError
 from .games import Cursor, StoredGame, turns_played
+from .jsontext import dump as _dump
 from .pending import (DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, SaveGame,
                       Write)
 from .reads import Reads
 from .schema import SCHEMA_VERSION
 
 log = logging.getLogger("cantstop.store")
-
-
-def _dump(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 class Store(Reads):

@@ -208,8 +208,12 @@ def _reading_only(path: pathlib.Path, cannot_save: str, *, quiet: bool = False) 
     return Opened(db, version, cannot_save=cannot_save)
 
 
-def open_reader(path: pathlib.Path) -> tuple[sqlite3.Connection, int]:
+def open_reader(path: pathlib.Path, *, box_file: bool = True) -> tuple[sqlite3.Connection, int]:
     """A read-only connection that creates, moves and writes nothing, and its schema version.
+
+    ``box_file=False`` for a file that is not a box's own store (a backup
+    being imported): an unusable one is then not said to be moved aside,
+    since no box ever starts on it.
 
     StoreMissingError when there is no store (no file, or a file with no tables
     yet), StoreError for an unusable file. On a read-only card with no ``-wal``
@@ -248,6 +252,8 @@ def open_reader(path: pathlib.Path) -> tuple[sqlite3.Connection, int]:
                 raise StoreMissingError(f"no saved games in {path.parent}")
             return db, version
     except BadFile as bad:
+        if not box_file:
+            raise StoreError(f"not a usable game file ({bad})") from None  # the caller names the file
         raise StoreError(f"the game file {path} is unusable ({bad}); the box moves it aside when it starts") from None
     except OSError as err:
         raise StoreError(f"cannot read the game file {path}: {err.strerror or err}") from None

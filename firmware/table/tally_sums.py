@@ -8,8 +8,9 @@ or the box; which person that is now, and under what name, is asked of the
 roster when the screen opens, as for the tallies), the contests, and which finished
 games are in them (as runs of game numbers: a few numbers for years of
 games), with a check of them (how many, the sum of their numbers). Opening
-the screen reads that fact and the same check of the finished games now (one
-pass inside SQLite); only when they differ does it read the list of finished
+the screen reads that fact and the same check of the finished games now (the
+store's ``finished_count`` row, which SQLite's triggers keep: one row read at
+any size); only when they differ does it read the list of finished
 games and add the games finished since (the one just played, usually), then
 keeps the new sums. A game that left the finished ones (marked damaged
 since) makes the sums start over from the tallies, once.

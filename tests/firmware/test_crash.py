@@ -25,8 +25,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
 from firmware.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

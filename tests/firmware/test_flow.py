@@ -8,8 +8,6 @@ here is patient: it waits out every pause the box asks for before pressing.
 
 import dataclasses
 
-import pytest
-
 from engine import Roll, Stop
 from firmware import views
 from firmware.config import GameConfig

@@ -10,7 +10,7 @@ from luma.oled.device import ssd1322 as luma_ssd1322
 from PIL import Image, ImageChops
 
 from hw import oled
-from hw.display import LumaDisplay, open_oled
+from hw.display import open_oled
 from hw.errors import DisplayError
 from hw.oled_model import ModelSerial
 from hw.oled_model_grey import SSD1322

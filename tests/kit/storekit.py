@@ -115,3 +115,15 @@ def refuse_connections(monkeypatch, error: str, code: int, *, unless=lambda targ
 
     monkeypatch.setattr(file, "sqlite_connect", connect)
     return lambda: state.update(on=False)
+
+
+#: What version 5 added (the finished games' count and its triggers): taken out, a file is as version 4 left it.
+AS_VERSION_4 = ("DROP TRIGGER finished_count_insert; DROP TRIGGER finished_count_update;"
+                " DROP TRIGGER finished_count_delete; DROP TABLE finished_count; PRAGMA user_version = 4;")
+
+
+def as_version_4(path: Path) -> None:
+    """Make the store file at ``path`` the file a version-4 box would have left (its games kept)."""
+    db = sqlite3.connect(path)
+    db.executescript(AS_VERSION_4)
+    db.close()

@@ -8,7 +8,7 @@ placement counts the value twice). Three runners placed: all odd +2, all even
 
 import pytest
 
-from engine import Move, Phase, Roll, Rules, apply, new_game
+from engine import Move, Phase, Roll, apply, new_game
 from engine.players import RuleOf28Player, choice_points, progress_count
 from tests.kit.playerkit import with_board
 

@@ -242,3 +242,31 @@ def test_import_keeps_person_ids_only_where_this_stores_roster_knows_them(state_
         assert [s.get("person") for s in b.game(1).meta["seats"]] == [None, 2]  # Ann is not Zed
         names = dict(load_stats(b, rosters.load(b, ())).rows)
         assert "Zed" not in names and {"Ann", "Bob"} <= set(names)
+
+
+def test_import_of_a_damaged_backup_is_one_line_that_moves_nothing(state_dir, clock, tmp_path, capsys):
+    _finished_games(state_dir, clock, 2)
+    assert main(["backup", str(tmp_path / "b.sqlite3"), "--state-dir", str(state_dir)]) == 0
+    db = sqlite3.connect(tmp_path / "b.sqlite3")
+    db.executescript("DROP TABLE facts;")  # a schema this box cannot read: no file the box would start on
+    db.close()
+    capsys.readouterr()
+    card = tmp_path / "card"
+    assert main(["import", str(tmp_path / "b.sqlite3"), "--state-dir", str(card)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"cantstop-box import: {tmp_path / 'b.sqlite3'}: not a usable game file"
+                   f" (schema version {SCHEMA_VERSION} but tables facts missing)\n")
+    assert "aside" not in err and (tmp_path / "b.sqlite3").exists()
+
+
+def test_import_of_a_backup_from_a_newer_box_brings_the_games_it_can_read(state_dir, clock, tmp_path, capsys):
+    _finished_games(state_dir, clock, 3)
+    assert main(["backup", str(tmp_path / "b.sqlite3"), "--state-dir", str(state_dir)]) == 0
+    db = sqlite3.connect(tmp_path / "b.sqlite3")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")  # a newer box's backup: what this box knows is there
+    db.commit()
+    db.close()
+    capsys.readouterr()
+    card = tmp_path / "card"
+    assert main(["import", str(tmp_path / "b.sqlite3"), "--state-dir", str(card)]) == 0
+    assert capsys.readouterr().out == f"imported 3 games into {card}; refused 0 already there and 0 not legal\n"

@@ -6,6 +6,7 @@ import pytest
 
 from engine import Rules
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, StoreGameError, StoreWriteError
+from tests.kit.storekit import AS_VERSION_4
 
 
 def test_store_fact_is_kept_across_a_reopen(state_dir, clock):
@@ -56,7 +57,7 @@ def test_store_version_2_file_gains_the_facts_table(state_dir, clock):
     with Store.open(state_dir, clock=clock) as store:
         store.new_game(["Red"], Rules())
     db = sqlite3.connect(state_dir / DB_NAME)  # back to version 2, as the previous box left it
-    db.executescript("DROP TABLE facts; ALTER TABLE events DROP COLUMN elapsed;"
+    db.executescript(AS_VERSION_4 + "DROP TABLE facts; ALTER TABLE events DROP COLUMN elapsed;"
                      " ALTER TABLE games DROP COLUMN clock_jumped; PRAGMA user_version = 2;")
     db.close()
     with Store.open(state_dir, clock=clock, readonly=True) as reader:  # a reader migrates nothing

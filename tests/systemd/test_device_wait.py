@@ -9,7 +9,6 @@ the wait without sleeping.
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import pytest

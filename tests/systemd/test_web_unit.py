@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.systemd.test_deploy import INSTALL, UNINSTALL, apt_knows, root, run  # noqa: F401 (fixtures)
+from tests.kit.deploykit import CI_DEPS, INSTALL, UNINSTALL, add_tool, run
 from tests.systemd.test_systemd_unit import ANALYZE, KNOWN, every, one, parse_unit
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,8 +115,6 @@ def test_uninstall_removes_the_web_view(root):  # noqa: F811
 
 
 def test_ci_deps_installs_the_browser_when_asked(tmp_path):
-    from tests.systemd.test_deploy import CI_DEPS, add_tool
-
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "apt.log"

@@ -16,7 +16,7 @@ from ...views import DiceView, MoveView, Option, PickView, TurnView
 from .. import game as standard
 from ..frame import who
 from ..kit import INK_TOP, Canvas, width_of, wrap_all
-from .frame import BODY_TOP, BOTTOM, LINE, RULE, bar, flow, keys, text_blocks
+from .frame import BODY_TOP, BOTTOM, LEGEND_Y, LINE, RULE, alert_band, bar, flow, keys, text_blocks
 
 #: A runner's row in the small font when two share the rows above the legend (8..23, the rule given up).
 SMALL_LINE = 8
@@ -60,7 +60,10 @@ def _pairing(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: st
     c.draw.rectangle(tab, fill=fg if legal else None, outline=fg)
     c.raw((x0 + 2, 12), option.label, "small", fill=bg if legal else fg)
     big = standard.chosen_sum(option, chosen) or option.text
-    c.center(BODY_TOP - INK_TOP["large"], big, "large", fill=fg, x0=x0 + 10, x1=x0 + cell)
+    # two two-digit sums ("10+11") are wider than the large font leaves beside the tab: the medium one then
+    font_name = "large" if width_of(big, "large") <= cell - 10 else "medium"
+    c.center(BODY_TOP - INK_TOP[font_name] + (1 if font_name == "medium" else 0), big, font_name, fill=fg,
+             x0=x0 + 10, x1=x0 + cell)
     (p, q), (r, s) = option.pairs
     c.center(BOTTOM - 7, f"{p}+{q} {r}+{s}", "small", fill=fg, x0=x0, x1=x0 + cell)
 
@@ -98,17 +101,20 @@ def move(c: Canvas, v: MoveView) -> None:
     Without a legend each runner has a medium-font row; with one, a single
     runner keeps its medium row and two runners get a small-font row each
     (rows 8..23: the top bar's rule gives its row; the inverted column tags
-    keep the rows apart). Under an alert the runners keep their medium rows
-    and the legend is left off.
+    keep the rows apart). Under an alert with two runners the alert's band is
+    a row shorter (rows 0..7, its text a row higher), so the runners and the
+    legend keep their rows. The second page (the chance, after a top bar that
+    said why a stop is refused or what the box does next) keeps the legend too.
     """
     name, status = _move_status(c, v)
     header = partial(bar, c, name, status, v.seat, v.alert)
-    header()
     compact = bool(v.keys) and len(v.steps) > 1
-    if compact and v.alert:  # the alert's band takes row 8: the runners keep their rows, the legend waits
-        compact, legend_keys = False, None
+    if compact and v.alert:  # the alert's band a row shorter: row 8 goes to the first runner
+        c.draw.rectangle((0, 0, c.width - 1, RULE - 1), fill=c.lit)
+        c.text((2, 0), "! " + v.alert, "small", fill=0, width=c.width - 4)
     else:
-        legend_keys = v.keys
+        header()
+    legend_keys = v.keys
     if compact:  # kana, kanji and Hangul fill all 8 rows of the small font: the rule's row goes to the runners
         c.draw.line((0, RULE, c.width - 1, RULE), fill=0)
     for i, step in enumerate(v.steps[:2]):
@@ -122,8 +128,10 @@ def move(c: Canvas, v: MoveView) -> None:
         c.cut(repr(v.steps))
     if status != c.words.bust_status(v.bust):
         c.new_page()
-        header()
-        _chance(c, v)
+        top = alert_band(c, v.alert)  # the top bar said it on page 1: this page is the chance, its words, the legend
+        _chance(c, v, top)
+        if legend_keys:
+            keys(c, legend_keys)
 
 
 def _step(c: Canvas, y: int, step, bot: bool) -> None:
@@ -147,7 +155,7 @@ def _small_step(c: Canvas, y: int, step, bot: bool) -> None:
     c.text((17, y), text, "small")
 
 
-def _chance(c: Canvas, v: MoveView) -> None:
+def _chance(c: Canvas, v: MoveView, top: int) -> None:
     """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
     chance = c.words.percent(v.bust)
     for font_name in ("large", "medium"):  # the medium font when a wide chance (">99.9%") leaves too little room
@@ -158,5 +166,9 @@ def _chance(c: Canvas, v: MoveView) -> None:
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
-    c.raw((0, BODY_TOP + 4 - INK_TOP[font_name] + (2 if font_name == "medium" else 0)), chance, font_name)
-    c.lines(BODY_TOP + 2, lines, "small", 9, x=x)
+    # from row ``top`` to the legend's: the chance's ink in the middle, the words a small line each
+    room = LEGEND_Y - top
+    ink = {"large": 10, "medium": 8}[font_name]
+    c.raw((0, top + (room - ink) // 2 - INK_TOP[font_name]), chance, font_name)
+    pitch = 8
+    c.lines(top + max(0, (room - pitch * len(lines)) // 2), lines, "small", pitch, x=x)

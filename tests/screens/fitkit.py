@@ -1,0 +1,151 @@
+"""What the property-based fit tests check on a rendered view, from the renderer's own record (issue 22).
+
+:func:`problems` renders a view with :func:`firmware.screens.render_traced`,
+which hands back every page, every text the painter had to cut or leave out
+(``cuts``) and every text it drew (where, in which font). It returns one line
+per problem a player would meet at the table:
+
+- a cut of anything but a name (a cut name is fine: the symbol and colour
+  still say who; a cut instruction, number or key legend is not); an alert
+  may lose the end of its reason ("NOT SAVED: disk f..") but never its head;
+- a text whose ink runs off its page (Pillow would clip it silently);
+- two texts whose ink overlaps (the one under is hidden; glyphs that only touch are fine);
+- a legend button or its word that is drawn on no page;
+- a needed text (an instruction, the bust chance) drawn on no page.
+
+The ink of each text is found by drawing it alone, as the renderer drew it
+(:func:`hw.glyphs.draw_text`), not by guessing from the font's metrics.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from PIL import Image, ImageChops
+
+from firmware import words
+from firmware.screens import render_traced
+from firmware.screens.frame import legend_tokens
+from hw import fonts, glyphs
+
+LANGS = ("en", "ja", "ko")
+
+
+@functools.lru_cache(maxsize=4096)
+def _mask(text: str, font: str) -> Image.Image:
+    """``text`` drawn alone in ``font`` at (0, 0) with a margin: its lit pixels."""
+    width = glyphs.text_width(text, font) + 4
+    image = Image.new("1", (width, fonts.CELLS[font][1] + 4), 0)
+    glyphs.draw_text(image, (0, 0), text, font, 1)
+    return image
+
+
+def _covers(shared: Image.Image) -> bool:
+    """Whether two texts' shared ink hides something: an area of at least 2 x 2 pixels.
+
+    Glyphs that only touch (a "g" descender on the top row of a Hangul line under it) share one row or column.
+    """
+    box = shared.getbbox()
+    return box is not None and box[2] - box[0] >= 2 and box[3] - box[1] >= 2
+
+
+def _squashed(text: str) -> str:
+    return "".join(text.split())
+
+
+def _drawn(need: str, texts: list[str]) -> bool:
+    """Whether ``need`` is drawn: within one text, or as consecutive lines (wrapped), spaces aside.
+
+    The lines of a wrapped text may be pages apart, with the header of each page between them.
+    """
+    need = _squashed(need)
+    squashed = [_squashed(t) for t in texts]
+    if any(need in t for t in squashed) or need in "".join(squashed):
+        return True
+    for start in range(len(squashed)):
+        rest = need
+        for t in squashed[start:]:
+            if t and rest.startswith(t):
+                rest = rest[len(t):]
+            elif t and t.startswith(rest):
+                rest = ""
+            if not rest:
+                return True
+    return False
+
+
+def _only_names_hidden(cut: str, names, texts: list[str]) -> bool:
+    """Whether all of ``cut`` but its names is drawn somewhere (``texts``: the drawn texts).
+
+    The parts of ``cut`` between the names (beyond bare punctuation) must each be on a page: "Wwww.. stopped."
+    hides only a name; "Wwww.." alone, for "{name} stopped.", hides "stopped".
+    """
+    # a name, or a name the painter already cut ("Maximil..") before putting it in a sentence
+    pattern = "|".join([*(re.escape(n) for n in sorted(names, key=len, reverse=True) if n), r"\S*\.\."] if names else [])
+    parts = re.split(pattern, cut) if pattern else [cut]
+    return all(_drawn(part, texts) for part in parts if _squashed(part).strip(_PUNCTUATION))
+
+
+_PUNCTUATION = ".,:;!?'\"()-/。、：！？・"
+
+
+def _alert_head(lang: str) -> str:
+    """What an alert must keep whole: "! NOT SAVED:" (its reason may be cut)."""
+    return "! " + words.language(lang).not_saved("\0").split("\0")[0].rstrip()
+
+
+def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
+    """Every cut, overflow, overlap or missing word of ``view`` at ``size`` that hides a word a player needs.
+
+    ``names``: texts that may be cut (the players' names as the view shows them);
+    ``needs``: texts that must be drawn on some page (spaces aside: a line may be wrapped), but for a cut name;
+    ``legend``: whether the view's legend (``view.keys``) must be drawn.
+    """
+    traced = render_traced(view, size)
+    out = []
+    alert = getattr(view, "alert", None)
+    drawn_alert = [d.text for d in traced.texts if alert and d.text.startswith("! ")]
+    texts = [d.text for d in traced.texts]
+    for cut in traced.cuts:
+        if _only_names_hidden(cut, names, texts):
+            continue
+        if alert and cut == "! " + alert and alert.startswith(_alert_head(view.lang)[2:]) \
+                and any(t.startswith(_alert_head(view.lang)) for t in drawn_alert):
+            continue
+        out.append(f"cut: {cut!r}")
+    width, height = traced.pages[0].size
+    for index, page in enumerate(traced.pages):
+        seen = Image.new("1", page.size, 0)
+        placed: list[tuple[str, Image.Image]] = []
+        for d in (d for d in traced.texts if d.page == index):
+            mask = _mask(d.text, d.font)
+            box = mask.getbbox()
+            if box is None:
+                continue
+            x0, y0, x1, y1 = d.x + box[0], d.y + box[1], d.x + box[2], d.y + box[3]
+            if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+                out.append(f"off page {index + 1}: {d.text!r} ink {(x0, y0, x1, y1)} on {width}x{height}")
+            here = Image.new("1", page.size, 0)
+            here.paste(mask, (d.x, d.y))
+            if _covers(ImageChops.logical_and(seen, here)):
+                under = [t for t, other in placed if _covers(ImageChops.logical_and(other, here))]
+                out.append(f"overlap on page {index + 1}: {d.text!r} over {under}")
+            seen = ImageChops.logical_or(seen, here)
+            placed.append((d.text, here))
+    shown = {d.text for d in traced.texts}
+    keys = getattr(view, "keys", "")
+    if legend and keys:
+        for key, label in legend_tokens(keys):
+            for part in (key, label):
+                if part and part not in shown:
+                    out.append(f"legend {part!r} of {keys!r} is on no page")
+    for need in needs:
+        if not _drawn(need, texts) and not _only_names_hidden(need, names, texts):
+            out.append(f"{need!r} is on no page")
+    return out
+
+
+def who(lang: str, name: str, bot: bool) -> set[str]:
+    """A name as it may be cut: as given, and as the top bar marks a box seat's."""
+    return {name, words.language(lang).who(name, bot)}

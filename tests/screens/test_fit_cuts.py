@@ -1,0 +1,60 @@
+"""Each cut the property-based fit tests found (issue 22), as a named regression test at the size it was found."""
+
+from engine import Decision, Rules
+from firmware import words
+from firmware.table.bot import HintFacts
+from firmware.views import DiceView, HintView, MenuView, MoveView, Option, RunnerMove, TurnView, WinView
+
+from .fitkit import problems
+
+EN = words.language("en")
+LONG = "Maximiliane-Louise-Wilhelmina-Alexandra-von-Hohenzollern-Sigmar"  # 63 characters
+
+
+def test_fit_cut_the_hint_of_risky_must_roll_keeps_both_sentences_at_128x64():
+    reason = EN.hint_reason(HintFacts("must_roll", True, 0.0))
+    view = HintView("Red", 0, EN.decision_text(Decision.STOP, True), reason, None, EN.KEYS["hint"])
+    assert problems(view, (128, 64), needs=reason) == []
+
+
+def test_fit_cut_two_two_digit_sums_fit_their_pairing_at_128x32():
+    options = (Option("A", ((4, 5), (6, 6)), (9, 12), "both", "9+12"),
+               Option("B", ((4, 6), (5, 6)), (10, 11), "both", "10+11"),
+               Option("C", ((4, 6), (5, 6)), (10, 11), "both", "10+11"))
+    view = DiceView("Red", 0, (4, 5, 6, 6), options, keys=EN.KEYS["choose"])
+    assert problems(view, (128, 32), needs=("10+11",), legend=False) == []
+
+
+def test_fit_cut_a_long_starting_name_leaves_the_rules_on_the_turn_at_128x64():
+    note = EN.opening_note((LONG, "Red"), LONG, Rules(columns_to_win=1, speedy=True, risky=True), None)
+    view = TurnView(LONG, 0, 1, (), note, keys=EN.KEYS["turn"])
+    assert problems(view, (128, 64), {LONG, EN.turn_heading(LONG, False)}, needs=note) == []
+
+
+def test_fit_cut_nine_claimed_columns_and_the_practice_result_fit_the_win_at_128x64():
+    note = EN.practice_result(1, 1.0)
+    view = WinView("Red", 0, tuple(range(2, 11)), 1, note, EN.win_keys(False))
+    assert problems(view, (128, 64), {"Red", EN.win_heading("Red")}, needs=note) == []
+
+
+def test_fit_cut_the_menu_under_an_alert_shows_the_cursor_row_at_128x32():
+    view = MenuView(EN.MENU, (EN.MENU_ITEMS["back"], EN.MENU_ITEMS["undo"]), 0, EN.KEYS["menu"], EN.FLASH["which_column"])
+    assert problems(view, (128, 32), needs=(EN.MENU_ITEMS["back"],)) == []
+
+
+def test_fit_cut_the_second_page_of_a_risky_move_has_its_legend_at_128x32():
+    view = MoveView("Blue", 1, (RunnerMove(6, 6, False, False),), 0.0772, False, 1,
+                    stop_note=EN.risky_note([(6, ["Red"])]), keys=EN.KEYS["roll"])
+    assert problems(view, (128, 32), needs=(EN.percent(0.0772),)) == []
+
+
+def test_fit_cut_a_box_seats_second_page_has_its_legend_at_128x32():
+    view = MoveView("Burgundy", 1, (RunnerMove(5, 4, True, False),), 0.5563, True, 0, bot=True, bot_next="stop",
+                    keys=EN.KEYS["box_ok"])
+    assert problems(view, (128, 32), {"Burgundy", EN.who("Burgundy", True)}, needs=(EN.percent(0.5563),)) == []
+
+
+def test_fit_cut_an_alert_with_two_runners_keeps_the_legend_at_128x32():
+    view = MoveView("Red", 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1,
+                    keys=EN.KEYS["roll_or_stop"], alert=EN.not_saved("disk full"))
+    assert problems(view, (128, 32)) == []

@@ -1,0 +1,54 @@
+"""Fixtures of the deploy tests (install.sh, uninstall.sh, ci-deps.sh): a stand-in apt, a Pi-like root, a PATH of stand-ins."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.kit.deploykit import BASH, RPI_OS_PACKAGES
+
+
+@pytest.fixture
+def apt_knows(tmp_path, monkeypatch):
+    """A stand-in apt-cache (APT_CACHE) offering the packages listed in the returned file."""
+    known = tmp_path / "apt-known"
+    known.write_text("\n".join(RPI_OS_PACKAGES) + "\n")
+    fake = tmp_path / "apt-cache"
+    fake.write_text(f'#!{BASH}\n[ "$1" = policy ] || exit 1\necho "$2:"\necho "  Installed: (none)"\n'
+                    f'if grep -qx "$2" {known}; then echo "  Candidate: 1.0-1"; else echo "  Candidate: (none)"; fi\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("APT_CACHE", str(fake))
+    return known
+
+
+@pytest.fixture
+def root(tmp_path, apt_knows):
+    """A Raspberry Pi OS-like root: the three device groups, I2C on at 400 kHz, apt's lists fetched."""
+    r = tmp_path / "root"
+    (r / "etc").mkdir(parents=True)
+    (r / "etc" / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n')
+    (r / "var/lib/apt/lists").mkdir(parents=True)
+    (r / "var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-arm64_Packages").touch()
+    (r / "etc" / "group").write_text("gpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n")
+    (r / "boot" / "firmware").mkdir(parents=True)
+    (r / "boot" / "firmware" / "config.txt").write_text("[all]\ndtparam=i2c_arm=on,i2c_arm_baudrate=400000\n")
+    (r / "dev").mkdir()
+    (r / "dev" / "i2c-1").touch()
+    return r
+
+
+@pytest.fixture
+def fake_bin(tmp_path):
+    """A PATH holding only a logging apt-get/apt-cache; ci-deps.sh runs on bash builtins otherwise."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "apt.log"
+    for name, body in (("apt-get", f'echo "apt-get $*" >> {log}'),
+                       ("apt-cache", f'echo "apt-cache $*" >> {log}; [ -e {tmp_path}/known ] && echo "$2 | 1.0 | deb"')):
+        (bin_dir / name).write_text(f"#!{BASH}\n{body}\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    if os.geteuid() != 0:  # ci-deps.sh goes through sudo; let a stand-in pass the command on
+        (bin_dir / "sudo").write_text(f'#!{BASH}\nexec "$@"\n')
+        (bin_dir / "sudo").chmod(0o755)
+    return bin_dir, log
