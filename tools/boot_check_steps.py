@@ -14,7 +14,7 @@ from pathlib import Path
 
 import boot_image
 from boot_guest import Guest
-from boot_check_lamps import LAMPS, SETTINGS, box_settings, check_lamps_out, wire_lamps
+from boot_check_lamps import BUZZER, LAMPS, SETTINGS, box_settings, check_lamps_out, wire_lamps
 from boot_lamps import judge_screens, read_lamps, sampling_script, sim_value_paths
 from boot_parse import (Report, exposure, first_frame_ns, journal_faults, monotonic_s, play, sim_pull_paths, unit_starts,
                         sink_messages, systemctl_show)
@@ -133,11 +133,17 @@ class Board:
         t = time.monotonic()
         done = self.guest.sh(sampling_script(self.values), timeout=60)
         self.lamp_s += time.monotonic() - t
-        self.lamp_log.append(done.stdout)
+        # Which lines are claimed, and how, as the kernel says: for the log only.
+        lines = "|".join(str(pin) for pin in (*LAMPS.values(), BUZZER))
+        claimed = self.guest.sh(f"grep -E 'GPIO({lines}) ' /sys/kernel/debug/gpio").stdout
+        self.lamp_log.append(claimed + done.stdout)
         (self.workdir / "lamps.txt").write_text("\n\n".join(self.lamp_log))
         if done.returncode:
             raise OSError(f"cannot read the lamps' lines: {done.stderr.strip()[:120]}")
-        return read_lamps(done.stdout, list(self.values))
+        try:
+            return read_lamps(done.stdout, list(self.values))
+        except ValueError as err:  # the run stops with the table, as when the guest stops answering
+            raise OSError(f"the lamps' lines: {err}") from None
 
     def press(self, button: str) -> None:
         pull = self.pulls[button]
