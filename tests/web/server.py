@@ -7,12 +7,10 @@ import contextlib
 import threading
 import time
 
-import uvicorn
-
 from firmware.config import GameConfig
 from web.app import create_app
 from web.command import listen
-from web.serve import config
+from web.serve import server
 
 
 class Server:
@@ -21,7 +19,7 @@ class Server:
         self.sock = listen("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(config(self.app, "127.0.0.1", self.port))
+        self.server = server(self.app, "127.0.0.1", self.port)
         self.server.install_signal_handlers = lambda: None  # not the main thread
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
                                        daemon=True)
