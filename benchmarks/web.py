@@ -16,8 +16,10 @@ Run: ``make bench`` or ``.venv/bin/python benchmarks/web.py [--presses N] [--pag
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import platform
 import shutil
 import socket
 import statistics
@@ -138,20 +140,30 @@ def free_port() -> int:
 
 
 def rss(pid: int) -> dict[str, int]:
-    """Resident memory in KB: VmRSS (all of it), VmHWM (its peak), RssAnon (its own), RssFile, and Pss
-    (shared pages divided among the processes sharing them: the Python binary and libraries the box uses too)."""
-    fields = {"Pss": 0}
+    """Resident memory in KB: VmRSS (all of it), VmHWM (its peak), RssAnon (its own), RssFile, Pss
+    (shared pages divided among the processes sharing them: the Python binary and libraries the box uses too)
+    and Private (pages no other process has: what stopping it would give back)."""
+    fields = {"Pss": 0, "Private": 0}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
         if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
             fields[key] = int(value.split()[0])
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                fields["Pss"] = int(line.split()[1])
+            key, _, value = line.partition(":")
+            if key == "Pss":
+                fields["Pss"] = int(value.split()[0])
+            elif key in ("Private_Clean", "Private_Dirty"):
+                fields["Private"] += int(value.split()[0])
     except OSError:
         pass
     return fields
+
+
+def memory_line(m: dict[str, int]) -> str:
+    return (f"{m['VmRSS'] / 1024:.1f} MB resident ({m['RssAnon'] / 1024:.1f} MB its own, "
+            f"{m['RssFile'] / 1024:.1f} MB shared files; proportional share {m['Pss'] / 1024:.1f} MB, "
+            f"private {m['Private'] / 1024:.1f} MB)")
 
 
 def get(url: str) -> bytes:
@@ -176,6 +188,11 @@ def bench_pages(table: Table, port: int, pages: int, presses: int) -> list[float
         version = latest
         time.sleep(0.02)
     for p in opened:
+        # a tab closed: the connection ends now (a bare close() while the reader thread sits in recv() would
+        # leave it open until the server's next heartbeat, and the figures after the runs would count it)
+        with contextlib.suppress(OSError):
+            p.sock.shutdown(socket.SHUT_RDWR)
+        p.join(5)
         p.sock.close()
     return times
 
@@ -185,6 +202,8 @@ def main(argv=None) -> int:
     parser.add_argument("--presses", type=int, default=60, help="presses timed per run (default 60)")
     parser.add_argument("--pages", default="1,50", help="open pages per run, comma-separated (default 1,50)")
     parser.add_argument("--history", type=int, default=300, help="finished games in the store (default 300)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="times the runs are repeated, memory printed after each: growth stays flat (default 2)")
     args = parser.parse_args(argv)
     state = Path(tempfile.mkdtemp(prefix="cantstop-web-bench-"))
     web = None
@@ -193,9 +212,10 @@ def main(argv=None) -> int:
         table = Table(state)
         table.press()
         port = free_port()
+        log = open(state / "web.log", "w")
         web = subprocess.Popen([str(ROOT / ".venv/bin/cantstop-box"), "web", "--state-dir", str(state), "--host",
                                 "127.0.0.1", "--port", str(port)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True,
+                               stderr=log, text=True,  # a file: a pipe nobody reads could fill and stall it
                                env={**os.environ, "MALLOC_ARENA_MAX": "2"})  # as its systemd unit sets
         deadline = time.monotonic() + 30
         while True:
@@ -204,20 +224,20 @@ def main(argv=None) -> int:
                 break
             except OSError:
                 if web.poll() is not None or time.monotonic() > deadline:
-                    print(web.stderr.read(), file=sys.stderr)
+                    print((state / "web.log").read_text(), file=sys.stderr)
                     return 1
                 time.sleep(0.1)
         started = rss(web.pid)
-        print(f"web view beside a box, {args.history} finished games in the store, {os.cpu_count()} cores")
-        print(f"web process at start: {started['VmRSS'] / 1024:.1f} MB resident "
-              f"({started['RssAnon'] / 1024:.1f} MB its own, {started['RssFile'] / 1024:.1f} MB shared files)")
-        for pages in (int(n) for n in args.pages.split(",")):
-            times = sorted(bench_pages(table, port, pages, args.presses))
-            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-            print(f"press to page update, {pages:3d} page(s) open: median {statistics.median(times) * 1000:6.1f} ms, "
-                  f"p99 {p99 * 1000:6.1f} ms, max {times[-1] * 1000:6.1f} ms ({len(times)} updates)")
-        after = rss(web.pid)
-        print(f"web process after the presses: {after['VmRSS'] / 1024:.1f} MB resident")
+        print(f"web view beside a box, {args.history} finished games in the store, {os.cpu_count()} cores, "
+              f"{platform.machine()} (the target is a 64-bit Pi, aarch64)")
+        print(f"web process at start: {memory_line(started)}")
+        for round_ in range(1, max(1, args.rounds) + 1):
+            for pages in (int(n) for n in args.pages.split(",")):
+                times = sorted(bench_pages(table, port, pages, args.presses))
+                p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+                print(f"press to page update, {pages:3d} page(s) open: median {statistics.median(times) * 1000:6.1f} "
+                      f"ms, p99 {p99 * 1000:6.1f} ms, max {times[-1] * 1000:6.1f} ms ({len(times)} updates)")
+            print(f"web process after round {round_} of presses: {memory_line(rss(web.pid))}")
         weights = {}
         home = get(f"http://127.0.0.1:{port}/")
         weights["/"] = len(home)
@@ -230,10 +250,14 @@ def main(argv=None) -> int:
             t = time.perf_counter()
             size = len(get(f"http://127.0.0.1:{port}{path}"))
             print(f"  {path}: {size / 1024:.1f} KB in {(time.perf_counter() - t) * 1000:.0f} ms")
+        loads = len(weights) + 5
+        for _ in range(10):  # many page loads: the history, each game, the statistics (growth stays flat)
+            for path in ("/", "/games", "/games?page=3", "/games/1", "/games/7?step=5", "/people"):
+                get(f"http://127.0.0.1:{port}{path}")
+                loads += 1
         end = rss(web.pid)
-        print(f"web process after the runs: {end['VmRSS'] / 1024:.1f} MB resident, peak {end['VmHWM'] / 1024:.1f} MB "
-              f"({end['RssAnon'] / 1024:.1f} MB its own, {end['RssFile'] / 1024:.1f} MB shared files; "
-              f"proportional share {end['Pss'] / 1024:.1f} MB beside the box); target under 40 MB on a 64-bit Pi")
+        print(f"web process after the runs and {loads} page loads: {memory_line(end)}, "
+              f"peak {end['VmHWM'] / 1024:.1f} MB; target under 40 MB resident on a 64-bit Pi")
         return 0
     finally:
         if web is not None:
@@ -241,7 +265,9 @@ def main(argv=None) -> int:
             try:
                 web.wait(10)
             except subprocess.TimeoutExpired:
+                print("the web process did not stop within 10 s of SIGTERM: killed", file=sys.stderr)
                 web.kill()
+                web.wait()
         shutil.rmtree(state, ignore_errors=True)
 
 

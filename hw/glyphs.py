@@ -12,43 +12,35 @@ crashing. ``text_width`` measures exactly what ``draw_text`` draws, and
 between characters, Korean and English at spaces), so a renderer written for
 fixed Spleen cells swaps its ``len(text) * cell`` for these.
 
-Text is NFC-normalised first (a decomposed "é" or a jamo sequence draws as
-its one composed glyph) and invisible format characters (zero-width joiners,
-variation selectors) are dropped. Glyph files load on first use and inflate a
-block of glyphs when one of them is first drawn.
+Measuring, cutting and wrapping live in :mod:`hw.textfit`, without Pillow
+(the web view measures the box's lines and never loads it), and are
+re-exported here. Text is NFC-normalised first (a decomposed "é" or a jamo
+sequence draws as its one composed glyph) and invisible format characters
+(zero-width joiners, variation selectors) are dropped. Glyph files load on
+first use and inflate a block of glyphs when one of them is first drawn.
 """
 
 from __future__ import annotations
 
 import functools
-import unicodedata
-from importlib import resources
 
 from PIL import Image, ImageDraw
 
 from hw import fonts
-from hw.fonts.packed import GlyphFile
-
-#: Spleen size name -> the packed Galmuri file drawn in that size's cell.
-GALMURI = {"small": "galmuri7", "medium": "galmuri9", "large": "galmuri11", "huge": "galmuri14"}
-SIZES = tuple(GALMURI)
-
-
-def _check(size: str) -> None:
-    if size not in GALMURI:
-        raise ValueError(f"unknown text size {size!r}: use one of {', '.join(SIZES)}")
+from hw.textfit import (CACHED_TEXTS, GALMURI, NO_BREAK_AFTER, NO_BREAK_BEFORE, SIZES, fit, galmuri,  # noqa: F401
+                        text_width, undrawable, wrap)
+from hw.textfit import check_size as _check
+from hw.textfit import plain as _plain
+from hw.textfit import runs as _runs
 
 
-@functools.cache
-def galmuri(size: str) -> GlyphFile:
-    """The packed Galmuri glyphs for a Spleen size (loaded once)."""
+def drawn_spleen_chars(size: str) -> frozenset[str]:
+    """The characters Spleen draws in ``size`` with ink, or a space, found by drawing its 256 cells.
+
+    What :data:`hw.fonts.inked.INKED` records (``build_fonts.py --inked`` writes it from this, and a test
+    checks the two agree), so that measuring never needs Pillow.
+    """
     _check(size)
-    return GlyphFile((resources.files("hw.fonts") / f"{GALMURI[size]}.glyphs").read_bytes())
-
-
-@functools.cache
-def _spleen_chars(size: str) -> frozenset[str]:
-    """The characters Spleen really draws in ``size``: with ink, or a space (its empty cells fall through)."""
     width, height = fonts.CELLS[size]
     chars = [ch if ch.isprintable() else " " for ch in map(chr, range(256))]
     strip = Image.new("1", (width * len(chars), height))
@@ -56,59 +48,6 @@ def _spleen_chars(size: str) -> frozenset[str]:
     # each cell averaged to one pixel (in floats, so a single inked pixel still counts): one pass, not 256 crops
     cells = strip.convert("F").resize((len(chars), 1), Image.Resampling.BOX)
     return frozenset(ch for i, ch in enumerate(chars) if ch in (" ", "\xa0") or cells.getpixel((i, 0)) > 0)
-
-
-def _clean(text: str) -> str:
-    if text.isascii():
-        return text
-    text = unicodedata.normalize("NFC", text)
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf" and not 0xFE00 <= ord(ch) <= 0xFE0F)
-
-
-#: Distinct texts whose runs and widths are kept (a game shows a few hundred; a bound keeps memory flat).
-CACHED_TEXTS = 1024
-
-
-@functools.lru_cache(maxsize=CACHED_TEXTS)
-def _runs(text: str, size: str) -> tuple[tuple[str, str], ...]:
-    """``text`` as runs of ("spleen" | "galmuri" | "missing", characters); remembered per text."""
-    spleen = _spleen_chars(size)
-    cjk = galmuri(size)
-    runs: list[tuple[str, str]] = []
-    for ch in _clean(text):
-        kind = "spleen" if ch in spleen else ("galmuri" if ord(ch) in cjk else "missing")
-        if runs and runs[-1][0] == kind:
-            runs[-1] = (kind, runs[-1][1] + ch)
-        else:
-            runs.append((kind, ch))
-    return tuple(runs)
-
-
-def _plain(text: str) -> bool:
-    """Only characters Spleen draws (the common case, measured without a glyph lookup)."""
-    return text.isascii() and text.isprintable()
-
-
-def text_width(text: str, size: str) -> int:
-    """Width in pixels of ``text`` drawn by :func:`draw_text` in ``size``."""
-    _check(size)
-    if _plain(text):
-        return len(text) * fonts.CELLS[size][0]
-    return _mixed_width(text, size)
-
-
-@functools.lru_cache(maxsize=CACHED_TEXTS)
-def _mixed_width(text: str, size: str) -> int:
-    """The width of a text that is not plain ASCII, remembered: screens measure the same texts every frame."""
-    cell = fonts.CELLS[size][0]
-    total = 0
-    cjk = galmuri(size)
-    for kind, chars in _runs(text, size):
-        if kind == "galmuri":
-            total += sum(cjk.advance(ord(ch)) for ch in chars)
-        else:
-            total += len(chars) * cell
-    return total
 
 
 def _missing_box(draw: ImageDraw.ImageDraw, x: int, y: int, size: str, fill: int) -> None:
@@ -165,116 +104,3 @@ def _text_image(text: str, size: str) -> tuple[int, Image.Image | None]:
                 _missing_box(draw, x, 0, size, 1)
                 x += cell_w
     return width, image
-
-
-# -- fitting and wrapping by measured width ------------------------------------
-
-#: Characters a line must not start with (Japanese line-breaking rules, and closing ASCII punctuation).
-NO_BREAK_BEFORE = frozenset("、。，．・ー：；！？」』）〕】〉》ゝゞヽヾ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ!),.:;?%")
-#: Characters a line must not end with (opening brackets).
-NO_BREAK_AFTER = frozenset("「『（〔【〈《(")
-
-
-def _breaks_anywhere(ch: str) -> bool:
-    """Kana, kanji, CJK punctuation, full-width forms: a line may break beside them without a space.
-
-    Hangul is not among them: Korean, like English, breaks between words.
-    """
-    cp = ord(ch)
-    return 0x3000 <= cp <= 0x30FF or 0x3400 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF or 0xFF00 <= cp <= 0xFFEF
-
-
-def _pieces(word: str) -> list[str]:
-    """A space-free word cut where a line may break inside it (between Japanese characters)."""
-    pieces = [word[:1]]
-    for a, b in zip(word, word[1:]):
-        if (_breaks_anywhere(a) or _breaks_anywhere(b)) and b not in NO_BREAK_BEFORE and a not in NO_BREAK_AFTER:
-            pieces.append(b)
-        else:
-            pieces[-1] += b
-    return pieces
-
-
-def _longest_prefix(text: str, width: int, size: str) -> int:
-    """How many leading characters of ``text`` fit in ``width`` (at least 1)."""
-    k = 1
-    while k < len(text) and text_width(text[:k + 1], size) <= width:
-        k += 1
-    return k
-
-
-def fit(text: str, width: int, size: str) -> str:
-    """``text`` cut so it fits ``width`` pixels, ending in ``..``; unchanged when it fits."""
-    if text_width(text, size) <= width:
-        return text
-    dots = text_width("..", size)
-    if width < dots + text_width(text[:1], size):
-        k = 0
-        while k < len(text) and text_width(text[:k + 1], size) <= width:
-            k += 1
-        return text[:k]
-    return text[:_longest_prefix(text, width - dots, size)].rstrip() + ".."
-
-
-def wrap(text: str, width: int, size: str) -> list[str]:
-    """``text`` broken into lines that fit ``width``: at spaces, and between Japanese characters.
-
-    Japanese breaks between any two characters except before closing marks
-    (。、」ー small kana ...) and after opening ones; a word longer than a line
-    is split. For plain English this is ordinary word wrapping. A last line
-    of one character ("…赤の" / "駒", "…빨강" / "말") takes the word before it
-    along when both fit a line ("…6の列に" / "赤の駒").
-    """
-    lines: list[list[tuple[str, str]]] = []  # each line's pieces, with the space before each (" " or "")
-    line: list[tuple[str, str]] = []
-    for word in text.split():
-        for i, piece in enumerate(_pieces(word)):
-            sep = " " if i == 0 else ""
-            if line and text_width(_joined(line + [(sep, piece)]), size) <= width:
-                line.append((sep, piece))
-                continue
-            if line:
-                lines.append(line)
-            while len(piece) > 1 and text_width(piece, size) > width:
-                k = _longest_prefix(piece, width, size)
-                lines.append([(sep, piece[:k])])
-                piece, sep = piece[k:], ""
-            line = [(sep, piece)]
-    if line or not lines:
-        lines.append(line)
-    if len(lines) > 1 and _lone(_joined(lines[-1])) and len(lines[-2]) > 1:
-        # the last word of the line before (from its last space), or its last piece when the line is one word
-        start = max((k for k, (sep, _) in enumerate(lines[-2]) if sep and k), default=len(lines[-2]) - 1)
-        moved = lines[-2][start:] + lines[-1]
-        if text_width(_joined(moved), size) <= width:
-            lines[-2:] = [lines[-2][:start], moved]
-    return [_joined(pieces) for pieces in lines]
-
-
-def _joined(pieces: list[tuple[str, str]]) -> str:
-    """A line's pieces as text: each after its space, but the first."""
-    return "".join((sep if k else "") + piece for k, (sep, piece) in enumerate(pieces))
-
-
-def _lone(line: str) -> bool:
-    """A line of one letter, digit or character, marks aside: "駒", "말", "駒。"."""
-    return sum(ch.isalnum() for ch in line) <= 1
-
-
-# -- what can be drawn ---------------------------------------------------------
-
-
-def undrawable(text: str, sizes: tuple[str, ...] = SIZES) -> str | None:
-    """The first character of ``text`` that :func:`draw_text` would draw as a box in one of ``sizes``, or None.
-
-    Characters ``draw_text`` drops (format characters, variation selectors)
-    are not drawn at all, so they are never the answer.
-    """
-    if _plain(text):
-        return None
-    for size in sizes:
-        _check(size)
-        for kind, chars in _runs(text, size):
-            if kind == "missing":
-                return chars[0]
-    return None

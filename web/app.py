@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 from pathlib import Path
@@ -124,7 +123,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             return Response(format_record(record_json(stored)), media_type="application/json",
                             headers=HEADERS | {"Content-Disposition": f'inline; filename="game-{stored.id}.json"'})
         lang = await page_lang(request)
-        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step)))
+        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step),
+                                             settings.colours))
 
     async def person_stats(request: Request):
         lang = await page_lang(request)
@@ -261,8 +261,7 @@ class EventStream:
                     if hub.version != seen:
                         # built once per change: every stream but the first takes it without a thread
                         seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)
-                        data = json.dumps({"v": seen, "html": html}, ensure_ascii=False)
-                        chunk = f"id: {seen}\nevent: live\ndata: {data}\n\n".encode()
+                        chunk = hub.event(lang, seen, html)
                     else:
                         chunk = b": ping\n\n"
                     await send({"type": "http.response.body", "body": chunk, "more_body": True})

@@ -2,7 +2,12 @@
 
 The markup carries what a test (or a curious player) needs to read the
 board back: each square is ``data-col``/``data-step``, each piece names its
-``data-seat``, a runner is ``class="runner"``, a claimed column ``data-owner``.
+``data-seat`` (and ``data-mark``, its symbol), a runner is ``class="runner"``,
+a claimed column ``data-owner``.
+
+Each player's pieces are drawn with their colour's symbol, the one the box's
+screen draws for that colour (:func:`firmware.table.seat.symbols`): Blue keeps
+its symbol whatever seat it takes, on the page as on the box.
 """
 
 from __future__ import annotations
@@ -11,17 +16,20 @@ from html import escape
 
 from engine import HEIGHTS, GameState
 
+from firmware.table.seat import symbols
+
 from .live import Live
 from .text import TEXT
 
-#: CSS colours for the usual names of the pieces' colours; other names take one by seat.
+#: CSS colours for the usual names of the pieces' colours; other names take one by their symbol.
 PIECE_COLOURS = {
     "red": "#d7263d", "blue": "#1b6ef3", "green": "#1f9d55", "yellow": "#f4c20d", "white": "#f5f5f5",
     "black": "#222222", "orange": "#f77f00", "purple": "#8e44ad", "pink": "#ff6fb5", "brown": "#8d5a2b",
     "grey": "#8a8f98", "gray": "#8a8f98", "cyan": "#17becf", "teal": "#148f77",
 }
 FALLBACK = ("#d7263d", "#1b6ef3", "#1f9d55", "#f4c20d")
-SEAT_MARKS = ("●", "■", "▲", "◆")  # as the OLED tells seats apart without colour
+#: The box's four seat symbols (filled square, hollow square, filled circle, cross), by symbol number.
+MARKS = ("■", "□", "●", "✕")
 
 
 def e(text) -> str:
@@ -29,25 +37,35 @@ def e(text) -> str:
     return escape("" if text is None else str(text), quote=True)
 
 
-def colour_css(colour: str, seat: int) -> str:
-    return PIECE_COLOURS.get(str(colour).strip().lower(), FALLBACK[seat % len(FALLBACK)])
+def colour_css(colour: str, mark: int) -> str:
+    return PIECE_COLOURS.get(str(colour).strip().lower(), FALLBACK[mark % len(FALLBACK)])
 
 
-def seat_style(colours: tuple[str, ...]) -> str:
+def marks_of(palette: tuple[str, ...], colours: tuple[str, ...]) -> tuple[int, ...]:
+    """Each seat's symbol, in turn order: its colour's, as the box draws it (``palette``: the config's colours)."""
+    return symbols(tuple(palette), tuple(colours))
+
+
+def piece(seat: int, marks: tuple[int, ...], extra: str = "") -> str:
+    """One of ``seat``'s pieces (or its badge): its colour (``p<seat>``) and its colour's symbol."""
+    mark = marks[seat] if seat < len(marks) else seat
+    return f'<span class="piece p{seat}"{extra} data-mark="{mark}">{MARKS[mark % len(MARKS)]}</span>'
+
+
+def seat_style(colours: tuple[str, ...], marks: tuple[int, ...] = ()) -> str:
     """CSS custom properties --p0..--p3, one per seat's colour (no stored text reaches the CSS)."""
-    return ";".join(f"--p{i}:{colour_css(c, i)}" for i, c in enumerate(colours))
+    return ";".join(f"--p{i}:{colour_css(c, marks[i] if i < len(marks) else i)}" for i, c in enumerate(colours))
 
 
-def board(state: GameState, moved: tuple[int, ...] = ()) -> str:
-    """The eleven columns, bottom square 1, with markers, runners and claims."""
+def board(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] = ()) -> str:
+    """The eleven columns, bottom square 1, with markers (each seat's symbol in ``marks``), runners and claims."""
     cols = []
     n = len(state.players)
     for c in range(2, 13):
         owner = state.claimed[c]
         cells = []
         for step in range(HEIGHTS[c], 0, -1):
-            pieces = "".join(f'<span class="piece p{i}" data-seat="{i}">{SEAT_MARKS[i]}</span>'
-                             for i in range(n) if state.markers[i][c] == step)
+            pieces = "".join(piece(i, marks, f' data-seat="{i}"') for i in range(n) if state.markers[i][c] == step)
             if state.runners[c] == step:
                 pieces += '<span class="runner" title="runner">▲</span>'
             cells.append(f'<div class="sq" data-col="{c}" data-step="{step}">{pieces}</div>')
@@ -67,7 +85,7 @@ def players(live: Live, t: dict) -> str:
         claims = live.state.claims_of(i) if live.state is not None else ()
         claimed = f' <span class="claims">{e(t["claimed"])} {e(" ".join(map(str, claims)))}</span>' if claims else ""
         bot = " 🤖" if live.bots and live.bots[i] else ""
-        items.append(f'<li class="{classes}" data-seat="{i}"><span class="piece p{i}">{SEAT_MARKS[i]}</span> '
+        items.append(f'<li class="{classes}" data-seat="{i}">{piece(i, live.marks)} '
                      f'<span class="name">{e(name)}</span>{bot}{claimed}</li>')
     return f'<ul class="players">{"".join(items)}</ul>'
 
@@ -123,14 +141,14 @@ def live_fragment(live: Live) -> str:
     recap = recap_table(live, t) if live.recap else ""
     return (f'<div id="game" data-status="{e(live.status)}" data-box="{e(live.box)}" data-game="{live.game_id}" '
             f'data-events="{live.events}" data-phase="{e(g.phase.value)}" data-current="{g.current}" '
-            f'style="{seat_style(live.colours)}">'
+            f'style="{seat_style(live.colours, live.marks)}">'
             f'<div class="play"><div class="top">{status_line(live, t)}{head}{problem}{players(live, t)}</div>'
-            f'<div class="left">{board(g, live.moved)}</div>'
+            f'<div class="left">{board(g, live.moved, live.marks)}</div>'
             f'<div class="right">{screen}{dice(live, t)}{bust}{last}{recap}</div></div></div>')
 
 
 def recap_table(live: Live, t: dict) -> str:
-    rows = "".join(f'<tr><td><span class="piece p{i}">{SEAT_MARKS[i]}</span> {e(live.names[i])}</td>'
+    rows = "".join(f'<tr><td>{piece(i, live.marks)} {e(live.names[i])}</td>'
                    f'<td>{int(s.get("turns", 0))}</td><td>{int(s.get("busts", 0))}</td><td>{int(s.get("best", 0))}</td></tr>'
                    for i, s in enumerate(live.recap) if i < len(live.names))
     return (f'<section class="recap"><h2>{e(t["recap"])}</h2><table><tr><th>{e(t["player"])}</th><th>{e(t["turns"])}</th>'

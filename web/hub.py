@@ -10,6 +10,7 @@ fragment is built once per change and language, however many pages are open
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -34,6 +35,7 @@ class Hub:
         self._box = None
         self._changed: asyncio.Event | None = None
         self._cache: dict[str, tuple[int, str]] = {}  # page lang -> (version, fragment)
+        self._events: dict[str, tuple[int, bytes]] = {}  # page lang -> (version, its server-sent event)
         self._lang: tuple[int, str] | None = None  # (version, the box's language)
         self._build = threading.Lock()
         self._task: asyncio.Task | None = None
@@ -110,6 +112,17 @@ class Hub:
         """The live fragment in ``lang`` if it is built for the current version (no store read), else None."""
         hit = self._cache.get(lang)
         return hit if hit is not None and hit[0] == self.version else None
+
+    def event(self, lang: str, version: int, html: str) -> bytes:
+        """The server-sent event carrying ``html`` at ``version``: encoded once per change and language, so
+        every open page is sent the same bytes (50 pages cost one copy, not 50). On the event loop only."""
+        hit = self._events.get(lang)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        data = json.dumps({"v": version, "html": html}, ensure_ascii=False)
+        chunk = f"id: {version}\nevent: live\ndata: {data}\n\n".encode()
+        self._events[lang] = (version, chunk)
+        return chunk
 
     def fragment(self, lang: str) -> tuple[int, str]:
         """(version, the live fragment in ``lang``), built at most once per change and language (thread-safe)."""

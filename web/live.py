@@ -20,7 +20,7 @@ from engine import GameState, Move, Phase, Roll, Stop, apply, bust_probability, 
 from firmware import i18n, ui, views as v, words
 from firmware.table import person_stats as people, restart, roster
 from firmware.config import GameConfig
-from firmware.table.seat import seats_from_meta
+from firmware.table.seat import seats_from_meta, symbols
 
 
 #: A box whose store has not changed for this long while its lock cannot be checked is shown as quiet.
@@ -47,6 +47,7 @@ class Live:
     game_id: int | None = None
     names: tuple[str, ...] = ()
     colours: tuple[str, ...] = ()
+    marks: tuple[int, ...] = ()  # each seat's symbol (its colour's, as the box draws it), in turn order
     bots: tuple[bool, ...] = ()
     state: GameState | None = None
     view: dict | None = None  # engine.state_view of the state (the contract's)
@@ -107,6 +108,7 @@ def _live(stored, settings, roster_names, kept, lang, box, last_write) -> Live:
     w = words.language(lang)
     names = tuple(s.name or w.colour(s.colour) for s in seats)
     common = dict(box=box, lang=lang, game_id=stored.id, names=names, colours=tuple(stored.players),
+                  marks=symbols(tuple(settings.colours), tuple(stored.players)),
                   bots=tuple(s.bot is not None for s in seats), last_write=last_write, events=len(stored.events))
     if stored.status == "damaged":
         state = stored.replay()

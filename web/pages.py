@@ -97,8 +97,9 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
 # -- one game, step by step --------------------------------------------------------
 
 
-def game_page(lang: str, game, step: int | None) -> str:
-    """Game ``game`` (a StoredGame) after ``step`` of its events (None: all of them), with links to step through."""
+def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> str:
+    """Game ``game`` (a StoredGame) after ``step`` of its events (None: all of them), with links to step through;
+    each seat drawn with its colour's symbol (``palette``: the config's colours, as the box draws them)."""
     t = TEXT[lang]
     w = words.language(lang)
     from firmware.table.seat import seats_from_meta
@@ -113,8 +114,9 @@ def game_page(lang: str, game, step: int | None) -> str:
         before, state = state, apply(state, event)
     said = event_text(w, names, before, game.events[step - 1]) if step else t["start"]
     colours = tuple(game.players)
+    marks = board.marks_of(palette, colours)
     items = "".join(f'<li data-seat="{i}"' + (' class="current"' if i == state.current and not state.is_over else "")
-                    + f'><span class="piece p{i}">{board.SEAT_MARKS[i]}</span> {e(n)}</li>' for i, n in enumerate(names))
+                    + f'>{board.piece(i, marks)} {e(n)}</li>' for i, n in enumerate(names))
     moved = ()
     if step:
         last = game.events[step - 1]
@@ -138,8 +140,8 @@ def game_page(lang: str, game, step: int | None) -> str:
             f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · '
             f'{e(w.turn_status(state.round))} · <a href="{href}.json">{e(t["record"])}</a></p>')
     body = (f'<div id="replay" data-game="{game.id}" data-step="{step}" data-total="{total}" '
-            f'style="{seat_style(colours)}">{head}{problem}<ul class="players">{items}</ul>{controls}'
-            f'<p class="said" id="said">{e(said)}</p>{board.board(state, moved)}</div>')
+            f'style="{seat_style(colours, marks)}">{head}{problem}<ul class="players">{items}</ul>{controls}'
+            f'<p class="said" id="said">{e(said)}</p>{board.board(state, moved, marks)}</div>')
     return layout(lang, f'{t["game"]} {game.id}', body, nav="history", script="replay.js", path=href)
 
 

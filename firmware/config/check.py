@@ -7,7 +7,7 @@ import difflib
 import os
 from typing import Any
 
-from hw.display import DRIVERS, INTERFACES, SIZES, drivers_for, size_name, SPI_ONLY
+from hw.panels import DRIVERS, INTERFACES, SIZES, drivers_for, size_name, SPI_ONLY
 
 from ..i18n import LANGUAGES
 

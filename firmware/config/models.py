@@ -94,7 +94,7 @@ class DisplayConfig:
         if self.size:
             width, _, height = self.size.partition("x")
             return int(width), int(height)
-        from hw.display import SIZES
+        from hw.panels import SIZES
 
         return SIZES[self.driver][0]
 

@@ -4,7 +4,7 @@
 - :func:`name_problem`: why a name cannot be kept (one line, the name
   escaped), or None: empty (or only combining marks), a control or invisible
   character, a character the box's fonts (Spleen and Galmuri, through
-  :mod:`hw.glyphs`) would draw as a box, too long, or already taken;
+  :mod:`hw.textfit`) would draw as a box, too long, or already taken;
 - :func:`fold`: the key two names are "the same" by (normalised, casefolded);
 - :func:`escaped`: a text with every non-printing character spelled out
   (``\\x1b``), for a terminal or the journal;
@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from hw import glyphs
+from hw import textfit
 
 from firmware.config.models import MAX_NAME_LENGTH
 
@@ -89,7 +89,7 @@ def name_problem(name: Any, taken: set[str] = frozenset(), *, drawable: bool = T
         return f"{quoted(kept)} has a control character, {described(control)}"
     if not any(unicodedata.category(ch) not in _NO_BASE for ch in kept):
         return "a name is empty"  # nothing but spaces, combining marks or invisible characters
-    missing = glyphs.undrawable(kept) if drawable else None
+    missing = textfit.undrawable(kept) if drawable else None
     if missing is not None:
         return f"{quoted(kept)} cannot be shown: the box's fonts have no {described(missing)}"
     invisible = next((ch for ch in kept if unicodedata.category(ch) in _UNSAFE), None)

@@ -21,10 +21,10 @@ from firmware import i18n, words
 from firmware.table import bot
 from ..config import GameConfig
 from firmware.table.seat import Seat, symbols
-from firmware.screens.kit import STANDARD
+from firmware.layout import STANDARD
 
 #: The screen's paginator: (big line or None, lines) -> the pages the screen shows whole. The renderer's
-#: layout owns it (:meth:`firmware.screens.kit.Layout.paginate`); the daemon hands the app its screen's at boot.
+#: layout owns it (:meth:`firmware.layout.Layout.paginate`); the daemon hands the app its screen's at boot.
 Paginate = Callable[[str | None, tuple[str, ...]], tuple[tuple[str, ...], ...]]
 
 

@@ -16,8 +16,10 @@ import shutil
 import tempfile
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import ImageFont
+if TYPE_CHECKING:  # Pillow only to load a font: the cells' sizes need none (hw.textfit measures without it)
+    from PIL import ImageFont
 
 #: Font name -> Spleen file stem.
 FILES = {
@@ -43,6 +45,8 @@ def load(name: str) -> ImageFont.ImageFont:
         stem = FILES[name]
     except KeyError:
         raise ValueError(f"unknown font {name!r}: use one of {', '.join(FILES)}") from None
+    from PIL import ImageFont
+
     folder = resources.files(__name__)
     if isinstance(folder, Path):  # an ordinary install or a checkout
         return ImageFont.load(str(folder / f"{stem}.pil"))

@@ -8,6 +8,8 @@ pairs are what the box loads, so a Pillow upgrade cannot change our glyphs
     .venv/bin/python hw/fonts/build_fonts.py
 
 then look at ``build_fonts.py --sample out.png`` and re-run the golden tests.
+It also rewrites ``inked.py`` (which characters each size draws, so measuring
+text needs no Pillow); ``build_fonts.py --inked`` rewrites only that.
 Spleen is BSD-2-Clause (Frederic Cambus); LICENSE-spleen.txt is copied from
 /usr/share/doc/fonts-spleen/copyright.
 """
@@ -56,15 +58,48 @@ def sample(path: Path) -> None:
     image.save(path)
 
 
+def ranges(codes) -> tuple[tuple[int, int], ...]:
+    """Sorted code points as inclusive runs: [32, 33, 34, 40] -> ((32, 34), (40, 40))."""
+    runs: list[list[int]] = []
+    for cp in sorted(codes):
+        if runs and runs[-1][1] == cp - 1:
+            runs[-1][1] = cp
+        else:
+            runs.append([cp, cp])
+    return tuple((a, b) for a, b in runs)
+
+
+def inked_source() -> str:
+    """``inked.py`` for the shipped fonts: the table :mod:`hw.textfit` measures with, drawn by Pillow here."""
+    from hw import glyphs
+
+    target = HERE / "inked.py"
+    text = target.read_text(encoding="utf-8")
+    head = text[:text.index("INKED = {")]
+    rows = "".join(f'    "{size}": {ranges(map(ord, glyphs.drawn_spleen_chars(size)))!r},\n' for size in glyphs.SIZES)
+    return head + "INKED = {\n" + rows + "}\n"
+
+
+def write_inked() -> Path:
+    target = HERE / "inked.py"
+    target.write_text(inked_source(), encoding="utf-8")
+    return target
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=Path, help="only render a sample PNG of the shipped fonts")
+    parser.add_argument("--inked", action="store_true", help="only rewrite inked.py from the shipped fonts")
     args = parser.parse_args()
     if args.sample:
         sample(args.sample)
         return
+    if args.inked:
+        print("wrote", write_inked())
+        return
     for size in SIZES:
         print("wrote", convert(size))
+    print("wrote", write_inked())
     shutil.copyfile(LICENSE_SOURCE, HERE / "LICENSE-spleen.txt")
 
 

@@ -24,8 +24,10 @@ import struct
 import zlib
 from array import array
 from bisect import bisect_left
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:  # Pillow only to draw a glyph: reading the index (advances, coverage) needs none
+    from PIL import Image
 
 MAGIC = b"CSGLYPH1"
 HEADER = struct.Struct("<HHIHH")
@@ -136,6 +138,8 @@ class GlyphFile:
         stride = self.row_bytes * self.height
         adv = self.advances[k]
         bits = raw[i * stride:(i + 1) * stride]
+        from PIL import Image
+
         image = Image.frombytes("1", (adv, self.height), bits, "raw", "1", self.row_bytes) if adv else None
         if len(self._images) >= MAX_CACHED:
             self._images.clear()  # a name in a thousand different characters must not grow memory

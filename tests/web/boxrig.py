@@ -19,7 +19,7 @@ PINS = ButtonPins().pins()
 class BoxRig:
     """A running box on ``state_dir``: ``tap("ROLL")`` presses a button as a player would."""
 
-    def __init__(self, state_dir, *, seed=7, settings=None, language="en", roster=(), names=None):
+    def __init__(self, state_dir, *, seed=7, settings=None, language="en", roster=(), names=None, colours=None):
         self.state_dir = state_dir
         self.factory = MockFactory()
         self.clock = FakeClock(1000.0)
@@ -28,8 +28,8 @@ class BoxRig:
         if roster:
             self.store.put_fact("roster", {"names": list(roster), "renamed": {}})
         self.settings = settings or GameConfig()
-        if names:  # a game already begun, its seats named (as the new-game screen names them)
-            colours = self.settings.colours[:len(names)]
+        if names:  # a game already begun, its seats named (as the new-game screen names them), in these colours
+            colours = colours or self.settings.colours[:len(names)]
             self.store.new_game(list(colours), self.settings.rules, meta={"seats": [
                 {"colour": c, "bot": None, "name": n} for c, n in zip(colours, names)]})
         self.box = Box(self.settings, self.display, self.store, dice=seeded_dice(seed), clock=self.clock,

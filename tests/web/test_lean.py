@@ -1,0 +1,121 @@
+"""The web process stays lean: it never loads Pillow, the renderer or the display's code.
+
+The web view measures the box's lines (the instructions' pages, whether a
+name can be drawn) with :mod:`hw.textfit` and :mod:`firmware.layout`, which
+need no Pillow; drawing is the box's business. Pillow and its libraries are
+about 4 MB of a process that must stay under 40 MB on a Pi
+(benchmarks/web.py), so these tests fail if anything on the web's path
+brings it back: at import, and in a real ``cantstop-box web`` process after
+it has served every kind of page in every language.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.web.boxrig import BoxRig
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Modules the web process must never load (Pillow, the renderer, the display, the glyphs' drawing side).
+HEAVY = ("PIL", "firmware.screens", "hw.display", "hw.glyphs", "hw.oled", "luma", "gpiozero")
+
+
+def _heavy(modules) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+def test_importing_the_web_view_loads_no_pillow():
+    code = ("import sys, web.app, web.serve, web.command, web.live, web.board, web.pages, firmware.commands.web\n"
+            "web.serve._slow_headers_protocol()\n"  # uvicorn's protocol and config too
+            "print('\\n'.join(sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split()
+    assert "web.app" in loaded and "hw.textfit" in loaded  # the listing is real: the measuring side is there
+    assert _heavy(loaded) == []
+
+
+def test_the_checker_sees_pillow_when_it_is_there():
+    # not a check that cannot fail: the box's renderer, imported the same way, is caught
+    code = "import sys, firmware.screens\nprint('\\n'.join(sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert {"PIL.Image", "firmware.screens", "hw.glyphs"} <= set(_heavy(done.stdout.split()))
+
+
+def _mapped(pid: int) -> set[str]:
+    """The files mapped into process ``pid`` (its shared libraries and extension modules)."""
+    return {line.split(None, 5)[5].strip() for line in Path(f"/proc/{pid}/maps").read_text().splitlines()
+            if len(line.split(None, 5)) == 6}
+
+
+def _pillow_files(files) -> list[str]:
+    return sorted(f for f in files if "/PIL/" in f or "pillow.libs" in f.lower())
+
+
+@pytest.fixture
+def store_of_every_kind(tmp_path):
+    """A finished game and one under way, seats named in Japanese, Korean and accented Latin (measured text)."""
+    rig = BoxRig(tmp_path, names=("さくら", "민수", "Zoë"), seed=5)
+    rig.play_to_the_end()
+    rig.tap("ROLL")  # the result seen: the new-game screen
+    rig.tap("ROLL")  # a new game
+    rig.play(12)
+    yield tmp_path
+    rig.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc/<pid>/maps")
+def test_a_serving_web_process_never_loads_pillow(store_of_every_kind):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "firmware.commands.cli", "web", "--host", "127.0.0.1",
+                               "--port", str(port), "--state-dir", str(store_of_every_kind)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/now.json", timeout=5) as page:
+                    assert json.loads(page.read())["v"] >= 1
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+                time.sleep(0.1)
+        pages = 0
+        for lang in ("en", "ja", "ko"):
+            for path in ("/", "/now.json", "/games", "/games/1", "/games/1?step=9", "/games/1.json", "/games/2",
+                         "/people", "/static/style.css"):
+                with urllib.request.urlopen(f"{url}{path}{'&' if '?' in path else '?'}lang={lang}",
+                                            timeout=10) as page:
+                    assert page.status == 200 and page.read()
+                    pages += 1
+            with pytest.raises(urllib.error.HTTPError) as missing:
+                urllib.request.urlopen(f"{url}/games/99999?lang={lang}", timeout=10)
+            assert missing.value.code == 404
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as stream:
+                stream.sendall(f"GET /events?lang={lang} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+                got = b""
+                while b"event: live" not in got:
+                    got += stream.recv(65536)
+        assert pages == 27
+        assert "さくら" in urllib.request.urlopen(url + "/games/1?lang=ja", timeout=10).read().decode()
+        mapped = _mapped(server.pid)
+        assert any("python" in f for f in mapped)  # the listing is real: the interpreter is mapped
+        assert _pillow_files(mapped) == []
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=20)
+    assert "Traceback" not in err

@@ -1,0 +1,75 @@
+"""Each colour keeps its symbol on the page, as on the box: by colour, never by seat (issue 22, friction 5)."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from web import board
+
+from tests.web.boxrig import BoxRig
+from tests.web.server import Server
+
+
+def player_marks(html: str) -> dict[int, str]:
+    """Seat -> the symbol its badge in the players' list shows."""
+    return {int(seat): mark for seat, mark in
+            re.findall(r'<li[^>]*data-seat="(\d)"[^>]*><span class="piece p\d"[^>]*>(.)</span>', html)}
+
+
+def board_marks(html: str) -> dict[int, set[str]]:
+    """Seat -> every symbol its markers on the board show."""
+    found: dict[int, set[str]] = {}
+    for seat, mark in re.findall(r'<span class="piece p\d" data-seat="(\d)" data-mark="\d">(.)</span>', html):
+        found.setdefault(int(seat), set()).add(mark)
+    return found
+
+
+@pytest.fixture
+def blue_first(tmp_path):
+    """A game where Blue sits first and Red second (the palette's order is Red, Blue, ...), under way."""
+    rig = BoxRig(tmp_path, names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11)
+    rig.play(40)
+    yield rig
+    rig.close()
+
+
+def test_the_live_page_draws_each_colour_with_the_boxs_symbol(blue_first):
+    box_marks = blue_first.box.app.marks()  # what the box's screens draw, seat by seat
+    assert box_marks == (1, 0)  # Blue's symbol (the hollow square) though it sits first
+    with Server(blue_first.state_dir) as server:
+        page = httpx.get(server.url + "/?lang=en", timeout=10).text
+    expected = {seat: board.MARKS[mark] for seat, mark in enumerate(box_marks)}
+    assert player_marks(page) == expected == {0: "□", 1: "■"}
+    on_board = board_marks(page)
+    assert on_board  # the game has markers to look at
+    for seat, marks in on_board.items():
+        assert marks == {expected[seat]}
+
+
+def test_the_replay_draws_each_colour_with_the_boxs_symbol(blue_first):
+    with Server(blue_first.state_dir) as server:
+        page = httpx.get(server.url + "/games/1?lang=en", timeout=10).text
+    assert player_marks(page) == {0: "□", 1: "■"}
+    assert all(marks == {"□" if seat == 0 else "■"} for seat, marks in board_marks(page).items())
+    assert board_marks(page)
+
+
+def test_a_colour_keeps_its_symbol_from_game_to_game(tmp_path):
+    # Blue second this time: the same hollow square as when it sat first
+    rig = BoxRig(tmp_path, names=("Ann", "Bo"), colours=("Red", "Blue"), seed=11)
+    try:
+        rig.play(40)
+        with Server(tmp_path) as server:
+            page = httpx.get(server.url + "/?lang=en", timeout=10).text
+        assert player_marks(page) == {0: "■", 1: "□"}
+    finally:
+        rig.close()
+
+
+def test_a_colour_the_page_has_no_name_for_takes_one_by_its_symbol():
+    # not by seat: an unknown colour keeps the same CSS colour whatever seat it takes
+    assert board.seat_style(("Mauve", "Red"), (2, 0)) == f"--p0:{board.FALLBACK[2]};--p1:{board.PIECE_COLOURS['red']}"
+    assert board.seat_style(("Red", "Mauve"), (0, 2)) == f"--p0:{board.PIECE_COLOURS['red']};--p1:{board.FALLBACK[2]}"
