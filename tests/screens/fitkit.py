@@ -88,6 +88,11 @@ def _lines_of(need: str, texts: list[str]) -> list[str] | None:
     return None
 
 
+def _only_names(line: str, names) -> bool:
+    """Whether every word of ``line`` with a letter in it is a name (a one-character name, "赤", is a whole word)."""
+    return all(word in names for word in line.split() if any(ch.isalnum() for ch in word))
+
+
 def lone(line: str) -> bool:
     """A line of one letter, digit or character, marks aside ("駒", "말"): the wrap friction of issue 22."""
     return sum(ch.isalnum() for ch in line) <= 1
@@ -187,7 +192,7 @@ def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
         lines = _lines_of(need, texts)
         if lines is None and not _only_names_hidden(need, names, texts):
             out.append(f"{need!r} is on no page")
-        elif lines and len(lines) > 1 and any(lone(line) for line in lines):
+        elif lines and len(lines) > 1 and any(lone(line) and not _only_names(line, names) for line in lines):
             out.append(f"{need!r} is wrapped with a line of one character: {lines}")
     return out
 
