@@ -5,7 +5,8 @@ methods get 405 and unknown paths 404 (a page, never a traceback). Store
 reads run in worker threads; the event stream is a small ASGI app of its own
 that also listens for the client leaving, so a closed tab frees its place at
 once, and at most :data:`MAX_STREAMS` are open (the next gets 503 and the
-page falls back to polling).
+page falls back to polling). When the server stops, every stream ends its
+response at once (:meth:`Hub.finish`) and the page reconnects by itself.
 """
 
 from __future__ import annotations
@@ -257,7 +258,7 @@ class EventStream:
             await send({"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True})
             gone = asyncio.ensure_future(_disconnected(receive))
             try:
-                while not gone.done():
+                while not gone.done() and not hub.closing:  # the client stays, and the server does not stop
                     if hub.version != seen:
                         # built once per change: every stream but the first takes it without a thread
                         seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)
