@@ -56,7 +56,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                proc_locks: str = "/proc/locks") -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view)."""
     reader = Reader(state_dir, proc_locks=proc_locks)
-    kept_tallies: dict = {}  # tallies this process worked out (games the box kept none for): replayed once
+    kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
@@ -135,8 +135,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                 if store is None:
                     return (), 0
                 names = roster.load(store, settings.roster)
-                tallies = people.load_tallies(_NoWrites(store, kept_tallies), seats_from_meta)
-                return people.people(tallies, names.who)
+                sums = people.load_sums(people.Unwritten(store, kept_tallies), seats_from_meta)
+                return people.people_of(sums, names.who) if sums else ((), 0)
 
         found, contests = await run_in_threadpool(read)
         return _html(pages.people_page(lang, found, contests))
@@ -205,33 +205,6 @@ def _checked(store, summary):
 
         return replace(summary, status="damaged", problem=stored.problem)
     return summary
-
-
-class _NoWrites:
-    """The store for the statistics, minus its writes: a reader keeps nothing on disk (the box keeps the tallies).
-
-    A tally the statistics had to replay a game for is kept in ``kept`` (this
-    process's memory, a few hundred bytes a game) instead, so it is replayed once.
-    """
-
-    def __init__(self, store, kept: dict):
-        self._store = store
-        self._kept = kept
-
-    def put_facts(self, values) -> None:
-        for key, value in values.items():
-            if value is not None and key.startswith(people.TALLY_PREFIX) and len(self._kept) < 100_000:
-                self._kept[key] = value
-
-    def facts(self, prefix: str) -> dict:
-        found = dict(self._store.facts(prefix))
-        for key, value in self._kept.items():
-            if key.startswith(prefix):
-                found.setdefault(key, value)
-        return found
-
-    def __getattr__(self, name):
-        return getattr(self._store, name)
 
 
 class EventStream:
