@@ -15,10 +15,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
-
-from tests.web.boxrig import BoxRig
-
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = 50
 #: uvicorn's grace period is 2 s: a stop that waits it out (and then cancels the streams) takes longer than this.
@@ -72,14 +68,6 @@ class Page:
             if not chunk:
                 return self.data
             self.data += chunk
-
-
-@pytest.fixture
-def game(tmp_path):
-    rig = BoxRig(tmp_path, seed=2)
-    rig.play(4)
-    yield rig
-    rig.close()
 
 
 def test_a_stop_with_50_pages_open_ends_every_stream_at_once_and_quietly(game, tmp_path):
