@@ -40,7 +40,8 @@ test: $(STAMP)
 # The same code against the lowest versions pyproject.toml allows: tools/floors.py turns each
 # `>=X` of the dependencies and the test extra into `==X`, a venv of its own gets exactly those
 # (binary wheels only, as deploy/install.sh: a floor that would need a compiler fails here), the
-# project goes in with --no-deps, and the tests that touch Pillow, luma, gpiozero and Babel run.
+# project goes in with --no-deps, and the tests that touch Pillow, luma, gpiozero and Babel run,
+# and the web view's own (Starlette, uvicorn: its server, its stop with pages open).
 # Run it with the oldest Python the box supports (3.11: Raspberry Pi OS bookworm's); newer ones
 # have no wheels of the oldest Pillow. See docs/building.md, "Dependency floors".
 FLOORS_VENV  ?= .venv-floors
@@ -49,7 +50,8 @@ FLOORS_STAMP := $(FLOORS_VENV)/.installed
 FLOOR_TESTS  := tests/hw tests/screens tests/firmware/test_glass.py tests/firmware/test_daemon.py \
                 tests/firmware/test_pager.py tests/firmware/test_selftest.py tests/firmware/test_i18n.py \
                 tests/config/test_diagram.py tests/hostile/test_hostile_dice.py \
-                tests/hostile/test_hostile_emulator.py tests/tools/test_floors.py hw tools/floors.py
+                tests/hostile/test_hostile_emulator.py tests/tools/test_floors.py hw tools/floors.py \
+                tests/web/test_command.py tests/web/test_stop.py tests/web/test_http.py tests/web/test_limits.py
 
 $(FLOORS_STAMP): pyproject.toml tools/floors.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'

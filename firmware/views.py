@@ -139,6 +139,7 @@ class MoveView:
     keys: str = "ROLL:roll STOP:stop"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    note_names: tuple[str, ...] = ()  # the players ``stop_note`` names (a long one is cut there, not the note)
 
 
 @dataclass(frozen=True)
@@ -264,13 +265,15 @@ class HintView:
 
 @dataclass(frozen=True)
 class StatsView:
-    """Wins per colour over the finished games."""
+    """Wins per colour over the finished games: one page of them (four people; A/B page through the rest)."""
 
     rows: tuple[tuple[str, int], ...]
     games: int
     keys: str = "ROLL:back MENU:menu"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    page: str = ""  # which page of the statistics this is ("1/3"), when there are more
+    most: int | None = None  # the most wins on any page (the bars' full length); None: this page's most
 
 
 @dataclass(frozen=True)

@@ -154,26 +154,44 @@ def wrap(text: str, width: int, size: str) -> list[str]:
 
     Japanese breaks between any two characters except before closing marks
     (。、」ー small kana ...) and after opening ones; a word longer than a line
-    is split. For plain English this is ordinary word wrapping.
+    is split. For plain English this is ordinary word wrapping. A last line
+    of one character ("…赤の" / "駒", "…빨강" / "말") takes the word before it
+    along when both fit a line ("…6の列に" / "赤の駒").
     """
-    lines: list[str] = []
-    line = ""
+    lines: list[list[tuple[str, str]]] = []  # each line's pieces, with the space before each (" " or "")
+    line: list[tuple[str, str]] = []
     for word in text.split():
         for i, piece in enumerate(_pieces(word)):
-            joined = line + (" " if i == 0 and line else "") + piece
-            if line and text_width(joined, size) <= width:
-                line = joined
+            sep = " " if i == 0 else ""
+            if line and text_width(_joined(line + [(sep, piece)]), size) <= width:
+                line.append((sep, piece))
                 continue
             if line:
                 lines.append(line)
             while len(piece) > 1 and text_width(piece, size) > width:
                 k = _longest_prefix(piece, width, size)
-                lines.append(piece[:k])
-                piece = piece[k:]
-            line = piece
+                lines.append([(sep, piece[:k])])
+                piece, sep = piece[k:], ""
+            line = [(sep, piece)]
     if line or not lines:
         lines.append(line)
-    return lines
+    if len(lines) > 1 and _lone(_joined(lines[-1])) and len(lines[-2]) > 1:
+        # the last word of the line before (from its last space), or its last piece when the line is one word
+        start = max((k for k, (sep, _) in enumerate(lines[-2]) if sep and k), default=len(lines[-2]) - 1)
+        moved = lines[-2][start:] + lines[-1]
+        if text_width(_joined(moved), size) <= width:
+            lines[-2:] = [lines[-2][:start], moved]
+    return [_joined(pieces) for pieces in lines]
+
+
+def _joined(pieces: list[tuple[str, str]]) -> str:
+    """A line's pieces as text: each after its space, but the first."""
+    return "".join((sep if k else "") + piece for k, (sep, piece) in enumerate(pieces))
+
+
+def _lone(line: str) -> bool:
+    """A line of one letter, digit or character, marks aside: "駒", "말", "駒。"."""
+    return sum(ch.isalnum() for ch in line) <= 1
 
 
 # -- what can be drawn ---------------------------------------------------------

@@ -5,7 +5,8 @@ methods get 405 and unknown paths 404 (a page, never a traceback). Store
 reads run in worker threads; the event stream is a small ASGI app of its own
 that also listens for the client leaving, so a closed tab frees its place at
 once, and at most :data:`MAX_STREAMS` are open (the next gets 503 and the
-page falls back to polling).
+page falls back to polling). When the server stops, every stream ends its
+response at once (:meth:`Hub.finish`) and the page reconnects by itself.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                proc_locks: str = "/proc/locks") -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view)."""
     reader = Reader(state_dir, proc_locks=proc_locks)
-    kept_tallies: dict = {}  # tallies this process worked out (games the box kept none for): replayed once
+    kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
@@ -134,8 +135,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                 if store is None:
                     return (), 0
                 names = roster.load(store, settings.roster)
-                tallies = people.load_tallies(_NoWrites(store, kept_tallies), seats_from_meta)
-                return people.people(tallies, names.who)
+                sums = people.load_sums(people.Unwritten(store, kept_tallies), seats_from_meta)
+                return people.people_of(sums, names.who) if sums else ((), 0)
 
         found, contests = await run_in_threadpool(read)
         return _html(pages.people_page(lang, found, contests))
@@ -206,33 +207,6 @@ def _checked(store, summary):
     return summary
 
 
-class _NoWrites:
-    """The store for the statistics, minus its writes: a reader keeps nothing on disk (the box keeps the tallies).
-
-    A tally the statistics had to replay a game for is kept in ``kept`` (this
-    process's memory, a few hundred bytes a game) instead, so it is replayed once.
-    """
-
-    def __init__(self, store, kept: dict):
-        self._store = store
-        self._kept = kept
-
-    def put_facts(self, values) -> None:
-        for key, value in values.items():
-            if value is not None and key.startswith(people.TALLY_PREFIX) and len(self._kept) < 100_000:
-                self._kept[key] = value
-
-    def facts(self, prefix: str) -> dict:
-        found = dict(self._store.facts(prefix))
-        for key, value in self._kept.items():
-            if key.startswith(prefix):
-                found.setdefault(key, value)
-        return found
-
-    def __getattr__(self, name):
-        return getattr(self._store, name)
-
-
 class EventStream:
     """``/events``: server-sent events, one ``live`` event with the fragment per change of the store."""
 
@@ -257,7 +231,7 @@ class EventStream:
             await send({"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True})
             gone = asyncio.ensure_future(_disconnected(receive))
             try:
-                while not gone.done():
+                while not gone.done() and not hub.closing:  # the client stays, and the server does not stop
                     if hub.version != seen:
                         # built once per change: every stream but the first takes it without a thread
                         seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)

@@ -5,6 +5,11 @@ One task polls :meth:`Reader.token` (``PRAGMA data_version``) every
 bumps :attr:`Hub.version` and wakes every event stream at once. The live
 fragment is built once per change and language, however many pages are open
 (in a worker thread: the event loop never waits on the store).
+
+When the server begins to stop, :meth:`Hub.finish` tells every open stream to
+end now (each sends the end of its response and returns): a stop with pages
+open is over in a fraction of a second, and each page's EventSource
+reconnects by itself once the service is back.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ class Hub:
         self._build = threading.Lock()
         self._task: asyncio.Task | None = None
         self.streams = 0  # event streams open now
+        self.closing = False  # the server is stopping: every stream ends, none waits
 
     # -- the watcher -----------------------------------------------------------
 
@@ -79,13 +85,26 @@ class Hub:
     def changed(self) -> None:
         """The store changed: a new version, every stream woken."""
         self.version += 1
+        self._wake()
+
+    def finish(self) -> None:
+        """The server is stopping: every open stream is woken to end, and a stream begun from now on ends at once."""
+        if not self.closing:
+            self.closing = True
+            if self.streams:
+                log.info("stopping: %d open page(s) will reconnect when the web view is back", self.streams)
+            else:
+                log.info("stopping")
+        self._wake()
+
+    def _wake(self) -> None:
         if self._changed is not None:
             old, self._changed = self._changed, asyncio.Event()
             old.set()
 
     async def wait(self, version: int, timeout: float) -> int:
-        """Wait until the version is past ``version`` (or ``timeout`` seconds); the version now."""
-        if self.version == version and self._changed is not None:
+        """Wait until the version is past ``version`` (or ``timeout`` seconds, or the server stops); the version now."""
+        if self.version == version and self._changed is not None and not self.closing:
             try:
                 await asyncio.wait_for(self._changed.wait(), timeout)
             except asyncio.TimeoutError:

@@ -7,12 +7,21 @@ connections close after :data:`KEEP_ALIVE` seconds, a request whose headers
 do not arrive whole in :data:`HEADER_TIMEOUT` seconds is dropped (a slow
 client cannot hold a place), headers over 16 KiB are refused, and at most
 :data:`MAX_CONNECTIONS` connections are served at once (the next get 503).
+
+Stopping (SIGTERM from ``systemctl stop``, or Ctrl-C): :func:`server` tells
+the hub the moment uvicorn begins to shut down, before it waits for the open
+connections, so every event stream ends its response at once instead of
+being cancelled (with a traceback each) after the grace period; a SIGTERM
+then ends the process with status 0.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
+import threading
 
 from .app import MAX_STREAMS, create_app
 
@@ -62,11 +71,45 @@ def _slow_headers_protocol():
     return Protocol
 
 
-def serve(state_dir, settings, config_lang: str, sock) -> None:
-    """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C."""
+def server(app, host: str, port: int):
+    """A uvicorn server for the web ``app`` whose shutdown begins by ending every open event stream."""
     import uvicorn
 
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            # uvicorn sends the lifespan's shutdown only after every connection is done: too late for the
+            # streams, which would hold their connections until the grace period is out and then be cancelled.
+            app.state.hub.finish()
+            await super().shutdown(sockets=sockets)
+
+    return Server(config(app, host, port))
+
+
+def serve(state_dir, settings, config_lang: str, sock) -> None:
+    """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C."""
     app = create_app(state_dir, settings, config_lang)
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(config(app, host, port))
-    asyncio.run(server.serve(sockets=[sock]))
+    with _sigterm_is_a_clean_stop():
+        asyncio.run(server(app, host, port).serve(sockets=[sock]))
+
+
+@contextlib.contextmanager
+def _sigterm_is_a_clean_stop():
+    """SIGTERM asks for a stop that ends with status 0.
+
+    uvicorn catches SIGTERM while it serves, shuts down gracefully, then raises the signal again for the handler
+    it found: with the default one the process would die by it (status -15) after a clean stop. The handler
+    found is this one, which has nothing left to do.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _stopped)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stopped(signum, frame) -> None:
+    """SIGTERM after uvicorn's graceful stop: it has stopped; returning ends the command with 0."""

@@ -63,7 +63,7 @@ def run(args) -> int:
 
 def _read(state_dir, config_names, counts: bool = False):
     """The roster, and with ``counts`` each person's (games, wins) by the statistics' key."""
-    from firmware.table import person_stats, roster as R
+    from firmware.table import person_stats, tally_sums, roster as R
     from firmware.table.seat import seats_from_meta
     from firmware.store import Store, StoreError, StoreMissingError, default_state_dir
 
@@ -78,27 +78,25 @@ def _read(state_dir, config_names, counts: bool = False):
         if not counts:
             return roster, {}
         try:
-            tallies = person_stats.load_tallies(store, seats_from_meta)
+            sums = person_stats.load_sums(person_stats.Unwritten(store, {}), seats_from_meta)
         except StoreError as err:
             raise UsageError(str(err)) from None
-        return roster, _counts(roster, tallies)
+        return roster, _counts(roster, sums or tally_sums.empty())
     finally:
         store.close()
 
 
-def _counts(roster, tallies) -> dict:
-    """(games, wins) of contests (two or more seats) per statistics key, as the statistics screen adds them."""
+def _counts(roster, sums) -> dict:
+    """(games, wins) of contests (two or more seats) per statistics key, from the kept sums, as the statistics screen adds them."""
+    from firmware.table import tally_sums
+
     out: dict = {}
-    for t in tallies:
-        seats = t.get("seats") or []
-        if len(seats) < 2:
+    for seat, numbers in tally_sums.seats(sums):
+        if seat.get("bot"):
             continue
-        for i, seat in enumerate(seats):
-            if seat.get("bot"):
-                continue
-            key = roster.who(seat)[0]
-            games, wins = out.get(key, (0, 0))
-            out[key] = (games + 1, wins + (t.get("winner") == i))
+        key = roster.who(seat)[0]
+        games, wins = out.get(key, (0, 0))
+        out[key] = (games + numbers.get("games", 0), wins + numbers.get("wins", 0))
     return out
 
 

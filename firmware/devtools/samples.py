@@ -299,7 +299,11 @@ def _people(w, K, red, stop, setup, names_rows, box, **_) -> dict:
     return {
         # people: names on the new-game screen, statistics per person, a game's recap, continuing a game
         "setup_names": SetupView(w.NEW_GAME, names_rows, 5, keys=K["setup"]),
-        "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), (box, 2), (red, 1)), 11, K["stats"]),
+        "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), (box, 2), (red, 1)), 11, K["stats"],
+                                  page=w.page_of(1, 4)),
+        # a big group: the second of three pages of wins (four people a page), its bars against the first's most
+        "stats_many": StatsView((("Dora", 2), ("Emil", 1), ("Frederike", 1), ("Gus", 0)), 12, K["stats"],
+                                page=w.page_of(2, 3), most=5),
         "stats_person": TableView("Ann", w.page_of(2, 4), w.person_rows(8, 5, 5 / 8, 0.2857, {3: (9, 11.25)})[:4],
                                   K["stats"]),
         "stats_person_solo": TableView("Maximiliane-Louise", w.page_of(3, 4),
@@ -309,6 +313,9 @@ def _people(w, K, red, stop, setup, names_rows, box, **_) -> dict:
         "recap_four": RecapView(w.RECAP, w.recap_status(14), (
             RecapRow("Ann", 0, 14, 4, 7), RecapRow("Bob", 1, 14, 6, 12), RecapRow(box, 2, 14, 2, 8),
             RecapRow("Christopher", 3, 13, 7, 5)), 1, K["recap"]),
+        # a long solitaire practice: three-digit turns and busts keep their room, the name gives way
+        "recap_long": RecapView(w.RECAP, w.recap_status(214), (RecapRow("Maximiliane-Louise", 0, 214, 131, 17),), 0,
+                                K["recap"]),
         "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), w.win_keys(True)),
         "turn_name_hangul": TurnView("김민준", 0, 3, (7,), w.previous_turn_note("Ann", stop), keys=K["turn"]),
         "stats_people_scripts": StatsView((("김민준", 4), ("さくら", 3), ("Zoë", 1)), 8, K["stats"]),
@@ -333,4 +340,4 @@ SAMPLES_IN = SAMPLES_AT[STANDARD.size]
 SAMPLES = SAMPLES_IN["en"]
 
 #: Samples that show a long player's name cut to fit, on purpose (the test checks they are cut).
-CUT_NAMES = {"setup_names", "stats_people", "recap", "recap_four", "continue_list"}
+CUT_NAMES = {"setup_names", "stats_people", "recap", "recap_four", "recap_long", "continue_list"}

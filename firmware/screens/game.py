@@ -137,11 +137,24 @@ def pick(c: Canvas, v: PickView) -> None:
 # ---- move ----------------------------------------------------------------
 
 
-def move_lines(c: Canvas, v: MoveView, room: int) -> list[str]:
-    """The words beside the chance: why a stop is refused, the bot's next action, or the plain warning."""
+def move_lines(c: Canvas, v: MoveView, room: int, final: bool = False) -> list[str]:
+    """The words beside the chance: why a stop is refused, the bot's next action, or the plain warning.
+
+    A stop note too long for two lines has its names cut (``v.note_names``, the longest first), noted as
+    cuts when ``final`` (the room the painter settled on): a cut name, never a lost reason.
+    """
     if v.stop_note and not v.can_stop:
-        lines = [c.words.SCREEN["cant_stop_colon"], *wrap(v.stop_note, room, "small")]
-        return lines if len(lines) <= 2 else wrap(v.stop_note, room, "small")
+        note = v.stop_note
+        for name in sorted(v.note_names, key=len, reverse=True):
+            if len(wrap(note, room, "small")) <= 2:
+                break
+            short = fit(name, room // 2, "small")
+            if short != name and name in note:
+                note = note.replace(name, short)
+                if final:
+                    c.cut(name)
+        lines = [c.words.SCREEN["cant_stop_colon"], *wrap(note, room, "small")]
+        return lines if len(lines) <= 2 else wrap(note, room, "small")
     if v.bot and v.bot_next:
         return list(c.words.bot_will(v.bot_next))
     return list(c.words.SCREEN["bust_if"])
@@ -168,6 +181,7 @@ def move(c: Canvas, v: MoveView) -> None:
         lines = move_lines(c, v, c.width - x)
         if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
             break  # ">99.9%" in the huge font leaves too little room for "Board: as is"
+    lines = move_lines(c, v, c.width - x, final=True)
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]

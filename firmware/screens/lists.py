@@ -65,8 +65,13 @@ def setup(c: Canvas, v: SetupView) -> None:
     legend(c, v.keys)
 
 
+def stats_title(c: Canvas, v: StatsView) -> str:
+    """The top bar's left: the title, and which page when there are more ("Wins 1/3"); the games on the right."""
+    return f"{c.words.SCREEN['wins']} {v.page}" if v.page else c.words.SCREEN["wins"]
+
+
 def stats(c: Canvas, v: StatsView) -> None:
-    top_bar(c, c.words.SCREEN["wins"], c.words.games_count(v.games), None, v.alert)
+    top_bar(c, stats_title(c, v), c.words.games_count(v.games), None, v.alert)
     if not v.rows:
         c.center(BODY_TOP + 8, c.words.SCREEN["no_games"], "medium")
         legend(c, v.keys)
@@ -78,7 +83,7 @@ def stats(c: Canvas, v: StatsView) -> None:
     if len(shown) > keep:
         c.cut(repr(shown))
         shown = shown[:keep]
-    most = max((wins for _, wins in shown), default=0) or 1
+    most = max([v.most or 0, *(wins for _, wins in shown)]) or 1
     name_w = min(9 * CELLS[font_name][0], max(width_of(name, font_name) for name, _ in shown))
     for i, (name, wins) in enumerate(shown):
         wins_row(c, BODY_TOP + i * pitch, name, wins, most, name_w, font_name, pitch)

@@ -244,6 +244,52 @@ def load_sums(store, seats_of, *, keep=None, progress=None, stopped=lambda: Fals
     return sums
 
 
+class Unwritten:
+    """A store for the statistics of a process that writes nothing (the web view, ``players``): what it works out stays here.
+
+    The box keeps the tallies and their sums; a reader that finds games the
+    box has not added up yet (or no sums at all) adds them as the box would,
+    keeping what it worked out in ``memory`` (this process's, a few hundred
+    bytes a game, at most :data:`UNWRITTEN_MOST` tallies) instead of the
+    file, so the next reading starts from there: :func:`load_sums` over it
+    reads the kept sums and one row when nothing changed, at any size.
+    """
+
+    def __init__(self, store, memory: dict):
+        self._store = store
+        self._memory = memory
+
+    def put_facts(self, values) -> None:
+        for key, value in values.items():
+            if value is None:
+                continue
+            if key == tally_sums.SUMS_KEY or (key.startswith(TALLY_PREFIX) and len(self._memory) < UNWRITTEN_MOST):
+                self._memory[key] = value
+
+    def fact(self, key: str):
+        if key == tally_sums.SUMS_KEY and key in self._memory:
+            theirs = self._store.fact(key)  # the box's, when it has added up more games than this process
+            mine = self._memory[key]
+            if tally_sums.valid(theirs) and tally_sums.covered(theirs) >= tally_sums.covered(mine):
+                return theirs
+            return mine
+        return self._store.fact(key)
+
+    def facts(self, prefix: str) -> dict:
+        found = dict(self._store.facts(prefix))
+        for key, value in self._memory.items():
+            if key.startswith(prefix) and key != tally_sums.SUMS_KEY:
+                found.setdefault(key, value)
+        return found
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+
+#: The most tallies an :class:`Unwritten` store keeps in memory (tens of MB would be a hundred thousand games).
+UNWRITTEN_MOST = 100_000
+
+
 def _check(store) -> list[int] | None:
     check = getattr(store, "finished_check", None)
     found = check() if check else None

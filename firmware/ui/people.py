@@ -1,6 +1,7 @@
 """The people screens: statistics per person, a finished game's recap, and continuing an unfinished game.
 
-Statistics: the first page is the wins per person; A/B page through each
+Statistics: the first pages are the wins per person (four people a page, as
+many pages as the group has people); A/B page through them and then each
 person's numbers (four rows a page); ROLL goes back, MENU opens the menu (as
 on every screen). The recap is opened with B on the win screen; ROLL returns
 to it, MENU opens the menu. "Continue a
@@ -40,11 +41,16 @@ def person_pages(people, said) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     return pages
 
 
+def overview_pages(rows: tuple[tuple[str, int], ...]) -> list[tuple[tuple[str, int], ...]]:
+    """The wins per person, four people a page (at least one page: "No games yet" has one)."""
+    return [rows[i:i + ROWS_PER_PAGE] for i in range(0, max(1, len(rows)), ROWS_PER_PAGE)]
+
+
 def stats_press(app: App, p: Press) -> Result:
     """A/B page (the overview first); ROLL goes back to where statistics were opened, MENU to the menu."""
     s = app.screen
     if p.button in (Button.A, Button.B) and s.rows is not None:
-        total = 1 + len(person_pages(s.people, app.words))
+        total = len(overview_pages(s.rows)) + len(person_pages(s.people, app.words))
         step = 1 if p.button == Button.B else -1
         return replace(app, screen=replace(s, page=(s.page + step) % total)), ()
     if p.button == Button.MENU:
@@ -62,14 +68,18 @@ def stats_view(app: App, alert) -> v.View:
     if s.rows is None and s.progress is not None:
         title, lines = app.words.counting(*s.progress)
         return v.MessageView(title, lines, app.words.KEYS["stats_one"], alert, lang=app.language)
+    overview = overview_pages(tuple((app.words.colour(n), wins) for n, wins in s.rows or ()))
     pages = person_pages(s.people, app.words) if s.rows is not None else []
-    page = s.page % (1 + len(pages))
-    if page == 0:
-        keys = app.words.KEYS["stats"] if pages else app.words.KEYS["stats_one"]
-        rows = tuple((app.words.colour(n), wins) for n, wins in s.rows or ())
-        return v.StatsView(rows, s.games if s.rows is not None else 0, keys, alert, lang=app.language)
-    name, rows = pages[page - 1]
-    return v.TableView(name, app.words.page_of(page + 1, len(pages) + 1), rows, app.words.KEYS["stats"], alert, lang=app.language)
+    total = len(overview) + len(pages)
+    page = s.page % total
+    if page < len(overview):
+        keys = app.words.KEYS["stats"] if total > 1 else app.words.KEYS["stats_one"]
+        # the bars of every page in proportion to the most wins of all, so that pages compare
+        most = max((wins for _, wins in s.rows or ()), default=0)
+        return v.StatsView(overview[page], s.games if s.rows is not None else 0, keys, alert, lang=app.language,
+                           page=app.words.page_of(page + 1, total) if total > 1 else "", most=most)
+    name, rows = pages[page - len(overview)]
+    return v.TableView(name, app.words.page_of(page + 1, total), rows, app.words.KEYS["stats"], alert, lang=app.language)
 
 
 # -- the recap of a finished game ---------------------------------------------------

@@ -202,9 +202,11 @@ def _moved(app: App, alert) -> v.View:
     if bot:
         bot_next = "stop" if app.plan is Decision.STOP and stoppable else "roll"
     keys = app.words.KEYS["box_ok"] if bot else app.words.KEYS["roll_or_stop" if stoppable else "roll"]
+    conflicts = [] if stoppable else _risky_conflicts(app, g)
     return v.MoveView(app.name(seat), app.mark(seat), steps, bust_probability(g), stoppable, g.free_runners,
-                      None if stoppable else app.words.risky_note(_risky_conflicts(app, g)),
-                      bot, bot_next, keys, alert, lang=app.language)
+                      None if stoppable else app.words.risky_note(conflicts),
+                      bot, bot_next, keys, alert, lang=app.language,
+                      note_names=tuple(dict.fromkeys(n for _, owners in conflicts for n in owners)))
 
 
 def _risky_conflicts(app: App, g: GameState) -> list[tuple[int, list[str]]]:

@@ -268,18 +268,21 @@ def test_glass_128x32_pages_flip_onto_the_ram_through_a_whole_game(small_glass):
         rig.box.pump()
     assert glass.checked == before + paged  # every flip went to the glass, back to the first page
     rig.tap("ROLL")
-    flips = 0
+    flips = turn_flips = 0
     for _ in range(400):
         if isinstance(rig.view, views.WinView):
             break
-        shown = glass.checked
+        shown, turn = glass.checked, isinstance(rig.view, views.TurnView)
         rig.clock.advance(PAGE_SECONDS)
         rig.box.pump()
-        flips += glass.checked - shown
+        if turn:  # the heading and legend, then the note about the last turn: flipped by time (docs/display.md)
+            turn_flips += glass.checked - shown
+        else:
+            flips += glass.checked - shown
         tap_on(rig)
-    # the game's own screens are one page each: instructions are paged by the 128x32 layout and turned by
+    # the game's other screens are one page each: instructions are paged by the 128x32 layout and turned by
     # ROLL, never flipped by time as well (issue 19: they were paged twice)
-    assert flips == 0
+    assert flips == 0 and turn_flips > 0
     assert glass.wrong == [] and glass.failed == 0
     assert glass.checked == rig.box.frames
 

@@ -245,6 +245,36 @@ def test_people_statistics_pages_page_through_each_person():
     assert app.screen.kind is ui.Screen.MENU
 
 
+def test_people_statistics_page_a_big_groups_wins_four_people_a_page():
+    """Issue 22: a roster's many people are paged (A/B, the legend says so), not cut; every bar against the most wins."""
+    rows = tuple((f"P{i}", 20 - i) for i in range(10))
+    people = tuple(ui.PersonStats(n, 30, w, w / 30, 0.2) for n, w in rows[:2])
+    app = replace(ui.boot(GameConfig()), screen=ui.model.StatsScreen())
+    app, _ = ui.update(app, ui.StatsLoaded(rows, 30, people))
+    seen, pages = [], []
+    for _ in range(3):
+        v = ui.view(app)
+        assert isinstance(v, views.StatsView) and len(v.rows) <= 4 and v.most == 20 and "A/B" in v.keys
+        seen += v.rows
+        pages.append(v.page)
+        app, _ = run(app, "B")
+    assert seen == list(rows) and pages == ["1/5", "2/5", "3/5"]  # 3 pages of wins, then a page for each person
+    assert isinstance(ui.view(app), views.TableView) and ui.view(app).status == "4/5"
+    app, _ = run(app, "A", "A", "A", "A")  # back past the first page to the last
+    assert ui.view(app).status == "5/5"
+    app, _ = run(app, "B")
+    assert ui.view(app).page == "1/5"
+
+
+def test_people_statistics_of_four_people_or_fewer_without_pages_say_no_page():
+    app = replace(ui.boot(GameConfig()), screen=ui.model.StatsScreen())
+    app, _ = ui.update(app, ui.StatsLoaded((("Red", 2), ("Blue", 1)), 3, ()))
+    v = ui.view(app)
+    assert v.page == "" and v.keys == app.words.KEYS["stats_one"]
+    app, _ = run(app, "B")
+    assert ui.view(app) == v
+
+
 def test_people_continue_lists_unfinished_games_and_asks_the_store_to_reopen_one():
     app, effects = run(ui.boot(GameConfig()), "MENU")
     items = ui.view(app).items

@@ -3,6 +3,7 @@ and a locked game file that the loop saves to once the lock is gone (tried again
 
 import queue
 import sqlite3
+import time
 from dataclasses import replace
 
 import pytest
@@ -43,6 +44,7 @@ def test_stats_progress_says_how_far_the_count_is_in_each_language(lang):
 def test_stats_worker_counts_in_batches_through_the_queue_and_ends_with_the_statistics(tmp_path, monkeypatch):
     many_finished_games(tmp_path, 1000)
     monkeypatch.setattr(person_stats, "BATCH", 300)
+    monkeypatch.setattr(person_stats, "BATCH_SECONDS", 3600)  # batches cut by count alone: a loaded machine is slow
     worker = StatsWorker(moment=0)
     got: queue.Queue = queue.Queue()
     worker.attach(got.put)
@@ -62,6 +64,26 @@ def test_stats_worker_counts_in_batches_through_the_queue_and_ends_with_the_stat
             store.put_facts(b)
         assert items[-1] == load_stats(store, names)  # the same numbers as counted on the loop
         assert items[-1].games == 1000
+
+
+def test_stats_worker_cuts_a_batch_by_time_when_games_count_slowly(tmp_path, monkeypatch):
+    # A slow replay (a Pi, a long game) still keeps what it counted every BATCH_SECONDS: a kill loses little.
+    many_finished_games(tmp_path, 120)  # more than FEW: counted beside the loop, in batches
+    monkeypatch.setattr(person_stats, "BATCH", 10_000)
+    monkeypatch.setattr(person_stats, "BATCH_SECONDS", 0.2)
+    real = person_stats.tally
+    monkeypatch.setattr(person_stats, "tally", lambda *a, **k: (time.sleep(0.01), real(*a, **k))[1])
+    worker = StatsWorker(moment=0)
+    got: queue.Queue = queue.Queue()
+    worker.attach(got.put)
+    worker.load(tmp_path, roster.Roster(()))
+    items = []
+    while not items or not isinstance(items[-1], ui.StatsLoaded):
+        items.append(got.get(timeout=60))
+    worker.close()
+    counted = [len(i.facts) for i in items if isinstance(i, KeepTallies)][:-1]  # the last one: the sums
+    assert len(counted) >= 2 and all(0 < n < 120 for n in counted)  # 120 x 10 ms: more than one 0.2 s batch
+    assert sum(counted) == 120 and items[-1].games == 120
 
 
 def test_stats_on_an_empty_state_directory_are_empty(tmp_path):

@@ -270,3 +270,53 @@ def test_watchdog_keeps_pinging_while_statistics_are_slow(tmp_path, listener, mo
     assert games == 300
     assert gap <= INTERVAL / 2, f"no WATCHDOG=1 for {gap:.2f} s while the statistics were slow"
     assert len(kept) == 300  # counted beside the loop, written by it
+
+
+def test_watchdog_keeps_pinging_while_every_write_is_slow(tmp_path, listener):
+    """A worn card: every write the game makes takes 0.5 s (injected), presses come all the time.
+
+    A write is the loop's own work (saved before shown), so the loop pings
+    before a press's write whenever half a ping period has gone by: each write
+    then has the watchdog's whole interval, not what was left of it. Pinging
+    only after a press's work, a press just before a ping made a gap of
+    about a period plus the press's writes (a roll's event and the screen
+    kept: up to 2 s here, over half the interval).
+    """
+    from firmware.config import GameConfig
+    from firmware.daemon.box import Box
+    from firmware.daemon.dice import seeded_dice
+    from firmware.daemon.sdnotify import Notifier
+    from hw.fakes import FakeDisplay
+
+    notifier = Notifier(listener.path, watchdog_usec=int(INTERVAL * 1_000_000))
+    store = Store.open(tmp_path / "state")
+    real, writes = store._save, []
+
+    def slow(*args, **kwargs):
+        time.sleep(0.5)
+        writes.append(time.monotonic())
+        return real(*args, **kwargs)
+
+    store._save = slow
+    box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(1), notifier=notifier)
+    thread = threading.Thread(target=box.run, daemon=True)
+    thread.start()
+    try:
+        ready = listener.ready()
+        end = time.monotonic() + 9
+        keys = ("ROLL", "A", "ROLL", "B", "STOP", "ROLL", "C")
+        i = 0
+        while time.monotonic() < end:  # presses at random moments against the pings: 0.3 s to 0.65 s apart
+            box.sink(keys[i % len(keys)], True)
+            time.sleep(0.05)
+            box.sink(keys[i % len(keys)], False)
+            time.sleep(0.25 + (i * 0.37) % 0.35)
+            i += 1
+        gap = listener.worst_gap(ready, time.monotonic())
+    finally:
+        box.request_shutdown()
+        thread.join(30)
+        notifier.close()
+    print(f"slow writes: {len(writes)} writes of 0.5 s; worst gap {gap:.2f} s")
+    assert len(writes) >= 5  # the game did write, slowly
+    assert gap <= INTERVAL / 2, f"no WATCHDOG=1 for {gap:.2f} s while the writes were slow"

@@ -210,6 +210,15 @@ def test_glyphs_wrap_japanese_between_characters_but_not_before_closing_marks():
     assert glyphs.wrap("「確保」する", 20, "medium") == ["「確", "保」", "する"]  # brackets are 5 wide
 
 
+def test_glyphs_wrap_leaves_no_character_alone_on_the_last_line():
+    """Issue 22, friction 7: "…赤の" / "駒" reads as a stray character; the word before it comes down too."""
+    assert glyphs.wrap("リスキー: 6の列に 赤の駒", 96, "small") == ["リスキー: 6の列に", "赤の駒"]  # not "…赤の" / "駒"
+    assert glyphs.wrap("리스키: 6열에 빨강 말", 80, "small") == ["리스키: 6열에", "빨강 말"]
+    assert glyphs.wrap("ランナーを外す。色の駒", 50, "medium")[-1] != "駒"
+    # when the word before would not fit with it, the lone character stays (nothing is ever lost)
+    assert glyphs.wrap("abcdefgh i", 40, "small") == ["abcdefgh", "i"]
+
+
 WRAP_TEXT = st.text(alphabet="ab 7+.。、ーっ「」가나 다확보あいう確保列", max_size=40)
 
 

@@ -10,8 +10,11 @@ per problem a player would meet at the table:
   may lose the end of its reason ("NOT SAVED: disk f..") but never its head;
 - a text whose ink runs off its page (Pillow would clip it silently);
 - two texts whose ink overlaps (the one under is hidden; glyphs that only touch are fine);
+- two texts side by side in the same ink with no more room between them than between two letters of a
+  word ("9999" beside "9999" reads as "99999999");
 - a legend button or its word that is drawn on no page;
-- a needed text (an instruction, the bust chance) drawn on no page.
+- a needed text (an instruction, the bust chance) drawn on no page, or wrapped with a line of one
+  character ("…赤の" / "駒").
 
 The ink of each text is found by drawing it alone, as the renderer drew it
 (:func:`hw.glyphs.draw_text`), not by guessing from the font's metrics.
@@ -55,24 +58,44 @@ def _squashed(text: str) -> str:
 
 
 def _drawn(need: str, texts: list[str]) -> bool:
-    """Whether ``need`` is drawn: within one text, or as consecutive lines (wrapped), spaces aside.
+    """Whether ``need`` is drawn: within one text, or as consecutive lines (wrapped), spaces aside."""
+    return _lines_of(need, texts) is not None
+
+
+def _lines_of(need: str, texts: list[str]) -> list[str] | None:
+    """The drawn texts that make up ``need``: one text holding it, or its lines in order (wrapped); None: not drawn.
 
     The lines of a wrapped text may be pages apart, with the header of each page between them.
     """
     need = _squashed(need)
     squashed = [_squashed(t) for t in texts]
-    if any(need in t for t in squashed) or need in "".join(squashed):
-        return True
+    whole = next((t for t, sq in zip(texts, squashed) if need in sq), None)
+    if whole is not None:
+        return [whole]
     for start in range(len(squashed)):
-        rest = need
-        for t in squashed[start:]:
-            if t and rest.startswith(t):
-                rest = rest[len(t):]
-            elif t and t.startswith(rest):
+        rest, used = need, []
+        for t, sq in zip(texts[start:], squashed[start:]):
+            if sq and rest.startswith(sq):
+                rest = rest[len(sq):]
+                used.append(t)
+            elif sq and sq.startswith(rest):
                 rest = ""
+                used.append(t)
             if not rest:
-                return True
-    return False
+                return used
+    if need in "".join(squashed):
+        return []
+    return None
+
+
+def _only_names(line: str, names) -> bool:
+    """Whether every word of ``line`` with a letter in it is a name (a one-character name, "赤", is a whole word)."""
+    return all(word in names for word in line.split() if any(ch.isalnum() for ch in word))
+
+
+def lone(line: str) -> bool:
+    """A line of one letter, digit or character, marks aside ("駒", "말"): the wrap friction of issue 22."""
+    return sum(ch.isalnum() for ch in line) <= 1
 
 
 def _only_names_hidden(cut: str, names, texts: list[str]) -> bool:
@@ -93,6 +116,30 @@ _PUNCTUATION = ".,:;!?'\"()-/。、：！？・"
 def _alert_head(lang: str) -> str:
     """What an alert must keep whole: "! NOT SAVED:" (its reason may be cut)."""
     return "! " + words.language(lang).not_saved("\0").split("\0")[0].rstrip()
+
+
+#: Pixels of ink gap at most between two letters of a word (Spleen's and Galmuri's glyphs keep one or two).
+LETTER_GAP = 2
+
+
+def _ink_box(d) -> tuple[int, int, int, int] | None:
+    box = _mask(d.text, d.font).getbbox()
+    return None if box is None else (d.x + box[0], d.y + box[1], d.x + box[2], d.y + box[3])
+
+
+def _run_together(drawn, index: int) -> list[str]:
+    """Texts on one page, in the same ink and on the same rows, that nearly touch: they read as one word."""
+    out = []
+    boxes = [(d, _ink_box(d)) for d in drawn]
+    boxes = [(d, b) for d, b in boxes if b is not None]
+    for i, (d, a) in enumerate(boxes):
+        for e, b in boxes[i + 1:]:
+            if d.fill != e.fill or min(a[3], b[3]) - max(a[1], b[1]) < 3:
+                continue
+            left, right = (a, b) if a[0] <= b[0] else (b, a)
+            if 0 <= right[0] - left[2] < LETTER_GAP:
+                out.append(f"run together on page {index + 1}: {d.text!r} and {e.text!r}")
+    return out
 
 
 def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
@@ -133,6 +180,7 @@ def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
                 out.append(f"overlap on page {index + 1}: {d.text!r} over {under}")
             seen = ImageChops.logical_or(seen, here)
             placed.append((d.text, here))
+        out += _run_together([d for d in traced.texts if d.page == index], index)
     shown = {d.text for d in traced.texts}
     keys = getattr(view, "keys", "")
     if legend and keys:
@@ -141,8 +189,11 @@ def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
                 if part and part not in shown:
                     out.append(f"legend {part!r} of {keys!r} is on no page")
     for need in needs:
-        if not _drawn(need, texts) and not _only_names_hidden(need, names, texts):
+        lines = _lines_of(need, texts)
+        if lines is None and not _only_names_hidden(need, names, texts):
             out.append(f"{need!r} is on no page")
+        elif lines and len(lines) > 1 and any(lone(line) and not _only_names(line, names) for line in lines):
+            out.append(f"{need!r} is wrapped with a line of one character: {lines}")
     return out
 
 

@@ -58,3 +58,47 @@ def test_fit_cut_an_alert_with_two_runners_keeps_the_legend_at_128x32():
     view = MoveView("Red", 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1,
                     keys=EN.KEYS["roll_or_stop"], alert=EN.not_saved("disk full"))
     assert problems(view, (128, 32)) == []
+
+
+def test_fit_cut_three_digit_turns_and_busts_keep_their_room_and_the_name_gives_way_at_128x32():
+    from firmware.views import RecapRow, RecapView
+    rows = (RecapRow(LONG, 0, 1234, 999, 35), RecapRow("Red", 1, 1233, 1000, 9))
+    for lang in ("en", "ja", "ko"):
+        w = words.language(lang)
+        view = RecapView(w.RECAP, w.recap_status(1234), rows, 0, w.KEYS["recap"], lang=lang)
+        for size in ((128, 32), (128, 64), (256, 64)):
+            assert problems(view, size, {LONG, "Red"}, needs=("1234", "999", "1233", "1000")) == [], (lang, size)
+
+
+def test_fit_cut_the_japanese_risky_note_leaves_no_character_alone_at_128x32():
+    ja = words.language("ja")
+    red = ja.colour("Red")
+    note = ja.risky_note([(6, [red])])
+    view = MoveView("Blue", 1, (RunnerMove(6, 6, False, False),), 0.0772, False, 1, stop_note=note,
+                    keys=ja.KEYS["roll"], lang="ja", note_names=(red,))
+    assert problems(view, (128, 32), {red}, needs=(note,)) == []
+
+
+def test_fit_cut_a_long_owner_in_the_risky_note_is_cut_not_the_reason_at_128x32():
+    note = EN.risky_note([(2, ["W" * 40])])
+    view = MoveView("Red", 0, (RunnerMove(2, 1, False, False),), 0.0, False, 0, stop_note=note, keys=EN.KEYS["roll"],
+                    note_names=("W" * 40,))
+    for size in ((128, 32), (128, 64), (256, 64)):
+        assert problems(view, size, {"W" * 40, "Red"}, needs=(note,)) == [], size
+
+
+def test_fit_cut_an_alert_keeps_the_chance_and_the_risky_note_clear_of_the_legend_at_128x32():
+    ko = words.language("ko")
+    note = ko.risky_note([(2, ["Burgundy"])])
+    view = MoveView(ko.colour("Red"), 0, (RunnerMove(2, 1, False, False),), 0.0, False, 0, stop_note=note,
+                    keys=ko.KEYS["roll"], alert=ko.FLASH["which_column"], lang="ko", note_names=("Burgundy",))
+    assert problems(view, (128, 32), {"Burgundy", ko.colour("Red")}, needs=(note, "0%")) == []
+    plain = MoveView("Red", 0, (RunnerMove(7, 3, False, False),), 0.239, True, 1, keys=EN.KEYS["roll_or_stop"],
+                     alert=EN.FLASH["which_column"])
+    assert problems(plain, (128, 32), needs=(EN.percent(0.239),)) == []
+
+
+def test_fit_cut_the_turn_has_its_legend_and_its_whole_note_at_128x32():
+    note = EN.opening_note((LONG, "Red"), LONG, Rules(columns_to_win=1, speedy=True, risky=True), 7.7)
+    view = TurnView(LONG, 0, 1, (), note, keys=EN.KEYS["turn"])
+    assert problems(view, (128, 32), {LONG, EN.turn_heading(LONG, False)}, needs=note) == []

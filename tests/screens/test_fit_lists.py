@@ -1,14 +1,20 @@
 """Property-based fit test of the screens around the game (issue 22): menus, the Continue list, the new-game screen,
-messages and notices, statistics, a person's numbers, the recap, the board and the safe-to-unplug frame.
+messages and notices, statistics (paged as the UI pages them, up to a roster's people), a person's numbers, the recap, the board and the safe-to-unplug frame.
 
 The longest values each field takes (names as long as a seat's may be, game numbers and turns in the
 thousands, every setup row, every notice), every alert, every language and size; :func:`fitkit.problems`
 fails on any cut but a name's, any text off its page or over another, a missing legend or needed word.
 """
 
+from dataclasses import replace
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from firmware import words
+from firmware import ui, words
+from firmware.config import GameConfig
+from firmware.config.models import MAX_ROSTER
+from firmware.ui.model import StatsScreen
+from firmware.ui.people import stats_view
 from firmware.devtools.samples import HEIGHTS
 from firmware.views import (BoardView, Column, MenuView, MessageView, OffView, RecapRow, RecapView, SetupView,
                             StatsView, TableView)
@@ -90,12 +96,17 @@ def messages(draw):
 
 @st.composite
 def stats(draw):
+    """A page of the statistics as the UI pages them: any number of people up to a roster's (``MAX_ROSTER``)."""
     lang = draw(langs)
-    w = words.language(lang)
-    rows = tuple((seat_name(lang, draw(names)), draw(st.integers(0, 99999))) for _ in range(draw(st.integers(0, 4))))  # more: see the closing note of issue 22 (not paged on 128x64)
-    view = StatsView(rows, draw(st.integers(0, 99999)), w.KEYS[draw(st.sampled_from(("stats", "stats_one")))],
-                     draw(alerts(lang)), lang)
-    return view, {n for n, _ in rows}, tuple(str(n) for _, n in rows)
+    n = draw(st.one_of(st.integers(0, 9), st.integers(0, MAX_ROSTER)))
+    rows = tuple((draw(names), draw(st.integers(0, 99999))) for _ in range(n))
+    people = tuple(ui.PersonStats(name, wins, wins, 1.0, 0.25) for name, wins in rows[:draw(st.integers(0, n))])
+    screen = StatsScreen(rows=rows, games=draw(st.integers(0, 99999)), people=people, page=draw(st.integers(0, 99)))
+    app = replace(ui.boot(GameConfig(), language=lang), screen=screen)
+    view = stats_view(app, draw(alerts(lang)))
+    if isinstance(view, StatsView):
+        return view, {n for n, _ in view.rows}, tuple(str(n) for _, n in view.rows)
+    return view, {view.title}, tuple(v for _, v in view.rows) + tuple(label for label, _ in view.rows)
 
 
 @st.composite
@@ -117,9 +128,13 @@ def tables(draw):
 def recaps(draw):
     lang = draw(langs)
     w = words.language(lang)
-    # turns and busts below 100: three digits run into the name on 128x32 (found, not fixed yet: issue 22 note)
-    rows = tuple(RecapRow(seat_name(lang, draw(names)), i, draw(st.integers(1, 99)), draw(st.integers(0, 99)),
-                          draw(st.integers(0, 99))) for i in range(draw(st.integers(1, 4))))
+    # a game has no turn limit: four digits of turns (and of busts, at most one a turn); the biggest turn is at
+    # most three runners to the tops of the three longest columns (13 + 11 + 11 squares)
+    rows = []
+    for i in range(draw(st.integers(1, 4))):
+        turns = draw(st.integers(1, 9999))
+        rows.append(RecapRow(seat_name(lang, draw(names)), i, turns, draw(st.integers(0, turns)), draw(st.integers(0, 35))))
+    rows = tuple(rows)
     view = RecapView(w.RECAP, w.recap_status(draw(st.integers(1, 999))), rows,
                      draw(st.one_of(st.none(), st.integers(0, len(rows) - 1))), w.KEYS["recap"], draw(alerts(lang)), lang)
     return view, {r.player for r in rows}, tuple(f"{r.turns}" for r in rows)

@@ -47,8 +47,7 @@ def turns(draw):
 @given(turns(), sizes)
 def test_fit_the_turn_screen_cuts_nothing_but_a_name(case, size):
     view, allowed, note = case
-    # 128x32: the turn's page is its heading and note, without a legend (ROLL is the one way on; docs/display.md)
-    assert problems(view, size, allowed, needs=note, legend=size != SMALL) == [], view
+    assert problems(view, size, allowed, needs=note) == [], view
 
 
 def _options(dice, chosen_pick: bool):

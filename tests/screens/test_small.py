@@ -7,8 +7,10 @@ import typing
 import pytest
 
 from firmware import views
+from firmware.words import language as view_words
 from firmware.devtools.samples import LANGUAGES, SAMPLES_AT
-from firmware.screens import LAYOUTS, PAINTERS_FOR, render_checked, render_pages
+from firmware.screens import LAYOUTS, PAINTERS_FOR, render_checked, render_pages, render_traced
+from firmware.screens.frame import legend_tokens
 from firmware.screens.kit import Canvas
 from firmware.screens.small import LAYOUT
 from firmware.screens.small.frame import BOTTOM, LEGEND_Y, _plan, flow
@@ -17,7 +19,6 @@ SMALL = (128, 32)
 
 #: Samples where a player chooses: everything they choose between is on the one page.
 DECISIONS = [
-    "turn_first", "turn_after_stop", "turn_after_claim", "turn_after_bust", "turn_alert", "turn_name_hangul",
     "dice_all_legal", "dice_pick_and_illegal", "dice_one_sum", "dice_alert", "pick",
     "move_two_steps", "move_top", "move_double", "move_speedy", "handover_stop",
     "menu_game", "setup_top", "setup_names", "continue_list",
@@ -36,6 +37,29 @@ def test_small_layout_is_registered_with_a_painter_of_its_own_for_every_view():
 @pytest.mark.parametrize("name", DECISIONS)
 def test_small_decisions_are_one_page(lang, name):
     assert len(render_pages(SAMPLES_AT[SMALL][lang][name], SMALL)) == 1
+
+
+TURNS = ["turn_first", "turn_after_stop", "turn_after_claim", "turn_after_bust", "turn_alert", "turn_name_hangul",
+         "turn_bot", "turn_solo"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", TURNS)
+def test_small_a_turn_is_its_heading_and_legend_then_the_note_with_the_legend_on_every_page(lang, name):
+    """Issue 22 (friction 4, as for the move screen): ROLL and MENU are on the screen, not learnt by a wrong press."""
+    view = SAMPLES_AT[SMALL][lang][name]
+    traced = render_traced(view, SMALL)
+    on = [{d.text for d in traced.texts if d.page == k} for k in range(len(traced.pages))]
+    heading = view_words(lang).turn_heading(view.player, view.bot)
+    assert heading in on[0]
+    for k, texts in enumerate(on):
+        assert {part for pair in legend_tokens(view.keys) for part in pair if part} <= texts, (k, texts)
+    if not view.note:
+        assert len(traced.pages) == 1
+    else:  # the note on the pages after the first, none of it cut
+        later = "".join(d.text for d in traced.texts if d.page > 0).replace(" ", "")
+        assert len(traced.pages) > 1 and all(line.replace(" ", "") in later for line in view.note), view.note
+        assert traced.cuts == ()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

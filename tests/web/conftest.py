@@ -6,9 +6,7 @@ on a box in-process and read with the web app, as a phone would beside it.
 
 from __future__ import annotations
 
-
 import pytest
-
 
 from tests.web.boxrig import BoxRig
 
@@ -16,5 +14,14 @@ from tests.web.boxrig import BoxRig
 @pytest.fixture
 def box(tmp_path):
     rig = BoxRig(tmp_path)
+    yield rig
+    rig.close()
+
+
+@pytest.fixture
+def game(tmp_path):
+    """A box with a game four presses in (seed 2)."""
+    rig = BoxRig(tmp_path, seed=2)
+    rig.play(4)
     yield rig
     rig.close()

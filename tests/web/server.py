@@ -7,21 +7,19 @@ import contextlib
 import threading
 import time
 
-import uvicorn
-
 from firmware.config import GameConfig
 from web.app import create_app
 from web.command import listen
-from web.serve import config
+from web.serve import server
 
 
 class Server:
-    def __init__(self, state_dir, *, settings=None, lang="en", poll=0.05, proc_locks="/proc/locks"):
+    def __init__(self, state_dir, *, settings=None, lang="en", poll=0.05, proc_locks="/proc/locks", port=0):
         self.app = create_app(state_dir, settings or GameConfig(), lang, poll=poll, proc_locks=proc_locks)
-        self.sock = listen("127.0.0.1", 0)
+        self.sock = listen("127.0.0.1", port)  # 0: a free port; another: the same one again (a restart)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(config(self.app, "127.0.0.1", self.port))
+        self.server = server(self.app, "127.0.0.1", self.port)
         self.server.install_signal_handlers = lambda: None  # not the main thread
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
                                        daemon=True)

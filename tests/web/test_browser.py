@@ -3,7 +3,8 @@
 It sees the board match the state view of the same record (`cantstop-box
 export | cantstop-box replay -`), sees it change after presses without a
 reload (server-sent events), at a phone's and a TV's size, in English,
-Japanese and Korean; and steps through a finished game. Without Chromium
+Japanese and Korean; steps through a finished game; and rides out a restart
+of the web view (its stream ended, "Reconnecting…" shown, then live again). Without Chromium
 these say so in one line and skip (`.ci/run` installs it).
 """
 
@@ -136,5 +137,34 @@ def test_without_an_event_stream_the_page_polls_and_still_follows(table, monkeyp
             count = len(rig.box.app.events)
             wait_for(driver, lambda d: events_shown(d) == count, 5.0)
         assert driver.execute_script("return window.notReloaded") is True
+    finally:
+        driver.quit()
+
+
+def test_a_restart_of_the_web_view_shows_the_gap_and_the_page_reconnects_by_itself(table):
+    """`systemctl restart cantstop-box-web` with a page open: its stream ends at once, the page says it is
+    reconnecting while the web view is away, and follows presses again once it is back, without a reload."""
+    rig, _, state = table
+    first = Server(state)
+    port = first.port
+    driver = chrome("phone", "en")
+    try:
+        with first:
+            driver.get(first.url + "/")
+            wait_for(driver, lambda d: first.hub.streams == 1)  # its event stream is open
+            driver.execute_script("window.notReloaded = true")
+            assert not driver.find_element("id", "conn").is_displayed()
+        # stopped: the stream ended, and nothing answers on the port now
+        wait_for(driver, lambda d: d.find_element("id", "conn").is_displayed(), 5.0)
+        assert driver.find_element("id", "conn").text == "Reconnecting…"
+        with Server(state, port=port) as second:
+            wait_for(driver, lambda d: second.hub.streams == 1, 15.0)  # the page's EventSource came back
+            wait_for(driver, lambda d: not d.find_element("id", "conn").is_displayed(), 5.0)
+            before = len(rig.box.app.events)
+            while len(rig.box.app.events) == before:
+                rig.play(1)
+            count = len(rig.box.app.events)
+            wait_for(driver, lambda d: events_shown(d) == count, 3.0)
+            assert driver.execute_script("return window.notReloaded") is True
     finally:
         driver.quit()

@@ -62,7 +62,6 @@ def test_the_command_serves_until_it_is_stopped(tmp_path):
     finally:
         server.terminate()
         out, err = server.communicate(timeout=20)
-    # uvicorn shuts down gracefully, then ends by the signal it caught (systemd counts SIGTERM as a clean stop)
-    assert server.returncode in (0, -15), err
+    assert server.returncode == 0, err  # a stop asked for (SIGTERM, as systemctl stop sends) is a clean exit
     assert f"serving the games in {tmp_path} at http://127.0.0.1:{port}/" in err
     assert "Traceback" not in err

@@ -9,21 +9,10 @@ import socket
 import time
 
 import httpx
-import pytest
 
+from tests.web.server import Server
 from web import app as web_app
 from web import serve
-
-from tests.web.boxrig import BoxRig
-from tests.web.server import Server
-
-
-@pytest.fixture
-def game(tmp_path):
-    rig = BoxRig(tmp_path, seed=2)
-    rig.play(4)
-    yield rig
-    rig.close()
 
 
 def _open_stream(port: int) -> socket.socket:

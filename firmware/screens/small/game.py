@@ -1,5 +1,7 @@
 """A turn in play on 128x32: whose turn, the dice and pairings, the pick, the move. Each a decision: one page.
 
+The turn screen keeps its legend (ROLL:roll MENU:menu) under the heading; the
+note about the last turn follows on pages of its own, the legend on each.
 The dice and pick screens have no legend: A B C sit on the pairings' tabs. The
 move screen keeps its legend (ROLL:roll STOP:stop) on its bottom rows, since
 a newcomer cannot guess which button banks the climb; two runners then take a
@@ -15,7 +17,7 @@ from functools import partial
 from ...views import DiceView, MoveView, Option, PickView, TurnView
 from .. import game as standard
 from ..frame import who
-from ..kit import INK_TOP, Canvas, width_of, wrap_all
+from ..kit import INK_TOP, Canvas, width_of
 from .frame import BODY_TOP, BOTTOM, LEGEND_Y, LINE, RULE, alert_band, bar, flow, keys, text_blocks
 
 #: A runner's row in the small font when two share the rows above the legend (8..23, the rule given up).
@@ -23,19 +25,13 @@ SMALL_LINE = 8
 
 
 def turn(c: Canvas, v: TurnView) -> None:
-    """Page 1: the top bar and the heading, with the note under it when it is one short line; else the note next."""
-    def header() -> int:
-        standard.turn_bar(c, v, rule=RULE)
-        return BODY_TOP
-
-    header()
-    heading = c.words.turn_heading(v.player, v.bot)
-    font_name = c.headline(BODY_TOP + 1, heading)
-    notes = wrap_all(v.note, c.width, "small")
-    if len(notes) == 1 and font_name == "large":
-        c.center(BOTTOM - 7, notes[0], "small")
-    elif v.note:
-        flow(c, header, text_blocks(c, v.note), fresh=True)
+    """Page 1: the top bar, the heading and the legend (ROLL rolls, MENU opens the menu: a newcomer learns the
+    keys from the screen, not from a wrong press); then the note, two lines a page with the legend on each."""
+    standard.turn_bar(c, v, rule=RULE)
+    c.headline(BODY_TOP + 1, c.words.turn_heading(v.player, v.bot))
+    keys(c, v.keys)
+    if v.note:  # the note names the player it is about ("Red stops:"): no top bar, two lines to a page
+        flow(c, partial(alert_band, c, v.alert), text_blocks(c, v.note), v.keys, fresh=True, every_page=True)
 
 
 # ---- dice ----------------------------------------------------------------
@@ -104,14 +100,14 @@ def move(c: Canvas, v: MoveView) -> None:
     keep the rows apart). Under an alert with two runners the alert's band is
     a row shorter (rows 0..7, its text a row higher), so the runners and the
     legend keep their rows. The second page (the chance, after a top bar that
-    said why a stop is refused or what the box does next) keeps the legend too.
+    said why a stop is refused or what the box does next, or that an alert
+    took) keeps the legend too.
     """
     name, status = _move_status(c, v)
     header = partial(bar, c, name, status, v.seat, v.alert)
     compact = bool(v.keys) and len(v.steps) > 1
     if compact and v.alert:  # the alert's band a row shorter: row 8 goes to the first runner
-        c.draw.rectangle((0, 0, c.width - 1, RULE - 1), fill=c.lit)
-        c.text((2, 0), "! " + v.alert, "small", fill=0, width=c.width - 4)
+        _short_alert(c, v.alert)
     else:
         header()
     legend_keys = v.keys
@@ -126,12 +122,21 @@ def move(c: Canvas, v: MoveView) -> None:
         keys(c, legend_keys)
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
-    if status != c.words.bust_status(v.bust):
+    if status != c.words.bust_status(v.bust) or v.alert:  # (an alert took the top bar, and the chance with it)
         c.new_page()
-        top = alert_band(c, v.alert)  # the top bar said it on page 1: this page is the chance, its words, the legend
+        # the top bar said it on page 1: this page is the chance, its words, the legend; an alert's band a row
+        # shorter (rows 0..7), so that two lines of words keep their rows above the legend
+        top = _short_alert(c, v.alert) if v.alert else alert_band(c, None)
         _chance(c, v, top)
         if legend_keys:
             keys(c, legend_keys)
+
+
+def _short_alert(c: Canvas, alert: str) -> int:
+    """The alert on rows 0..7 (the top bar's band a row shorter); returns the first free row."""
+    c.draw.rectangle((0, 0, c.width - 1, RULE - 1), fill=c.lit)
+    c.text((2, 0), "! " + alert, "small", fill=0, width=c.width - 4)
+    return RULE
 
 
 def _step(c: Canvas, y: int, step, bot: bool) -> None:
@@ -163,6 +168,7 @@ def _chance(c: Canvas, v: MoveView, top: int) -> None:
         lines = standard.move_lines(c, v, c.width - x)
         if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
             break
+    lines = standard.move_lines(c, v, c.width - x, final=True)
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]

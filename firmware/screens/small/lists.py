@@ -2,7 +2,8 @@
 
 A list one chooses from keeps its legend (A/B move, C changes, ROLL chooses
 are not evident from the rows) and drops its title: the rows say what they
-are. The wins are read, not chosen from: two to a page under the top bar.
+are. The wins are read, not chosen from: two to a page under the top bar (the UI hands
+them four at a time, A/B turning to the next four, as on 128x64).
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ def setup(c: Canvas, v: SetupView) -> None:
 
 def stats(c: Canvas, v: StatsView) -> None:
     """Each player's wins as a name, a bar and a count, two to a page; the legend on the last."""
-    header = partial(bar, c, c.words.SCREEN["wins"], c.words.games_count(v.games), None, v.alert)
+    header = partial(bar, c, standard.stats_title(c, v), c.words.games_count(v.games), None, v.alert)
     if not v.rows:
         header()
         c.center(BODY_TOP, c.words.SCREEN["no_games"], "medium")
         keys(c, v.keys)
         return
-    most = max(wins for _, wins in v.rows) or 1
+    most = max([v.most or 0, *(wins for _, wins in v.rows)]) or 1
     name_w = min(54, max(width_of(name, "medium") for name, _ in v.rows))
     blocks = [(LINE, lambda y, name=name, wins=wins: standard.wins_row(c, y, name, wins, most, name_w, pitch=LINE))
               for name, wins in v.rows]

@@ -27,8 +27,7 @@ def _row(c: Canvas, y: int, label: str, value: str) -> None:
 def recap(c: Canvas, v: RecapView) -> None:
     """The title and the column headings on top of each page, then two players to a page."""
     headings = c.words.RECAP_HEADINGS
-    columns = standard.recap_columns(c.width)
-    name_right = columns[0] - width_of(headings[0], "small") - 3
+    columns, name_right = standard.recap_columns(c.width, headings, v.rows)  # the same columns on every page
 
     def header() -> int:
         if v.alert:
