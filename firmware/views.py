@@ -54,6 +54,7 @@ class TurnView:
     keys: str = "ROLL:roll MENU:menu"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    note_names: tuple[str, ...] = ()  # the players ``note`` names (a long one is cut there, not the note)
 
     @property
     def expect(self) -> tuple[str, ...]:

@@ -14,11 +14,14 @@ PAIRING_TOP = 24  # the dice screen's row of A B C tabs, under the dice
 # ---- turn ----------------------------------------------------------------
 
 
-def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "") -> tuple[str, str, list[str]]:
+def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "",
+                 names: tuple[str, ...] = ()) -> tuple[str, str, list[str]]:
     """Heading font, note font and the wrapped note lines: the largest fonts that fit the body.
 
-    A name too long for the note's room ("Maximiliane-... starts.", with the rules under it) is cut in the
-    note, so that the rest of the note keeps its lines: a cut name, never a lost rule.
+    A name too long for the note's room ("Maximiliane-... starts.", with the rules under it; a long name
+    in kana or Hangul, which wraps anywhere, "김김김… stopped.") is cut in the note, the player's and
+    ``names`` (those the note names), so that the rest of the note keeps its lines: a cut name, never a
+    lost rule or a lost "stopped".
     """
     for head_font, note_font in (("large", "medium"), ("large", "small"), ("medium", "small")):
         notes = wrap_all(note, c.width, note_font)
@@ -26,10 +29,11 @@ def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "
         if need <= BODY_SPACE and width_of(heading, head_font) <= c.width:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
-    short = fit(player, c.width // 2, note_font) if player else player
-    if short != player and any(player in line for line in note):
-        c.cut(player)
-        note = tuple(line.replace(player, short) for line in note)
+    for name in sorted({n for n in (player, *names) if n}, key=len, reverse=True):
+        short = fit(name, c.width // 2, note_font)
+        if short != name and any(name in line for line in note):
+            c.cut(name)
+            note = tuple(line.replace(name, short) for line in note)
     notes = wrap_all(note, c.width, note_font)
     keep = (BODY_SPACE - PITCH[head_font] - 1) // PITCH[note_font]
     if len(notes) > keep:
@@ -54,7 +58,7 @@ def turn_bar(c: Canvas, v: TurnView, rule: int = 9) -> None:
 def turn(c: Canvas, v: TurnView) -> None:
     turn_bar(c, v)
     heading = c.words.turn_heading(v.player, v.bot)
-    head_font, note_font, notes = _turn_layout(c, heading, v.note, v.player)
+    head_font, note_font, notes = _turn_layout(c, heading, v.note, v.player, v.note_names)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
     y = BODY_TOP + PITCH[head_font] + 1
     c.lines(y - INK_TOP[note_font], notes, note_font, PITCH[note_font])

@@ -151,16 +151,19 @@ def _turn(app: App, alert) -> v.View:
     seat = g.current
     bot = app.seats[seat].bot is not None
     keys = app.words.KEYS["box_turn" if bot else "turn"]
-    return v.TurnView(app.name(seat), app.mark(seat), g.round, g.claims_of(seat), _turn_note(app), bot, keys, alert, lang=app.language)
+    note, note_names = _turn_note(app)
+    return v.TurnView(app.name(seat), app.mark(seat), g.round, g.claims_of(seat), note, bot, keys, alert,
+                      lang=app.language, note_names=note_names)
 
 
-def _turn_note(app: App) -> tuple[str, ...]:
-    """What to say as a turn starts: the opening of the game, or how the previous turn ended."""
+def _turn_note(app: App) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What to say as a turn starts (the opening of the game, or how the previous turn ended), and whom it names."""
     g = app.game
     if not app.events:
         names = tuple(app.name(i) for i in range(len(app.seats)))
-        return app.words.opening_note(names, app.name(g.current), g.rules, box_average(g.rules.columns_to_win))
-    return app.words.previous_turn_note(app.name(app.states[-2].current), app.events[-1])
+        return app.words.opening_note(names, app.name(g.current), g.rules, box_average(g.rules.columns_to_win)), names
+    previous = app.name(app.states[-2].current)
+    return app.words.previous_turn_note(previous, app.events[-1]), (previous,)
 
 
 def _dice(app: App, alert) -> v.View:

@@ -104,9 +104,12 @@ def _only_names_hidden(cut: str, names, texts: list[str]) -> bool:
     The parts of ``cut`` between the names (beyond bare punctuation) must each be on a page: "Wwww.. stopped."
     hides only a name; "Wwww.." alone, for "{name} stopped.", hides "stopped".
     """
-    # a name, or a name the painter already cut ("Maximil..") before putting it in a sentence
-    pattern = "|".join([*(re.escape(n) for n in sorted(names, key=len, reverse=True) if n), r"\S*\.\."] if names else [])
-    parts = re.split(pattern, cut) if pattern else [cut]
+    # a name, or a name the painter already cut ("Maximil..") before putting it in a sentence; spaces aside,
+    # as a cut is told with its wrapped lines joined by a space: a name without spaces (kana, Hangul) may
+    # have been wrapped inside, "김さ 김김", and its last line dropped
+    squashed = sorted({_squashed(n) for n in names if _squashed(n)}, key=len, reverse=True)
+    pattern = "|".join([*(re.escape(n) for n in squashed), r"\S*\.\."] if names else [])
+    parts = re.split(pattern, _squashed(cut)) if pattern else [cut]
     return all(_drawn(part, texts) for part in parts if _squashed(part).strip(_PUNCTUATION))
 
 

@@ -1,11 +1,11 @@
 """Each cut the property-based fit tests found (issue 22), as a named regression test at the size it was found."""
 
-from engine import Decision, Rules
+from engine import Decision, Rules, Stop
 from firmware import words
 from firmware.table.bot import HintFacts
 from firmware.views import DiceView, HintView, MenuView, MoveView, Option, RunnerMove, TurnView, WinView
 
-from .fitkit import problems
+from .fitkit import problems, who
 
 EN = words.language("en")
 LONG = "Maximiliane-Louise-Wilhelmina-Alexandra-von-Hohenzollern-Sigmar"  # 63 characters
@@ -102,3 +102,25 @@ def test_fit_cut_the_turn_has_its_legend_and_its_whole_note_at_128x32():
     note = EN.opening_note((LONG, "Red"), LONG, Rules(columns_to_win=1, speedy=True, risky=True), 7.7)
     view = TurnView(LONG, 0, 1, (), note, keys=EN.KEYS["turn"])
     assert problems(view, (128, 32), {LONG, EN.turn_heading(LONG, False)}, needs=note) == []
+
+
+def test_fit_cut_a_long_kana_or_hangul_name_in_the_last_turns_note_is_cut_not_stopped():
+    # Found by the fit property on a fresh clone: a 64-character name without spaces wraps anywhere, filled the
+    # note's four lines and pushed "stopped." off the screen; the note's names are cut there now.
+    name = "김김김김김さ김김김김김김김김김김김さ김김김김김さ김김김김김김김김김김김"
+    w = words.language("en")
+    note = w.previous_turn_note(name, Stop())
+    view = TurnView("Red", 0, 1, (), note, False, w.KEYS["turn"], None, lang="en", note_names=(name,))
+    assert problems(view, (128, 64), who("en", "Red", False) | {"Red", name, w.turn_heading("Red", False)},
+                    needs=note) == []
+
+
+def test_fit_cut_a_name_wrapped_inside_and_its_last_line_dropped_hides_only_the_name():
+    # Found the same way: "김さ김김" wrapped as "김さ" / "김김" at the end of the 128x32 risky note; its last
+    # line dropped hides part of a name only (the checker joined the lines with a space and saw a cut word).
+    view = MoveView("Red", 0, (RunnerMove(10, 1, False, False, ()),), 0.5, False, 0,
+                    "Risky: 10 AAAAAAAAA Red 김さ김김", keys="ROLL:roll", lang="en",
+                    note_names=("AAAAAAAAA", "Red", "김さ김김"))
+    assert problems(view, (128, 32), {"AAAAAAAAA", "Red", "김さ김김"},
+                    needs=("runner up to 1", "50.0%", "Risky: 10 AAAAAAAAA Red 김さ김김")) == []
+

@@ -38,7 +38,7 @@ def turns(draw):
     )))
     claims = tuple(sorted(draw(column_set(0, max(0, k - 1)))))
     view = TurnView(name, draw(seats), draw(st.integers(1, 999)), claims, note, bot,
-                    w.KEYS["box_turn" if bot else "turn"], draw(alerts(lang)), lang=lang)
+                    w.KEYS["box_turn" if bot else "turn"], draw(alerts(lang)), lang=lang, note_names=tuple(seat_names))
     allowed = who(lang, name, bot) | set(seat_names) | {w.turn_heading(name, bot)}
     return view, allowed, note
 
