@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from boot_parse import sim_line_files
+
 OFF, LIT, PULSE = "off", "lit", "pulse"  # as firmware/cues/lamps.py names them
 SAMPLES = 40  # reads of every lamp line, one round after another
 GAP_S = 0.02  # between two rounds: 40 rounds take about a second or more (a pulse fades in and out in 0.9 s)
@@ -48,15 +50,7 @@ def with_lamps(settings: str, lamps: Mapping[str, int], buzzer: int) -> str:
 
 def sim_value_paths(listing: str, pins: Mapping[str, int]) -> dict[str, str]:
     """Each lamp's simulated line's value file, from a list of gpio-sim's sim_gpio*/value paths."""
-    by_line = {}
-    for path in listing.split():
-        found = re.search(r"/sim_gpio(\d+)/value$", path)
-        if found:
-            by_line[int(found.group(1))] = path
-    missing = [f"{name} (GPIO{pin})" for name, pin in pins.items() if pin not in by_line]
-    if missing:
-        raise ValueError(f"no simulated line for the lamp of {', '.join(missing)}")
-    return {name: by_line[pin] for name, pin in pins.items()}
+    return sim_line_files(listing, pins, "value", "the lamp of ")
 
 
 def sampling_script(paths: Mapping[str, str], samples: int = SAMPLES, gap_s: float = GAP_S) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 # -- what the display received (tools/boot_modules/i2c-sink.c) ------------------------
@@ -95,17 +96,25 @@ def journal_faults(text: str) -> list[str]:
     return [line for line in text.splitlines() if TRACEBACK.search(line) or DENIAL.search(line)]
 
 
-def sim_pull_paths(listing: str, pins: dict[str, int]) -> dict[str, str]:
-    """Each button's simulated line's pull file, from a list of gpio-sim's sim_gpio*/pull paths."""
+def sim_line_files(listing: str, pins: Mapping[str, int], file: str, whose: str = "") -> dict[str, str]:
+    """Each named pin's simulated line's ``file`` (pull, value), from a list of gpio-sim's sim_gpio*/FILE paths.
+
+    ValueError names the pins with no line (``whose`` before them: "the lamp of ").
+    """
     by_line = {}
     for path in listing.split():
-        found = re.search(r"/sim_gpio(\d+)/pull$", path)
+        found = re.search(rf"/sim_gpio(\d+)/{re.escape(file)}$", path)
         if found:
             by_line[int(found.group(1))] = path
     missing = [f"{name} (GPIO{pin})" for name, pin in pins.items() if pin not in by_line]
     if missing:
-        raise ValueError(f"no simulated line for {', '.join(missing)}")
+        raise ValueError(f"no simulated line for {whose}{', '.join(missing)}")
     return {name: by_line[pin] for name, pin in pins.items()}
+
+
+def sim_pull_paths(listing: str, pins: Mapping[str, int]) -> dict[str, str]:
+    """Each button's simulated line's pull file, from a list of gpio-sim's sim_gpio*/pull paths."""
+    return sim_line_files(listing, pins, "pull")
 
 
 # -- the table -----------------------------------------------------------------------
