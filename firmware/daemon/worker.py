@@ -1,7 +1,7 @@
 """Work that grows with the store, done beside the loop: the statistics (and the tallies they keep).
 
 Opening Statistics over a store whose games were finished before tallies
-existed replays each of them once (:func:`firmware.table.person_stats.load_tallies`):
+existed replays each of them once (:func:`firmware.table.person_stats.tallies_by_id`):
 over 10,000 games that is many seconds, far past systemd's watchdog. So the
 :class:`StatsWorker` does it in a thread of its own, with its own read-only
 connection to the game file, and hands everything back through the loop's

@@ -140,12 +140,6 @@ BATCH = 200
 BATCH_SECONDS = 0.25
 
 
-def load_tallies(store, seats_of, **counting) -> list[dict] | None:
-    """The tallies of every finished game, newest first (see :func:`tallies_by_id`); None when stopped."""
-    found = tallies_by_id(store, seats_of, **counting)
-    return None if found is None else list(found.values())
-
-
 def tallies_by_id(store, seats_of, *, keep=None, progress=None, stopped=lambda: False) -> dict[int, dict] | None:
     """Game id -> tally of every finished game, newest first, computing (and keeping) the missing ones.
 
@@ -208,7 +202,7 @@ def load_sums(store, seats_of, *, keep=None, progress=None, stopped=lambda: Fals
     """Every finished game's tally added up, adding only the games finished since the sums were kept.
 
     Reads the list of finished games and the kept sums; the tallies of the
-    games not in the sums yet are read (or computed, see :func:`load_tallies`)
+    games not in the sums yet are read (or computed, see :func:`tallies_by_id`)
     and added, and the new sums kept with them in one transaction. Sums that
     hold a game no longer finished (damaged since) start over. Many games to
     add (a store from before tallies, or before sums) are counted by

@@ -63,7 +63,7 @@ def test_store_tallies_a_per_game_fact_wins_over_the_old_one_and_reading_again_w
         a = finished(store, ["Red", "Blue"], 0)
         store.put_fact(person_stats.OLD_TALLIES_KEY, {str(a): {"seats": [seat("Old"), seat("Bob")], "winner": 0}})
         person_stats.keep_tally(store, a, {"seats": [seat("New"), seat("Bob")], "winner": 0, "columns": 3})
-        assert [t["seats"][0]["name"] for t in person_stats.load_tallies(store, seats_from_meta)] == ["New"]
+        assert [t["seats"][0]["name"] for t in person_stats.tallies_by_id(store, seats_from_meta).values()] == ["New"]
         before = fact_rows(state_dir)
         assert person_stats.OLD_TALLIES_KEY not in before
 
@@ -71,4 +71,4 @@ def test_store_tallies_a_per_game_fact_wins_over_the_old_one_and_reading_again_w
             raise AssertionError(f"nothing to keep, yet it wrote {values}")
 
         store.put_facts = no_writes
-        assert [t["seats"][0]["name"] for t in person_stats.load_tallies(store, seats_from_meta)] == ["New"]
+        assert [t["seats"][0]["name"] for t in person_stats.tallies_by_id(store, seats_from_meta).values()] == ["New"]
