@@ -63,7 +63,7 @@ def run(args) -> int:
 
 def _read(state_dir, config_names, counts: bool = False):
     """The roster, and with ``counts`` each person's (games, wins) by the statistics' key."""
-    from firmware.table import person_stats, tally_sums, roster as R
+    from firmware.table import person_stats, roster as R
     from firmware.table.seat import seats_from_meta
     from firmware.store import Store, StoreError, StoreMissingError, default_state_dir
 
@@ -81,17 +81,18 @@ def _read(state_dir, config_names, counts: bool = False):
             sums = person_stats.load_sums(person_stats.Unwritten(store, {}), seats_from_meta)
         except StoreError as err:
             raise UsageError(str(err)) from None
-        return roster, _counts(roster, sums or tally_sums.empty())
+        return roster, _counts(roster, sums)
     finally:
         store.close()
 
 
-def _counts(roster, sums) -> dict:
-    """(games, wins) of contests (two or more seats) per statistics key, from the kept sums, as the statistics screen adds them."""
+def _counts(roster, sums: dict | None) -> dict:
+    """(games, wins) of contests (two or more seats) per statistics key, from the kept sums (None: no games),
+    as the statistics screen adds them."""
     from firmware.table import tally_sums
 
     out: dict = {}
-    for seat, numbers in tally_sums.seats(sums):
+    for seat, numbers in tally_sums.seats(sums) if sums else ():
         if seat.get("bot"):
             continue
         key = roster.who(seat)[0]
