@@ -40,6 +40,17 @@ def _finish_one(state_dir) -> int:
         return game.id
 
 
+def _read_twice(state_dir):
+    """Two readings of the statistics by a process that writes nothing, as two loads of the web's page: the sums
+    each gave, and the second one's store (its reads of every tally counted)."""
+    with Store.open(state_dir, readonly=True) as store:
+        memory = {}
+        first = person_stats.load_sums(person_stats.Unwritten(store, memory), seats_from_meta)
+        spy = Spy(store)
+        again = person_stats.load_sums(person_stats.Unwritten(spy, memory), seats_from_meta)
+    return first, again, spy
+
+
 def test_a_reader_reads_the_kept_sums_and_no_tally_when_nothing_changed(tmp_path):
     state_dir = tmp_path / "state"
     many_finished_games(state_dir, 300)
@@ -60,11 +71,7 @@ def test_a_reader_adds_the_games_finished_since_in_its_memory_once(tmp_path):
         person_stats.load_sums(box, seats_from_meta)
     new = _finish_one(state_dir)  # finished after the box last added up: its sums lack it
     data = (state_dir / DB_NAME).read_bytes()
-    with Store.open(state_dir, readonly=True) as store:
-        memory = {}
-        first = person_stats.load_sums(person_stats.Unwritten(store, memory), seats_from_meta)
-        spy = Spy(store)
-        again = person_stats.load_sums(person_stats.Unwritten(spy, memory), seats_from_meta)
+    first, again, spy = _read_twice(state_dir)
     assert tally_sums.covered(first) == 301 and new in tally_sums.game_ids(first)
     assert again == first and spy.tally_reads == 0  # the second page starts from what the first worked out
     assert (state_dir / DB_NAME).read_bytes() == data  # nothing written
@@ -76,10 +83,6 @@ def test_a_reader_of_a_store_without_sums_works_them_out_once_and_writes_nothing
     state_dir = tmp_path / "state"
     many_finished_games(state_dir, 150)  # more than FEW: counted game by game, as before tallies
     data = (state_dir / DB_NAME).read_bytes()
-    with Store.open(state_dir, readonly=True) as store:
-        memory = {}
-        first = person_stats.load_sums(person_stats.Unwritten(store, memory), seats_from_meta)
-        spy = Spy(store)
-        again = person_stats.load_sums(person_stats.Unwritten(spy, memory), seats_from_meta)
+    first, again, spy = _read_twice(state_dir)
     assert tally_sums.covered(first) == 150 and again == first and spy.tally_reads == 0
     assert (state_dir / DB_NAME).read_bytes() == data
