@@ -156,14 +156,10 @@ def close_open_game(state_dir: Path) -> None:
             store.abandon(game.id)
 
 
-def _env():
-    return as_installed()
-
-
 def _command(*words, check=False) -> float:
     """Seconds for a whole ``cantstop-box`` command, process start to exit."""
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *words], cwd=ROOT, env=_env(),
+    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *words], cwd=ROOT, env=as_installed(),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t
     if done.returncode != 0 and check is not None and (check or "import" not in words):
@@ -195,7 +191,7 @@ later = min(timed(lambda: load_stats(store, roster)) for _ in range({20 * runs})
 cont = min(timed(lambda: unfinished(store, roster)) for _ in range({20 * runs}))
 print(json.dumps([first, later, cont]))
 """
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=as_installed(), capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr.strip())
     return json.loads(out.stdout.splitlines()[-1])
@@ -237,7 +233,7 @@ for f in (start, lambda: command("history", "--state-dir", {str(state_dir)!r}),
     out.append(min(timed(f) for _ in range({runs})))
 print(json.dumps(out))
 """
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=as_installed(), capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(done.stderr.strip())
     return json.loads(done.stdout.splitlines()[-1])
