@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..views import DiceView, MoveView, Option, PickView, TurnView
 from .frame import legend, top_bar, who
 from .icons import claim_tags, column_tag, die
-from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, fit, width_of, wrap, wrap_all
+from .kit import BODY_BOTTOM, BODY_TOP, INK_TOP, PITCH, Canvas, cut_names, width_of, wrap, wrap_all
 
 BODY_SPACE = BODY_BOTTOM - BODY_TOP + 1
 PAIRING_TOP = 24  # the dice screen's row of A B C tabs, under the dice
@@ -29,11 +29,9 @@ def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "
         if need <= BODY_SPACE and width_of(heading, head_font) <= c.width:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
-    for name in sorted({n for n in (player, *names) if n}, key=len, reverse=True):
-        short = fit(name, c.width // 2, note_font)
-        if short != name and any(name in line for line in note):
-            c.cut(name)
-            note = tuple(line.replace(name, short) for line in note)
+    note, cut = cut_names(note, (player, *names), c.width, note_font)
+    for name in cut:
+        c.cut(name)
     notes = wrap_all(note, c.width, note_font)
     keep = (BODY_SPACE - PITCH[head_font] - 1) // PITCH[note_font]
     if len(notes) > keep:
@@ -148,15 +146,10 @@ def move_lines(c: Canvas, v: MoveView, room: int, final: bool = False) -> list[s
     cuts when ``final`` (the room the painter settled on): a cut name, never a lost reason.
     """
     if v.stop_note and not v.can_stop:
-        note = v.stop_note
-        for name in sorted(v.note_names, key=len, reverse=True):
-            if len(wrap(note, room, "small")) <= 2:
-                break
-            short = fit(name, room // 2, "small")
-            if short != name and name in note:
-                note = note.replace(name, short)
-                if final:
-                    c.cut(name)
+        (note,), cut = cut_names((v.stop_note,), v.note_names, room, "small",
+                                 enough=lambda lines: len(wrap(lines[0], room, "small")) <= 2)
+        for name in cut if final else ():
+            c.cut(name)
         lines = [c.words.SCREEN["cant_stop_colon"], *wrap(note, room, "small")]
         return lines if len(lines) <= 2 else wrap(note, room, "small")
     if v.bot and v.bot_next:

@@ -17,7 +17,6 @@ adds around the view's own texts.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw
@@ -56,6 +55,24 @@ def width_of(text: str, font_name: str) -> int:
 def fit(text: str, width: int, font_name: str) -> str:
     """``text`` cut (ending in ``..``) so it fits ``width`` pixels; unchanged when it fits."""
     return glyphs.fit(text, width, font_name)
+
+
+def cut_names(lines: tuple[str, ...], names, width: int, font_name: str,
+              enough=lambda lines: False) -> tuple[tuple[str, ...], list[str]]:
+    """``lines`` with each of ``names`` in them, the longest first, cut to half of ``width`` where it is longer,
+    until ``enough(lines)``; and the names that were cut (for :meth:`Canvas.cut`).
+
+    How a sentence about players keeps its words when a name is too long for it: "Maximili.. stopped.".
+    """
+    cut = []
+    for name in sorted(dict.fromkeys(n for n in names if n), key=len, reverse=True):  # ties: in the order given
+        if enough(lines):
+            break
+        short = fit(name, width // 2, font_name)
+        if short != name and any(name in line for line in lines):
+            lines = tuple(line.replace(name, short) for line in lines)
+            cut.append(name)
+    return lines, cut
 
 
 def wrap(text: str, width: int, font_name: str) -> list[str]:
