@@ -164,6 +164,11 @@ class InstructionsView:
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
     expect: tuple[str, ...] = ()  # ("ROLL",) at a handover: the next player's ROLL is awaited
 
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """A, on the first of several pages: there is no page before it."""
+        return ("A",) if self.page == 1 and self.pages > 1 else ()
+
 
 @dataclass(frozen=True)
 class WinView:
@@ -225,6 +230,11 @@ class MenuView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
     off: tuple[int, ...] = ()  # items that cannot be used now: shown as such, in their places
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """ROLL on an item that cannot be used now (it only says why); A and B in a list of one."""
+        return (("ROLL",) if self.cursor in self.off else ()) + (("A", "B") if len(self.items) == 1 else ())
 
 
 @dataclass(frozen=True)

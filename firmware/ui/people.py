@@ -128,7 +128,7 @@ def continue_view(app: App, alert) -> v.View:
     s = app.screen
     if s.games is not None and not s.games:
         title, lines = app.words.NO_UNFINISHED
-        return v.MessageView(title, lines, app.words.KEYS["back"], alert, lang=app.language)
+        return v.MessageView(title, lines, app.words.KEYS["none_left"], alert, lang=app.language)
     items = tuple(app.words.continue_item(g.id, g.names, g.turns) for g in s.games or ())
     return v.MenuView(app.words.CONTINUE, items, min(s.cursor, max(0, len(items) - 1)), app.words.KEYS["menu"], alert,
                       lang=app.language)

@@ -56,9 +56,9 @@ KEYS = {
     "page": N_("A/B:page ROLL:next"),
     "done": N_("ROLL:done"),
     "see_winner": N_("ROLL:see the winner"),
-    "stats": N_("A/B:page MENU:menu"),
+    "stats": N_("A/B:page ROLL:back MENU:menu"),
     "recap": N_("ROLL:back MENU:menu"),
-    "back": N_("MENU:menu"),
+    "none_left": N_("ROLL:ok MENU:menu"),  # nothing to continue: both go back to the menu
     "pick": N_("A/B:pick STOP:back"),
     "board": N_("A/B:col C:+4 ROLL:game"),
     "hint": N_("ROLL:ok MENU:menu"),

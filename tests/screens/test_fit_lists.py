@@ -83,7 +83,7 @@ def messages(draw):
     elif kind == "no_game":
         (title, lines), keys = w.NO_GAME, w.KEYS["message"]
     elif kind == "no_unfinished":
-        (title, lines), keys = w.NO_UNFINISHED, w.KEYS["back"]
+        (title, lines), keys = w.NO_UNFINISHED, w.KEYS["none_left"]
     elif kind == "notice":
         title, lines = w.notice(draw(st.sampled_from(("reset", "unreadable", "damaged"))), draw(reasons))
         keys = w.KEYS["message"]

@@ -110,7 +110,7 @@ def _screens(lang: str):
         yield "no claims", v.WinView(name, 3, (), 40, (), w.win_keys(False), lang=lang)
         for turns in (1, 188):
             yield "win", v.WinView(name, 3, (2, 7, 12), turns, w.practice_result(turns, 17.7), w.win_keys(False), lang=lang)
-        yield "stats", v.StatsView(tuple((n, 188) for n in names[:4]), 1888, w.KEYS["back"], lang=lang)
+        yield "stats", v.StatsView(tuple((n, 188) for n in names[:4]), 1888, w.KEYS["stats_one"], lang=lang)
         # the board: a column page of every kind
         cols = tuple(v.Column(c, 13, (13, 12, 11, 10), 9 if c == 8 else 0, 0 if c == 7 else None) for c in range(2, 13))
         four = tuple(names[:3]) + (name,)
@@ -130,7 +130,7 @@ def _screens(lang: str):
     yield "continue", v.MenuView(w.CONTINUE, (w.continue_item(41, (names[0], w.BOX_PLAYER), 17),), 0, w.KEYS["menu"],
                                  lang=lang)
     title, lines = w.NO_UNFINISHED
-    yield "no unfinished", v.MessageView(title, lines, w.KEYS["back"], lang=lang)
+    yield "no unfinished", v.MessageView(title, lines, w.KEYS["none_left"], lang=lang)
     title, lines = w.counting(12_345, 99_999)
     yield "counting", v.MessageView(title, lines, w.KEYS["stats_one"], lang=lang)
     yield "recap key", v.WinView(long, 0, (2, 7, 12), 188, (), w.win_keys(True), lang=lang)
@@ -144,7 +144,7 @@ def _screens(lang: str):
     yield "no game", v.MessageView(title, lines, w.KEYS["box_ok"], lang=lang)
     for cursor in (0, 5, len(w.MENU_ITEMS) - 1):  # the last page too (the sound items)
         yield "menu", v.MenuView(w.MENU, tuple(w.MENU_ITEMS.values()), cursor, w.KEYS["menu"], lang=lang)
-    yield "stats empty", v.StatsView((), 0, w.KEYS["back"], lang=lang)
+    yield "stats empty", v.StatsView((), 0, w.KEYS["stats_one"], lang=lang)
     yield "off", v.OffView(w.off_reason("Game saved"), lang=lang)
     rows = [("players", 4), ("win", 11), ("win", 1), ("speedy", True), ("risky", False), ("start", None)]
     rows += [(f"colour{i}", c) for i, c in enumerate(COLOURS[:4])] + [("plays3", "strong"), ("plays2", None)]
