@@ -28,7 +28,8 @@ import time
 from pathlib import Path
 
 import boot_image
-from boot_check_steps import PLANNED, Board, run_checks
+from boot_board import Board
+from boot_check_steps import PLANNED, run_checks
 from boot_guest import AgentError, Guest
 from boot_parse import Report, table
 from pi_check import fresh_clone, head_commit

@@ -1,6 +1,8 @@
 """`make boot-check`'s lamp and buzzer steps on the booted guest: wire them in the
-settings before the boot, and see the lamps go out when the box stops. (Reading the
-lamps after each press is in boot_check_steps.py; what a reading means, in boot_lamps.py.)
+settings before the boot, record the buzzer's line through the presses, and see
+the lamps go out when the box stops. (Reading the lamps after each press is in
+boot_board.py; what a reading means, in boot_lamps.py; what the buzzer's
+record means, in boot_tones.py.)
 """
 
 from __future__ import annotations
@@ -8,12 +10,14 @@ from __future__ import annotations
 import time
 from functools import cache
 from pathlib import Path
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from boot_lamps import OFF, lamp_text, with_lamps
+from boot_tones import edges, judge_tones, line_numbers, melodies, trace_setup, trace_stop
 
 if TYPE_CHECKING:
-    from boot_check_steps import Board
+    from boot_board import Board
 
 SETTINGS = "/etc/cantstop-box/config.toml"
 # The lamps and the buzzer, wired where the default settings suggest (their commented-out lines):
@@ -22,6 +26,9 @@ LAMPS = {"ROLL": 17, "STOP": 27, "A": 22, "B": 23, "C": 20, "MENU": 21}
 BUZZER = 18
 PYTHON = "/opt/cantstop-box/venv/bin/python"
 DEFAULT = Path(__file__).resolve().parents[1] / "firmware/default_config.toml"  # what the install puts in SETTINGS
+# The kernel's trace: tracefs where systemd mounts it, else under debugfs.
+TRACING = ("$(if [ -e /sys/kernel/tracing/trace ]; then echo /sys/kernel/tracing; "
+           "else echo /sys/kernel/debug/tracing; fi)")
 
 
 def settings_text() -> str:
@@ -73,3 +80,41 @@ def check_lamps_out(board: Board, name: str, unit: str) -> None:
     names = list(LAMPS)
     board.report.add(name, bool(on) and not still and state != "active", time.monotonic() - t,
                      f"before: {lamp_text(before, names)}; after systemctl stop ({state}): {lamp_text(after, names)}")
+
+
+def gpio_lines(board: Board) -> dict[str, int]:
+    """Each lamp's line and the buzzer's ("buzzer"), as numbers in the kernel's GPIO space."""
+    try:
+        return line_numbers(board.guest.sh("cat /sys/kernel/debug/gpio").stdout, LAMPS | {"buzzer": BUZZER})
+    except ValueError as err:  # the run stops with the table, as when the guest stops answering
+        raise OSError(f"the lamps' and the buzzer's lines: {err}") from None
+
+
+def start_trace(board: Board, numbers: Iterable[int]) -> None:
+    """From now on the kernel records every level set on those lines (and nothing else)."""
+    done = board.guest.sh(f"t={TRACING}; " + trace_setup("$t", list(numbers)))
+    if done.returncode:
+        raise OSError(f"cannot trace the GPIO lines: {done.stderr.strip()[:120]}")
+
+
+def stop_trace(board: Board, file: str) -> str:
+    """The kernel's record since :func:`start_trace`, kept in the run's ``file`` too."""
+    done = board.guest.sh(f"t={TRACING}; " + trace_stop("$t"), timeout=120)
+    (board.workdir / file).write_text(done.stdout)
+    if done.returncode:
+        raise OSError(f"cannot read the GPIO trace: {done.stderr.strip()[:120]}")
+    return done.stdout
+
+
+def cue_names(played: list) -> list[str]:
+    """The cue ("roll", "bust") of each melody played."""
+    from firmware.cues import MELODIES
+
+    cue = {melody: name for name, melody in MELODIES.items()}
+    return [cue.get(tuple(melody), "?") for melody in played]
+
+
+def check_tones(board: Board, name: str, trace: str, number: int, played: list) -> None:
+    """The melodies in the record of line ``number`` are the ones the emulator's box played for the same presses."""
+    ok, detail = judge_tones(melodies(edges(trace, number)), played, cue_names(played))
+    board.report.add(name, ok, None, detail)

@@ -1,34 +1,28 @@
-"""The checks of `make boot-check`, in the order they run on one guest.
-
-``Board`` is the booted guest seen as the box's hardware: press a button (pull
-the simulated line down and up), read what the display received and play it
-into the controller model, read the lamps' lines, ask systemd about the unit, export the game.
+"""The checks of `make boot-check`, in the order they run on one guest
+(``Board``, in boot_board.py, is the guest seen as the box's hardware).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 import boot_image
+from boot_board import PINS, STORE, UNIT, Board, same
+from boot_check_selftest import check_selftest
+from boot_check_lamps import (LAMPS, SETTINGS, box_settings, check_lamps_out, check_tones, gpio_lines, start_trace,
+                               stop_trace, wire_lamps)
 from boot_guest import Guest
-from boot_check_lamps import BUZZER, LAMPS, SETTINGS, box_settings, check_lamps_out, wire_lamps
-from boot_lamps import judge_screens, read_lamps, sampling_script, sim_value_paths
-from boot_parse import (Report, exposure, first_frame_ns, journal_faults, monotonic_s, play, sim_pull_paths, unit_starts,
-                        sink_messages, systemctl_show)
+from boot_lamps import judge_screens, kernel_sets
+from boot_parse import exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
 from boot_reference import Reference, comparable, rolls
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # hw/oled_model.py, the controller model; firmware.cues, the lamps a view lights
 from firmware.cues import lamp_states  # noqa: E402
-UNIT = "cantstop-box.service"
-BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
-STORE = "/var/lib/cantstop-box"
-SINK = "/sys/kernel/debug/i2c-sink/received"
+
 CLONE = "/home/pi/cantstop-box"
-PINS = {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}  # firmware/default_config.toml
 # The scripted game: every button, each at least once where it changes the screen.
 # A, B and C pick a pairing, so they do something only on a roll that offers one:
 # before each, the harness asks the emulator (given the dice rolled so far) whether
@@ -36,132 +30,23 @@ PINS = {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}  # firmware
 SCRIPT = ["ROLL", "ROLL", "A", "ROLL", "B", "ROLL", "C", "STOP", "ROLL", "A", "MENU", "MENU", "ROLL", "B", "STOP"]
 CHOICES = ("A", "B", "C")
 TRIES = 6  # rolls at most before a pairing button is pressed anyway
-ACTIVE_WITHIN_S = 300  # after the guest agent answers
 INSTALL_WITHIN_S = 2400
 
 PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh clone",
            "lamps and buzzer in the settings", "active at boot, no login",
            "every button reaches the game", "each screen on the bus", "each lamp's line as the emulator's lamp",
-           "export equals the emulator's", "watchdog kills a stopped daemon", "power cut after a roll",
-           "power cut after a move", "power cut during boot", "lamps out when the box stops",
+           "each melody on the buzzer's line as the emulator's", "export equals the emulator's",
+           "watchdog kills a stopped daemon", "power cut after a roll", "power cut after a move",
+           "power cut during boot", "lamps out when the box stops",
+           "selftest: each lamp alone, each melody, each button",
            "journal: no traceback, no denial", "systemd-analyze security <= 2.0",
            "uninstall leaves the games and the edited settings"]
-(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUTTONS, P_SCREENS, P_LAMPS, P_EXPORT, P_WATCHDOG, P_CUT_ROLL, P_CUT_MOVE,
- P_CUT_BOOT, P_LAMPS_OUT, P_JOURNAL, P_SECURITY, P_UNINSTALL) = PLANNED
+(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUTTONS, P_SCREENS, P_LAMPS, P_TONES, P_EXPORT, P_WATCHDOG, P_CUT_ROLL,
+ P_CUT_MOVE, P_CUT_BOOT, P_LAMPS_OUT, P_SELFTEST, P_JOURNAL, P_SECURITY, P_UNINSTALL) = PLANNED
 
 
 def say(text: str) -> None:
     boot_image.say(text)
-
-
-class Board:
-    def __init__(self, guest: Guest, report: Report, tarball: bytes, workdir: Path, started: float) -> None:
-        self.guest = guest
-        self.report = report
-        self.tarball = tarball
-        self.workdir = workdir
-        self.started = started
-        self.pulls: dict[str, str] = {}
-        self.values: dict[str, str] = {}  # each lamp's sim_gpioN/value
-        self.lamp_log: list[str] = []  # every reading's rows, for $BOOT_CHECK_CACHE/run/lamps.txt
-        self.lamp_s = 0.0  # time spent reading them
-        self.settings = b""  # the settings as the check edited them
-        self.controller = None
-        self.seen = 0  # messages of this boot already played
-
-    # -- power --------------------------------------------------------------------
-
-    def boot(self) -> float:
-        """Power on and wait for the agent; a fresh display (the panel lost power too)."""
-        from hw.oled_model import SSD1306
-
-        self.guest.power_on()
-        up = self.guest.wait_agent()
-        self.controller = SSD1306(64)
-        self.seen = 0
-        say(f"boot {self.guest.boots}: the guest agent answers {up:.0f} s after power-on")
-        return up
-
-    def wait_active(self, within: float = ACTIVE_WITHIN_S) -> tuple[str, float]:
-        start = time.monotonic()
-        state = "?"
-        while time.monotonic() - start < within:
-            state = self.guest.run("/bin/systemctl", "is-active", UNIT).stdout.strip()
-            if state in ("active", "failed"):
-                break
-            time.sleep(2)
-        return state, time.monotonic() - start
-
-    def unit(self) -> dict[str, str]:
-        return systemctl_show(self.guest.run("/bin/systemctl", "show", UNIT, "-p", "MainPID", "-p", "NRestarts",
-                                             "-p", "ExecMainStartTimestampMonotonic", "-p",
-                                             "ActiveEnterTimestampMonotonic", "-p", "ActiveState").stdout)
-
-    # -- the display ----------------------------------------------------------------
-
-    def received(self):
-        return sink_messages(self.guest.read(SINK))
-
-    def screen(self, settle: float = 1.5, within: float = 20.0):
-        """What the panel shows once the bus has been quiet for ``settle`` seconds."""
-        start = time.monotonic()
-        count, quiet_since = -1, time.monotonic()
-        messages = []
-        while time.monotonic() - start < within:
-            messages = self.received()
-            if len(messages) != count:
-                count, quiet_since = len(messages), time.monotonic()
-            elif time.monotonic() - quiet_since >= settle:
-                break
-            time.sleep(0.3)
-        play(self.controller, messages[self.seen:])
-        self.seen = len(messages)
-        return self.controller.glass()
-
-    # -- the buttons ----------------------------------------------------------------
-
-    def find_lines(self) -> None:
-        listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/pull").stdout
-        self.pulls = sim_pull_paths(listing, PINS)
-
-    def find_lamps(self) -> None:
-        listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/value").stdout
-        self.values = sim_value_paths(listing, LAMPS)
-
-    def lamps(self) -> dict[str, str]:
-        """Each lamp off, lit or pulsing, as its line reads over about a second (tools/boot_lamps.py)."""
-        t = time.monotonic()
-        done = self.guest.sh(sampling_script(self.values), timeout=60)
-        self.lamp_s += time.monotonic() - t
-        # Which lines are claimed, and how, as the kernel says: for the log only.
-        lines = "|".join(str(pin) for pin in (*LAMPS.values(), BUZZER))
-        claimed = self.guest.sh(f"grep -E 'GPIO({lines}) ' /sys/kernel/debug/gpio").stdout
-        self.lamp_log.append(claimed + done.stdout)
-        (self.workdir / "lamps.txt").write_text("\n\n".join(self.lamp_log))
-        if done.returncode:
-            raise OSError(f"cannot read the lamps' lines: {done.stderr.strip()[:120]}")
-        try:
-            return read_lamps(done.stdout, list(self.values))
-        except ValueError as err:  # the run stops with the table, as when the guest stops answering
-            raise OSError(f"the lamps' lines: {err}") from None
-
-    def press(self, button: str) -> None:
-        pull = self.pulls[button]
-        done = self.guest.sh(f"echo pull-down > {pull} && sleep 0.15 && echo pull-up > {pull}")
-        if done.returncode:
-            raise OSError(f"cannot press {button}: {done.stderr.strip()}")
-
-    def export(self) -> dict | None:
-        done = self.guest.run("/usr/sbin/runuser", "-u", "cantstop", "--", BOX, "export", "--state-dir", STORE,
-                              timeout=180)
-        return json.loads(done.stdout) if done.returncode == 0 else None
-
-    def as_pi(self, command: str, timeout: float = 600.0):
-        return self.guest.run("/usr/sbin/runuser", "-l", "pi", "-c", command, timeout=timeout)
-
-
-def same(a, b) -> bool:
-    return a is not None and b is not None and a.convert("1").tobytes() == b.convert("1").tobytes()
 
 
 # -- the checks, in order -------------------------------------------------------------
@@ -200,6 +85,7 @@ def run_checks(board: Board) -> None:
         check_watchdog(board)
         check_power_cuts(board)
         check_lamps_out(board, P_LAMPS_OUT, UNIT)
+        check_selftest(board, P_SELFTEST)  # as an owner runs it: with the service stopped
     check_journal(board)
     check_uninstall(board, before)
 
@@ -287,7 +173,10 @@ def check_buttons(board: Board) -> None:
     board.find_lamps()
     shown = [board.screen()]
     lamps = [board.lamps()]
+    lines = gpio_lines(board)
+    start_trace(board, lines.values())
     script = play_script(board, shown, lamps)
+    trace = stop_trace(board, "gpio-trace.txt")
     record = board.export()
     pressed_s = time.monotonic() - t - board.lamp_s
     if record is None:
@@ -303,6 +192,7 @@ def check_buttons(board: Board) -> None:
             lit.append(lamp_states(reference.box.last_view))
             kinds.append(type(reference.box.last_view).__name__)
         settled = reference.restarted_screen
+        played = reference.played
         wanted = reference.export()
     finally:
         reference.close()
@@ -319,7 +209,10 @@ def check_buttons(board: Board) -> None:
     report.add(P_SCREENS, not differ, None, f"{len(shown) - len(differ)} of {len(shown)} screens the same"
                + (f"; differ after presses {differ[:5]} (PNGs in {board.workdir})" if differ else ""))
     ok, detail = judge_screens(lamps, [{b: lit[i][b] for b in LAMPS} for i in range(len(lit))], kinds, list(LAMPS))
+    if not ok:
+        detail += "; " + kernel_sets(trace, {b: lines[b] for b in LAMPS})
     report.add(P_LAMPS, ok, board.lamp_s, detail)
+    check_tones(board, P_TONES, trace, lines["buzzer"], played)
     report.add(P_EXPORT, comparable(record) == comparable(wanted), None,
                f"{len(record.get('events', []))} events, {len(rolls(record))} rolls")
     board.last_screen = settled if same(shown[-1], expected[-1]) else shown[-1]

@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from boot_parse import sim_line_files
+from boot_tones import edges
 
 OFF, LIT, PULSE = "off", "lit", "pulse"  # as firmware/cues/lamps.py names them
 SAMPLES = 40  # reads of every lamp line, one round after another
@@ -123,3 +124,50 @@ def judge_screens(read: list[Mapping[str, str]], wanted: list[Mapping[str, str]]
 def _kind(view_name: str) -> str:
     """``"TurnView"`` -> ``"turn"``."""
     return view_name.removesuffix("View").lower()
+
+
+def kernel_sets(trace: str, numbers: Mapping[str, int]) -> str:
+    """How often the kernel's record has the box setting each lamp's line high: ``ROLL 1 of 12 sets high, ...``.
+
+    Said beside lamps read wrongly, to tell a box that left its lamps dark from a reading gone wrong.
+    """
+    parts = []
+    for name, number in numbers.items():
+        levels = [level for _, level in edges(trace, number)]
+        parts.append(f"{name} {levels.count(1)} of {len(levels)}")
+    return "the kernel saw the box set each lamp's line high: " + ", ".join(parts)
+
+
+OVERLAP_S = 0.05  # one lamp out and the next lit are two writes: this close is "in turn"
+
+
+def lit_alone(levels: Mapping[str, list[tuple[float, int]]], order: list[str], least_s: float) -> tuple[bool, str]:
+    """Whether each lamp's line went high once, for ``least_s`` or longer, alone, in ``order`` (the self test).
+
+    ``levels`` holds each lamp's (seconds, level) from the kernel's record
+    (:func:`boot_tones.edges`); a lamp's time lit runs from its first rise to its last fall.
+    """
+    spans: dict[str, tuple[float, float]] = {}
+    wrong = []
+    for name in order:
+        rises = [t for t, level in levels.get(name, []) if level == 1]
+        falls = [t for t, level in levels.get(name, []) if level == 0 and rises and t > rises[0]]
+        if not rises:
+            wrong.append(f"{name} never lit")
+        elif not falls or falls[-1] < rises[-1]:
+            wrong.append(f"{name} never went out")
+        else:
+            spans[name] = (rises[0], falls[-1])
+    lit = [name for name in sorted(spans, key=lambda n: spans[n][0])]
+    if lit != [name for name in order if name in spans]:
+        wrong.append(f"lit in the order {' '.join(lit)}")
+    for a, b in zip(lit, lit[1:]):
+        if spans[a][1] - spans[b][0] > OVERLAP_S:
+            wrong.append(f"{a} and {b} lit together")
+    short = [name for name, (on, off) in spans.items() if off - on < least_s]
+    if short:
+        wrong.append(f"{' '.join(short)} lit under {least_s:g} s")
+    times = [off - on for on, off in spans.values()]
+    said = (f"{' '.join(lit)} each lit alone in turn, {min(times):.2f}-{max(times):.2f} s each" if times
+            else "no lamp lit")
+    return not wrong, "; ".join(wrong + [said]) if wrong else said

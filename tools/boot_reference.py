@@ -42,6 +42,22 @@ def _make_box():
     return make
 
 
+class _Heard:
+    """A buzzer that keeps what it is given to play."""
+
+    def __init__(self, into: list) -> None:
+        self.into = into
+
+    def play(self, melody) -> None:
+        self.into.append(tuple(melody))
+
+
+def _signals(into: list):
+    from firmware.daemon.signals import Signals
+
+    return Signals(None, _Heard(into))
+
+
 class Reference:
     """The emulator's box, pressed as the booted one was; ``frames[i]`` is the screen after press i."""
 
@@ -66,7 +82,8 @@ class Reference:
 
         self.display = FakeDisplay(cfg.display.dimensions)
         self.store = Store.open(self.state)
-        self.box = _make_box()(cfg, self.display, self.store, None, dice=next_dice)
+        self.played: list[tuple] = []  # every melody the box's buzzer was given, in order
+        self.box = _make_box()(cfg, self.display, self.store, None, dice=next_dice, signals=_signals(self.played))
         self.box.clock = lambda: self.now
         self.box.start()
 

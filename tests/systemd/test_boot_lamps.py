@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import boot_lamps  # noqa: E402  (tools/boot_lamps.py)
 from boot_check_lamps import BUZZER, LAMPS  # noqa: E402
-from boot_check_steps import PINS  # noqa: E402
+from boot_board import PINS  # noqa: E402
 
 from firmware.config import ConfigError, load, parse  # noqa: E402
 
@@ -147,3 +147,34 @@ def test_boot_check_the_emulator_runs_with_the_booted_boxs_settings_buzzer_and_a
         finally:
             reference.close()
     assert menus[0] != menus[1]  # the buzzer's Sounds item: 8 menu entries, not 7
+
+
+def _lit(spans):
+    """Each lamp's (seconds, level) for lamps lit over the given (on, off) spans."""
+    return {name: [(0.0, 0), (on, 1), (off, 0)] for name, (on, off) in spans.items()}
+
+
+def test_boot_lamps_the_self_test_lights_each_lamp_alone_in_turn():
+    turns = {name: (1 + 0.6 * i, 1 + 0.6 * i + 0.6) for i, name in enumerate(NAMES)}  # one out as the next is lit
+    ok, detail = boot_lamps.lit_alone(_lit(turns), NAMES, least_s=0.3)
+    assert ok and detail == "ROLL STOP A B C MENU each lit alone in turn, 0.60-0.60 s each"
+
+
+def test_boot_lamps_the_self_test_fails_a_lamp_missing_together_out_of_turn_or_too_short():
+    turns = {name: (1 + 0.6 * i, 1.6 + 0.6 * i) for i, name in enumerate(NAMES)}
+    missing = _lit({n: s for n, s in turns.items() if n != "B"})
+    assert boot_lamps.lit_alone(missing, NAMES, 0.3)[1].startswith("B never lit")
+    together = _lit(turns | {"A": (1.0, 3.0)})
+    ok, detail = boot_lamps.lit_alone(together, NAMES, 0.3)
+    assert not ok and "lit in the order ROLL A STOP" in detail and "A and STOP lit together" in detail
+    short = _lit(turns | {"C": (turns["C"][0], turns["C"][0] + 0.1)})
+    assert "C lit under 0.3 s" in boot_lamps.lit_alone(short, NAMES, 0.3)[1]
+    stuck = _lit(turns) | {"MENU": [(0.0, 0), (4.0, 1)]}
+    assert "MENU never went out" in boot_lamps.lit_alone(stuck, NAMES, 0.3)[1]
+
+
+def test_boot_lamps_the_kernel_record_says_how_often_each_lamp_was_set_high():
+    trace = "\n".join(f"  cantstop-box-1 [000] .....  {t:.6f}: gpio_value: {line} set {v}"
+                      for t, line, v in [(1.0, 475, 1), (1.1, 475, 0), (1.2, 475, 1), (1.3, 476, 0)])
+    assert boot_lamps.kernel_sets(trace, {"ROLL": 475, "STOP": 476, "A": 477}) == (
+        "the kernel saw the box set each lamp's line high: ROLL 2 of 3, STOP 0 of 1, A 0 of 0")

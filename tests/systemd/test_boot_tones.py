@@ -1,0 +1,150 @@
+"""make boot-check's buzzer logic (tools/boot_tones.py): the kernel's record of the
+buzzer's line made back into the melodies the box played.
+
+Most records here are written as the kernel's trace prints them, from the box's
+own melodies (firmware.cues) played as a software PWM would, with jitter and a
+late start; one is a real record, kept from a booted guest's five rolls
+(tests/fixtures/boot/five-rolls-trace.txt, an emulated processor's uneven edges and all).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import boot_tones  # noqa: E402  (tools/boot_tones.py)
+
+from firmware.cues import MELODIES  # noqa: E402
+
+LINE = 476
+REAL = ROOT / "tests/fixtures/boot/five-rolls-trace.txt"
+DEBUG_GPIO = """gpiochip0: GPIOs 458-511, parent: platform/gpio-sim.0, gpio-sim.0-node0:
+ gpio-463 (GPIO5               |lg                  ) in  hi IRQ ACTIVE LOW
+ gpio-475 (GPIO17              |lg                  ) out hi
+ gpio-476 (GPIO18              |lg                  ) out lo
+"""
+
+
+def trace_of(melodies, start=10.0, gap=2.0, duty=0.25, jitter=0.03, seed=1, line=LINE, others=True, late=0.004):
+    """A trace of ``melodies`` played on ``line`` one after another ``gap`` apart (and another line's PWM);
+    each note's PWM starts up to ``late`` seconds after the note does, as on an emulated processor."""
+    rng = random.Random(seed)
+    rows = ["# tracer: nop", "#", "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION"]
+    t = start
+    for melody in melodies:
+        for hz, seconds in melody:
+            end = t + seconds
+            if hz > 0:
+                t += rng.uniform(0, late)
+                period = 1 / hz
+                while t + period <= end:
+                    rows.append((t, line, 1))
+                    rows.append((t + period * duty * (1 + rng.uniform(-jitter, jitter)), line, 0))
+                    t += period * (1 + rng.uniform(-jitter, jitter))
+            t = end
+        t += gap
+    if others:  # a lamp pulsing at 100 Hz on another line: not the buzzer's
+        rows += [(start + i / 100, 475, i % 2) for i in range(200)]
+    text = [r if isinstance(r, str) else
+            f"          python3-412     [001] .....   {r[0]:.6f}: gpio_value: {r[1]} set {r[2]}" for r in rows]
+    return "\n".join(text) + "\n"
+
+
+def heard(trace):
+    return boot_tones.melodies(boot_tones.edges(trace, LINE))
+
+
+def test_boot_tones_each_line_number_is_the_simulated_header_base_plus_the_pin():
+    # claimed (GPIO17, GPIO18) or not (GPIO21): the header's line N is GPIO N
+    assert boot_tones.line_numbers(DEBUG_GPIO, {"buzzer": 18, "ROLL": 17, "MENU": 21}) == {
+        "buzzer": 476, "ROLL": 475, "MENU": 479}
+    with pytest.raises(ValueError, match=r"GPIO60"):
+        boot_tones.line_numbers(DEBUG_GPIO, {"X": 60})
+    with pytest.raises(ValueError, match="no gpio-sim chip"):
+        boot_tones.line_numbers("gpiochip0: GPIOs 512-543, parent: platform/3f200000.gpio", {"X": 1})
+
+
+def test_boot_tones_every_melody_of_the_box_is_heard_back_note_by_note():
+    played = [MELODIES[c] for c in ("roll", "bust", "roll", "claim", "win")]
+    got = heard(trace_of(played))
+    assert len(got) == len(played)
+    for levels, want in zip(got, played):
+        notes, why = boot_tones.hear(levels, want)
+        assert why == "" and len(notes) == len(boot_tones.pitches(want))
+        for note, hz in zip(notes, boot_tones.pitches(want)):
+            assert note.hz == pytest.approx(hz, rel=0.05)
+            assert note.duty == pytest.approx(0.25, abs=0.05)
+    ok, detail = boot_tones.judge_tones(got, played, ["roll", "bust", "roll", "claim", "win"])
+    assert ok, detail
+    assert detail.startswith("5 of 5 melodies as the emulator's")
+    assert re.search(r"roll x2 8\d\d(-8\d\d)?, bust 4\d\d/29\d, claim 6\d\d/9\d\d, win 5\d\d/6\d\d/7\d\d/10\d\d Hz",
+                     detail), detail
+
+
+def test_boot_tones_a_real_guest_record_of_five_rolls_is_five_rolls():
+    got = heard(REAL.read_text())
+    ok, detail = boot_tones.judge_tones(got, [MELODIES["roll"]] * 5, ["roll"] * 5)
+    assert ok, detail
+    assert re.search(r"roll x5 8[89]\d-9[01]\d Hz", detail)
+    ok, detail = boot_tones.judge_tones(got, [MELODIES["win"]] * 5, ["win"] * 5)
+    assert not ok and detail.startswith("melody 1 (win): ") and "0 of 5 melodies" in detail
+
+
+def test_boot_tones_a_wrong_pitch_a_missing_melody_and_silence_fail():
+    played = [MELODIES["roll"], MELODIES["bust"]]
+    low = [((440.0, 0.04),), MELODIES["bust"]]  # the roll an octave down
+    ok, detail = boot_tones.judge_tones(heard(trace_of(low)), played, ["roll", "bust"])
+    assert not ok and re.search(r"melody 1 \(roll\): a pitch off: heard 4[34]\d Hz, played 880 Hz", detail)
+    assert "1 of 2 melodies as the emulator's" in detail
+    ok, detail = boot_tones.judge_tones(heard(trace_of(played[:1])), played, ["roll", "bust"])
+    assert not ok and detail.startswith("1 melodies heard for 2 played")
+    ok, detail = boot_tones.judge_tones(heard(trace_of([], others=True)), played, ["roll", "bust"])
+    assert not ok and detail.startswith("0 melodies heard for 2 played")
+    # the bust's two notes run together (no rest): one stretch where two were played
+    ok, detail = boot_tones.judge_tones(heard(trace_of([((440.0, 0.17), (294.0, 0.25))])), [MELODIES["bust"]], ["bust"])
+    assert not ok and "1 sounding stretches for 2" in detail
+    # a roll held far too long
+    ok, detail = boot_tones.judge_tones(heard(trace_of([((880.0, 0.4),)])), [MELODIES["roll"]], ["roll"])
+    assert not ok and re.search(r"a stretch of 39\d ms for 40 ms played", detail)
+    assert boot_tones.judge_tones([], [], []) == (True, "no melody played or heard")
+
+
+def test_boot_tones_a_level_set_twice_is_one_edge_and_other_lines_are_left_out():
+    trace = trace_of([MELODIES["roll"]])
+    doubled = trace.replace(f"gpio_value: {LINE} set 1", f"gpio_value: {LINE} set 1\n  x-1 [000] .....   "
+                            f"0.000000: gpio_value: 999 set 0")
+    assert boot_tones.edges(doubled, LINE) == boot_tones.edges(trace, LINE)
+    levels = [level for _, level in boot_tones.edges(trace, LINE)]
+    assert all(a != b for a, b in zip(levels, levels[1:]))
+
+
+def test_boot_tones_the_trace_scripts_filter_the_lines_and_undo_it():
+    setup = boot_tones.trace_setup("/sys/kernel/tracing", [476, 475])
+    assert "echo 'gpio == 476 || gpio == 475' > /sys/kernel/tracing/events/gpio/gpio_value/filter" in setup
+    assert setup.endswith("echo 1 > /sys/kernel/tracing/tracing_on")
+    stop = boot_tones.trace_stop("/sys/kernel/tracing")
+    assert stop.startswith("echo 0 > /sys/kernel/tracing/tracing_on") and stop.endswith("cat /sys/kernel/tracing/trace")
+
+
+def test_boot_tones_a_real_self_test_record_has_each_melody_in_order_and_each_lamp_alone():
+    """A guest's `cantstop-box selftest` (its repeated sets left out): the check's whole judgement of it."""
+    import boot_lamps
+
+    from firmware.cues import CUES
+
+    trace = (ROOT / "tests/fixtures/boot/selftest-trace.txt").read_text()
+    lamps = {"ROLL": 475, "STOP": 485, "A": 480, "B": 481, "C": 478, "MENU": 479}  # 458 + the pin
+    ok, detail = boot_lamps.lit_alone({b: boot_tones.edges(trace, n) for b, n in lamps.items()}, list(lamps), 0.3)
+    assert ok and detail.startswith("ROLL STOP A B C MENU each lit alone in turn"), detail
+    ok, detail = boot_tones.judge_tones(heard(trace), [MELODIES[c] for c in CUES], list(CUES))
+    assert ok, detail
+    assert re.search(r"roll 8\d\d, bust 4\d\d/29\d, claim 6\d\d/10\d\d, win 5\d\d/6\d\d/7\d\d/10\d\d Hz", detail)
+    # the win's first note stalls 17 ms (the emulated processor): a stall in a melody with no rest is no rest
+    assert [len(boot_tones.split(m, 0.012)) for m in heard(trace)] == [1, 2, 2, 2]

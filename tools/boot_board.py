@@ -1,0 +1,137 @@
+"""The booted guest seen as the box's hardware, for `make boot-check`: press a button
+(pull the simulated line down and up), read what the display received and play it
+into the controller model, read the lamps' lines, ask systemd about the unit, export the game.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import boot_image
+from boot_guest import Guest
+from boot_check_lamps import BUZZER, LAMPS
+from boot_lamps import read_lamps, sampling_script, sim_value_paths
+from boot_parse import Report, play, sim_pull_paths, sink_messages, systemctl_show
+
+UNIT = "cantstop-box.service"
+BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
+STORE = "/var/lib/cantstop-box"
+SINK = "/sys/kernel/debug/i2c-sink/received"
+PINS = {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}  # firmware/default_config.toml
+ACTIVE_WITHIN_S = 300  # after the guest agent answers
+
+
+def say(text: str) -> None:
+    boot_image.say(text)
+
+
+class Board:
+    def __init__(self, guest: Guest, report: Report, tarball: bytes, workdir: Path, started: float) -> None:
+        self.guest = guest
+        self.report = report
+        self.tarball = tarball
+        self.workdir = workdir
+        self.started = started
+        self.pulls: dict[str, str] = {}
+        self.values: dict[str, str] = {}  # each lamp's sim_gpioN/value
+        self.lamp_log: list[str] = []  # every reading's rows, for $BOOT_CHECK_CACHE/run/lamps.txt
+        self.lamp_s = 0.0  # time spent reading them
+        self.settings = b""  # the settings as the check edited them
+        self.controller = None
+        self.seen = 0  # messages of this boot already played
+
+    # -- power --------------------------------------------------------------------
+
+    def boot(self) -> float:
+        """Power on and wait for the agent; a fresh display (the panel lost power too)."""
+        from hw.oled_model import SSD1306
+
+        self.guest.power_on()
+        up = self.guest.wait_agent()
+        self.controller = SSD1306(64)
+        self.seen = 0
+        say(f"boot {self.guest.boots}: the guest agent answers {up:.0f} s after power-on")
+        return up
+
+    def wait_active(self, within: float = ACTIVE_WITHIN_S) -> tuple[str, float]:
+        start = time.monotonic()
+        state = "?"
+        while time.monotonic() - start < within:
+            state = self.guest.run("/bin/systemctl", "is-active", UNIT).stdout.strip()
+            if state in ("active", "failed"):
+                break
+            time.sleep(2)
+        return state, time.monotonic() - start
+
+    def unit(self) -> dict[str, str]:
+        return systemctl_show(self.guest.run("/bin/systemctl", "show", UNIT, "-p", "MainPID", "-p", "NRestarts",
+                                             "-p", "ExecMainStartTimestampMonotonic", "-p",
+                                             "ActiveEnterTimestampMonotonic", "-p", "ActiveState").stdout)
+
+    # -- the display ----------------------------------------------------------------
+
+    def received(self):
+        return sink_messages(self.guest.read(SINK))
+
+    def screen(self, settle: float = 1.5, within: float = 20.0):
+        """What the panel shows once the bus has been quiet for ``settle`` seconds."""
+        start = time.monotonic()
+        count, quiet_since = -1, time.monotonic()
+        messages = []
+        while time.monotonic() - start < within:
+            messages = self.received()
+            if len(messages) != count:
+                count, quiet_since = len(messages), time.monotonic()
+            elif time.monotonic() - quiet_since >= settle:
+                break
+            time.sleep(0.3)
+        play(self.controller, messages[self.seen:])
+        self.seen = len(messages)
+        return self.controller.glass()
+
+    # -- the buttons ----------------------------------------------------------------
+
+    def find_lines(self) -> None:
+        listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/pull").stdout
+        self.pulls = sim_pull_paths(listing, PINS)
+
+    def find_lamps(self) -> None:
+        listing = self.guest.sh("ls /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio*/value").stdout
+        self.values = sim_value_paths(listing, LAMPS)
+
+    def lamps(self) -> dict[str, str]:
+        """Each lamp off, lit or pulsing, as its line reads over about a second (tools/boot_lamps.py)."""
+        t = time.monotonic()
+        done = self.guest.sh(sampling_script(self.values), timeout=60)
+        self.lamp_s += time.monotonic() - t
+        # Which lines are claimed, and how, as the kernel says: for the log only.
+        lines = "|".join(str(pin) for pin in (*LAMPS.values(), BUZZER))
+        claimed = self.guest.sh(f"grep -E 'GPIO({lines}) ' /sys/kernel/debug/gpio").stdout
+        self.lamp_log.append(claimed + done.stdout)
+        (self.workdir / "lamps.txt").write_text("\n\n".join(self.lamp_log))
+        if done.returncode:
+            raise OSError(f"cannot read the lamps' lines: {done.stderr.strip()[:120]}")
+        try:
+            return read_lamps(done.stdout, list(self.values))
+        except ValueError as err:  # the run stops with the table, as when the guest stops answering
+            raise OSError(f"the lamps' lines: {err}") from None
+
+    def press(self, button: str) -> None:
+        pull = self.pulls[button]
+        done = self.guest.sh(f"echo pull-down > {pull} && sleep 0.15 && echo pull-up > {pull}")
+        if done.returncode:
+            raise OSError(f"cannot press {button}: {done.stderr.strip()}")
+
+    def export(self) -> dict | None:
+        done = self.guest.run("/usr/sbin/runuser", "-u", "cantstop", "--", BOX, "export", "--state-dir", STORE,
+                              timeout=180)
+        return json.loads(done.stdout) if done.returncode == 0 else None
+
+    def as_pi(self, command: str, timeout: float = 600.0):
+        return self.guest.run("/usr/sbin/runuser", "-l", "pi", "-c", command, timeout=timeout)
+
+
+def same(a, b) -> bool:
+    return a is not None and b is not None and a.convert("1").tobytes() == b.convert("1").tobytes()
