@@ -118,9 +118,7 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
     melody (its notes between rests) and last about as long. A
     stretch is shared out among its phrase's notes in their proportions, and
     each note's pitch is measured from the rising edges in its share (its inner
-    part, on a side where another note is beside it): cycles over the time
-    between the first and the last rise, so that a late edge the PWM catches
-    up on counts as it sounds, once.
+    part, on a side where another note is beside it), see :func:`_pitch`.
     """
     rests = [seconds for hz, seconds in melody if hz <= 0]
     # An emulated processor stalls the PWM thread now and then, for up to about 20 ms: shorter than a rest is a stall.
@@ -136,16 +134,31 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
         if not LENGTH_RANGE[0] <= (end - start) / played <= LENGTH_RANGE[1]:
             return notes, f"a stretch of {(end - start) * 1000:.0f} ms for {played * 1000:.0f} ms played"
         at = start
-        for i, (_hz, seconds) in enumerate(phrase):
+        for i, (played_hz, seconds) in enumerate(phrase):
             share = seconds / played * (end - start)
             # trimmed only where another note is beside it: a stretch's own ends are its note's
             lo = at + (INNER[0] * share if i else 0.0)
             hi = at + (INNER[1] * share if i < len(phrase) - 1 else share)
             rises = _rises(run, lo, hi)
-            hz = (len(rises) - 1) / (rises[-1] - rises[0]) if len(rises) >= MIN_CYCLES else 0.0
+            hz = _pitch(rises, played_hz) if len(rises) >= MIN_CYCLES else 0.0
             notes.append(Note(hz, share, _duty(run, rises[0], rises[-1]) if hz else 0.0))
             at += share
     return notes, ""
+
+
+def _pitch(rises: Sequence[float], played: float) -> float:
+    """A note's pitch from its rising edges: of two readings, the one nearer the pitch played.
+
+    Cycles over time is the pitch while the PWM keeps time; where an emulated
+    processor stalls its thread the cycles it loses pull that reading down,
+    and where it catches up the bunched ones push the other up, so the median
+    cycle is read too. Both are the line's own edges: a wrong note (the
+    nearest in a melody is 12 % away) reads wrong either way.
+    """
+    rate = (len(rises) - 1) / (rises[-1] - rises[0])
+    periods = [b - a for a, b in zip(rises, rises[1:]) if b > a]
+    typical = 1 / median(periods) if periods else rate
+    return min((rate, typical), key=lambda hz: abs(hz / played - 1))
 
 
 def _duty(levels: Sequence[tuple[float, int]], start: float, end: float) -> float:
