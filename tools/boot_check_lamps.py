@@ -8,9 +8,9 @@ record means, in boot_tones.py.)
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from boot_lamps import OFF, lamp_text, with_lamps

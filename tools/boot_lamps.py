@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 
 from boot_parse import sim_line_files
-from boot_tones import edges
+from boot_tones import all_edges
 
 OFF, LIT, PULSE = "off", "lit", "pulse"  # as firmware/cues/lamps.py names them
 SAMPLES = 40  # reads of every lamp line, one round after another
@@ -131,9 +131,10 @@ def kernel_sets(trace: str, numbers: Mapping[str, int]) -> str:
 
     Said beside lamps read wrongly, to tell a box that left its lamps dark from a reading gone wrong.
     """
+    lines = all_edges(trace)
     parts = []
     for name, number in numbers.items():
-        levels = [level for _, level in edges(trace, number)]
+        levels = [level for _, level in lines.get(number, [])]
         parts.append(f"{name} {levels.count(1)} of {len(levels)}")
     return "the kernel saw the box set each lamp's line high: " + ", ".join(parts)
 

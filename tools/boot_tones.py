@@ -32,7 +32,6 @@ _CHIP = re.compile(r"GPIOs (\d+)-(\d+), parent: platform/gpio-sim")
 @dataclass(frozen=True)
 class Note:
     hz: float
-    seconds: float
     duty: float  # the share of the note's time the line was high (the loudness)
 
 
@@ -67,13 +66,19 @@ def trace_stop(tracing: str) -> str:
             f"cat {tracing}/trace")
 
 
+def all_edges(trace: str) -> dict[int, list[tuple[float, int]]]:
+    """Each line's (seconds, level) of every level set on it, repeats left out, in time order: the trace read once."""
+    out: dict[int, list[tuple[float, int]]] = {}
+    for t, line, level in sorted((float(t), int(line), int(level)) for t, line, level in _EVENT.findall(trace)):
+        levels = out.setdefault(line, [])
+        if not levels or levels[-1][1] != level:
+            levels.append((t, level))
+    return out
+
+
 def edges(trace: str, number: int) -> list[tuple[float, int]]:
     """(seconds, level) of every level set on line ``number``, repeats left out, in time order."""
-    out: list[tuple[float, int]] = []
-    for t, line, level in sorted((float(t), int(line), int(level)) for t, line, level in _EVENT.findall(trace)):
-        if line == number and (not out or out[-1][1] != level):
-            out.append((t, level))
-    return out
+    return all_edges(trace).get(number, [])
 
 
 def split(levels: Sequence[tuple[float, int]], gap: float) -> list[list[tuple[float, int]]]:
@@ -88,7 +93,7 @@ def split(levels: Sequence[tuple[float, int]], gap: float) -> list[list[tuple[fl
 
 def melodies(levels: Sequence[tuple[float, int]]) -> list[list[tuple[float, int]]]:
     """Each melody's levels: runs of edges MELODY_GAP_S apart, clicks (a few stray edges) left out."""
-    return [run for run in split(levels, MELODY_GAP_S) if _rises(run, 0, float("inf"))[MIN_CYCLES - 1:]]
+    return [run for run in split(levels, MELODY_GAP_S) if len(_rises(run)) >= MIN_CYCLES]
 
 
 def pitches(melody: Sequence[tuple[float, float]]) -> list[float]:
@@ -107,8 +112,8 @@ def _phrases(melody: Sequence[tuple[float, float]]) -> list[list[tuple[float, fl
     return [phrase for phrase in out if phrase]
 
 
-def _rises(levels, lo: float, hi: float) -> list[float]:
-    return [t for t, level in levels if level == 1 and lo <= t <= hi]
+def _rises(levels: Sequence[tuple[float, int]]) -> list[float]:
+    return [t for t, level in levels if level == 1]
 
 
 def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, float]]) -> tuple[list[Note], str]:
@@ -125,21 +130,21 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
     rests = [seconds for hz, seconds in melody if hz <= 0]
     # An emulated processor stalls the PWM thread now and then, for up to about 20 ms: shorter than a rest is a stall.
     gap = REST_SHARE * min(rests) if rests else MELODY_GAP_S
-    stretches = [run for run in split(levels, gap) if len(_rises(run, 0, float("inf"))) >= MIN_CYCLES]
+    stretches = [run for run in split(levels, gap) if len(_rises(run)) >= MIN_CYCLES]
     phrases = _phrases(melody)
     if len(stretches) != len(phrases):
         return [], f"{len(stretches)} sounding stretches for {len(phrases)}"
     notes: list[Note] = []
     for run, phrase in zip(stretches, phrases):
-        start, end = _rises(run, 0, float("inf"))[0], run[-1][0]
+        rises = _rises(run)
+        start, end = rises[0], run[-1][0]
         played = sum(seconds for _, seconds in phrase)
         if not LENGTH_RANGE[0] <= (end - start) / played <= LENGTH_RANGE[1]:
             return notes, f"a stretch of {(end - start) * 1000:.0f} ms for {played * 1000:.0f} ms played"
-        rises = _rises(run, 0, float("inf"))
         for (played_hz, _seconds), (i, j) in zip(phrase, _places(rises, [hz for hz, _ in phrase])):
             part = rises[i:j + 1]
             hz = _pitch(part, played_hz) if len(part) >= MIN_CYCLES else 0.0
-            notes.append(Note(hz, part[-1] - part[0], _duty(run, part[0], part[-1]) if hz else 0.0))
+            notes.append(Note(hz, _duty(run, part[0], part[-1]) if hz else 0.0))
     return notes, ""
 
 
@@ -161,7 +166,8 @@ def _places(rises: Sequence[float], pitches_played: Sequence[float]) -> list[tup
     for m in range(1, k):
         for j in range(n):
             for i in range(j - MIN_CYCLES + 1):  # the note before ends at rise i, this one runs i + 1 .. j
-                if best[m - 1][i] < math.inf and (c := best[m - 1][i] + cost(i + 1, j, pitches_played[m])) < best[m][j]:
+                c = best[m - 1][i] + cost(i + 1, j, pitches_played[m])
+                if c < best[m][j]:
                     best[m][j], back[m][j] = c, i
     if best[k - 1][n - 1] == math.inf:  # too few cycles to share out: even parts, read as they are
         step = max(1, n // k)
