@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from firmware.commands import cli
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.web.webproc import free_port, start_web
 
 
 def test_a_bad_port_is_a_usage_error(capsys):
@@ -42,26 +37,16 @@ def test_a_port_in_use_is_one_line_and_69(tmp_path, capsys):
     assert err == f"cantstop-box web: cannot listen on 127.0.0.1 port {port}: the port is in use"
 
 
-def test_the_command_serves_until_it_is_stopped(tmp_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "firmware.commands.cli", "web", "--host", "127.0.0.1",
-                               "--port", str(port), "--state-dir", str(tmp_path)], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def test_the_command_serves_until_it_is_stopped(tmp_path, tmp_path_factory):
+    port, log = free_port(), tmp_path_factory.mktemp("web") / "web.log"  # the log beside the store, not in it
+    server = start_web(tmp_path, port, log, within=20)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
-                    assert b'data-status="none"' in page.read()  # no store yet: says so
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
-                time.sleep(0.1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+            assert b'data-status="none"' in page.read()  # no store yet: says so
     finally:
         server.terminate()
-        out, err = server.communicate(timeout=20)
+        server.wait(timeout=20)
+    err = log.read_text()
     assert server.returncode == 0, err  # a stop asked for (SIGTERM, as systemctl stop sends) is a clean exit
     assert f"serving the games in {tmp_path} at http://127.0.0.1:{port}/" in err
     assert "Traceback" not in err

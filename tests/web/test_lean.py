@@ -15,7 +15,6 @@ import json
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.boxrig import BoxRig
+from tests.web.webproc import free_port, start_web
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,24 +76,13 @@ def store_of_every_kind(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc/<pid>/maps")
-def test_a_serving_web_process_never_loads_pillow(store_of_every_kind):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "firmware.commands.cli", "web", "--host", "127.0.0.1",
-                               "--port", str(port), "--state-dir", str(store_of_every_kind)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+def test_a_serving_web_process_never_loads_pillow(store_of_every_kind, tmp_path_factory):
+    port, log = free_port(), tmp_path_factory.mktemp("web") / "web.log"
+    server = start_web(store_of_every_kind, port, log)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/now.json", timeout=5) as page:
-                    assert json.loads(page.read())["v"] >= 1
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
-                time.sleep(0.1)
+        with urllib.request.urlopen(url + "/now.json", timeout=5) as page:
+            assert json.loads(page.read())["v"] >= 1
         pages = 0
         for lang in ("en", "ja", "ko"):
             for path in ("/", "/now.json", "/games", "/games/1", "/games/1?step=9", "/games/1.json", "/games/2",
@@ -117,5 +106,5 @@ def test_a_serving_web_process_never_loads_pillow(store_of_every_kind):
         assert _pillow_files(mapped) == []
     finally:
         server.terminate()
-        _, err = server.communicate(timeout=20)
-    assert "Traceback" not in err
+        server.wait(timeout=20)
+    assert "Traceback" not in log.read_text()

@@ -9,42 +9,14 @@ from __future__ import annotations
 
 import signal
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.web.webproc import free_port, start_web
+
 PAGES = 50
 #: uvicorn's grace period is 2 s: a stop that waits it out (and then cancels the streams) takes longer than this.
 #: The figure itself is printed by benchmarks/web.py ("stop with 50 pages open").
 QUICK = 1.5
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _start(state_dir, port: int, log: Path) -> subprocess.Popen:
-    out = open(log, "w")  # a file, not a pipe: nothing can stall on a full pipe nobody reads
-    web = subprocess.Popen([sys.executable, "-m", "firmware.commands.cli", "web", "--host", "127.0.0.1",
-                            "--port", str(port), "--state-dir", str(state_dir)], cwd=ROOT,
-                           stdout=subprocess.DEVNULL, stderr=out)
-    out.close()
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/now.json", timeout=5) as page:
-                page.read()
-            return web
-        except OSError:
-            if web.poll() is not None or time.monotonic() > deadline:
-                web.kill()
-                raise AssertionError(f"the web view did not start: {log.read_text()}")
-            time.sleep(0.1)
 
 
 class Page:
@@ -71,9 +43,9 @@ class Page:
 
 
 def test_a_stop_with_50_pages_open_ends_every_stream_at_once_and_quietly(game, tmp_path):
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "web.log"
-    web = _start(tmp_path, port, log)
+    web = start_web(tmp_path, port, log)
     pages = []
     try:
         pages = [Page(port) for _ in range(PAGES)]
