@@ -71,6 +71,13 @@ class BoxRig:
             else:
                 self.tap("ROLL")
 
+    def play_one_event(self) -> int:
+        """Play on until the game has one more event (a roll, a move, a stop); how many it has then."""
+        before = len(self.box.app.events)
+        while len(self.box.app.events) == before:
+            self.play(1)
+        return len(self.box.app.events)
+
     def play_to_the_end(self, presses=5000):
         self.play(presses)
         assert isinstance(self.view, views.WinView)

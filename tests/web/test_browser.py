@@ -131,10 +131,7 @@ def test_without_an_event_stream_the_page_polls_and_still_follows(table, monkeyp
         driver.get(server.url + "/")
         driver.execute_script("window.notReloaded = true")
         for _ in range(2):
-            before = len(rig.box.app.events)
-            while len(rig.box.app.events) == before:
-                rig.play(1)
-            count = len(rig.box.app.events)
+            count = rig.play_one_event()
             wait_for(driver, lambda d: events_shown(d) == count, 5.0)
         assert driver.execute_script("return window.notReloaded") is True
     finally:
@@ -160,10 +157,7 @@ def test_a_restart_of_the_web_view_shows_the_gap_and_the_page_reconnects_by_itse
         with Server(state, port=port) as second:
             wait_for(driver, lambda d: second.hub.streams == 1, 15.0)  # the page's EventSource came back
             wait_for(driver, lambda d: not d.find_element("id", "conn").is_displayed(), 5.0)
-            before = len(rig.box.app.events)
-            while len(rig.box.app.events) == before:
-                rig.play(1)
-            count = len(rig.box.app.events)
+            count = rig.play_one_event()
             wait_for(driver, lambda d: events_shown(d) == count, 3.0)
             assert driver.execute_script("return window.notReloaded") is True
     finally:
