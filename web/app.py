@@ -24,10 +24,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from firmware.commands.cli import MAX_INT
-from firmware.commands.export import format_record, record_json
 from firmware.table.seat import seats_from_meta
 from firmware.table import person_stats as people, roster
+from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import pages
@@ -102,7 +101,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         ident = request.path_params["ident"]
         as_json = ident.endswith(".json")
         ident = ident.removesuffix(".json")
-        if not _ID.fullmatch(ident) or int(ident) > MAX_INT:
+        if not _ID.fullmatch(ident) or int(ident) > MAX_GAME_NUMBER:
             raise HTTPException(404)
         step = request.query_params.get("step")
         if step is not None and not re.fullmatch(r"[0-9]{1,7}", step):

@@ -11,7 +11,7 @@ import time
 from engine import apply, new_game
 
 from firmware import i18n, words
-from firmware.commands.history import duration_text, rounds, summary_json
+from firmware.table.records import duration_text, rounds, summary_json
 
 from . import board
 from .board import e, seat_style

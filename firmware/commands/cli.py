@@ -33,10 +33,6 @@ class OutputError(Exception):
     """Standard output cannot take the text (a full disk, ``> /dev/full``): one line, exit status 1."""
 
 
-#: The biggest whole number SQLite stores: game numbers and counts past it cannot name anything.
-MAX_INT = 2**63 - 1
-
-
 def write_stdout(text: str) -> None:
     """Write ``text`` to standard output and flush; an ``OutputError`` (one line) if it cannot."""
     try:

@@ -12,13 +12,11 @@ replay, kept verbatim) while ``events`` holds the ones that do.
 """
 
 import argparse
-import json
 import sys
-from datetime import datetime, timezone
 
-from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
-from firmware.store import Store, StoredGame, StoreError, default_state_dir
-from firmware.store.games import date_known
+from firmware.commands.cli import UsageError, shown, write_stdout
+from firmware.store import Store, StoreError, default_state_dir
+from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 
 DESCRIPTION = __doc__
 
@@ -38,13 +36,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_state_dir_argument(parser)
     add_config_argument(parser)
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-
-
-def iso(seconds: float | None) -> str | None:
-    """``seconds`` since the epoch as ISO 8601 in UTC, e.g. ``2026-05-09T14:03:00Z``."""
-    if seconds is None:
-        return None
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def open_store(args) -> Store:
@@ -78,40 +69,9 @@ def parse_game_id(text: str) -> int:
         value = 0
     if value < 1 or not text.strip().isdigit():
         raise UsageError(f"GAME must be a game number like 3, not {shown(text)}")
-    if value > MAX_INT:
-        raise UsageError(f"there is no game {shown(text)}: game numbers stop at {MAX_INT}")
+    if value > MAX_GAME_NUMBER:
+        raise UsageError(f"there is no game {shown(text)}: game numbers stop at {MAX_GAME_NUMBER}")
     return value
-
-
-def record_json(game: StoredGame) -> dict:
-    """The contract's record of ``game`` plus optional keys (never changing a contract key)."""
-    obj = game.record().to_json()
-    obj["id"] = game.id
-    obj["status"] = game.status
-    obj["started"] = iso(game.started)
-    obj["finished"] = iso(game.finished)
-    ended = game.finished if game.finished is not None else (game.times[-1] if game.times else None)
-    obj["date_known"] = date_known(game.started, ended, game.elapsed, game.clock_jumped)
-    if game.elapsed is not None:
-        obj["elapsed"] = round(game.elapsed, 3)
-    obj["winner"] = game.winner
-    obj["meta"] = game.meta
-    if game.problem:
-        obj["problem"] = game.problem
-        obj["damaged_events"] = [{"event": seq, "stored": text} for seq, text in game.damaged_rows]
-    return obj
-
-
-def format_record(obj: dict) -> str:
-    """JSON text with one event per line: readable, diffable, still plain JSON."""
-    lines = []
-    for key, value in obj.items():
-        if key == "events" and value:
-            inner = ",\n".join("    " + json.dumps(e) for e in value)
-            lines.append(f'  "events": [\n{inner}\n  ]')
-        else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
-    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def run(args) -> int:

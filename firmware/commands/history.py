@@ -24,16 +24,13 @@ width (a Hangul or kanji character takes two); names are printed escaped.
 import argparse
 import json
 import sys
-import time
 
-from firmware.commands.cli import MAX_INT, UsageError, shown, write_stdout
-from firmware.commands.export import add_config_argument, add_state_dir_argument, iso, open_store
-from firmware.table.names import escaped, pad, width
-from firmware.table.seat import seats_from_meta
+from firmware.commands.cli import UsageError, shown, write_stdout
+from firmware.commands.export import add_config_argument, add_state_dir_argument, open_store
 from firmware.store import GameSummary, StoreError
-
-DATE_UNKNOWN = "date unknown"
-DURATION_UNKNOWN = "?"
+from firmware.table.names import escaped, pad, width
+from firmware.table.records import (MAX_GAME_NUMBER, duration_text, names, rounds, started_text, status_text,
+                                    summary_json, winner_name)
 
 DESCRIPTION = __doc__
 
@@ -58,7 +55,7 @@ def _game_number(text: str) -> int:
         value = int(text)
     except ValueError:
         value = 0
-    if not 1 <= value <= MAX_INT:
+    if not 1 <= value <= MAX_GAME_NUMBER:
         raise argparse.ArgumentTypeError(f"must be a game number like 3, not {shown(text)}")
     return value
 
@@ -68,86 +65,15 @@ def _positive(text: str) -> int:
         value = int(text)
     except ValueError:
         value = 0
-    if not 1 <= value <= MAX_INT:
-        raise argparse.ArgumentTypeError(f"must be a whole number of games from 1 to {MAX_INT}, not {shown(text)}")
+    if not 1 <= value <= MAX_GAME_NUMBER:
+        raise argparse.ArgumentTypeError(f"must be a whole number of games from 1 to {MAX_GAME_NUMBER}, not {shown(text)}")
     return value
-
-
-def duration_text(seconds: float | None) -> str:
-    """``45s``, ``12m 05s``, ``1h 03m``; ``?`` when there is no honest figure."""
-    if seconds is None:
-        return DURATION_UNKNOWN
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, secs = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m {secs:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h {minutes:02d}m"
-
-
-def names(game: GameSummary) -> list[str | None]:
-    """Each seat's player's name as stored in the game's meta, None where it had none."""
-    return [s.name for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
-
-
-def shown_names(game: GameSummary) -> list[str]:
-    """Each seat as the box called it: the player's name, else the colour."""
-    return [name or colour for name, colour in zip(names(game), game.players)]
-
-
-def winner_name(game: GameSummary) -> str | None:
-    if game.winner is None or not 0 <= game.winner < len(game.players):
-        return None
-    return shown_names(game)[game.winner]
 
 
 def _players_cell(game: GameSummary) -> str:
     if not game.players:
         return "?"
     return ", ".join(escaped(f"{name} ({colour})" if name else colour) for name, colour in zip(names(game), game.players))
-
-
-def started_text(game: GameSummary) -> str:
-    """The start in local time, or "date unknown" when the game's dates cannot be right."""
-    if not game.date_known:
-        return DATE_UNKNOWN
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(game.started))
-
-
-def rounds(game: GameSummary) -> int:
-    """Rounds begun: every player's turn once, as the box counts them (its round N and "after N rounds")."""
-    return -(-game.turns // max(1, len(game.players)))
-
-
-def summary_json(game: GameSummary) -> dict:
-    return {
-        "id": game.id,
-        "players": list(game.players),
-        "names": names(game),
-        "rules": game.rules.to_json(),
-        "meta": game.meta,
-        "started": iso(game.started),
-        "finished": iso(game.finished),
-        "duration": None if game.duration is None else round(game.duration, 3),
-        "date_known": game.date_known,
-        "turns": game.turns,
-        "rounds": rounds(game),
-        "events": game.events,
-        "winner": game.winner,
-        "winner_name": winner_name(game),
-        "status": game.status,
-        "problem": game.problem,
-    }
-
-
-def status_text(game: GameSummary) -> str:
-    """The status as the table reads it: a game set aside that the menu's Continue can reopen is
-    "set aside", not "abandoned" (the stored status, which ``--json`` keeps)."""
-    if game.status == "abandoned" and not game.problem:
-        return "set aside"
-    return game.status
 
 
 def table(games: list[GameSummary]) -> str:

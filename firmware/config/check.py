@@ -10,6 +10,8 @@ from typing import Any
 from hw.panels import DRIVERS, INTERFACES, SIZES, drivers_for, size_name, SPI_ONLY
 
 from ..i18n import LANGUAGES
+from ..table import names
+from ..table.names import MAX_ROSTER
 
 from .models import (
     BUTTON_KEYS,
@@ -17,7 +19,6 @@ from .models import (
     MAX_COLOUR_LENGTH,
     MAX_COLOURS,
     MAX_GPIO,
-    MAX_ROSTER,
     MIN_COLOURS,
     SECTIONS,
     SPI_PINS,
@@ -37,8 +38,6 @@ def name_problem(name: Any, taken: set[str] = frozenset()) -> str | None:
 
     See :mod:`firmware.table.names` (normalised first, drawable by the box's fonts).
     """
-    from firmware.table import names
-
     return names.name_problem(name, taken)
 
 
@@ -219,14 +218,12 @@ class Checker:
         if len(value) > MAX_ROSTER:
             raise self.fail("game", "roster", value, f"has {len(value)} names; at most {MAX_ROSTER}")
         seen: set[str] = set()
-        from firmware.table.names import fold, normalise
-
         for item in value:
             problem = name_problem(item, seen)
             if problem:
                 raise self.fail("game", "roster", value, problem)
-            seen.add(fold(item))
-        return tuple(normalise(item) for item in value)
+            seen.add(names.fold(item))
+        return tuple(names.normalise(item) for item in value)
 
     def colours(self, value: Any) -> tuple[str, ...]:
         key = "colours"
@@ -387,9 +384,7 @@ def _show(key: str, value: Any) -> str:
     elif isinstance(value, int) and key == "address":
         text = f"0x{value:02X}"
     elif isinstance(value, str):
-        from firmware.table.names import escaped
-
-        text = '"' + escaped(value.replace("\\", "\\\\").replace('"', '\\"'), keep="\n\t") + '"'
+        text = '"' + names.escaped(value.replace("\\", "\\\\").replace('"', '\\"'), keep="\n\t") + '"'
     elif isinstance(value, list):
         text = "[" + ", ".join(_show(key, v) for v in value) + "]"
     elif isinstance(value, dict):

@@ -13,8 +13,6 @@ DEFAULT_PATHS = ("/etc/cantstop-box/config.toml", "~/.config/cantstop-box/config
 MAX_GPIO = 27
 MIN_COLOURS, MAX_COLOURS = 4, 8
 MAX_COLOUR_LENGTH = 8
-#: The roster: at most this many names, each at most this many characters (the screen cuts long ones).
-MAX_ROSTER, MAX_NAME_LENGTH = 64, 64
 #: The biggest config file read (the documented default is about 3 KB); checked while reading.
 MAX_CONFIG_BYTES = 64 * 1024
 #: The deepest nesting of tables and lists accepted (a section holding a list of names is 2).

@@ -25,13 +25,13 @@ from collections.abc import Callable
 from firmware import ui, words
 from firmware.config import GameConfig
 from firmware.screens import layout_for, render_pages
-from firmware.table import names, roster
-from firmware.table.loaders import load_stats, seats_from_meta, unfinished
+from firmware.table import names, restart, roster
+from firmware.table.seat import seats_from_meta
 
-from firmware.table import restart
 from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper, short
+from .loaders import load_stats, unfinished
 from .pager import Pager
 from .signals import Signals
 from .worker import KeepTallies

@@ -28,13 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class Press:
-    """A button press as the UI sees it."""
-
-    button: str
-    long: bool = False
+from firmware.ui.messages import Press
 
 
 @dataclass

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from firmware import ui
 from firmware.store.errors import StoreWriteError
 from firmware.table import person_stats
-from firmware.table.loaders import seats_from_meta
+from firmware.table.seat import seats_from_meta
 
 from firmware.table import restart
 

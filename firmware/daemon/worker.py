@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware import ui
-from firmware.table.loaders import load_stats, stats_of
+from firmware.daemon.loaders import load_stats, stats_of
 
 log = logging.getLogger("cantstop.daemon")
 

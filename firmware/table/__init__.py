@@ -5,7 +5,6 @@
 - ``seat``: a place at the table as a stored game keeps it (colour, person, box or not);
 - ``bot``: what a box seat and a hint decide (the engine's strategy players);
 - ``person_stats``: a person's statistics (one tally per finished game, added up);
-- ``loaders``: what the Statistics and Continue screens load from the store;
 - ``restart``: the table's screen kept for a restart, read back (the box, the web view);
 - ``practice``: the box's own solitaire averages, for practice.
 """

@@ -19,7 +19,8 @@ from typing import Any
 
 from hw import textfit
 
-from firmware.config.models import MAX_NAME_LENGTH
+#: The roster: at most this many names, each at most this many characters (the screen cuts long ones).
+MAX_ROSTER, MAX_NAME_LENGTH = 64, 64
 
 #: Categories with nothing to draw: combining marks, format characters, separators.
 _NO_BASE = {"Mn", "Mc", "Me", "Cf", "Zs", "Zl", "Zp"}

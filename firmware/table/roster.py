@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware.config.models import MAX_ROSTER
-from firmware.table.names import fold, name_problem, normalise, quoted
+from firmware.table.names import MAX_ROSTER, fold, name_problem, normalise, quoted
 
 ROSTER_KEY = "roster"
 

@@ -38,6 +38,7 @@ from .messages import (
     Input,
     LoadStats,
     PopLast,
+    Press,
     RosterChanged,
     Saved,
     SaveFailed,
@@ -53,7 +54,7 @@ from .present import view
 from .update import timer_for, update
 
 __all__ = [
-    "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "RosterChanged", "Saved",
+    "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Press", "RosterChanged", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
     "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from firmware.daemon.debounce import Press
-from .messages import LoadStats, LoadUnfinished
+from .messages import Press, LoadStats, LoadUnfinished
 from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
                     hint_possible, undo_blocker)
 from .navigate import Result, flash, leave_menu, open_board, open_hint, open_menu, open_setup, to_game

@@ -24,9 +24,15 @@ from dataclasses import dataclass, field
 
 from engine import Event, Rules
 
-from firmware.daemon.debounce import Press
-
 # -- inputs --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button press as the UI sees it (the daemon's debouncer makes them from the pins' edges)."""
+
+    button: str
+    long: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,8 @@ from dataclasses import replace
 from engine import Phase
 
 from .. import views as v
-from firmware.daemon.debounce import Press
 from firmware.table.person_stats import tally
-from .messages import ContinueGame, GameContinued
+from .messages import Press, ContinueGame, GameContinued
 from .model import App, BoardScreen, Button, GameScreen, MenuScreen, Screen, SetupScreen, resume
 from .navigate import Result, flash
 

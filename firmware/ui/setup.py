@@ -10,8 +10,7 @@ from dataclasses import replace
 from engine import new_game
 
 from .. import i18n, words
-from firmware.daemon.debounce import Press
-from .messages import StartGame
+from .messages import Press, StartGame
 from ..config import GameConfig
 from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, with_states
 from .navigate import Result, open_menu

@@ -19,8 +19,7 @@ from dataclasses import replace
 
 from engine import STOP, Decision, Event, GameState, Move, Phase, Roll, apply, can_stop, outcome, pairings, stop_claims
 
-from firmware.daemon.debounce import Press
-from .messages import After, Append, DrawDice, Effect, FinishGame, PopLast
+from .messages import Press, After, Append, DrawDice, Effect, FinishGame, PopLast
 from .model import (
     App,
     Button,

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from firmware.daemon.debounce import Press
 from . import menus, people, setup, turns
-from .messages import (After, DiceRolled, GameContinued, Input, RosterChanged, Saved, SaveFailed, Shutdown,
+from .messages import (Press, After, DiceRolled, GameContinued, Input, RosterChanged, Saved, SaveFailed, Shutdown,
                        StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result

@@ -12,7 +12,7 @@ from firmware.commands.cli import main
 from firmware.config import GameConfig
 from firmware.daemon.box import ROSTER_CHECK
 from firmware.table import person_stats, roster
-from firmware.table.loaders import load_stats
+from firmware.daemon.loaders import load_stats
 from tests.kit.rig import Rig, goto, play_to_the_end
 
 _script = shutil.which("cantstop-box", path=str(Path(sys.executable).parent))

@@ -16,7 +16,7 @@ from firmware.daemon.worker import KeepTallies, StatsWorker
 from firmware.screens import render_pages
 from firmware.store import DB_NAME, Store
 from firmware.table import person_stats, roster, tally_sums
-from firmware.table.loaders import load_stats
+from firmware.daemon.loaders import load_stats
 from hw.fakes import FakeDisplay
 
 from tests.kit.bigstore import many_finished_games

@@ -542,7 +542,7 @@ def test_ui_risky_note_names_every_runner_sharing_a_square():
 def test_ui_win_screen_counts_rounds_as_history_does():
     from types import SimpleNamespace
 
-    from firmware.commands.history import rounds
+    from firmware.table.records import rounds
 
     app = started(columns_to_win=1)
     app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP", "T", "ROLL", (2, 3, 4, 5), "A", "STOP", "T",

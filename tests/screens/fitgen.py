@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from firmware import words
-from firmware.config.models import MAX_NAME_LENGTH
+from firmware.table.names import MAX_NAME_LENGTH
 from firmware.devtools.samples import HEIGHTS
 from firmware.screens import LAYOUTS
 

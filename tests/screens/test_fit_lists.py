@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from firmware import ui, words
 from firmware.config import GameConfig
-from firmware.config.models import MAX_ROSTER
+from firmware.table.names import MAX_ROSTER
 from firmware.ui.model import StatsScreen
 from firmware.ui.people import stats_view
 from firmware.devtools.samples import HEIGHTS

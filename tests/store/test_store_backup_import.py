@@ -17,7 +17,7 @@ import pytest
 from engine import Rules
 from firmware.commands.cli import main
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, copies
-from firmware.table.loaders import load_stats
+from firmware.daemon.loaders import load_stats
 from firmware.table.roster import Roster
 from tests.kit.storekit import play_to_end, random_events
 

@@ -195,7 +195,7 @@ def test_store_statistics_count_wins_of_finished_games(store):
     # Store.wins_by_colour is gone (it read meta["colours"], which nothing writes): the statistics
     # screen counts wins per person, a seat without a name going by its colour.
     from firmware.table.roster import from_fact
-    from firmware.table.loaders import load_stats
+    from firmware.daemon.loaders import load_stats
 
     def won(players, winner, bots=None):
         meta = {"seats": [{"colour": p, "bot": b} for p, b in zip(players, bots or [None] * len(players))]}

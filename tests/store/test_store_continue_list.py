@@ -2,7 +2,7 @@
 
 from engine import Roll, Rules
 from firmware.store import Store, queries
-from firmware.table import loaders
+from firmware.daemon import loaders
 
 
 def _game(store, abandoned, rolled=True):

@@ -227,7 +227,7 @@ def _two_finished_games(state_dir, clock):
 @pytest.mark.parametrize("sql, reason", DAMAGE)
 def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason):
     from firmware.table.roster import from_fact
-    from firmware.table.loaders import load_stats
+    from firmware.daemon.loaders import load_stats
 
     final = _two_finished_games(state_dir, clock)
     _sql(state_dir, sql)

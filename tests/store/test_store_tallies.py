@@ -6,7 +6,7 @@ import sqlite3
 from engine import Rules
 from firmware.table import person_stats, tally_sums
 from firmware.table.roster import from_fact
-from firmware.table.loaders import load_stats, seats_from_meta
+from firmware.daemon.loaders import load_stats, seats_from_meta
 from firmware.store import DB_NAME, Store
 
 

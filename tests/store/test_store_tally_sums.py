@@ -10,7 +10,7 @@ import random
 
 from engine import Rules
 from firmware.table import person_stats, tally_sums
-from firmware.table.loaders import load_stats
+from firmware.daemon.loaders import load_stats
 from firmware.table import roster as rosters
 from firmware.store import Store
 

@@ -1,16 +1,18 @@
-"""Statistics over the stored games, for the statistics screen."""
+"""What the Statistics and Continue screens load from the store, as the UI's inputs.
+
+The daemon's loop (the Continue list, a restart) and its statistics worker
+read the store here and hand the UI what it shows: the UI itself never reads
+the store.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from firmware.table import person_stats
 from firmware.table.seat import seats_from_meta
-
-if TYPE_CHECKING:  # the screen's messages; imported where used, so history need not load the UI
-    from firmware import ui
+from firmware.ui.messages import PersonStats, StatsLoaded, Unfinished, UnfinishedLoaded
 
 
-def load_stats(store, roster, **counting) -> "ui.StatsLoaded | None":
+def load_stats(store, roster, **counting) -> StatsLoaded | None:
     """The statistics screen's data: wins per person (contests only) and each person's numbers.
 
     Reads the finished games' numbers and the kept sums of their tallies
@@ -20,17 +22,12 @@ def load_stats(store, roster, **counting) -> "ui.StatsLoaded | None":
     is kept, progress, stopping: the box's statistics worker, in
     :mod:`firmware.daemon.worker`); None when it was stopped.
     """
-    from firmware.table import person_stats
-
     sums = person_stats.load_sums(store, seats_from_meta, **counting) if store is not None else None
     return None if store is not None and sums is None else stats_of(sums, roster)
 
 
-def stats_of(sums, roster) -> "ui.StatsLoaded":
+def stats_of(sums, roster) -> StatsLoaded:
     """The statistics screen's data from the kept sums of the finished games' tallies (None: no games)."""
-    from firmware.table import person_stats
-    from firmware.ui.messages import PersonStats, StatsLoaded
-
     found, contests = person_stats.people_of(sums, roster.who) if sums else ((), 0)
     rows = tuple((p.name, p.wins) for p in found if p.games)
     stats = tuple(
@@ -45,13 +42,11 @@ def stats_of(sums, roster) -> "ui.StatsLoaded":
 UNFINISHED_SHOWN, UNFINISHED_LOOK_BACK = 12, 200
 
 
-def unfinished(store, roster=None) -> "ui.UnfinishedLoaded":
+def unfinished(store, roster=None) -> UnfinishedLoaded:
     """The games left unfinished (abandoned, not damaged, at least one turn begun), newest first.
 
     Only the newest games are looked at: one given up hundreds of games ago is no longer on anybody's table.
     """
-    from firmware.ui.messages import Unfinished, UnfinishedLoaded
-
     games = []
     newest = store.games(limit=1) if store is not None else []
     if not newest:
