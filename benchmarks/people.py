@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Phase, Rules, apply, new_game  # noqa: E402
 from firmware.table import person_stats  # noqa: E402
 from firmware.table.roster import from_fact  # noqa: E402
-from firmware.table.loaders import load_stats, seats_from_meta  # noqa: E402
+from firmware.daemon.loaders import load_stats, seats_from_meta  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
 

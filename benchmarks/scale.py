@@ -177,7 +177,7 @@ def _in_box(state_dir: Path, runs: int, *, drop_sums: bool = False):
 import json, statistics, sys, time
 sys.path.insert(0, {str(ROOT)!r})
 from firmware.store import Store
-from firmware.table.loaders import load_stats, unfinished
+from firmware.daemon.loaders import load_stats, unfinished
 from firmware.table import roster as rosters
 import firmware.ui.messages  # the box has its UI imported long before Statistics open
 store = Store.open({str(state_dir)!r})  # as the box opens it: it keeps what it adds up
