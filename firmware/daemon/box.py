@@ -25,13 +25,13 @@ from collections.abc import Callable
 from firmware import ui, words
 from firmware.config import GameConfig
 from firmware.screens import layout_for, render_pages
-from firmware.table import names, restart, roster
-from firmware.table.seat import seats_from_meta
+from firmware.table import names, roster
 
 from .debounce import Debouncer
 from .dice import os_dice
-from .keeper import Keeper, short
+from .keeper import Keeper
 from .loaders import load_stats, unfinished
+from .opening import Opening
 from .pager import Pager
 from .signals import Signals
 from .worker import KeepTallies
@@ -106,6 +106,8 @@ class Box:
         self._data_version: int | None = None  # the store's data_version when the roster was last read
         self.retry_at: float | None = None  # when writes kept pending are tried again, by self.clock
         self._retry_after = RETRY_SECONDS
+        self._ping_period: float | None = None  # seconds between watchdog pings (None: no watchdog, or not running)
+        self._pinged = 0.0  # when the watchdog was last pinged, by self.clock
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
@@ -145,81 +147,26 @@ class Box:
             self.notifier.ready("showing the first screen")
 
     def _load(self) -> tuple[ui.App, list[tuple[str, str]]]:
-        """The app the table left (its open game or last result, screen, settings, language); notices as (kind, detail)."""
+        """The app the table left and the notices to show first (:mod:`firmware.daemon.opening`)."""
         self.roster = roster.load(self.store, self.settings.roster)
         self._data_version = self._store_version()
-        app = self._boot()
-        notices: list[tuple[str, str]] = []
-        if self.store is None:
-            if self.store_error:
-                app, _ = ui.update(app, ui.SaveFailed(self.store_error))
-            return app, notices
-        if self.store.notice:
-            notices.append(("reset", self.store.notice))
-        kept = restart.kept(self.store)
-        try:
-            stored = self.store.open_game() or restart.last_result(self.store, kept)
-        except Exception as err:  # a store that cannot even be read: play on, unsaved
-            log.error("cannot read the saved game: %s", err)
-            stored = None
-            notices.append(("unreadable", str(err)))
-        if stored is not None:
-            app, problem = self._resume(stored)
-            if problem:
-                notices.append(("damaged", problem))
-        same_game = isinstance(kept, dict) and self.game_id is not None and kept.get("game") == self.game_id
-        app = ui.recall(app, kept, game=same_game)
-        if self.store.cannot_save:  # e.g. a read-only card: saved once it takes writes
-            app, _ = ui.update(app, ui.SaveFailed(short(self.store.cannot_save)))
-        self.keeper.loaded(app)
-        return app, notices
-
-    def _boot(self) -> ui.App:
-        return ui.boot(self.settings, self.roster.names, self.language, self.roster.ids, paginate=self.paginate)
-
-    def _resume(self, stored) -> tuple[ui.App, str | None]:
-        seats = seats_from_meta(stored.meta, stored.players)
-        if stored.status == "damaged":
-            # The valid prefix stays in the store, exportable; the table starts afresh.
-            self.keeper.abandon(stored.id)  # a failure is kept pending; the table sees the problem
-            return self._boot(), stored.problem or f"game {stored.id} does not replay"
-        try:
-            app = ui.resume(self.settings, seats, stored.rules, stored.events, self.roster.names, self.language,
-                            self.roster.ids, paginate=self.paginate)
-        except Exception as err:
-            problem = f"game {stored.id}: {err}"
-            log.error("cannot resume: %s", problem)
-            return self._boot(), problem
-        self.keeper.game_id = stored.id
-        return app, None
+        return Opening(self.settings, self.store, self.keeper, self.roster, self.language, self.paginate,
+                       self.store_error).read()
 
     # -- the loop ---------------------------------------------------------------
 
     def run(self) -> None:
-        """Serve button presses until shutdown; wakes only when there is work."""
+        """Serve button presses until shutdown; wakes only when there is work (:meth:`_next_deadline`)."""
         if not self.running:
             self.start()
         interval = self.notifier.watchdog_interval() if self.notifier is not None else None
-        period = interval / PINGS_PER_INTERVAL if interval else None
-        next_ping = self.clock() + period if period else None
+        self._ping_period = interval / PINGS_PER_INTERVAL if interval else None
+        self._pinged = self.clock()
         while self.running:
-            dim_at = self._last_press + self.dim_after if self.dim_after is not None and not self.dimmed else None
-            flip_at = None if self.dimmed else self.pager.due  # a dim screen waits on its page
-            times = [t for t in (self.debouncer.deadline(), self.due, next_ping, dim_at, flip_at, self.retry_at,
-                                 self.roster_due) if t is not None]
-            timeout = max(0.0, min(times) - self.clock()) if times else None
-            try:
-                item = self.queue.get(timeout=timeout)
-            except queue.Empty:
-                item = None
-            if next_ping is not None and self.clock() >= next_ping - period + PING_BEFORE_WORK:
-                # a press may mean writes (a slow card's fsync): they start with the watchdog's whole interval
-                self.notifier.watchdog()
-                next_ping = self.clock() + period
+            item = self._wait()
+            self._ping(PING_BEFORE_WORK)  # a press may mean writes (a slow card's fsync): they get the whole interval
             self._handle(item)
-            if next_ping is not None and self.clock() >= next_ping:
-                self.notifier.watchdog()
-                next_ping = self.clock() + period
+            self._ping()
 
     def pump(self) -> None:
         """Handle everything queued now, without waiting (tests and benchmarks)."""
@@ -233,44 +180,104 @@ class Box:
             self._handle(None)
 
     def _handle(self, item) -> None:
+        """One wake-up: the loop's jobs in turn, each doing nothing until it is due."""
         if item is not None and item[0] == _SHUTDOWN:
             self.shutdown(item[1])
             return
         if item is not None and item[0] == _WORKER:
             self._from_worker(item[1])
             item = None
+        self._fire_timer()
+        self._retry_writes()
+        self._watch_roster()
+        self._flip_page()
+        presses = self._debounce(item)
+        if self._still_waking():
+            return  # a press on a dim screen only wakes it: the players could not see what it would do
+        self._dim_when_idle()
+        for press in presses:
+            log.debug("press %s%s", press.button, " (long)" if press.long else "")
+            self.feed(press)
+
+    # -- when the loop wakes ----------------------------------------------------
+
+    def _deadlines(self):
+        """When each job next needs the loop, by self.clock (None: not waiting on time)."""
+        yield self.debouncer.deadline()  # a bounce window ends, a long press fires
+        yield self.due  # the UI's one timer (ui.After)
+        yield self._pinged + self._ping_period if self._ping_period else None  # systemd's watchdog
+        yield self._last_press + self.dim_after if self.dim_after is not None and not self.dimmed else None
+        yield None if self.dimmed else self.pager.due  # the next page (a dim screen waits on its page)
+        yield self.retry_at  # writes kept pending
+        yield self.roster_due  # a look at whether another process changed the roster
+
+    def _next_deadline(self) -> float | None:
+        """The one place that knows when the loop must wake next: the earliest of :meth:`_deadlines`."""
+        times = [t for t in self._deadlines() if t is not None]
+        return min(times) if times else None
+
+    def _wait(self):
+        """The next item on the queue, or None when the next deadline comes first."""
+        due = self._next_deadline()
+        try:
+            return self.queue.get(timeout=None if due is None else max(0.0, due - self.clock()))
+        except queue.Empty:
+            return None
+
+    # -- the loop's jobs ----------------------------------------------------------
+
+    def _ping(self, after: float | None = None) -> None:
+        """Feed systemd's watchdog once ``after`` seconds (unsaid: a whole period) have passed since the last ping."""
+        if self._ping_period is None:
+            return
+        if self.clock() >= self._pinged + (self._ping_period if after is None else after):
+            self.notifier.watchdog()
+            self._pinged = self.clock()
+
+    def _fire_timer(self) -> None:
+        """The UI's timer, once due: a box seat's next step, the end of the guard after a handover."""
         if self.due is not None and self.clock() >= self.due:
             self.due = None
             self.feed(ui.Timer())
+
+    def _retry_writes(self) -> None:
+        """Writes kept pending after a failed one, tried again once due (each failure waits twice as long)."""
         if self.retry_at is not None and self.clock() >= self.retry_at:
             self.retry_at = None
             self._retry_after = min(self._retry_after * 2, RETRY_MAX)  # reset once everything is saved
             with self._lock:
                 self._take(self.keeper.retry())
                 self._draw()
-        self._watch_roster()
+
+    def _flip_page(self) -> None:
+        """The next page of a frame of several, once its turn is over (a dim screen stays on its page)."""
         page = None if self.dimmed else self.pager.flip(self.clock())
         if page is not None:
             self._show(page)
+
+    def _debounce(self, item) -> list:
+        """The presses an edge (or the time passing, for None) completes; an edge on a dim screen wakes it."""
         if item is None:
-            presses = self.debouncer.tick(self.clock())
-        else:
-            name, pressed, at = item
-            self._last_press = at
-            if self.dimmed:
-                self._dim(False)
-                self._waking = True
-            presses = self.debouncer.edge(name, pressed, at)
-        if self._waking:
-            # A press on a dim screen only wakes it: the players could not see what it would do.
-            if not self.debouncer.held() and self.debouncer.deadline() is None:
-                self._waking = False
-            return
+            return self.debouncer.tick(self.clock())
+        name, pressed, at = item
+        self._last_press = at
+        if self.dimmed:
+            self._dim(False)
+            self._waking = True
+        return self.debouncer.edge(name, pressed, at)
+
+    def _still_waking(self) -> bool:
+        """Whether the press that woke the screen is still going on (held, or its bounce not yet over)."""
+        if not self._waking:
+            return False
+        if not self.debouncer.held() and self.debouncer.deadline() is None:
+            self._waking = False  # it is over (this wake-up still does nothing): the next press counts
+        return True
+
+    def _dim_when_idle(self) -> None:
+        """Dim the screen once nobody has pressed for ``dim_after`` seconds (an OLED left bright wears out)."""
         if self.dim_after is not None and not self.dimmed and self.clock() - self._last_press >= self.dim_after:
             self._dim(True)
-        for press in presses:
-            log.debug("press %s%s", press.button, " (long)" if press.long else "")
-            self.feed(press)
 
     def _store_version(self) -> int | None:
         return self.store.data_version() if self.store is not None else None
