@@ -47,8 +47,8 @@ test: $(STAMP)
 FLOORS_VENV  ?= .venv-floors
 FLOORS_PY    := $(FLOORS_VENV)/bin/python
 FLOORS_STAMP := $(FLOORS_VENV)/.installed
-FLOOR_TESTS  := tests/hw tests/screens tests/firmware/test_glass.py tests/firmware/test_daemon.py \
-                tests/firmware/test_pager.py tests/firmware/test_selftest.py tests/firmware/test_i18n.py \
+FLOOR_TESTS  := tests/hw tests/screens tests/daemon/test_glass.py tests/daemon/test_daemon.py \
+                tests/daemon/test_pager.py tests/firmware/test_selftest.py tests/firmware/test_i18n.py \
                 tests/config/test_diagram.py tests/hostile/test_hostile_dice.py \
                 tests/hostile/test_hostile_emulator.py tests/tools/test_floors.py hw tools/floors.py \
                 tests/web/test_command.py tests/web/test_stop.py tests/web/test_http.py tests/web/test_limits.py
@@ -70,7 +70,7 @@ test-floors: $(FLOORS_STAMP)
 # The long runs: big property profiles (marked slow) and the crash test with 500 kills.
 soak: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) -m slow
-	CRASH_KILLS=500 $(PY) -m pytest -q tests/firmware/test_crash.py
+	CRASH_KILLS=500 $(PY) -m pytest -q tests/daemon/test_crash.py
 	$(PY) benchmarks/daemon_memory.py --games 2000
 	$(PY) benchmarks/simulate_memory.py --games 20000
 

@@ -7,7 +7,7 @@ already holds every event the frame shows (see that module). The games
 cover stops, busts, wins, undos (MENU held), box seats, a game continued
 from the menu and a restart; a last test shows the check does catch a box
 that draws before it saves. The pin storm in ``test_daemon.py`` (random
-presses on every screen, menus included) runs under the same check. ``tests/firmware/test_crash.py`` keeps a few real
+presses on every screen, menus included) runs under the same check. ``tests/daemon/test_crash.py`` keeps a few real
 SIGKILLs on top of this (``make soak`` runs hundreds).
 """
 
