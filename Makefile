@@ -48,7 +48,7 @@ FLOORS_VENV  ?= .venv-floors
 FLOORS_PY    := $(FLOORS_VENV)/bin/python
 FLOORS_STAMP := $(FLOORS_VENV)/.installed
 FLOOR_TESTS  := tests/hw tests/screens tests/daemon/test_glass.py tests/daemon/test_daemon.py \
-                tests/daemon/test_pager.py tests/firmware/test_selftest.py tests/words/test_i18n.py \
+                tests/daemon/test_pager.py tests/cli/test_selftest.py tests/words/test_i18n.py \
                 tests/config/test_diagram.py tests/hostile/test_hostile_dice.py \
                 tests/hostile/test_hostile_emulator.py tests/tools/test_floors.py hw tools/floors.py \
                 tests/web/test_command.py tests/web/test_stop.py tests/web/test_http.py tests/web/test_limits.py
