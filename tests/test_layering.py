@@ -5,7 +5,7 @@ The rules are docs/architecture.md's ("Layers"), held here as :data:`TIERS`:
 - a package of the product (engine, hw, each of firmware's subpackages and top-level modules, web) imports
   only packages of the tiers below its own, never one of its own tier or above;
 - engine uses the standard library only; firmware and web reach gpiozero and luma only through hw; the web
-  view loads neither Pillow nor the daemon, the wiring, the buttons, the terminal nor the OLED;
+  view loads neither Pillow nor the daemon, the wiring, the buttons, the terminal (its screen or keys) nor the OLED;
 - nothing of the product imports tools, benchmarks or tests;
 - the graph of every package in the tree (tools' jobs, benchmarks and tests' folders included) has no cycle,
   and no module imports one that imports it back, directly or through others (a package's ``__init__`` and
@@ -48,8 +48,8 @@ FORBIDDEN = {
     "firmware": {"gpiozero", "luma", "tools", "benchmarks", "tests"},
     "web": {"gpiozero", "luma", "PIL", "tools", "benchmarks", "tests"},
 }
-#: Modules of hw a layer never imports: the web view is not the box (no buttons, terminal, OLED or fakes).
-FORBIDDEN_MODULES = {"web": ("hw.buttons", "hw.oled", "hw.display", "hw.terminal", "hw.fakes")}
+#: Modules of hw a layer never imports: the web view is not the box (no buttons, terminal, keys, OLED or fakes).
+FORBIDDEN_MODULES = {"web": ("hw.buttons", "hw.oled", "hw.display", "hw.terminal", "hw.keys", "hw.fakes")}
 #: Layer -> the only packages it may import besides the standard library (None: any).
 ALLOWED = {"engine": {"engine"}, "hw": None, "firmware": None, "web": None}
 
@@ -413,7 +413,8 @@ def test_the_web_view_never_loads_the_daemon_or_the_hardware():
     code = ("import sys, web.app, web.serve, web.command, firmware.commands.web\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'luma', 'PIL') or "
             "m.split('.')[:2] == ['firmware', 'daemon'] or m in "
-            "('firmware.commands.run', 'firmware.commands.emulate', 'hw.buttons', 'hw.oled', 'hw.terminal'))\n"
+            "('firmware.commands.run', 'firmware.commands.emulate', 'hw.buttons', 'hw.oled', 'hw.terminal', "
+            "'hw.keys'))\n"
             "print(' '.join(bad))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr

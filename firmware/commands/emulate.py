@@ -152,7 +152,7 @@ class _Keys:
 
     def __init__(self, cfg, box) -> None:
         from hw.buttons import GpioButtons, mock_pin_factory
-        from hw.terminal import KeyPins, KeyReader
+        from hw.keys import KeyPins, KeyReader
 
         self.box = box
         factory = mock_pin_factory()
@@ -169,7 +169,7 @@ class _Keys:
         self.reader = KeyReader(self.repeats or self.on_key)
 
     def on_key(self, key: str) -> None:
-        from hw.terminal import QUIT
+        from hw.keys import QUIT
 
         if key in (QUIT, "q", "Q"):
             self.keypins.wait_idle(2.0)
