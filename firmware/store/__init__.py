@@ -9,7 +9,7 @@ docs/store.md describes the behaviour; the package holds one job per file:
   opening and checking it, moving a bad one aside, reading a card that
   cannot be written;
 - :mod:`.schema`: the tables, the schema version and the migrations;
-- :mod:`.eventlog`: :class:`Store`, the event log and the game queries;
+- :mod:`.store`: :class:`Store`, the event log and its writes (its reads: :mod:`.reads`);
 - :mod:`.games`: stored games as values, and replaying stored rows;
 - :mod:`.pending`: the writes kept in memory after a failed write;
 - :mod:`.shared`: a fact another process may change beside a running box (the roster);
@@ -18,7 +18,7 @@ docs/store.md describes the behaviour; the package holds one job per file:
 
 from .errors import (StoreError, StoreGameError, StoreLockedError, StoreMissingError, StorePathError,
                      StoreWriteError)
-from .eventlog import Store
+from .store import Store
 from .file import APP_DIR, DB_NAME, LOCK_NAME, default_state_dir
 from .games import GameSummary, StoredGame
 from .schema import SCHEMA_VERSION

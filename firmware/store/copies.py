@@ -232,7 +232,7 @@ def backup_games(path: pathlib.Path) -> Iterator[tuple[str, Incoming | Refused]]
     Each as (a label for messages, the game or why it is refused); an open
     game comes as abandoned. StoreError when the file is not a store.
     """
-    from .eventlog import Store  # the reading half of a store over the backup's own file
+    from .store import Store  # the reading half of a store over the backup's own file
 
     db, version = file.open_reader(path, box_file=False)
     store = Store(db, path, time.time, readonly=True, version=version)
@@ -256,7 +256,7 @@ def backup_games(path: pathlib.Path) -> Iterator[tuple[str, Incoming | Refused]]
 
 def backup_fact(path: pathlib.Path, key: str):
     """One fact of a backup file (None if it has none, or is no store)."""
-    from .eventlog import Store
+    from .store import Store
 
     try:
         db, version = file.open_reader(path, box_file=False)

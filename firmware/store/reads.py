@@ -2,7 +2,7 @@
 
 Reads show pending writes as if they were saved, and a damaged row is listed
 as damaged, never fatal. :class:`Reads` is the reading half of
-:class:`~firmware.store.eventlog.Store` (which holds the connection, the
+:class:`~firmware.store.store.Store` (which holds the connection, the
 pending queue and the open games' cursors).
 """
 
@@ -22,7 +22,7 @@ log = logging.getLogger("cantstop.store")
 
 
 class Reads:
-    """The queries of :class:`~firmware.store.eventlog.Store`."""
+    """The queries of :class:`~firmware.store.store.Store`."""
 
     def open_game(self) -> StoredGame | None:
         """The newest game not finished nor abandoned, or None.

@@ -42,7 +42,7 @@ def update_fact(state_dir: pathlib.Path | str, key: str, change: Callable, *, cl
     file cannot be changed: :class:`StoreBusyError` while another program
     holds it locked.
     """
-    from .eventlog import Store
+    from .store import Store
 
     state_dir = pathlib.Path(state_dir)
     try:
