@@ -8,17 +8,10 @@ import sqlite3
 import pytest
 
 from engine import STOP, Move, Roll, Rules
-from firmware.store import DB_NAME, Store, StoreLockedError
+from firmware.store import DB_NAME, Store, StoreError, StoreLockedError, StoreWriteError
 from firmware.store.errors import SQLITE_CANTOPEN, SQLITE_FULL
 from tests.kit.boxkit import TapBox
 from tests.kit.storekit import fill, play_to_end, random_events, refuse_connections, remount, small_fs
-
-
-def _power_cut(store):
-    """The box loses power: nothing more is written, and the kernel drops its lock with the process."""
-    lock = getattr(store, "_lock", None)
-    if lock is not None:
-        lock.release()
 
 
 def _sql(state_dir, *statements):
@@ -40,13 +33,34 @@ def test_store_winning_stop_finishes_the_game_even_if_the_power_goes_before_fini
     for e in events:
         clock.advance(1)
         store.append(game.id, e)
-    _power_cut(store)  # before the daemon's finish()
+    store.cut_power()  # before the daemon's finish()
     with Store.open(state_dir, clock=clock) as again:
         assert again.open_game() is None
         done = again.game(game.id)
         assert (done.status, done.winner, done.finished) == ("finished", final.winner, clock.now)
         again.new_game(["Red", "Blue"], Rules())  # a new game does not abandon the won one
         assert again.game(game.id).status == "finished"
+
+
+def test_store_cut_power_drops_the_lock_and_what_was_pending_and_closes_nothing_cleanly(state_dir, clock):
+    store = Store.open(state_dir, clock=clock)
+    game = store.new_game(["Red", "Blue"], Rules())
+    store.append(game.id, Roll((2, 3, 4, 5)))
+    store._db.execute("PRAGMA query_only = ON")  # the card takes no more writes: the move stays pending
+    with pytest.raises(StoreWriteError):
+        store.append(game.id, Move.of(7, 7))
+    assert store.pending == 1
+    with pytest.raises(StoreLockedError):
+        Store.open(state_dir, clock=clock)  # a second box while this one runs
+    store.cut_power()
+    assert (state_dir / f"{DB_NAME}-wal").stat().st_size > 0  # no checkpoint: the log is left for the next open
+    with pytest.raises(StoreError, match="closed"):
+        store.game(game.id)
+    store.cut_power()  # once cut, nothing more happens: not a second cut, not a close
+    store.close()
+    with Store.open(state_dir, clock=clock) as again:  # at once: the lock went with the power
+        assert again.open_game().id == game.id
+        assert again.game(game.id).events == (Roll((2, 3, 4, 5)),)  # the pending move went with the memory
 
 
 def test_store_open_finishes_a_game_left_open_after_its_winning_stop(state_dir, clock, caplog, capsys):
