@@ -10,7 +10,7 @@ import pytest
 from engine import STOP, Move, Roll, Rules
 from firmware.store import DB_NAME, Store, StoreError, StoreLockedError, StoreWriteError
 from firmware.store.errors import SQLITE_CANTOPEN, SQLITE_FULL
-from tests.kit.boxkit import TapBox
+from tests.kit.rig import Rig
 from tests.kit.storekit import fill, play_to_end, random_events, refuse_connections, remount, small_fs
 
 
@@ -117,17 +117,17 @@ def _saved_game(state_dir, clock, count=9, seed=2):
 
 
 def _box_resumes_read_only_and_saves_once_writable(store, game_id, events, writable_again):
-    rig = TapBox(store)
+    rig = Rig(store=store)
     assert rig.view.alert and rig.view.alert.startswith("NOT SAVED:")
     assert rig.box.game_id == game_id and rig.events == tuple(events)  # the open game, not New game
-    rig.play(6)
+    rig.play_on(presses=6, stop_after=None)
     shown = rig.events
     assert len(shown) > len(events) and store.pending > 0
     writable_again()
-    rig.play(1)
+    rig.play_on(presses=1, stop_after=None)
     assert rig.view.alert is None and store.pending == 0
     shown = rig.events
-    rig.box.shutdown()
+    rig.shutdown()
     return shown
 
 
@@ -161,16 +161,16 @@ def test_store_read_only_mount_resumes_the_game_and_saves_once_remounted(clock):
 
 def _first_start_on_a_full_disk(store, room_again):
     assert store.cannot_save == "cannot save: the SD card is full"
-    rig = TapBox(store)
+    rig = Rig(store=store)
     assert rig.view.alert == "NOT SAVED: the SD card is full"
     rig.tap("ROLL")  # New game: cannot be saved yet
-    rig.play(4)
+    rig.play_on(presses=4, stop_after=None)
     assert rig.view.alert and len(rig.events) > 0
     room_again()
-    rig.play(1)
+    rig.play_on(presses=1, stop_after=None)
     assert rig.view.alert is None and store.pending == 0
     shown = rig.events
-    rig.box.shutdown()
+    rig.shutdown()
     return shown
 
 
@@ -262,7 +262,7 @@ def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason
 def test_store_damaged_row_in_the_statistics_screen_of_the_box(state_dir, clock, sql, reason):
     _two_finished_games(state_dir, clock)
     _sql(state_dir, sql)
-    rig = TapBox(Store.open(state_dir, clock=clock))
+    rig = Rig(store=Store.open(state_dir, clock=clock))
     rig.tap("MENU")
     labels = [getattr(i, "label", i) for i in rig.view.items]
     for _ in range(labels.index(next(x for x in labels if "tatistic" in str(x)))):
@@ -271,4 +271,4 @@ def test_store_damaged_row_in_the_statistics_screen_of_the_box(state_dir, clock,
     shown = rig.view
     assert rig.box.running and type(shown).__name__ == "StatsView"
     assert shown.games == 1 and sum(n for _, n in shown.rows) == 1  # the damaged game is skipped
-    rig.box.shutdown()
+    rig.shutdown()
