@@ -35,14 +35,14 @@ def mock_pins(*, pwm: bool = False) -> MockFactory:
 class Rig:
     """A running box on mock pins: ``tap("ROLL")`` presses a button as a player would.
 
-    Everything is optional: ``state_dir`` (where the store opens) or ``store`` (one opened already);
-    ``seed`` for the dice, or ``dice``; ``settings``, ``display`` (a ``FakeDisplay``), ``language``,
-    ``clock`` (a ``FakeClock`` at 1000 s; live, the real one) and ``factory`` (:func:`mock_pins`). Before the box starts,
-    ``roster`` puts the people's names in the store and ``names`` (with ``colours``) a game begun
-    with its seats named. ``rest`` is how long the table waits after each press (1.0: past the
-    guard after a handover, so every press counts). ``on_edge(name, pressed)`` sees each edge just
-    before the box does (a benchmark times from the release). Any other keyword is the ``Box``'s
-    own (``signals``, ``renderer``, ``dim_after``...).
+    Everything is optional: ``state_dir`` (where the store opens) or ``store`` (one opened
+    already); ``seed`` for the dice, or ``dice``; ``settings``, ``display`` (a ``FakeDisplay``),
+    ``language``, ``clock`` (a ``FakeClock`` at 1000 s; live, the real one) and ``factory``
+    (:func:`mock_pins`). Before the box starts, ``roster`` puts the people's names in the store
+    and ``names`` (with ``colours``) a game begun with its seats named. ``rest`` is how long the
+    table waits after each press (1.0: past the guard after a handover, so every press counts).
+    ``on_edge(name, pressed)`` sees each edge just before the box does (a benchmark times from
+    the release). Any other keyword is the ``Box``'s own (``signals``, ``renderer``, ``dim_after``).
 
     ``live=True`` is the box in real time: its own loop runs in a thread on the real clock, and
     the rig's waits are sleeps (a benchmark's press-to-frame); end it with :meth:`shutdown`.
@@ -93,8 +93,10 @@ class Rig:
         self._wait(hold)
         self.pin(name).drive_high()
         self._wait(0.1)
-        if self.rest:
-            time.sleep(self.rest) if self.live else self.clock.advance(self.rest)
+        if self.rest and self.live:
+            time.sleep(self.rest)
+        elif self.rest:
+            self.clock.advance(self.rest)  # no pump: the box sees the time at the next press
 
     def hold(self, name):
         self.pin(name).drive_low()
