@@ -41,19 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
 from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
+from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins, here in real time)
 
 import glass  # noqa: E402  (benchmarks/glass.py, beside this file)
 import presses  # noqa: E402  (benchmarks/presses.py, beside this file)
-
-PINS = ButtonPins().pins()
 
 
 class TimedDisplay:
@@ -85,25 +77,18 @@ class TimedDisplay:
 def latency(games: int, state_dir: Path, seed: int = 1, language: str = "en") -> list[float]:
     """Seconds from each release callback to the frame it caused, over ``games`` whole games."""
     display = TimedDisplay()
-    store = Store.open(state_dir)
-    box = Box(GameConfig(), display, store, dice=seeded_dice(seed), language=language)
-    factory = MockFactory()
     released_at: list[float] = []
 
-    def sink(name, pressed):
+    def edge(name, pressed):
         if not pressed:
             released_at.append(time.perf_counter())
-        box.sink(name, pressed)
 
-    buttons = GpioButtons(PINS, sink, pin_factory=factory)
-    box.start()
-    loop = threading.Thread(target=box.run, daemon=True)
-    loop.start()
+    rig = Rig(state_dir, seed=seed, display=display, language=language, live=True, on_edge=edge)
     rng = random.Random(seed)
     samples = []
 
     def tap(name):
-        pin = factory.pin(PINS[name])
+        pin = rig.pin(name)
         pin.drive_low()
         time.sleep(0.035)  # past the debounce window, well short of a long press
         display.event.clear()
@@ -113,10 +98,8 @@ def latency(games: int, state_dir: Path, seed: int = 1, language: str = "en") ->
             samples.append(display.shown_at[before] - released_at[-1])
         time.sleep(0.035)
 
-    play_games(box, tap, games, rng)
-    box.request_shutdown()
-    loop.join(5)
-    buttons.close()
+    play_games(rig.box, tap, games, rng)
+    rig.shutdown()
     return samples
 
 

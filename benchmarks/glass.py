@@ -39,20 +39,13 @@ sys.path.insert(0, str(ROOT))
 
 import random  # noqa: E402
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
 from luma.oled import device as luma_devices  # noqa: E402
 
 from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
 from firmware.screens import LAYOUTS, render_pages  # noqa: E402
-from firmware.store import Store  # noqa: E402
 from hw import oled  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-from tests.kit.clock import FakeClock  # noqa: E402  (the tests' fake clock)
+from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins, a fake clock)
 
-PINS = ButtonPins().pins()
 FULL_FRAME = 1024
 BUSES = (("I2C 100 kHz", 100_000, 9, 2), ("I2C 400 kHz", 400_000, 9, 2), ("SPI 8 MHz", 8_000_000, 8, 0))
 MAX_TRANSFER = 4096  # luma's largest single write (i2c_rdwr, spidev)
@@ -168,7 +161,7 @@ def play(games: int, state_dir: Path, seed: int = 1,
     A frame of several pages (128x32) is rendered once; its later pages reach the glass as the
     daemon flips them, each counted with the press whose pump showed it.
     """
-    bench, clock = Bench(size), FakeClock(1000.0)
+    bench = Bench(size)
 
     def timed_render(view, size):
         t0 = time.perf_counter()
@@ -179,28 +172,23 @@ def play(games: int, state_dir: Path, seed: int = 1,
             bench.rendered[id(page)] = (page, 0.0 if k else seconds, screen)
         return pages
 
-    box = Box(GameConfig(), bench, Store.open(state_dir), dice=seeded_dice(seed), clock=clock,
-              renderer=timed_render, dim_after=None)
-    factory = MockFactory()
-    buttons = GpioButtons(PINS, box.sink, pin_factory=factory)
-    box.start()
+    released: list[tuple[float, int]] = []  # at each release: when, and how many frames had arrived
+
+    def edge(name: str, pressed: bool) -> None:
+        if not pressed:
+            released.append((time.perf_counter(), len(bench.arrived)))
+
+    rig = Rig(state_dir, seed=seed, display=bench, on_edge=edge, renderer=timed_render, dim_after=None)
     rng = random.Random(seed)
     presses: list[tuple[float, range]] = []
 
     def tap(name: str) -> None:
-        pin = factory.pin(PINS[name])
-        pin.drive_low()
-        clock.advance(0.1)
-        box.pump()
-        pin.drive_high()
-        clock.advance(0.1)
-        before, released = len(bench.arrived), time.perf_counter()
-        box.pump()
-        presses.append((released, range(before, len(bench.arrived))))
+        rig.tap(name)
+        at, before = released[-1]
+        presses.append((at, range(before, len(bench.arrived))))
 
-    play_games(box, tap, games, rng)
-    buttons.close()
-    factory.reset()
+    play_games(rig.box, tap, games, rng)
+    rig.close()
     return bench, presses
 
 

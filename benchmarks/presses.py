@@ -24,30 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
 from engine import Stop  # noqa: E402
 from firmware import ui, views  # noqa: E402
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-from hw.fakes import FakeDisplay  # noqa: E402
-from tests.kit.clock import FakeClock  # noqa: E402  (the tests' fake clock)
-
-PINS = ButtonPins().pins()
+from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins)
 
 
-class Table:
-    """A box on mock pins with a fake clock, and a counter of the presses made."""
+class Table(Rig):
+    """The tests' rig (mock pins, a fake clock, a real store), and a counter of the presses made."""
 
     def __init__(self, state_dir: Path, seed: int, box_seats: tuple[int, ...] = ()) -> None:
-        self.clock = FakeClock(1000.0)
-        self.factory = MockFactory()
-        self.box = Box(GameConfig(), FakeDisplay(), Store.open(state_dir), dice=seeded_dice(seed), clock=self.clock)
-        self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
-        self.box.start()
+        super().__init__(state_dir, seed=seed)
         setup = self.box.app.setup
         seats = tuple(dataclasses.replace(s, bot="strong" if i in box_seats else None)
                       for i, s in enumerate(setup.seats))
@@ -66,19 +52,13 @@ class Table:
             self.handovers += 1
         self._on_handover = up
 
-    def tap(self, name: str) -> None:
+    def tap(self, name: str, hold: float = 0.1) -> None:
         self.presses += 1
         if _box_turn(self.box.app):
             self.box_presses += 1
         if self._on_handover:
             self.handover_presses += 1
-        pin = self.factory.pin(PINS[name])
-        pin.drive_low()
-        self.clock.advance(0.1)
-        self.box.pump()
-        pin.drive_high()
-        self.clock.advance(0.1)
-        self.box.pump()
+        super().tap(name, hold)
         self._look()
 
     def wait(self) -> bool:
@@ -90,11 +70,6 @@ class Table:
         self.box.pump()
         self._look()
         return True
-
-    def close(self) -> None:
-        self.buttons.close()
-        self.factory.reset()
-        self.box.shutdown()
 
 
 def play_game(table: Table, limit: int = 5000) -> int:
@@ -150,7 +125,7 @@ def presses(box_seats: tuple[int, ...], games: int, seed: int = 1) -> list[tuple
                 out.append((play_game(table), table.box_presses, table.box_turns,
                             table.handover_presses, table.handovers))
             finally:
-                table.close()
+                table.shutdown()
     return out
 
 

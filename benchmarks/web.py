@@ -36,60 +36,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tree first: benchmarks/engine.py is not engine
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from firmware import ui, views  # noqa: E402
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-from hw.fakes import FakeDisplay  # noqa: E402
 from store import fill_history  # noqa: E402  (benchmarks/store.py, beside this file)
+from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins)
 
-PINS = ButtonPins().pins()
 ROOT = Path(__file__).resolve().parents[1]
-
-
-class Table:
-    """A box to press, in this process (its own clock: presses are instant, the store is real)."""
-
-    def __init__(self, state_dir: Path):
-        self.factory = MockFactory()
-        self.t = 1000.0
-        self.box = Box(GameConfig(), FakeDisplay(), Store.open(state_dir), dice=seeded_dice(3), clock=lambda: self.t)
-        self.buttons = GpioButtons(PINS, self.box.sink, pin_factory=self.factory)
-        self.box.start()
-        self.moves = 0
-
-    def tap(self, name: str) -> None:
-        pin = self.factory.pin(PINS[name])
-        pin.drive_low()
-        self.t += 0.1
-        self.box.pump()
-        pin.drive_high()
-        self.t += 1.1
-        self.box.pump()
-
-    def press(self) -> None:
-        """One press that stores an event (a roll, a move or a stop)."""
-        while True:
-            before = len(self.box.app.events)
-            v = ui.view(self.box.app)
-            if isinstance(v, views.DiceView):
-                self.tap(next(o.label for o in v.options if o.effect != "none"))
-                self.moves += 1
-            elif isinstance(v, views.PickView):
-                self.tap("A")
-            elif isinstance(v, views.MoveView):
-                self.tap("STOP" if self.moves >= 2 and v.can_stop else "ROLL")
-            elif isinstance(v, views.InstructionsView) or isinstance(v, views.TurnView):
-                self.moves = 0
-                self.tap("ROLL")
-            else:
-                self.tap("ROLL")
-            if len(self.box.app.events) != before:
-                return
 
 
 class Page(threading.Thread):
@@ -176,7 +126,7 @@ def get(url: str) -> bytes:
         return r.read()
 
 
-def bench_pages(table: Table, port: int, pages: int, presses: int) -> list[float]:
+def bench_pages(table: Rig, port: int, pages: int, presses: int) -> list[float]:
     opened = [Page(port) for _ in range(pages)]
     for p in opened:
         p.start()
@@ -184,7 +134,7 @@ def bench_pages(table: Table, port: int, pages: int, presses: int) -> list[float
     times = []
     for _ in range(presses):
         pressed = time.perf_counter()
-        table.press()
+        table.play_on(events=1)  # one press that stores an event (a roll, a move or a stop)
         latest = version
         for p in opened:
             v, at = p.wait_past(version)
@@ -233,8 +183,8 @@ def main(argv=None) -> int:
     web = None
     try:
         fill_history(state, args.history)
-        table = Table(state)
-        table.press()
+        table = Rig(state, seed=3, rest=1.0)  # presses are instant, each past the guard; the store is real
+        table.play_on(events=1)
         port = free_port()
         log = open(state / "web.log", "w")
         web = subprocess.Popen([str(ROOT / ".venv/bin/cantstop-box"), "web", "--state-dir", str(state), "--host",

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "web"))
 
-from boxrig import BoxRig  # noqa: E402
+from tests.kit.rig import Rig  # noqa: E402
 from browser import chrome, full_screenshot, missing  # noqa: E402
 from server import Server  # noqa: E402
 
@@ -33,11 +33,11 @@ def shots(out: Path) -> list[tuple[str, str]]:
     made = []
     for lang in LANGS:
         with tempfile.TemporaryDirectory() as state:
-            rig = BoxRig(Path(state), names=NAMES[lang], seed=21, language=lang)
-            rig.play_to_the_end()
+            rig = Rig(Path(state), names=NAMES[lang], seed=21, language=lang, rest=1.0)
+            rig.play_on()
             rig.tap("ROLL")
             rig.tap("ROLL")
-            rig.play(57)
+            rig.play_on(presses=57)
             with Server(Path(state), lang=lang) as server:
                 for size in ("phone", "tv"):
                     driver = chrome(size, lang)
@@ -56,7 +56,7 @@ def shots(out: Path) -> list[tuple[str, str]]:
                             made.append((file.name, f"{name}, {size}, {lang}"))
                     finally:
                         driver.quit()
-            rig.play_to_the_end()
+            rig.play_on()
             with Server(Path(state), lang=lang) as server:
                 for size in ("phone", "tv"):
                     driver = chrome(size, lang)

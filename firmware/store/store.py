@@ -121,6 +121,23 @@ class Store(Reads):
             if self._lock is not None:
                 self._lock.release()
 
+    def cut_power(self) -> None:
+        """Act out a power cut here (tests, benchmarks): the store stops as the box's process would.
+
+        The lock goes, as the kernel drops it with the process, so another store may open the
+        directory at once. Writes still pending are lost with the memory that held them. Nothing is
+        closed cleanly: no last save (as :meth:`close` tries) and no checkpoint of the write-ahead
+        log, which stays on disk for the next open to read, as after a real cut (the connection is
+        left open, unused, while this object lives). Afterwards every read and write raises
+        :class:`StoreError` (the store is closed). A store closed or cut already: nothing happens.
+        """
+        if self._db is None:
+            return
+        self._cut_off, self._db = self._db, None  # unused from here; never closed by this store
+        self._queue, self._cursors = Queue(), {}
+        if self._lock is not None:
+            self._lock.release()
+
     def __enter__(self) -> "Store":
         return self
 

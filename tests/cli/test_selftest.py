@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from firmware.commands import cli
 from firmware.commands import selftest
@@ -14,13 +13,14 @@ from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import open_dummy
 from hw.errors import ButtonError, DisplayError
 from hw.fakes import FakeDisplay
+from tests.kit.rig import mock_pins
 
 PINS = ButtonPins().pins()
 
 
 @pytest.fixture
 def factory():
-    f = MockFactory()
+    f = mock_pins()
     yield f
     f.reset()
     f.close()
@@ -199,13 +199,11 @@ def test_selftest_command_says_when_the_display_bus_is_slow(capsys, monkeypatch,
 
 
 def test_selftest_lights_each_lamp_alone_in_turn_and_plays_each_tone():
-    from gpiozero.pins.mock import MockPWMPin
-
     from firmware.cues import CUES, MELODIES
     from hw.buzzer import GpioBuzzer
     from hw.lamps import GpioLamps
 
-    f = MockFactory(pin_class=MockPWMPin)
+    f = mock_pins(pwm=True)
     lamp_pins = {"ROLL": 17, "STOP": 27, "A": 22}
     lamps = GpioLamps(lamp_pins, pin_factory=f)
     buzzer = GpioBuzzer(18, pin_factory=f)

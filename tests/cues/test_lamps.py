@@ -10,64 +10,43 @@ import io
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from engine import Phase, stop_claims
 from firmware import ui, views
-from firmware.config import ButtonPins, GameConfig
+from firmware.config import GameConfig
 from firmware.cues import MELODIES, lamp_states
 from firmware.daemon.box import Box
 from firmware.daemon.dice import seeded_dice
 from firmware.daemon.signals import Signals
-from firmware.store import Store
-from hw.buttons import GpioButtons
 from hw.buzzer import BellBuzzer, GpioBuzzer
 from hw.fakes import FakeDisplay
 from hw.lamps import DIM, GpioLamps, TerminalLamps, lamp_line
+from tests.kit.clock import FakeClock
+from tests.kit.rig import Rig, mock_pins
 
-BUTTON_PINS = ButtonPins().pins()
 LAMP_PINS = {"ROLL": 17, "STOP": 27, "A": 22, "B": 23, "C": 20, "MENU": 21}
 BUZZER_PIN = 18
 ALL = ("ROLL", "STOP", "A", "B", "C", "MENU")
 
 
-class Clock:
-    def __init__(self):
-        self.t = 1000.0
+class LampRig(Rig):
+    """The rig with its lamps and buzzer on the same (PWM) mock pins as its buttons."""
 
-    def __call__(self):
-        return self.t
-
-
-class Rig:
     def __init__(self, tmp_path, seed, settings):
-        self.factory = MockFactory(pin_class=MockPWMPin)
-        self.clock = Clock()
-        self.lamps = GpioLamps(LAMP_PINS, pin_factory=self.factory)
+        factory = mock_pins(pwm=True)
+        self.lamps = GpioLamps(LAMP_PINS, pin_factory=factory)
         # a scripted game presses far faster than a table: room for every melody
-        self.buzzer = GpioBuzzer(BUZZER_PIN, pin_factory=self.factory, volume=40, backlog=1000)
-        self.display = FakeDisplay()
-        self.box = Box(settings, self.display, Store.open(tmp_path), dice=seeded_dice(seed), clock=self.clock,
-                       signals=Signals(self.lamps, self.buzzer))
-        self.buttons = GpioButtons(BUTTON_PINS, self.box.sink, pin_factory=self.factory)
-        self.box.start()
-
-    def tap(self, name):
-        pin = self.factory.pin(BUTTON_PINS[name])
-        pin.drive_low()
-        self.clock.t += 0.1
-        self.box.pump()
-        pin.drive_high()
-        self.clock.t += 0.1
-        self.box.pump()
+        self.buzzer = GpioBuzzer(BUZZER_PIN, pin_factory=factory, volume=40, backlog=1000)
+        super().__init__(tmp_path, seed=seed, settings=settings, factory=factory,
+                         signals=Signals(self.lamps, self.buzzer))
 
     def lamp_pin(self, name):
         return self.factory.pin(LAMP_PINS[name])
 
     def close(self):
-        self.buttons.close()
         self.lamps.close()
         self.buzzer.close()
+        super().close()
 
 
 def expected(view) -> dict[str, str]:
@@ -168,7 +147,7 @@ def play(rig, rolls_a_turn=2):
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_lamps_on_every_screen_and_tones_in_order_over_a_whole_game(tmp_path, seed):
-    rig = Rig(tmp_path, seed, GameConfig(handover_guard_ms=0, columns_to_win=2, sound=True))
+    rig = LampRig(tmp_path, seed, GameConfig(handover_guard_ms=0, columns_to_win=2, sound=True))
     try:
         seen, cues = play(rig)
         assert {"SetupView", "TurnView", "DiceView", "MoveView", "InstructionsView", "WinView"} <= seen
@@ -183,11 +162,11 @@ def test_lamps_on_every_screen_and_tones_in_order_over_a_whole_game(tmp_path, se
 
 def test_lamps_dim_with_the_screen_and_wake_with_it(tmp_path):
     settings = GameConfig(handover_guard_ms=0, sound=True)
-    rig = Rig(tmp_path, 5, settings)
+    rig = LampRig(tmp_path, 5, settings)
     try:
         rig.box.dim_after = 60.0
         rig.tap("ROLL")  # a turn: ROLL pulses, MENU lit
-        rig.clock.t += 61
+        rig.clock.advance(61)
         rig.box.pump()
         assert rig.box.dimmed
         assert rig.lamp_pin("MENU").state == pytest.approx(DIM)
@@ -200,7 +179,7 @@ def test_lamps_dim_with_the_screen_and_wake_with_it(tmp_path):
 
 
 def test_muted_box_plays_no_tone(tmp_path):
-    rig = Rig(tmp_path, 3, GameConfig(handover_guard_ms=0, columns_to_win=1, sound=False))
+    rig = LampRig(tmp_path, 3, GameConfig(handover_guard_ms=0, columns_to_win=1, sound=False))
     try:
         assert rig.box.app.muted
         play(rig)
@@ -225,7 +204,7 @@ def test_lamps_read_a_translated_legend_and_nothing_when_the_box_is_off():
 
 
 def test_no_lamp_and_no_buzzer_change_nothing(tmp_path):
-    box = Box(GameConfig(), FakeDisplay(), None, dice=seeded_dice(1), clock=Clock())
+    box = Box(GameConfig(), FakeDisplay(), None, dice=seeded_dice(1), clock=FakeClock(1000.0))
     box.start()
     box.sink("ROLL", True)
     box.pump()

@@ -12,14 +12,14 @@ from firmware import ui, views
 from firmware.config import GameConfig
 from firmware.screens import render
 from firmware.store import Store
-from tests.kit.rig import Rig, play_to_the_end, tap_on
+from tests.kit.rig import Rig
 from tests.kit.saved import SavedBeforeShown
 
 
 def test_daemon_plays_a_whole_game_by_mock_pins(rig):
     assert isinstance(rig.view, views.SetupView)
     rig.tap("ROLL")  # start with the defaults
-    win = play_to_the_end(rig)
+    win = rig.play_on()
     assert win.player in ("Red", "Blue")
     # The store holds the finished game, and its record replays to the same state.
     summary = rig.store.games()[0]
@@ -113,15 +113,15 @@ def test_daemon_keeps_playing_on_a_full_disk_and_loses_nothing(rig):
     pages = rig.store._db.execute("PRAGMA page_count").fetchone()[0]
     rig.store._db.execute(f"PRAGMA max_page_count = {pages}")  # the SD card is full
     for _ in range(400):
-        tap_on(rig)
+        rig.play_on(presses=1)
         if rig.view.alert:
             break
     assert rig.view.alert.startswith("NOT SAVED:")
-    tap_on(rig)
-    tap_on(rig)  # the game goes on in memory
+    rig.play_on(presses=1)
+    rig.play_on(presses=1)  # the game goes on in memory
     rig.store._db.execute("PRAGMA max_page_count = 1073741823")  # room again
     for _ in range(10):
-        tap_on(rig)
+        rig.play_on(presses=1)
         if not rig.view.alert and not isinstance(rig.view, views.WinView):
             break
     assert rig.view.alert is None

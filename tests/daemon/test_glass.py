@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import ImageChops
-from tests.kit.rig import Rig, tap_on, play_to_the_end
+from tests.kit.rig import Rig
 
 from firmware import views
 from firmware.daemon.pager import PAGE_SECONDS
@@ -135,7 +135,7 @@ def test_glass_a_whole_game_ram_equals_every_frame(glass_rig):
     rig, glass = glass_rig
     glass.serial.take()
     rig.tap("ROLL")
-    play_to_the_end(rig)
+    rig.play_on()
     assert glass.wrong == []
     assert glass.checked == rig.box.frames > 50 and glass.failed == 0
     grey = isinstance(glass.model, SSD1322)
@@ -151,7 +151,7 @@ def test_glass_missed_frames_are_made_good(glass_rig):
     for press in range(150):
         if press % 5 == 0:
             glass.serial.fail_after = 7 + press % 50
-        tap_on(rig)
+        rig.play_on(presses=1)
         glass.serial.fail_after = None
         if isinstance(rig.view, views.WinView):
             break
@@ -179,15 +179,15 @@ def test_glass_panel_replugged_mid_game_is_set_up_again(glass_rig):
     rig, glass = glass_rig
     rig.tap("ROLL")
     for _ in range(6):
-        tap_on(rig)
+        rig.play_on(presses=1)
     glass.serial.unplugged = True
     for _ in range(3):
-        tap_on(rig)
+        rig.play_on(presses=1)
     assert glass.failed >= 1
     glass.model.power_cycle(seed=3)  # off, page addressing, default contrast, noise in RAM
     glass.serial.unplugged = False
     for _ in range(10):
-        tap_on(rig)
+        rig.play_on(presses=1)
     assert glass.wrong == []
     assert glass.model.on and glass.model.contrast == CONTRAST
     if isinstance(glass.model, SSD1306):
@@ -205,8 +205,8 @@ def test_glass_box_restart_re_inits_the_same_panel(tmp_path, panel):
     again = Glass(*panel, model=glass.model)
     second = Rig(tmp_path, display=again)
     try:
-        tap_on(second)
-        tap_on(second)
+        second.play_on(presses=1)
+        second.play_on(presses=1)
         assert again.wrong == [] and again.checked >= 3
     finally:
         second.close()
@@ -279,7 +279,7 @@ def test_glass_128x32_pages_flip_onto_the_ram_through_a_whole_game(small_glass):
             turn_flips += glass.checked - shown
         else:
             flips += glass.checked - shown
-        tap_on(rig)
+        rig.play_on(presses=1)
     # the game's other screens are one page each: instructions are paged by the 128x32 layout and turned by
     # ROLL, never flipped by time as well (issue 19: they were paged twice)
     assert flips == 0 and turn_flips > 0

@@ -14,7 +14,7 @@ from firmware.config import GameConfig
 from firmware.daemon.debounce import Press
 from firmware.store import Store
 
-from tests.kit.rig import Rig, play_to_the_end
+from tests.kit.rig import Rig
 
 
 def restart(rig: Rig, tmp_path, **kw) -> Rig:
@@ -61,7 +61,7 @@ def test_restart_after_a_win_shows_the_result_then_the_last_settings(tmp_path):
     rig = Rig(tmp_path, seed=5, settings=settings)
     rig.tap("C")  # players 2 -> 3: a setting the config does not have
     rig.tap("ROLL")
-    win = play_to_the_end(rig)
+    win = rig.play_on()
     rig = restart(rig, tmp_path, settings=settings)
     assert rig.view == win  # the result, not a new game with the config's defaults
     rig.tap("ROLL")  # on to a new game

@@ -8,17 +8,10 @@ import sqlite3
 import pytest
 
 from engine import STOP, Move, Roll, Rules
-from firmware.store import DB_NAME, Store, StoreLockedError
+from firmware.store import DB_NAME, Store, StoreError, StoreLockedError, StoreWriteError
 from firmware.store.errors import SQLITE_CANTOPEN, SQLITE_FULL
-from tests.kit.boxkit import TapBox
+from tests.kit.rig import Rig
 from tests.kit.storekit import fill, play_to_end, random_events, refuse_connections, remount, small_fs
-
-
-def _power_cut(store):
-    """The box loses power: nothing more is written, and the kernel drops its lock with the process."""
-    lock = getattr(store, "_lock", None)
-    if lock is not None:
-        lock.release()
 
 
 def _sql(state_dir, *statements):
@@ -40,13 +33,34 @@ def test_store_winning_stop_finishes_the_game_even_if_the_power_goes_before_fini
     for e in events:
         clock.advance(1)
         store.append(game.id, e)
-    _power_cut(store)  # before the daemon's finish()
+    store.cut_power()  # before the daemon's finish()
     with Store.open(state_dir, clock=clock) as again:
         assert again.open_game() is None
         done = again.game(game.id)
         assert (done.status, done.winner, done.finished) == ("finished", final.winner, clock.now)
         again.new_game(["Red", "Blue"], Rules())  # a new game does not abandon the won one
         assert again.game(game.id).status == "finished"
+
+
+def test_store_cut_power_drops_the_lock_and_what_was_pending_and_closes_nothing_cleanly(state_dir, clock):
+    store = Store.open(state_dir, clock=clock)
+    game = store.new_game(["Red", "Blue"], Rules())
+    store.append(game.id, Roll((2, 3, 4, 5)))
+    store._db.execute("PRAGMA query_only = ON")  # the card takes no more writes: the move stays pending
+    with pytest.raises(StoreWriteError):
+        store.append(game.id, Move.of(7, 7))
+    assert store.pending == 1
+    with pytest.raises(StoreLockedError):
+        Store.open(state_dir, clock=clock)  # a second box while this one runs
+    store.cut_power()
+    assert (state_dir / f"{DB_NAME}-wal").stat().st_size > 0  # no checkpoint: the log is left for the next open
+    with pytest.raises(StoreError, match="closed"):
+        store.game(game.id)
+    store.cut_power()  # once cut, nothing more happens: not a second cut, not a close
+    store.close()
+    with Store.open(state_dir, clock=clock) as again:  # at once: the lock went with the power
+        assert again.open_game().id == game.id
+        assert again.game(game.id).events == (Roll((2, 3, 4, 5)),)  # the pending move went with the memory
 
 
 def test_store_open_finishes_a_game_left_open_after_its_winning_stop(state_dir, clock, caplog, capsys):
@@ -103,17 +117,17 @@ def _saved_game(state_dir, clock, count=9, seed=2):
 
 
 def _box_resumes_read_only_and_saves_once_writable(store, game_id, events, writable_again):
-    rig = TapBox(store)
+    rig = Rig(store=store)
     assert rig.view.alert and rig.view.alert.startswith("NOT SAVED:")
     assert rig.box.game_id == game_id and rig.events == tuple(events)  # the open game, not New game
-    rig.play(6)
+    rig.play_on(presses=6, stop_after=None)
     shown = rig.events
     assert len(shown) > len(events) and store.pending > 0
     writable_again()
-    rig.play(1)
+    rig.play_on(presses=1, stop_after=None)
     assert rig.view.alert is None and store.pending == 0
     shown = rig.events
-    rig.box.shutdown()
+    rig.shutdown()
     return shown
 
 
@@ -147,16 +161,16 @@ def test_store_read_only_mount_resumes_the_game_and_saves_once_remounted(clock):
 
 def _first_start_on_a_full_disk(store, room_again):
     assert store.cannot_save == "cannot save: the SD card is full"
-    rig = TapBox(store)
+    rig = Rig(store=store)
     assert rig.view.alert == "NOT SAVED: the SD card is full"
     rig.tap("ROLL")  # New game: cannot be saved yet
-    rig.play(4)
+    rig.play_on(presses=4, stop_after=None)
     assert rig.view.alert and len(rig.events) > 0
     room_again()
-    rig.play(1)
+    rig.play_on(presses=1, stop_after=None)
     assert rig.view.alert is None and store.pending == 0
     shown = rig.events
-    rig.box.shutdown()
+    rig.shutdown()
     return shown
 
 
@@ -248,7 +262,7 @@ def test_store_damaged_row_is_reported_and_skipped(state_dir, clock, sql, reason
 def test_store_damaged_row_in_the_statistics_screen_of_the_box(state_dir, clock, sql, reason):
     _two_finished_games(state_dir, clock)
     _sql(state_dir, sql)
-    rig = TapBox(Store.open(state_dir, clock=clock))
+    rig = Rig(store=Store.open(state_dir, clock=clock))
     rig.tap("MENU")
     labels = [getattr(i, "label", i) for i in rig.view.items]
     for _ in range(labels.index(next(x for x in labels if "tatistic" in str(x)))):
@@ -257,4 +271,4 @@ def test_store_damaged_row_in_the_statistics_screen_of_the_box(state_dir, clock,
     shown = rig.view
     assert rig.box.running and type(shown).__name__ == "StatsView"
     assert shown.games == 1 and sum(n for _, n in shown.rows) == 1  # the damaged game is skipped
-    rig.box.shutdown()
+    rig.shutdown()

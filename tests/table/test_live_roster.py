@@ -13,7 +13,7 @@ from firmware.config import GameConfig
 from firmware.daemon.box import ROSTER_CHECK
 from firmware.table import person_stats, roster
 from firmware.daemon.loaders import load_stats
-from tests.kit.rig import Rig, goto, play_to_the_end
+from tests.kit.rig import Rig, goto
 
 _script = shutil.which("cantstop-box", path=str(Path(sys.executable).parent))
 
@@ -67,7 +67,7 @@ def test_live_roster_a_chosen_seat_follows_a_rename_and_the_game_keeps_the_id(tm
         rig.tap("ROLL")
         seat = rig.store.open_game().meta["seats"][0]
         assert seat == {"colour": seat["colour"], "bot": None, "name": "Cat", "person": 1}
-        play_to_the_end(rig)
+        rig.play_on()
         (tally,) = rig.store.facts(person_stats.TALLY_PREFIX).values()
         assert tally["seats"][0]["person"] == 1  # the statistics follow the id, whatever the name becomes
         assert _players(tmp_path, "rename", "Cat", "Kat") == 0

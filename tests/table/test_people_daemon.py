@@ -9,7 +9,7 @@ from firmware.table import person_stats
 from firmware.config import GameConfig
 from firmware.table.roster import ROSTER_KEY
 from firmware.store import Store
-from tests.kit.rig import Rig, goto, play_to_the_end
+from tests.kit.rig import Rig, goto
 
 ROSTER = ("Ann", "Bob")
 
@@ -51,7 +51,7 @@ def test_people_e2e_names_on_the_screens_in_the_store_and_after_a_restart(named,
 
 def test_people_e2e_win_shows_a_recap_and_statistics_by_name_without_replaying(named):
     _named_game(named)
-    win = play_to_the_end(named)
+    win = named.play_on()
     assert win.player in ROSTER and win.keys.startswith("B:recap")
     named.tap("B")
     recap = named.view
@@ -134,7 +134,7 @@ def test_people_e2e_names_in_any_script_and_of_any_length_play_a_whole_game(tmp_
     rig = Rig(tmp_path, settings=GameConfig(roster=("김민준", long_name)), seed=3)
     try:
         _named_game(rig)
-        win = play_to_the_end(rig)  # every frame of the game rendered with these names
+        win = rig.play_on()  # every frame of the game rendered with these names
         assert win.player in ("김민준", long_name)
         rig.tap("B")
         assert {r.player for r in rig.view.rows} == {"김민준", long_name}

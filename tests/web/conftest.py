@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.boxrig import BoxRig
+from tests.kit.rig import Rig
 
 
 @pytest.fixture
 def box(tmp_path):
-    rig = BoxRig(tmp_path)
+    rig = Rig(tmp_path, rest=1.0)
     yield rig
     rig.close()
 
@@ -21,7 +21,7 @@ def box(tmp_path):
 @pytest.fixture
 def game(tmp_path):
     """A box with a game four presses in (seed 2)."""
-    rig = BoxRig(tmp_path, seed=2)
-    rig.play(4)
+    rig = Rig(tmp_path, seed=2, rest=1.0)
+    rig.play_on(presses=4)
     yield rig
     rig.close()

@@ -16,7 +16,7 @@ import pytest
 
 from firmware.commands import cli
 
-from tests.web.boxrig import BoxRig
+from tests.kit.rig import Rig
 from tests.web.browser import READ_BOARD, chrome, missing
 from tests.web.server import Server
 
@@ -52,11 +52,11 @@ def events_shown(driver) -> int:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     state = tmp_path_factory.mktemp("store")
-    rig = BoxRig(state, names=("Ann", XSS), seed=11)
-    rig.play_to_the_end()
+    rig = Rig(state, names=("Ann", XSS), seed=11, rest=1.0)
+    rig.play_on()
     rig.tap("ROLL")
     rig.tap("ROLL")
-    rig.play(30)
+    rig.play_on(presses=30)
     with Server(state) as server:
         yield rig, server, state
     rig.close()
@@ -78,7 +78,7 @@ def test_the_live_page_matches_the_record_and_follows_presses(table, size, lang,
         driver.execute_script("window.notReloaded = true")
         wait_for(driver, lambda d: d.execute_script("return window.EventSource !== undefined"))
         for _ in range(3):
-            rig.play(1)
+            rig.play_on(presses=1)
             count = len(rig.box.app.events)
             wait_for(driver, lambda d: events_shown(d) == count, 3.0)
             assert driver.execute_script(READ_BOARD) == expected(replayed(capsys, state, 2, tmp_path / "r.json"))
@@ -131,7 +131,8 @@ def test_without_an_event_stream_the_page_polls_and_still_follows(table, monkeyp
         driver.get(server.url + "/")
         driver.execute_script("window.notReloaded = true")
         for _ in range(2):
-            count = rig.play_one_event()
+            rig.play_on(events=1)
+            count = len(rig.events)
             wait_for(driver, lambda d: events_shown(d) == count, 5.0)
         assert driver.execute_script("return window.notReloaded") is True
     finally:
@@ -157,7 +158,8 @@ def test_a_restart_of_the_web_view_shows_the_gap_and_the_page_reconnects_by_itse
         with Server(state, port=port) as second:
             wait_for(driver, lambda d: second.hub.streams == 1, 15.0)  # the page's EventSource came back
             wait_for(driver, lambda d: not d.find_element("id", "conn").is_displayed(), 5.0)
-            count = rig.play_one_event()
+            rig.play_on(events=1)
+            count = len(rig.events)
             wait_for(driver, lambda d: events_shown(d) == count, 3.0)
             assert driver.execute_script("return window.notReloaded") is True
     finally:

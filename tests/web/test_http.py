@@ -18,7 +18,7 @@ from firmware import ui, views, words
 from firmware.commands import cli
 from web.live import view_text
 
-from tests.web.boxrig import BoxRig
+from tests.kit.rig import Rig
 from tests.web.server import Server
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -27,11 +27,11 @@ XSS = "<img src=x onerror=alert(1)>"
 @pytest.fixture
 def played(tmp_path):
     """A finished game and a second one under way, a seat named with markup."""
-    rig = BoxRig(tmp_path, names=("Ann", XSS), seed=11)
-    rig.play_to_the_end()
+    rig = Rig(tmp_path, names=("Ann", XSS), seed=11, rest=1.0)
+    rig.play_on()
     rig.tap("ROLL")  # the result seen: the new-game screen
     rig.tap("ROLL")  # a new game
-    rig.play(25)
+    rig.play_on(presses=25)
     yield rig
     rig.close()
 
@@ -132,7 +132,7 @@ def test_the_live_page_is_the_board_and_the_words_of_the_box(played, tmp_path, c
             # a paged instruction is shown whole on the page
             if not isinstance(shown, views.PickView) and getattr(shown, "pages", 1) == 1:
                 assert oled_of(page) == (escape(title), "".join(f"<li>{escape(x)}</li>" for x in lines), escape(keys))
-            played.play(1)
+            played.play_on(presses=1)
             deadline = time.monotonic() + 2
             while int(live_attrs(get(s, "/").text)["events"]) != len(played.box.app.events):
                 assert time.monotonic() < deadline, "the page did not follow the press"
@@ -182,7 +182,7 @@ def test_no_route_changes_the_store_and_the_box_never_waits(played, tmp_path):
         with s.app.state.hub.reader.read() as store:  # a page's read in progress ...
             assert store is not None
             started = time.monotonic()
-            played.play(3)  # ... and the box saves its presses without waiting for it
+            played.play_on(presses=3)  # ... and the box saves its presses without waiting for it
             assert time.monotonic() - started < 2.5  # the box's busy timeout is 5 s: a lock held would show
         assert len(played.store.game(2).events) == len(played.box.app.events)
 
@@ -208,8 +208,8 @@ def test_a_damaged_row_shows_as_damaged_never_a_traceback(played, tmp_path):
 
 
 def test_a_damaged_open_game_shows_on_the_live_page(tmp_path):
-    rig = BoxRig(tmp_path, seed=3)
-    rig.play(6)
+    rig = Rig(tmp_path, seed=3, rest=1.0)
+    rig.play_on(presses=6)
     rig.close()
     db = sqlite3.connect(tmp_path / "games.sqlite3")
     db.execute("UPDATE events SET payload = '[]' WHERE seq = 3")
@@ -231,9 +231,9 @@ def test_no_store_yet_is_a_page_that_says_so(tmp_path):
 
 
 def test_the_page_says_when_the_box_is_off_and_when_the_game_is_over(tmp_path):
-    rig = BoxRig(tmp_path, seed=5)
+    rig = Rig(tmp_path, seed=5, rest=1.0)
     with Server(tmp_path) as s:
-        rig.play(3)
+        rig.play_on(presses=3)
         assert live_attrs(get(s, "/").text)["box"] == "on"
         rig.shutdown()
         deadline = time.monotonic() + 3  # the watcher looks at the box's lock every second
@@ -241,8 +241,8 @@ def test_the_page_says_when_the_box_is_off_and_when_the_game_is_over(tmp_path):
             assert time.monotonic() < deadline, "the page still says the box is on"
             time.sleep(0.05)
         assert "The box is off" in get(s, "/").text
-    rig = BoxRig(tmp_path, seed=5)
-    rig.play_to_the_end()
+    rig = Rig(tmp_path, seed=5, rest=1.0)
+    rig.play_on()
     with Server(tmp_path) as s:
         page = get(s, "/").text
         assert live_attrs(page)["status"] == "over" and "Game over" in page
@@ -264,10 +264,10 @@ def test_the_language_is_the_browsers_or_the_boxs(played, tmp_path):
 
 
 def test_a_box_speaking_japanese_gives_a_japanese_page(tmp_path):
-    rig = BoxRig(tmp_path, language="ja", seed=4)
-    rig.play(5)
+    rig = Rig(tmp_path, language="ja", seed=4, rest=1.0)
+    rig.play_on(presses=5)
     while isinstance(rig.view, views.PickView):  # not stored: the page shows the dice until the pick
-        rig.play(1)
+        rig.play_on(presses=1)
     with Server(tmp_path) as s:
         page = get(s, "/").text
         assert '<html lang="ja">' in page
@@ -283,9 +283,7 @@ def test_a_page_follows_presses_over_server_sent_events(played, tmp_path):
             first = _next_event(lines)
             assert live_attrs(first["html"])["events"] == str(len(played.box.app.events))
             for _ in range(5):
-                before = len(played.box.app.events)
-                while len(played.box.app.events) == before:  # a press the box saves (a pick alone is not)
-                    played.play(1)
+                played.play_on(events=1)  # a press the box saves (a pick alone is not)
                 event = _next_event(lines)  # (how soon: benchmarks/web.py; here only that it comes by itself)
                 assert event["v"] > first["v"]
                 assert live_attrs(event["html"])["events"] == str(len(played.box.app.events))

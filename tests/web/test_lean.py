@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.boxrig import BoxRig
+from tests.kit.rig import Rig
 from tests.web.webproc import free_port, start_web
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,11 +66,11 @@ def _pillow_files(files) -> list[str]:
 @pytest.fixture
 def store_of_every_kind(tmp_path):
     """A finished game and one under way, seats named in Japanese, Korean and accented Latin (measured text)."""
-    rig = BoxRig(tmp_path, names=("さくら", "민수", "Zoë"), seed=5)
-    rig.play_to_the_end()
+    rig = Rig(tmp_path, names=("さくら", "민수", "Zoë"), seed=5, rest=1.0)
+    rig.play_on()
     rig.tap("ROLL")  # the result seen: the new-game screen
     rig.tap("ROLL")  # a new game
-    rig.play(12)
+    rig.play_on(presses=12)
     yield tmp_path
     rig.close()
 

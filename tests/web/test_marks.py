@@ -9,7 +9,7 @@ import pytest
 
 from web import board
 
-from tests.web.boxrig import BoxRig
+from tests.kit.rig import Rig
 from tests.web.server import Server
 
 
@@ -30,8 +30,8 @@ def board_marks(html: str) -> dict[int, set[str]]:
 @pytest.fixture
 def blue_first(tmp_path):
     """A game where Blue sits first and Red second (the palette's order is Red, Blue, ...), under way."""
-    rig = BoxRig(tmp_path, names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11)
-    rig.play(40)
+    rig = Rig(tmp_path, names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11, rest=1.0)
+    rig.play_on(presses=40)
     yield rig
     rig.close()
 
@@ -59,9 +59,9 @@ def test_the_replay_draws_each_colour_with_the_boxs_symbol(blue_first):
 
 def test_a_colour_keeps_its_symbol_from_game_to_game(tmp_path):
     # Blue second this time: the same hollow square as when it sat first
-    rig = BoxRig(tmp_path, names=("Ann", "Bo"), colours=("Red", "Blue"), seed=11)
+    rig = Rig(tmp_path, names=("Ann", "Bo"), colours=("Red", "Blue"), seed=11, rest=1.0)
     try:
-        rig.play(40)
+        rig.play_on(presses=40)
         with Server(tmp_path) as server:
             page = httpx.get(server.url + "/?lang=en", timeout=10).text
         assert player_marks(page) == {0: "■", 1: "□"}

@@ -52,9 +52,7 @@ def test_a_stop_with_50_pages_open_ends_every_stream_at_once_and_quietly(game, t
         for page in pages:
             page.read_until(b"event: live")  # each is being served: its head and the game as it is
         assert pages[0].data.startswith(b"HTTP/1.1 200")
-        before = len(game.box.app.events)
-        while len(game.box.app.events) == before:  # a press while they are open: every page hears of it
-            game.play(1)
+        game.play_on(events=1)  # a press while they are open: every page hears of it
         for page in pages:
             page.read_until(b"id: ")
             page.read_until(b"event: live")

@@ -16,7 +16,7 @@ from firmware.daemon.debounce import Press
 from firmware.screens import render_checked
 from firmware.store import Store
 
-from tests.kit.rig import Rig, play_to_the_end
+from tests.kit.rig import Rig
 
 
 def _to_language_row(app):
@@ -93,7 +93,7 @@ def test_language_a_whole_game_plays_by_the_buttons_and_every_frame_fits(tmp_pat
 
     rig.tap = tap
     rig.tap("ROLL")  # start
-    win = play_to_the_end(rig)
+    win = rig.play_on()
     assert win.lang == lang and win.keys in ("B:記録 ROLL:新規 MENU:メニュー", "B:기록 ROLL:새게임 MENU:메뉴")
     assert {"TurnView", "DiceView", "MoveView", "InstructionsView"} <= seen
     rig.close()
