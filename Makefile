@@ -75,7 +75,7 @@ soak: $(STAMP)
 	$(PY) benchmarks/simulate_memory.py --games 20000
 
 bench: $(STAMP)
-	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/engine_speed.py
 	$(PY) benchmarks/store.py
 	$(PY) benchmarks/people.py
 	$(PY) benchmarks/roster.py

@@ -4,7 +4,7 @@ Policy (as the issue fixes it): each move is picked uniformly among the legal
 moves; after each move the player stops with probability 0.5 (when a stop is
 legal). Everything goes through the public API: ``apply(state, event)``.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/engine.py [--seconds S]``.
+Run: ``make bench`` or ``.venv/bin/python benchmarks/engine_speed.py [--seconds S]``.
 """
 
 import argparse
