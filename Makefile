@@ -71,29 +71,29 @@ test-floors: $(FLOORS_STAMP)
 soak: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) -m slow
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/firmware/test_crash.py
-	$(PY) benchmarks/daemon_memory.py --games 2000
-	$(PY) benchmarks/simulate_memory.py --games 20000
+	$(PY) -m benchmarks.daemon_memory --games 2000
+	$(PY) -m benchmarks.simulate_memory --games 20000
 
 bench: $(STAMP)
-	$(PY) benchmarks/engine_speed.py
-	$(PY) benchmarks/store.py
-	$(PY) benchmarks/people.py
-	$(PY) benchmarks/roster.py
-	$(PY) benchmarks/box.py
-	$(PY) benchmarks/startup.py
-	$(PY) benchmarks/screens.py
-	$(PY) benchmarks/fonts.py
-	$(PY) benchmarks/players.py --quick
-	$(PY) benchmarks/player_memory.py
-	$(PY) benchmarks/web.py
-	$(PY) benchmarks/scale.py --quick
+	$(PY) -m benchmarks.engine_speed
+	$(PY) -m benchmarks.store
+	$(PY) -m benchmarks.people
+	$(PY) -m benchmarks.roster
+	$(PY) -m benchmarks.box
+	$(PY) -m benchmarks.startup
+	$(PY) -m benchmarks.screens
+	$(PY) -m benchmarks.fonts
+	$(PY) -m benchmarks.players --quick
+	$(PY) -m benchmarks.player_memory
+	$(PY) -m benchmarks.web
+	$(PY) -m benchmarks.scale --quick
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
 # stores built by the box's own writes and again by `cantstop-box import` of records.
 # About 10 minutes here; prints a table per way of building.
 scale: $(STAMP)
-	$(PY) benchmarks/scale.py --fill writes
-	$(PY) benchmarks/scale.py --fill import
+	$(PY) -m benchmarks.scale --fill writes
+	$(PY) -m benchmarks.scale --fill import
 
 # Install with deploy/install.sh in emulated Pi root file systems (Debian
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the

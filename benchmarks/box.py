@@ -24,7 +24,7 @@ press (its stop's confirm; a bust none), a person's handover at most two.
 Issue 13: the same targets in Japanese and Korean (``--language ja``: the
 box plays in that language), and resident memory with ja/ko under 60 MB.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N] [--glass-games N] [--language en|ja|ko]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.box [--games N] [--glass-games N] [--language en|ja|ko]``.
 """
 
 import argparse
@@ -38,20 +38,17 @@ import threading
 import time
 from pathlib import Path
 
+from gpiozero.pins.mock import MockFactory
+
+from benchmarks import glass, presses
+from benchmarks.scripted import play_games
+from firmware.config import ButtonPins, GameConfig
+from firmware.daemon.box import Box
+from firmware.daemon.dice import seeded_dice
+from firmware.store import Store
+from hw.buttons import GpioButtons
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-
-import glass  # noqa: E402  (benchmarks/glass.py, beside this file)
-import presses  # noqa: E402  (benchmarks/presses.py, beside this file)
 
 PINS = ButtonPins().pins()
 

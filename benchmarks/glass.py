@@ -21,36 +21,34 @@ Per press that changed the screen it reports:
 Then the same games on the other screen sizes (128x32 SSD1306, 256x64 SSD1322 grey
 over SPI), each beside luma's stock driver (``--standard-only`` skips them).
 
-Run: ``.venv/bin/python benchmarks/glass.py [--games N]`` (also part of
+Run: ``.venv/bin/python -m benchmarks.glass [--games N]`` (also part of
 ``benchmarks/box.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from gpiozero.pins.mock import MockFactory
+from luma.oled import device as luma_devices
+
+from benchmarks.scripted import play_games
+from firmware.config import ButtonPins, GameConfig
+from firmware.daemon.box import Box
+from firmware.daemon.dice import seeded_dice
+from firmware.screens import LAYOUTS, render_pages
+from firmware.store import Store
+from hw import oled
+from hw.buttons import GpioButtons
+from tests.kit.clock import FakeClock  # the tests' fake clock
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import random  # noqa: E402
-
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-from luma.oled import device as luma_devices  # noqa: E402
-
-from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.screens import LAYOUTS, render_pages  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw import oled  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-from tests.kit.clock import FakeClock  # noqa: E402  (the tests' fake clock)
 
 PINS = ButtonPins().pins()
 FULL_FRAME = 1024

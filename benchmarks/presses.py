@@ -8,7 +8,7 @@ pairing, side A of a pick, stop after two moves when allowed). Counted from
 the press that starts the game to the winner's screen; a handover is each time
 the next seat's turn screen comes up, and its presses are those made on it.
 
-Run: ``.venv/bin/python benchmarks/presses.py [--games N]`` (also part of
+Run: ``.venv/bin/python -m benchmarks.presses [--games N]`` (also part of
 ``benchmarks/box.py``).
 """
 
@@ -21,20 +21,19 @@ import sys
 import tempfile
 from pathlib import Path
 
+from gpiozero.pins.mock import MockFactory
+
+from engine import Stop
+from firmware import ui, views
+from firmware.config import ButtonPins, GameConfig
+from firmware.daemon.box import Box
+from firmware.daemon.dice import seeded_dice
+from firmware.store import Store
+from hw.buttons import GpioButtons
+from hw.fakes import FakeDisplay
+from tests.kit.clock import FakeClock  # the tests' fake clock
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from engine import Stop  # noqa: E402
-from firmware import ui, views  # noqa: E402
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-from hw.fakes import FakeDisplay  # noqa: E402
-from tests.kit.clock import FakeClock  # noqa: E402  (the tests' fake clock)
 
 PINS = ButtonPins().pins()
 

@@ -30,7 +30,7 @@ the games as game records into a folder and brings them in with
 ``cantstop-box import DIR``, as a box's history is moved to a new card.
 
 Run: ``make scale`` (all three sizes) or ``make bench`` (``--quick``: 100 and
-1,000 games), or ``.venv/bin/python benchmarks/scale.py [--quick] [--games N ...]
+1,000 games), or ``.venv/bin/python -m benchmarks.scale [--quick] [--games N ...]
 [--fill writes|import] [--dir DIR] [--runs N]``. With ``--dir`` the stores are
 kept (and reused when they are already there).
 """
@@ -45,15 +45,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchmarks.scripted import random_event
+from benchmarks.startup import as_installed, first_frame  # the daemon spawned to its first frame
+from engine import Phase, Rules, apply, new_game
+from firmware.store import DB_NAME, Store
+from firmware.table import person_stats
+from firmware.table.seat import seats_from_meta
 
-from startup import as_installed, first_frame  # noqa: E402 (beside this file: the daemon spawned to its first frame)
-from engine import Phase, Rules, apply, new_game  # noqa: E402
-from firmware.store import DB_NAME, Store  # noqa: E402
-from firmware.table import person_stats  # noqa: E402
-from firmware.table.seat import seats_from_meta  # noqa: E402
-from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
+ROOT = Path(__file__).resolve().parent.parent
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "김민준", "Zoë")
 COLOURS = ("Red", "Blue", "Green", "Yellow")
@@ -175,7 +174,6 @@ def _in_box(state_dir: Path, runs: int, *, drop_sums: bool = False):
     """
     code = f"""
 import json, statistics, sys, time
-sys.path.insert(0, {str(ROOT)!r})
 from firmware.store import Store
 from firmware.daemon.loaders import load_stats, unfinished
 from firmware.table import roster as rosters
@@ -210,7 +208,6 @@ def _store_part(state_dir: Path, runs: int, game: int):
     """
     code = f"""
 import contextlib, io, json, statistics, sys, time
-sys.path.insert(0, {str(ROOT)!r})
 from firmware.store import Store
 from firmware.table import roster as rosters
 from firmware.table import restart

@@ -12,7 +12,7 @@ its own process, as on the Pi; each open page is an event stream read over
 127.0.0.1. A press is timed from the button's edge to the moment every page
 has the new game part.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/web.py [--presses N] [--pages 1,50]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.web [--presses N] [--pages 1,50]``.
 """
 
 from __future__ import annotations
@@ -34,18 +34,16 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tree first: benchmarks/engine.py is not engine
+from gpiozero.pins.mock import MockFactory
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from firmware import ui, views  # noqa: E402
-from firmware.config import ButtonPins, GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.buttons import GpioButtons  # noqa: E402
-from hw.fakes import FakeDisplay  # noqa: E402
-from store import fill_history  # noqa: E402  (benchmarks/store.py, beside this file)
+from benchmarks.store import fill_history
+from firmware import ui, views
+from firmware.config import ButtonPins, GameConfig
+from firmware.daemon.box import Box
+from firmware.daemon.dice import seeded_dice
+from firmware.store import Store
+from hw.buttons import GpioButtons
+from hw.fakes import FakeDisplay
 
 PINS = ButtonPins().pins()
 ROOT = Path(__file__).resolve().parents[1]
