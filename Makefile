@@ -57,7 +57,7 @@ $(FLOORS_STAMP): pyproject.toml tools/floors.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
 	rm -rf $(FLOORS_VENV)
 	$(PYTHON) -m venv $(FLOORS_VENV)
-	$(PYTHON) tools/floors.py --extra test > $(FLOORS_VENV)/floors.txt
+	$(PYTHON) -m tools.floors --extra test > $(FLOORS_VENV)/floors.txt
 	$(FLOORS_PY) -m pip install --quiet --only-binary=:all: -r $(FLOORS_VENV)/floors.txt
 	$(FLOORS_PY) -m pip install --quiet --no-deps -e .
 	$(FLOORS_PY) -m pip check
@@ -99,25 +99,25 @@ scale: $(STAMP)
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the
 # result; prints a table. Needs root and network; not part of `make test`.
 # Roots are cached in /var/cache/cantstop-pi-check (PI_CHECK_CACHE to move it):
-# measured 16.5 minutes cold, under 5 cached (4:43 from a fresh clone). See tools/pi_check.py.
+# measured 16.5 minutes cold, under 5 cached (4:43 from a fresh clone). See tools/picheck/.
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 pi-check: $(STAMP)
-	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
+	$(SUDO) $(PY) -m tools.picheck $(PI_CHECK_ARGS)
 
 # Boots Debian bookworm arm64 in qemu-system-aarch64 (TCG), installs the box as an owner
 # would, reboots and checks it on a real kernel, GPIO simulator and I2C bus. Kernel, modules
 # and disk are cached in /var/cache/cantstop-boot-check (BOOT_CHECK_CACHE to move it):
 # root built in 7.6 min cold; a cached run took 8 min here (18 min on a busier machine).
-# See tools/boot_check.py and docs/building.md ("Booted in").
+# See tools/bootcheck/ and docs/building.md ("Booted in").
 boot-check: $(STAMP)
-	$(SUDO) $(PY) tools/boot_check.py $(BOOT_CHECK_ARGS)
+	$(SUDO) $(PY) -m tools.bootcheck $(BOOT_CHECK_ARGS)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
 web-gallery: $(STAMP)
-	$(PY) tools/web_gallery.py docs/gallery/web
+	$(PY) -m tools.web_gallery docs/gallery/web
 
 golden: $(STAMP)
 	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden
