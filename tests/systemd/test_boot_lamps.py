@@ -12,8 +12,7 @@ import pytest
 
 from firmware.config import ConfigError, load, parse
 from tools.bootcheck import lamps as boot_lamps
-from tools.bootcheck.board import PINS
-from tools.bootcheck.check_lamps import BUZZER, LAMPS
+from tools.bootcheck.wiring import BUZZER, LAMPS, PINS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,6 +6,7 @@ qemu-system-aarch64, the box installed there as an owner would, and checked on a
     check_lamps     the lamp and buzzer steps on the booted guest (settings, the kernel's trace)
     check_selftest  `cantstop-box selftest` on the booted guest
     board           the booted guest seen as the box's hardware: presses, the display, the lamps
+    wiring          where the buttons, the lamps and the buzzer are on the simulated header
     guest           qemu and its guest agent: power, commands, files
     image           the cached kernel, modules, device tree and disk
     reference       the emulator's box pressed as the booted one was

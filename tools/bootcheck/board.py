@@ -11,15 +11,14 @@ from pathlib import Path
 
 from . import image
 from .guest import Guest
-from .check_lamps import BUZZER, LAMPS
 from .lamps import read_lamps, sampling_script, sim_value_paths
 from .parse import Report, play, sim_pull_paths, sink_messages, systemctl_show
+from .wiring import BUZZER, LAMPS, PINS
 
 UNIT = "cantstop-box.service"
 BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
 STORE = "/var/lib/cantstop-box"
 SINK = "/sys/kernel/debug/i2c-sink/received"
-PINS = {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}  # firmware/default_config.toml
 ACTIVE_WITHIN_S = 300  # after the guest agent answers
 
 

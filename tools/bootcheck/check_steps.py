@@ -10,14 +10,15 @@ from pathlib import Path
 from firmware.cues import lamp_states  # the lamps a view lights, as the emulator's box lights them
 
 from . import image
-from .board import PINS, STORE, UNIT, Board, same
-from .check_lamps import (LAMPS, SETTINGS, box_settings, check_lamps_out, check_tones, gpio_lines, start_trace,
-                          stop_trace, wire_lamps)
+from .board import STORE, UNIT, Board, same
+from .check_lamps import (SETTINGS, box_settings, check_lamps_out, check_tones, gpio_lines, start_trace, stop_trace,
+                          wire_lamps)
 from .check_selftest import check_selftest
 from .guest import Guest
 from .lamps import judge_screens, kernel_sets
 from .parse import exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
 from .reference import Reference, comparable, rolls
+from .wiring import LAMPS, PINS
 
 CLONE = "/home/pi/cantstop-box"
 # The scripted game: every button, each at least once where it changes the screen.
