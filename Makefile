@@ -125,7 +125,7 @@ golden: $(STAMP)
 # Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
 # the built files are committed, so nothing else ever needs npm).
 fonts: $(STAMP)
-	$(PY) hw/fonts/build_galmuri.py
+	$(PY) -m hw.fonts.build_galmuri
 
 # Message catalogues: extract the marked sentences into firmware/locale/cantstop.pot,
 # merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo
