@@ -57,7 +57,7 @@ $(FLOORS_STAMP): pyproject.toml tools/floors.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
 	rm -rf $(FLOORS_VENV)
 	$(PYTHON) -m venv $(FLOORS_VENV)
-	$(PYTHON) tools/floors.py --extra test > $(FLOORS_VENV)/floors.txt
+	$(PYTHON) -m tools.floors --extra test > $(FLOORS_VENV)/floors.txt
 	$(FLOORS_PY) -m pip install --quiet --only-binary=:all: -r $(FLOORS_VENV)/floors.txt
 	$(FLOORS_PY) -m pip install --quiet --no-deps -e .
 	$(FLOORS_PY) -m pip check
@@ -71,53 +71,53 @@ test-floors: $(FLOORS_STAMP)
 soak: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) -m slow
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/daemon/test_crash.py
-	$(PY) benchmarks/daemon_memory.py --games 2000
-	$(PY) benchmarks/simulate_memory.py --games 20000
+	$(PY) -m benchmarks.daemon_memory --games 2000
+	$(PY) -m benchmarks.simulate_memory --games 20000
 
 bench: $(STAMP)
-	$(PY) benchmarks/engine.py
-	$(PY) benchmarks/store.py
-	$(PY) benchmarks/people.py
-	$(PY) benchmarks/roster.py
-	$(PY) benchmarks/box.py
-	$(PY) benchmarks/startup.py
-	$(PY) benchmarks/screens.py
-	$(PY) benchmarks/fonts.py
-	$(PY) benchmarks/players.py --quick
-	$(PY) benchmarks/player_memory.py
-	$(PY) benchmarks/web.py
-	$(PY) benchmarks/scale.py --quick
+	$(PY) -m benchmarks.engine_speed
+	$(PY) -m benchmarks.store
+	$(PY) -m benchmarks.people
+	$(PY) -m benchmarks.roster
+	$(PY) -m benchmarks.box
+	$(PY) -m benchmarks.startup
+	$(PY) -m benchmarks.screens
+	$(PY) -m benchmarks.fonts
+	$(PY) -m benchmarks.players --quick
+	$(PY) -m benchmarks.player_memory
+	$(PY) -m benchmarks.web
+	$(PY) -m benchmarks.scale --quick
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
 # stores built by the box's own writes and again by `cantstop-box import` of records.
 # About 10 minutes here; prints a table per way of building.
 scale: $(STAMP)
-	$(PY) benchmarks/scale.py --fill writes
-	$(PY) benchmarks/scale.py --fill import
+	$(PY) -m benchmarks.scale --fill writes
+	$(PY) -m benchmarks.scale --fill import
 
 # Install with deploy/install.sh in emulated Pi root file systems (Debian
 # bookworm arm64 and armhf, trixie arm64, under qemu-user) and check the
 # result; prints a table. Needs root and network; not part of `make test`.
 # Roots are cached in /var/cache/cantstop-pi-check (PI_CHECK_CACHE to move it):
-# measured 16.5 minutes cold, under 5 cached (4:43 from a fresh clone). See tools/pi_check.py.
+# measured 16.5 minutes cold, under 5 cached (4:43 from a fresh clone). See tools/picheck/.
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 pi-check: $(STAMP)
-	$(SUDO) $(PY) tools/pi_check.py $(PI_CHECK_ARGS)
+	$(SUDO) $(PY) -m tools.picheck $(PI_CHECK_ARGS)
 
 # Boots Debian bookworm arm64 in qemu-system-aarch64 (TCG), installs the box as an owner
 # would, reboots and checks it on a real kernel, GPIO simulator and I2C bus. Kernel, modules
 # and disk are cached in /var/cache/cantstop-boot-check (BOOT_CHECK_CACHE to move it):
 # root built in 7.6 min cold; a cached run took 8 min here (18 min on a busier machine).
-# See tools/boot_check.py and docs/building.md ("Booted in").
+# See tools/bootcheck/ and docs/building.md ("Booted in").
 boot-check: $(STAMP)
-	$(SUDO) $(PY) tools/boot_check.py $(BOOT_CHECK_ARGS)
+	$(SUDO) $(PY) -m tools.bootcheck $(BOOT_CHECK_ARGS)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
 web-gallery: $(STAMP)
-	$(PY) tools/web_gallery.py docs/gallery/web
+	$(PY) -m tools.web_gallery docs/gallery/web
 
 golden: $(STAMP)
 	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden
@@ -125,7 +125,7 @@ golden: $(STAMP)
 # Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
 # the built files are committed, so nothing else ever needs npm).
 fonts: $(STAMP)
-	$(PY) hw/fonts/build_galmuri.py
+	$(PY) -m hw.fonts.build_galmuri
 
 # Message catalogues: extract the marked sentences into firmware/locale/cantstop.pot,
 # merge them into every <lang>/LC_MESSAGES/cantstop.po, compile each to its .mo

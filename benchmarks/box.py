@@ -24,7 +24,7 @@ press (its stop's confirm; a bust none), a person's handover at most two.
 Issue 13: the same targets in Japanese and Korean (``--language ja``: the
 box plays in that language), and resident memory with ja/ko under 60 MB.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/box.py [--games N] [--glass-games N] [--language en|ja|ko]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.box [--games N] [--glass-games N] [--language en|ja|ko]``.
 """
 
 import argparse
@@ -38,14 +38,11 @@ import threading
 import time
 from pathlib import Path
 
+from benchmarks import glass, presses
+from benchmarks.scripted import play_games
+from tests.kit.rig import Rig  # the tests' box on mock pins, here in real time
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
-from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins, here in real time)
-
-import glass  # noqa: E402  (benchmarks/glass.py, beside this file)
-import presses  # noqa: E402  (benchmarks/presses.py, beside this file)
 
 
 class TimedDisplay:

@@ -1,6 +1,6 @@
 """Resident memory of the daemon over many games: a box seat, and a person who asks for a hint at every choice.
 
-    python benchmarks/daemon_memory.py [--games 2000] [--limit-mb 10] [--second-half-mb 1]
+    python -m benchmarks.daemon_memory [--games 2000] [--limit-mb 10] [--second-half-mb 1]
 
 Plays whole games through the daemon (``Box.feed``: the UI, the store, the
 renderer, the strong player for the box seat and for the hints) and its OLED driver (on luma's
@@ -25,16 +25,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from firmware import ui, views  # noqa: E402
-from firmware.config import GameConfig  # noqa: E402
-from firmware.daemon.box import Box  # noqa: E402
-from firmware.daemon.debounce import Press  # noqa: E402
-from firmware.daemon.dice import seeded_dice  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from hw.display import LumaDisplay  # noqa: E402
-from hw.oled import ssd1306  # noqa: E402
+from firmware import ui, views
+from firmware.config import GameConfig
+from firmware.daemon.box import Box
+from firmware.daemon.debounce import Press
+from firmware.daemon.dice import seeded_dice
+from firmware.store import Store
+from hw.display import LumaDisplay
+from hw.oled import ssd1306
 
 
 def rss_mb() -> float:

@@ -13,7 +13,7 @@ The issue's targets are start-up and press-to-frame no slower than English
 (``benchmarks/startup.py``, ``benchmarks/box.py``) and under 60 MB resident
 with Japanese or Korean; these figures say where the glyphs stand in that.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/fonts.py [--runs N]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.fonts [--runs N]``.
 """
 
 import argparse

@@ -21,7 +21,7 @@ Per press that changed the screen it reports:
 Then the same games on the other screen sizes (128x32 SSD1306, 256x64 SSD1322 grey
 over SPI), each beside luma's stock driver (``--standard-only`` skips them).
 
-Run: ``.venv/bin/python benchmarks/glass.py [--games N]`` (also part of
+Run: ``.venv/bin/python -m benchmarks.glass [--games N]`` (also part of
 ``benchmarks/box.py``).
 """
 
@@ -34,17 +34,16 @@ import tempfile
 import time
 from pathlib import Path
 
+import random
+
+from luma.oled import device as luma_devices
+
+from benchmarks.scripted import play_games
+from firmware.screens import LAYOUTS, render_pages
+from hw import oled
+from tests.kit.rig import Rig  # the tests' box on mock pins, a fake clock
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import random  # noqa: E402
-
-from luma.oled import device as luma_devices  # noqa: E402
-
-from scripted import play_games  # noqa: E402  (benchmarks/scripted.py, beside this file)
-from firmware.screens import LAYOUTS, render_pages  # noqa: E402
-from hw import oled  # noqa: E402
-from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins, a fake clock)
 
 FULL_FRAME = 1024
 BUSES = (("I2C 100 kHz", 100_000, 9, 2), ("I2C 400 kHz", 400_000, 9, 2), ("SPI 8 MHz", 8_000_000, 8, 0))

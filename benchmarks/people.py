@@ -10,7 +10,7 @@ then timed:
 - *game end*: keeping one more game's tally (writing its one fact);
 - *replay all*: what each opening would cost if it replayed every game.
 
-Run: ``.venv/bin/python benchmarks/people.py [--games N] [--dir DIR]``.
+Run: ``.venv/bin/python -m benchmarks.people [--games N] [--dir DIR]``.
 """
 
 import argparse
@@ -22,14 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import Phase, Rules, apply, new_game  # noqa: E402
-from firmware.table import person_stats  # noqa: E402
-from firmware.table.roster import from_fact  # noqa: E402
-from firmware.daemon.loaders import load_stats, seats_from_meta  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
+from benchmarks.scripted import random_event
+from engine import Phase, Rules, apply, new_game
+from firmware.table import person_stats
+from firmware.table.roster import from_fact
+from firmware.daemon.loaders import load_stats, seats_from_meta
+from firmware.store import Store
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "김민준", "Zoë")
 COLOURS = ("Red", "Blue", "Green", "Yellow")

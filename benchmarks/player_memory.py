@@ -5,20 +5,17 @@ so its memos must not grow with the games played (issue 10: the target is the
 size after 2,000 games within 10 MB of the size after 20). Linux only (reads
 ``/proc/self/statm``).
 
-Run: ``.venv/bin/python benchmarks/player_memory.py [--games 2000] [--seed 1]``.
+Run: ``.venv/bin/python -m benchmarks.player_memory [--games 2000] [--seed 1]``.
 """
 
 import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import game as engine_game  # noqa: E402
-from engine.players import game_rng, make_player, play_game  # noqa: E402
-from engine.players import strong, turn  # noqa: E402
+from engine import game as engine_game
+from engine.players import game_rng, make_player, play_game
+from engine.players import strong, turn
 
 
 def resident_mb() -> float:

@@ -5,7 +5,7 @@ games, Rule of 28 near its published 10.7 and the strong player at or under
 9.0; strong vs Rule of 28 with seats alternating over 10,000 games, strong
 wins at least 70%; a hint / bot decision within 100 ms (median and max).
 
-Run: ``.venv/bin/python benchmarks/players.py [--quick] [--seed S] [--workers N]``.
+Run: ``.venv/bin/python -m benchmarks.players [--quick] [--seed S] [--workers N]``.
 """
 
 import argparse
@@ -14,15 +14,12 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import STOP, Phase, Roll, apply, can_stop, new_game  # noqa: E402
-from engine.board import ALL_ROLLS  # noqa: E402
-from engine.players import make_player, summarize  # noqa: E402
-from engine.players.strong import _CONTEXTS  # noqa: E402
-from firmware.commands.simulate import run_series  # noqa: E402
+from engine import STOP, Phase, Roll, apply, can_stop, new_game
+from engine.board import ALL_ROLLS
+from engine.players import make_player, summarize
+from engine.players.strong import _CONTEXTS
+from firmware.commands.simulate import run_series
 
 
 def series(kinds, games, seed, workers, rotate=False):

@@ -3,7 +3,7 @@
 Solitaire practice shows the player's turns against the box's own average
 for the same rules. With one player there are no other markers, so the
 speedy and risky variants change nothing: the table is by columns to win. Those averages come from simulation, done here once (not
-on the Pi): ``.venv/bin/python benchmarks/practice_table.py [--games N]``
+on the Pi): ``.venv/bin/python -m benchmarks.practice_table [--games N]``
 rewrites ``firmware/table/practice.py``.
 """
 

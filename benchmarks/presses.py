@@ -8,7 +8,7 @@ pairing, side A of a pick, stop after two moves when allowed). Counted from
 the press that starts the game to the winner's screen; a handover is each time
 the next seat's turn screen comes up, and its presses are those made on it.
 
-Run: ``.venv/bin/python benchmarks/presses.py [--games N]`` (also part of
+Run: ``.venv/bin/python -m benchmarks.presses [--games N]`` (also part of
 ``benchmarks/box.py``).
 """
 
@@ -21,12 +21,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from engine import Stop
+from firmware import ui, views
+from tests.kit.rig import Rig  # the tests' box on mock pins
 
-from engine import Stop  # noqa: E402
-from firmware import ui, views  # noqa: E402
-from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Table(Rig):

@@ -8,21 +8,17 @@ Timed, beside a box holding the store (its lock, its connection):
   transaction: open, read, write, commit, close), median;
 - *name check*: judging one name (normalised, drawable by the fonts), first call (fonts loaded) and later.
 
-Run: ``.venv/bin/python benchmarks/roster.py [--names N]``.
+Run: ``.venv/bin/python -m benchmarks.roster [--names N]``.
 """
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from firmware.store import Store  # noqa: E402
-from firmware.store.shared import update_fact  # noqa: E402
-from firmware.table import roster as R  # noqa: E402
+from firmware.store import Store
+from firmware.store.shared import update_fact
+from firmware.table import roster as R
 
 
 def _ms(seconds: float) -> str:

@@ -30,7 +30,7 @@ the games as game records into a folder and brings them in with
 ``cantstop-box import DIR``, as a box's history is moved to a new card.
 
 Run: ``make scale`` (all three sizes) or ``make bench`` (``--quick``: 100 and
-1,000 games), or ``.venv/bin/python benchmarks/scale.py [--quick] [--games N ...]
+1,000 games), or ``.venv/bin/python -m benchmarks.scale [--quick] [--games N ...]
 [--fill writes|import] [--dir DIR] [--runs N]``. With ``--dir`` the stores are
 kept (and reused when they are already there).
 """
@@ -45,15 +45,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchmarks.scripted import random_event
+from benchmarks.startup import as_installed, first_frame  # the daemon spawned to its first frame
+from engine import Phase, Rules, apply, new_game
+from firmware.store import DB_NAME, Store
+from firmware.table import person_stats
+from firmware.table.seat import seats_from_meta
 
-from startup import as_installed, first_frame  # noqa: E402 (beside this file: the daemon spawned to its first frame)
-from engine import Phase, Rules, apply, new_game  # noqa: E402
-from firmware.store import DB_NAME, Store  # noqa: E402
-from firmware.table import person_stats  # noqa: E402
-from firmware.table.seat import seats_from_meta  # noqa: E402
-from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
+ROOT = Path(__file__).resolve().parent.parent
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "김민준", "Zoë")
 COLOURS = ("Red", "Blue", "Green", "Yellow")
@@ -167,87 +166,47 @@ def _command(*words, check=False) -> float:
     return took
 
 
-def _in_box(state_dir: Path, runs: int, *, drop_sums: bool = False):
-    """Statistics (first open, later opens) and the Continue list, in a fresh process like a box just started.
-
-    ``drop_sums`` first removes the kept sums of the tallies, as a store saved
-    by a version before them: the first open then adds up every tally, once.
-    """
-    code = f"""
-import json, statistics, sys, time
-sys.path.insert(0, {str(ROOT)!r})
-from firmware.store import Store
-from firmware.daemon.loaders import load_stats, unfinished
-from firmware.table import roster as rosters
-import firmware.ui.messages  # the box has its UI imported long before Statistics open
-store = Store.open({str(state_dir)!r})  # as the box opens it: it keeps what it adds up
-if {drop_sums!r}:
-    store.put_fact("tally-sums", None)
-roster = rosters.load(store, {tuple(NAMES)!r})
-def timed(f):
-    t = time.perf_counter(); f(); return time.perf_counter() - t
-first = timed(lambda: load_stats(store, roster))
-later = min(timed(lambda: load_stats(store, roster)) for _ in range({20 * runs}))  # 0.1 ms each: many
-cont = min(timed(lambda: unfinished(store, roster)) for _ in range({20 * runs}))
-print(json.dumps([first, later, cont]))
-"""
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=as_installed(), capture_output=True, text=True)
-    if out.returncode:
-        raise RuntimeError(out.stderr.strip())
-    return json.loads(out.stdout.splitlines()[-1])
-
-
-def _store_part(state_dir: Path, runs: int, game: int):
-    """The store's part of a start and of the commands, in one process with its imports done (best of runs).
-
-    A few milliseconds each, in one process: measure() asks for four times
-    ``--runs`` of them, so that the machine's load cannot decide a ratio.
-
-    A start: open the store (its checks), the roster, the kept screen, the
-    open game or the result still shown (what ``Box._load`` reads); the
-    commands: ``history`` (its default page) and ``export GAME`` as run by
-    ``main``, their output thrown away.
-    """
-    code = f"""
-import contextlib, io, json, statistics, sys, time
-sys.path.insert(0, {str(ROOT)!r})
-from firmware.store import Store
-from firmware.table import roster as rosters
-from firmware.table import restart
-from firmware.commands import cli, history, export
-def start():
-    store = Store.open({str(state_dir)!r})
-    rosters.load(store, ())
-    kept = restart.kept(store)
-    store.open_game() or restart.last_result(store, kept)
-    store.close()
-def command(*words):
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert cli.main(list(words)) == 0
-def timed(f):
-    t = time.perf_counter(); f(); return time.perf_counter() - t
-out = []
-for f in (start, lambda: command("history", "--state-dir", {str(state_dir)!r}),
-          lambda: command("export", "{game}", "--state-dir", {str(state_dir)!r})):
-    f()  # once first: the imports a command makes as it runs
-    out.append(min(timed(f) for _ in range({runs})))
-print(json.dumps(out))
-"""
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=as_installed(), capture_output=True, text=True)
+def _probe(*args) -> list[float]:
+    """One probe of benchmarks/scale_probes.py in a fresh process (bytecode cached, as installed): its seconds."""
+    done = subprocess.run([sys.executable, "-m", "benchmarks.scale_probes", *map(str, args)], cwd=ROOT,
+                          env=as_installed(), capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(done.stderr.strip())
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def _in_box(state_dir: Path, runs: int, *, drop_sums: bool = False) -> list[float]:
+    """Statistics (first open, later opens) and the Continue list, in a fresh process like a box just started.
+
+    ``drop_sums`` first removes the kept sums of the tallies, as a store saved
+    by a version before them: the first open then adds up every tally, once.
+    """
+    return _probe("in-box", state_dir, "--runs", runs, "--names", *NAMES, *(["--drop-sums"] if drop_sums else []))
+
+
+def _store_part(state_dir: Path, runs: int, game: int) -> list[float]:
+    """The store's part of a start and of the commands, in one process with its imports done (best of runs).
+
+    A few milliseconds each, in one process: measure() asks for four times
+    ``--runs`` of them, so that the machine's load cannot decide a ratio.
+    (What is timed: ``scale_probes.store_part``.)
+    """
+    return _probe("store-part", state_dir, "--runs", runs, "--game", game)
+
+
+def best(f, runs: int) -> float:
+    """The least of ``runs`` calls of ``f`` (each returns seconds): the machine's load only ever adds."""
+    return min(f() for _ in range(runs))
+
+
 def measure(state_dir: Path, runs: int) -> dict:
-    med = lambda f: min(f() for _ in range(runs))  # noqa: E731  (best of runs: the load only adds)
     row = {}
     close_open_game(state_dir)
-    row["first frame, empty"] = med(lambda: first_frame(state_dir))
-    row["history"] = med(lambda: _command("history", "--state-dir", str(state_dir)))
+    row["first frame, empty"] = best(lambda: first_frame(state_dir), runs)
+    row["history"] = best(lambda: _command("history", "--state-dir", str(state_dir)), runs)
     with Store.open(state_dir, readonly=True) as store:
         some = store.games(limit=1)[0].id // 2 or 1
-    row["export one game"] = med(lambda: _command("export", str(some), "--state-dir", str(state_dir)))
+    row["export one game"] = best(lambda: _command("export", str(some), "--state-dir", str(state_dir)), runs)
     row["start: the store's part"], row["history: the store's part"], row["export: the store's part"] = \
         _store_part(state_dir, 4 * runs, some)
     row["statistics, once: adding up every tally"] = _in_box(state_dir, 1, drop_sums=True)[0]
@@ -255,7 +214,7 @@ def measure(state_dir: Path, runs: int) -> dict:
     row["statistics, first"], row["statistics, later"], row["continue list"] = (min(b[i] for b in boxes)
                                                                                 for i in range(3))
     open_one_game(state_dir)
-    row["first frame, resuming"] = med(lambda: first_frame(state_dir))
+    row["first frame, resuming"] = best(lambda: first_frame(state_dir), runs)
     row["resume: the store's part"] = _store_part(state_dir, 4 * runs, some)[0]
     close_open_game(state_dir)
     row["store size"] = sum(f.stat().st_size for f in state_dir.iterdir() if f.name.startswith(DB_NAME))
@@ -327,10 +286,9 @@ def main(argv=None) -> int:
     try:
         nothing = root / "no-games"
         nothing.mkdir(parents=True, exist_ok=True)
-        med = lambda f: min(f() for _ in range(args.runs))  # noqa: E731
         first_frame(nothing)  # fills the bytecode cache (startup.as_installed)
-        baseline = {"first frame, empty": med(lambda: first_frame(nothing)),
-                    "history": med(lambda: _command("history", "--state-dir", str(nothing), check=None))}
+        baseline = {"first frame, empty": best(lambda: first_frame(nothing), args.runs),
+                    "history": best(lambda: _command("history", "--state-dir", str(nothing), check=None), args.runs)}
         baseline["first frame, resuming"] = baseline["first frame, empty"]
         baseline["export one game"] = baseline["history"]
         for n in sizes:

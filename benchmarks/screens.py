@@ -6,7 +6,7 @@ all of a frame's pages; 256x64 grey) (the frame is most of the press-to-frame bu
 ``benchmarks/box.py`` measures end to end). Moved here from a timed unit test:
 speed targets live in benchmarks, not in ``make test``.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/screens.py [--rounds N]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.screens [--rounds N]``.
 """
 
 import argparse
@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from firmware.devtools.samples import SAMPLES  # noqa: E402
-from firmware.screens import LAYOUTS, render_pages  # noqa: E402
+from firmware.devtools.samples import SAMPLES
+from firmware.screens import LAYOUTS, render_pages
 
 TARGET_MEDIAN_S = 0.002
 

@@ -1,6 +1,6 @@
 """Peak memory of a long simulation: strong against strong, one worker.
 
-    python benchmarks/simulate_memory.py [--games 20000] [--limit-mb 80]
+    python -m benchmarks.simulate_memory [--games 20000] [--limit-mb 80]
 
 Runs ``cantstop-box simulate --players strong,strong --workers 1`` as a child
 process and reads its peak resident memory (``ru_maxrss``). Exits 1 above

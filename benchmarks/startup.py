@@ -9,7 +9,7 @@ saved game of 2,000 events.
 Issue 13: no slower in Japanese or Korean (``--language ja``: the box
 starts in that language, as with ``[display] language``).
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/startup.py [--runs N] [--language en|ja|ko]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.startup [--runs N] [--language en|ja|ko]``.
 """
 
 import argparse
@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def as_installed() -> dict:
@@ -73,16 +72,11 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--language", choices=("en", "ja", "ko"), default="en", help="the language the box starts in")
     args = ap.parse_args(argv)
+    from benchmarks.store import long_game
     from firmware.store import Store
 
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_store", ROOT / "benchmarks" / "store.py")
-    bench_store = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench_store)
-
     with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as full:
-        players, rules, events = bench_store.long_game(2000)
+        players, rules, events = long_game(2000)
         store = Store.open(full)
         game = store.new_game(players, rules, meta={"seats": [{"colour": p, "bot": None} for p in players]})
         for e in events:

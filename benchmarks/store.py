@@ -6,7 +6,7 @@ median and p99 over 2,000 appends; resuming a 2,000-event game under 200 ms
 The resume is measured with a history of finished games beside the open one,
 because the integrity check reads the whole file.
 
-Run: ``.venv/bin/python benchmarks/store.py [--events N] [--history GAMES] [--dir DIR]``.
+Run: ``.venv/bin/python -m benchmarks.store [--events N] [--history GAMES] [--dir DIR]``.
 The directory must be on the disk being measured (the default is a new
 temporary directory, removed afterwards).
 """
@@ -21,12 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import Phase, Rules, apply, new_game, replay  # noqa: E402
-from firmware.store import DB_NAME, Store  # noqa: E402
-from scripted import random_event  # noqa: E402  (benchmarks/scripted.py, beside this file)
-
+from benchmarks.scripted import random_event
+from engine import Phase, Rules, apply, new_game, replay
+from firmware.store import DB_NAME, Store
 
 
 def long_game(count: int, seed: int = 0) -> tuple[tuple[str, ...], Rules, list]:

@@ -12,7 +12,7 @@ its own process, as on the Pi; each open page is an event stream read over
 127.0.0.1. A press is timed from the button's edge to the moment every page
 has the new game part.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/web.py [--presses N] [--pages 1,50]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.web [--presses N] [--pages 1,50]``.
 """
 
 from __future__ import annotations
@@ -34,10 +34,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tree first: benchmarks/engine.py is not engine
-
-from store import fill_history  # noqa: E402  (benchmarks/store.py, beside this file)
-from tests.kit.rig import Rig  # noqa: E402  (the tests' box on mock pins)
+from benchmarks.store import fill_history
+from tests.kit.rig import Rig  # the tests' box on mock pins
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -311,6 +311,11 @@ def test_layering_reads_the_imports_the_tree_really_has():
     assert "firmware.ui" in firmware_imports  # "from firmware import ui" in the daemon: the module, not the name
     graph = unit_graph(ROOT)
     assert "firmware.ui" in graph["firmware.daemon"] and "firmware.store" in graph["web"]
+    # the tools' and the benchmarks' own imports too (by dotted name, relative ones resolved): their cycles are seen
+    modules = module_graph(ROOT)
+    assert {"tools.bootcheck.wiring", "tools.bootcheck.image"} <= modules["tools.bootcheck.board"]
+    assert "tools.bootcheck.board" in modules["tools.bootcheck.check_lamps"]  # under TYPE_CHECKING: it counts
+    assert "tools.picheck.check" in modules["tools.bootcheck.check"] and "benchmarks.glass" in modules["benchmarks.box"]
 
 
 # ---- the checker flags what it should --------------------------------------------

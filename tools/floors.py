@@ -5,7 +5,7 @@ runs the hardware and screen tests against it, so the floors in
 pyproject.toml are the versions that are tested, not a second list kept by
 hand (docs/building.md, "Dependency floors").
 
-    python3 tools/floors.py [--extra test] [--pyproject PATH]
+    python3 -m tools.floors [--extra test] [--pyproject PATH]
 
 prints one requirement a line: the project's ``dependencies`` and those of
 each ``--extra``, with their environment markers kept (so the Pi-only extra

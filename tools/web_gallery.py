@@ -6,7 +6,7 @@ takes the live page mid-game and after the win, the history, one game
 stepped part way, and the statistics, at a phone's size (390x844, drawn at
 2x) and a TV's (1920x1080), in English, Japanese and Korean.
 
-Run: ``make web-gallery`` or ``.venv/bin/python tools/web_gallery.py docs/gallery/web``
+Run: ``make web-gallery`` or ``.venv/bin/python -m tools.web_gallery docs/gallery/web``
 (needs Debian's chromium and chromium-driver, and fonts-noto-cjk for the
 Japanese and Korean text).
 """
@@ -17,13 +17,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "web"))
-
-from tests.kit.rig import Rig  # noqa: E402
-from browser import chrome, full_screenshot, missing  # noqa: E402
-from server import Server  # noqa: E402
+from tests.kit.rig import Rig  # the tests' box on mock pins
+from tests.web.browser import chrome, full_screenshot, missing
+from tests.web.server import Server
 
 LANGS = ("en", "ja", "ko")
 NAMES = {"en": ("Ann", "Bob", "Cy"), "ja": ("さくら", "はると", "ゆい"), "ko": ("민준", "서연", "지우")}
@@ -73,7 +69,7 @@ def shots(out: Path) -> list[tuple[str, str]]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: tools/web_gallery.py OUT_DIR", file=sys.stderr)
+        print("usage: python -m tools.web_gallery OUT_DIR", file=sys.stderr)
         return 2
     why = missing()
     if why:

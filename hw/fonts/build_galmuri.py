@@ -1,6 +1,7 @@
 """Regenerate the packed CJK glyph files in this folder from Galmuri's BDF fonts.
 
-A dev tool, never imported at runtime (``make fonts``). The box draws Latin
+A dev tool, never imported at runtime (``make fonts``, or ``python -m
+hw.fonts.build_galmuri`` from the repository root). The box draws Latin
 text with Spleen and everything Spleen lacks (Hangul, kana, kanji, accented
 letters in the small size...) with Galmuri (Lee Minseo, OFL-1.1), one
 Galmuri size per Spleen size:
@@ -24,15 +25,13 @@ import argparse
 import shutil
 import struct
 import subprocess
-import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+from hw.fonts import packed  # the format lives beside its reader
 
-from hw.fonts import packed  # noqa: E402  (the format lives beside its reader)
+HERE = Path(__file__).resolve().parent
 
 VERSION = "2.40.3"  # the galmuri npm release these files come from
 #: Spleen size name -> (Galmuri BDF stem, Spleen .pil stem).

@@ -1,4 +1,4 @@
-"""make boot-check's own logic (tools/boot_*.py): reading the display's bytes, systemd's
+"""make boot-check's own logic (tools/bootcheck/): reading the display's bytes, systemd's
 answers and the journal, the device tree it boots with, and the table.
 
 The check itself needs root, qemu and a booted guest: it runs with `make boot-check`, not here.
@@ -8,21 +8,18 @@ from __future__ import annotations
 
 import base64
 import struct
-import sys
 from pathlib import Path
 
 import pytest
 
+from hw.oled import ssd1306
+from hw.oled_model import SSD1306
+from tools.bootcheck import image as boot_image
+from tools.bootcheck import parse as boot_parse
+from tools.bootcheck.guest import exec_reply
+from tools.bootcheck.reference import Reference, comparable, rolls
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import boot_image  # noqa: E402  (tools/boot_image.py)
-import boot_parse  # noqa: E402
-from boot_guest import exec_reply  # noqa: E402
-from boot_reference import Reference, comparable, rolls  # noqa: E402
-
-from hw.oled import ssd1306  # noqa: E402
-from hw.oled_model import SSD1306  # noqa: E402
 
 
 def record(at_ns: int, payload: bytes) -> bytes:

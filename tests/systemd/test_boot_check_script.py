@@ -1,4 +1,4 @@
-"""make boot-check's presses (tools/boot_check_steps.py), played on the emulator's box instead
+"""make boot-check's presses (tools/bootcheck/check_steps.py), played on the emulator's box instead
 of a booted guest: the script must reach every button whatever the dice, and a power cut
 must follow a press that stored something, whose screen a restart brings back.
 """
@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import random
 import shutil
-import sys
 from pathlib import Path
 
+from firmware.store import Store
+from hw.fakes import FakeDisplay
+from tools.bootcheck import check_steps as steps
+from tools.bootcheck.reference import Reference, _make_box
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import boot_check_steps as steps  # noqa: E402  (tools/boot_check_steps.py)
-from boot_reference import Reference, _make_box  # noqa: E402
-
-from firmware.store import Store  # noqa: E402
-from hw.fakes import FakeDisplay  # noqa: E402
 
 CONFIG = steps.box_settings()  # the booted box's: the defaults with lamps and a buzzer
 ROLL_BUTTONS = ("ROLL", "A", "A", "ROLL", "B", "B", "ROLL", "C", "C", "ROLL")

@@ -1,4 +1,4 @@
-"""make boot-check's lamp logic (tools/boot_lamps.py, tools/boot_check_lamps.py): the settings
+"""make boot-check's lamp logic (tools/bootcheck/lamps.py, tools/bootcheck/check_lamps.py): the settings
 that wire the lamps and the buzzer, and what the lamps' simulated lines say after a press.
 
 The lines themselves are read from a booted guest by `make boot-check`, not here.
@@ -6,19 +6,15 @@ The lines themselves are read from a booted guest by `make boot-check`, not here
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
+from firmware.config import ConfigError, load, parse
+from tools.bootcheck import lamps as boot_lamps
+from tools.bootcheck.wiring import BUZZER, LAMPS, PINS
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import boot_lamps  # noqa: E402  (tools/boot_lamps.py)
-from boot_check_lamps import BUZZER, LAMPS  # noqa: E402
-from boot_board import PINS  # noqa: E402
-
-from firmware.config import ConfigError, load, parse  # noqa: E402
 
 DEFAULT = ROOT / "firmware/default_config.toml"
 NAMES = list(LAMPS)
@@ -133,8 +129,8 @@ def test_boot_check_a_missing_line_reads_as_a_cut_row_not_as_the_last_value(tmp_
 
 
 def test_boot_check_the_emulator_runs_with_the_booted_boxs_settings_buzzer_and_all():
-    from boot_check_lamps import box_settings
-    from boot_reference import Reference
+    from tools.bootcheck.check_lamps import box_settings
+    from tools.bootcheck.reference import Reference
 
     assert box_settings().game.sound is True and box_settings().lights.pins() == LAMPS
     menus = []

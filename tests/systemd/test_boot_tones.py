@@ -1,4 +1,4 @@
-"""make boot-check's buzzer logic (tools/boot_tones.py): the kernel's record of the
+"""make boot-check's buzzer logic (tools/bootcheck/tones.py): the kernel's record of the
 buzzer's line made back into the melodies the box played.
 
 Most records here are written as the kernel's trace prints them, from the box's
@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+from firmware.cues import MELODIES
+from tools.bootcheck import tones as boot_tones
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import boot_tones  # noqa: E402  (tools/boot_tones.py)
-
-from firmware.cues import MELODIES  # noqa: E402
 
 LINE = 476
 REAL = ROOT / "tests/fixtures/boot/five-rolls-trace.txt"
@@ -135,7 +132,7 @@ def test_boot_tones_the_trace_scripts_filter_the_lines_and_undo_it():
 
 def test_boot_tones_a_real_self_test_record_has_each_melody_in_order_and_each_lamp_alone():
     """A guest's `cantstop-box selftest` (its repeated sets left out): the check's whole judgement of it."""
-    import boot_lamps
+    from tools.bootcheck import lamps as boot_lamps
 
     from firmware.cues import CUES
 

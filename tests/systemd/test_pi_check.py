@@ -1,4 +1,4 @@
-"""make pi-check's own logic (tools/pi_check.py): which platform starts first, and reading what the install said.
+"""make pi-check's own logic (tools/picheck/): which platform starts first, and reading what the install said.
 
 The check itself needs root, debootstrap and qemu: it runs with `make pi-check`, not here.
 """
@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-import pi_check  # tools/pi_check.py (tools/ is on pytest's pythonpath, see pyproject.toml)
-from pi_roots import PLATFORMS, Platform
+from tools.picheck import check as pi_check
+from tools.picheck.roots import PLATFORMS, Platform
 
 
 @pytest.fixture

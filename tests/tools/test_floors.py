@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import tomllib
@@ -10,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tools import floors
+
 ROOT = Path(__file__).resolve().parents[2]
-TOOL = ROOT / "tools" / "floors.py"
-_spec = importlib.util.spec_from_file_location("floors", TOOL)
-floors = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(floors)
 
 SAMPLE = '''
 [project]
@@ -32,7 +29,9 @@ test = ["pytest>=6.2.5", "babel>=2.17"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, check=False)
+    """``python -m tools.floors ARGS`` from the repository root, as make test-floors runs it."""
+    return subprocess.run([sys.executable, "-m", "tools.floors", *args], capture_output=True, text=True, check=False,
+                          cwd=ROOT)
 
 
 def write(tmp_path: Path, text: str, name: str = "pyproject.toml") -> Path:

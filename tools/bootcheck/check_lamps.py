@@ -1,8 +1,8 @@
 """`make boot-check`'s lamp and buzzer steps on the booted guest: wire them in the
 settings before the boot, record the buzzer's line through the presses, and see
 the lamps go out when the box stops. (Reading the lamps after each press is in
-boot_board.py; what a reading means, in boot_lamps.py; what the buzzer's
-record means, in boot_tones.py.)
+board.py; what a reading means, in lamps.py; what the buzzer's record means, in
+tones.py; where the lamps and the buzzer are wired, in wiring.py.)
 """
 
 from __future__ import annotations
@@ -13,19 +13,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from boot_lamps import OFF, lamp_text, with_lamps
-from boot_tones import edges, judge_tones, line_numbers, melodies, trace_setup, trace_stop
+from .lamps import OFF, lamp_text, with_lamps
+from .tones import edges, judge_tones, line_numbers, melodies, trace_setup, trace_stop
+from .wiring import BUZZER, LAMPS
 
 if TYPE_CHECKING:
-    from boot_board import Board
+    from .board import Board
 
 SETTINGS = "/etc/cantstop-box/config.toml"
-# The lamps and the buzzer, wired where the default settings suggest (their commented-out lines):
-# free lines of the simulated header, clear of the buttons (5 6 13 19 26 16) and of I2C1 (2, 3).
-LAMPS = {"ROLL": 17, "STOP": 27, "A": 22, "B": 23, "C": 20, "MENU": 21}
-BUZZER = 18
 PYTHON = "/opt/cantstop-box/venv/bin/python"
-DEFAULT = Path(__file__).resolve().parents[1] / "firmware/default_config.toml"  # what the install puts in SETTINGS
+DEFAULT = Path(__file__).resolve().parents[2] / "firmware/default_config.toml"  # what the install puts in SETTINGS
 # The kernel's trace: tracefs where systemd mounts it, else under debugfs.
 TRACING = ("$(if [ -e /sys/kernel/tracing/trace ]; then echo /sys/kernel/tracing; "
            "else echo /sys/kernel/debug/tracing; fi)")

@@ -4,7 +4,7 @@ Policy (as the issue fixes it): each move is picked uniformly among the legal
 moves; after each move the player stops with probability 0.5 (when a stop is
 legal). Everything goes through the public API: ``apply(state, event)``.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/engine.py [--seconds S]``.
+Run: ``make bench`` or ``.venv/bin/python -m benchmarks.engine_speed [--seconds S]``.
 """
 
 import argparse
@@ -15,9 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import ALL_ROLLS, STOP, Phase, Roll, apply, bust_probability, can_stop, new_game  # noqa: E402
+from engine import ALL_ROLLS, STOP, Phase, Roll, apply, bust_probability, can_stop, new_game
 
 ROLLS = tuple(Roll(d) for d in ALL_ROLLS)
 

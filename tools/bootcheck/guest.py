@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from boot_image import qemu_machine_args
+from .image import qemu_machine_args
 
 
 class AgentError(RuntimeError):

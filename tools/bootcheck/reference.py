@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PRESS_S = 0.15  # a press holds the line low this long (well past the 30 ms debounce)
 SETTLE_S = 2.0  # and the next comes this much later (past the 600 ms hand-over guard)
 # Not compared: when, for how long (wall clock) and under which number the game was kept.
@@ -34,7 +33,6 @@ def comparable(record: dict) -> dict:
 
 
 def _make_box():
-    sys.path.insert(0, str(REPO))
     try:
         from firmware.commands.run import _make_box as make  # the layout after issue 19
     except ImportError:
@@ -63,7 +61,6 @@ class Reference:
 
     def __init__(self, config, dice: Iterable[tuple[int, int, int, int]]) -> None:
         """``config``: a settings file's path, or the settings already read (firmware.config.Config)."""
-        sys.path.insert(0, str(REPO))
         from firmware.config import load
         from firmware.store import Store
         from hw.fakes import FakeDisplay

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from boot_parse import sim_line_files
-from boot_tones import all_edges
+from .parse import sim_line_files
+from .tones import all_edges
 
 OFF, LIT, PULSE = "off", "lit", "pulse"  # as firmware/cues/lamps.py names them
 SAMPLES = 40  # reads of every lamp line, one round after another
@@ -146,7 +146,7 @@ def lit_alone(levels: Mapping[str, list[tuple[float, int]]], order: list[str], l
     """Whether each lamp's line went high once, for ``least_s`` or longer, alone, in ``order`` (the self test).
 
     ``levels`` holds each lamp's (seconds, level) from the kernel's record
-    (:func:`boot_tones.edges`); a lamp's time lit runs from its first rise to its last fall.
+    (:func:`tones.edges`); a lamp's time lit runs from its first rise to its last fall.
     """
     spans: dict[str, tuple[float, float]] = {}
     wrong = []

@@ -5,11 +5,11 @@ real kernel with real GPIO and I2C devices and systemd as PID 1.
 The board: the GPIO simulator's chip as gpiochip0 (its line N is GPIO N; a press
 pulls the line down through its sysfs 'pull', and a lamp's line is read back
 through its sysfs 'value', the level the box drives), an I2C bus 1 whose device at
-0x3c keeps every plain write it gets (tools/boot_modules/i2c-sink.c), and the
+0x3c keeps every plain write it gets (tools/bootcheck/modules/i2c-sink.c), and the
 board revision of a Pi Zero 2 W in the device tree. The guest is driven with
-the QEMU guest agent only. What is built is cached (tools/boot_image.py).
+the QEMU guest agent only. What is built is cached (tools/bootcheck/image.py).
 
-    sudo .venv/bin/python tools/boot_check.py [--build-only] [--markdown FILE] [--keep]
+    sudo .venv/bin/python -m tools.bootcheck [--build-only] [--markdown FILE] [--keep]
 
 Prints a table of each check and its time; also written to
 $BOOT_CHECK_CACHE/booted-in.md (docs/building.md copies it).
@@ -27,15 +27,16 @@ import tempfile
 import time
 from pathlib import Path
 
-import boot_image
-from boot_board import Board
-from boot_check_steps import PLANNED, run_checks
-from boot_guest import AgentError, Guest
-from boot_parse import Report, table
-from pi_check import fresh_clone, head_commit
-from pi_roots import ensure_binfmt
+from tools.picheck.check import fresh_clone, head_commit
+from tools.picheck.roots import ensure_binfmt
 
-REPO = Path(__file__).resolve().parents[1]
+from . import image
+from .board import Board
+from .check_steps import PLANNED, run_checks
+from .guest import AgentError, Guest
+from .parse import Report, table
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def clone_tarball() -> bytes:
@@ -58,15 +59,15 @@ def main(argv: list[str] | None = None) -> int:
         print("boot-check: needs root (debootstrap, chroot, mounts): sudo make boot-check", file=sys.stderr)
         return 1
     started = time.monotonic()
-    boot_image.ensure_host_tools()
+    image.ensure_host_tools()
     ensure_binfmt()
-    files = boot_image.build_all()
-    boot_image.say(f"built or found in the cache in {time.monotonic() - started:.0f} s")
+    files = image.build_all()
+    image.say(f"built or found in the cache in {time.monotonic() - started:.0f} s")
     if args.build_only:
         return 0
     if not (REPO / ".venv/bin/cantstop-box").exists():
         raise SystemExit("boot-check: .venv is missing: run make setup first")
-    workdir = boot_image.CACHE / "run"
+    workdir = image.CACHE / "run"
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     guest = Guest(files, workdir)
@@ -77,20 +78,17 @@ def main(argv: list[str] | None = None) -> int:
         run_checks(Board(guest, report, clone_tarball(), workdir, started))
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
-        boot_image.say(f"stopped: {err} (console: {workdir}/console.log.*)")
+        image.say(f"stopped: {err} (console: {workdir}/console.log.*)")
     finally:
         guest.cut_power()
     report.figure("the whole run", time.monotonic() - started)
     lines = table(report, PLANNED)
     print("\n".join(lines))
-    target = Path(args.markdown) if args.markdown else boot_image.CACHE / "booted-in.md"
+    target = Path(args.markdown) if args.markdown else image.CACHE / "booted-in.md"
     stamp = time.strftime("%Y-%m-%d", time.gmtime())
     target.write_text(f"make boot-check, {stamp}, commit {commit}:\n\n" + "\n".join(lines) + "\n")
-    boot_image.say(f"table written to {target}")
+    image.say(f"table written to {target}")
     if not args.keep and report.passed:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0 if report.passed else 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,22 +9,21 @@ import json
 import time
 from pathlib import Path
 
-import boot_image
-from boot_guest import Guest
-from boot_check_lamps import BUZZER, LAMPS
-from boot_lamps import read_lamps, sampling_script, sim_value_paths
-from boot_parse import Report, play, sim_pull_paths, sink_messages, systemctl_show
+from . import image
+from .guest import Guest
+from .lamps import read_lamps, sampling_script, sim_value_paths
+from .parse import Report, play, sim_pull_paths, sink_messages, systemctl_show
+from .wiring import BUZZER, LAMPS, PINS
 
 UNIT = "cantstop-box.service"
 BOX = "/opt/cantstop-box/venv/bin/cantstop-box"
 STORE = "/var/lib/cantstop-box"
 SINK = "/sys/kernel/debug/i2c-sink/received"
-PINS = {"ROLL": 5, "STOP": 6, "A": 13, "B": 19, "C": 26, "MENU": 16}  # firmware/default_config.toml
 ACTIVE_WITHIN_S = 300  # after the guest agent answers
 
 
 def say(text: str) -> None:
-    boot_image.say(text)
+    image.say(text)
 
 
 class Board:
@@ -102,7 +101,7 @@ class Board:
         self.values = sim_value_paths(listing, LAMPS)
 
     def lamps(self) -> dict[str, str]:
-        """Each lamp off, lit or pulsing, as its line reads over about a second (tools/boot_lamps.py)."""
+        """Each lamp off, lit or pulsing, as its line reads over about a second (tools/bootcheck/lamps.py)."""
         t = time.monotonic()
         done = self.guest.sh(sampling_script(self.values), timeout=60)
         self.lamp_s += time.monotonic() - t

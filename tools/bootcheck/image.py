@@ -25,10 +25,10 @@ import subprocess
 import time
 from pathlib import Path
 
-from pi_roots import MIRROR, Mounted, chroot, sh, trust_host_cas
+from tools.picheck.roots import MIRROR, Mounted, chroot, sh, trust_host_cas
 
 CACHE = Path(os.environ.get("BOOT_CHECK_CACHE", "/var/cache/cantstop-boot-check"))
-TOOLS = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent
 SUITE = "bookworm"
 # A plain Debian with what booting and driving it needs; python3-venv is left out
 # on purpose (install.sh adds it), and so are the gpio/i2c groups.
@@ -224,7 +224,7 @@ IRQ_SIM_CALL = "handle_simple_irq(irq_to_desc(irqnum));"
 def modules_dir(root: Path) -> Path:
     """gpio-sim.ko and i2c-sink.ko, built against the guest kernel's headers."""
     headers = headers_dir(root)
-    sink = (TOOLS / "boot_modules/i2c-sink.c").read_text()
+    sink = (HERE / "modules/i2c-sink.c").read_text()
     recipe = f"{headers.name}; gpio-sim from linux-source-6.1 with irq_sim; i2c-sink {hash_text(sink)}\n"
     out = CACHE / "modules"
     if _fresh(out, recipe):
@@ -245,7 +245,7 @@ def modules_dir(root: Path) -> Path:
     if IRQ_SIM_CALL not in text:
         raise SystemExit(f"boot-check: irq_sim.c from linux-source-6.1 no longer has {IRQ_SIM_CALL!r}")
     irq_sim.write_text(text.replace(IRQ_SIM_CALL, "generic_handle_irq(irqnum);"))
-    shutil.copyfile(TOOLS / "boot_modules/i2c-sink.c", out / "i2c-sink.c")
+    shutil.copyfile(HERE / "modules/i2c-sink.c", out / "i2c-sink.c")
     (out / "Kbuild").write_text("obj-m += gpio-sim.o i2c-sink.o\n"
                                 "gpio-sim-y := gpio-sim-main.o irq_sim.o\n")
     (out / "gpio-sim.c").rename(out / "gpio-sim-main.c")

@@ -1,26 +1,24 @@
 """The checks of `make boot-check`, in the order they run on one guest
-(``Board``, in boot_board.py, is the guest seen as the box's hardware).
+(``Board``, in board.py, is the guest seen as the box's hardware).
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
-import boot_image
-from boot_board import PINS, STORE, UNIT, Board, same
-from boot_check_selftest import check_selftest
-from boot_check_lamps import (LAMPS, SETTINGS, box_settings, check_lamps_out, check_tones, gpio_lines, start_trace,
-                               stop_trace, wire_lamps)
-from boot_guest import Guest
-from boot_lamps import judge_screens, kernel_sets
-from boot_parse import exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
-from boot_reference import Reference, comparable, rolls
+from firmware.cues import lamp_states  # the lamps a view lights, as the emulator's box lights them
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))  # hw/oled_model.py, the controller model; firmware.cues, the lamps a view lights
-from firmware.cues import lamp_states  # noqa: E402
+from . import image
+from .board import STORE, UNIT, Board, same
+from .check_lamps import (SETTINGS, box_settings, check_lamps_out, check_tones, gpio_lines, start_trace, stop_trace,
+                          wire_lamps)
+from .check_selftest import check_selftest
+from .guest import Guest
+from .lamps import judge_screens, kernel_sets
+from .parse import exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
+from .reference import Reference, comparable, rolls
+from .wiring import LAMPS, PINS
 
 CLONE = "/home/pi/cantstop-box"
 # The scripted game: every button, each at least once where it changes the screen.
@@ -46,7 +44,7 @@ PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh 
 
 
 def say(text: str) -> None:
-    boot_image.say(text)
+    image.say(text)
 
 
 # -- the checks, in order -------------------------------------------------------------

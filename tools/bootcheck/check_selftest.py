@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import time
 
-from boot_board import BOX, PINS, Board
-from boot_check_lamps import BUZZER, LAMPS, SETTINGS, cue_names, gpio_lines, start_trace, stop_trace
-from boot_lamps import lit_alone
-from boot_tones import all_edges, judge_tones, melodies
+from .board import BOX, Board
+from .check_lamps import SETTINGS, cue_names, gpio_lines, start_trace, stop_trace
+from .lamps import lit_alone
+from .tones import all_edges, judge_tones, melodies
+from .wiring import BUZZER, LAMPS, PINS
 
 OUT, RC = "/tmp/selftest.out", "/tmp/selftest.rc"
 ASKS = "press each button once"  # the self test's line once its lamps and tones are done

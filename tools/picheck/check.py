@@ -19,7 +19,7 @@ Cache: /var/cache/cantstop-pi-check (PI_CHECK_CACHE overrides): one pristine
 root per platform, never changed by a check (each check runs on an overlay
 that is thrown away). `rm -rf` it to start cold.
 
-    sudo .venv/bin/python tools/pi_check.py [--only bookworm-arm64] [--build-only] [--markdown FILE]
+    sudo .venv/bin/python -m tools.picheck [--only bookworm-arm64] [--build-only] [--markdown FILE]
 
 The table also goes to $PI_CHECK_CACHE/tested-on.md (docs/building.md copies it).
 """
@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pi_roots import (  # tools/pi_roots.py, beside this file
+from .roots import (
     CACHE,
     PLATFORMS,
     Downloads,
@@ -54,7 +54,7 @@ from pi_roots import (  # tools/pi_roots.py, beside this file
     trust_host_cas,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 # -- one platform: install, check, uninstall -------------------------------------
@@ -386,6 +386,3 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     return check_all(platforms, started, args.markdown, args.jobs)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -10,7 +10,7 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-# -- what the display received (tools/boot_modules/i2c-sink.c) ------------------------
+# -- what the display received (tools/bootcheck/modules/i2c-sink.c) ----------------
 
 RECORD_HEAD = struct.Struct("<QH")  # nanoseconds since boot, length
 
