@@ -33,10 +33,8 @@ def comparable(record: dict) -> dict:
 
 
 def _make_box():
-    try:
-        from firmware.commands.run import _make_box as make  # the layout after issue 19
-    except ImportError:
-        from firmware.run import _make_box as make
+    from firmware.commands.run import _make_box as make
+
     return make
 
 
