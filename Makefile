@@ -108,7 +108,7 @@ pi-check: $(STAMP)
 # would, reboots and checks it on a real kernel, GPIO simulator and I2C bus. Kernel, modules
 # and disk are cached in /var/cache/cantstop-boot-check (BOOT_CHECK_CACHE to move it):
 # root built in 7.6 min cold; a cached run took 8 min here (18 min on a busier machine).
-# See tools/bootcheck/ and docs/building.md ("Booted in").
+# See tools/bootcheck/ and docs/building.md ("Booted in"), docs/verified.md (the last run).
 boot-check: $(STAMP)
 	$(SUDO) $(PY) -m tools.bootcheck $(BOOT_CHECK_ARGS)
 

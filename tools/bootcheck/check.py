@@ -12,7 +12,7 @@ the QEMU guest agent only. What is built is cached (tools/bootcheck/image.py).
     sudo .venv/bin/python -m tools.bootcheck [--build-only] [--markdown FILE] [--keep]
 
 Prints a table of each check and its time; also written to
-$BOOT_CHECK_CACHE/booted-in.md (docs/building.md copies it).
+$BOOT_CHECK_CACHE/booted-in.md (docs/verified.md keeps the last one).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ that is thrown away). `rm -rf` it to start cold.
 
     sudo .venv/bin/python -m tools.picheck [--only bookworm-arm64] [--build-only] [--markdown FILE]
 
-The table also goes to $PI_CHECK_CACHE/tested-on.md (docs/building.md copies it).
+The table also goes to $PI_CHECK_CACHE/tested-on.md (docs/verified.md keeps the last one).
 """
 
 from __future__ import annotations
