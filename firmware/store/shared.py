@@ -48,6 +48,7 @@ def update_fact(state_dir: pathlib.Path | str, key: str, change: Callable, *, cl
     from .store import Store
 
     state_dir = pathlib.Path(state_dir)
+    _refuse_newer(state_dir / file.DB_NAME)
     try:
         Store.open(state_dir, clock=clock).close()  # no box: create or bring the file up to date
     except StoreLockedError:
@@ -58,6 +59,19 @@ def update_fact(state_dir: pathlib.Path | str, key: str, change: Callable, *, cl
         return _read_modify_write(db, key, change, clock())
     finally:
         db.close()
+
+
+def _refuse_newer(path: pathlib.Path) -> None:
+    """A file from a newer box: refused in one line before the store is opened to write (whose log would
+    say so again, in other words), nothing written."""
+    try:
+        db, version = file.open_reader(path)
+    except (StoreError, file.BadFile):
+        return  # no file yet, or one that opening it as the box does makes, moves aside or refuses
+    db.close()
+    if version > schema.SCHEMA_VERSION:
+        raise StoreError(f"{schema.NEWER} ({path} has schema {version}; this one knows {schema.SCHEMA_VERSION}):"
+                         " nothing changed; update the box to change it")
 
 
 def _connect(path: pathlib.Path) -> sqlite3.Connection:
