@@ -119,6 +119,10 @@ def status_line(live: Live, t: dict) -> str:
 def live_fragment(live: Live) -> str:
     """The part of the live page that changes: everything below the header."""
     t = TEXT[live.lang]
+    if live.state is None and live.status == "damaged":  # a game whose players do not read: no board to draw
+        return (f'<div id="game" data-status="damaged" data-box="{e(live.box)}" data-game="{live.game_id}">'
+                f'{status_line(live, t)}<h1>{e(t["game"])} {live.game_id}</h1>'
+                f'<p class="problem">{e(live.problem or "")}</p></div>')
     if live.state is None:
         text = t["no_store"] if live.problem else t["no_game"]
         return f'<div id="game" data-status="{e(live.status)}" data-box="{e(live.box)}">{status_line(live, t)}' \

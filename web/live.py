@@ -15,7 +15,7 @@ import dataclasses
 import time
 from dataclasses import dataclass
 
-from engine import GameState, Move, Phase, Roll, Stop, apply, bust_probability, dice_pairs, pairings, state_view
+from engine import CantStopError, GameState, Move, Phase, Roll, Stop, apply, bust_probability, dice_pairs, pairings, state_view
 
 from firmware import i18n, ui, views as v, words
 from firmware.table import person_stats as people, restart, roster
@@ -111,7 +111,10 @@ def _live(stored, settings, roster_names, kept, lang, box, last_write) -> Live:
                   marks=symbols(tuple(settings.colours), tuple(stored.players)),
                   bots=tuple(s.bot is not None for s in seats), last_write=last_write, events=len(stored.events))
     if stored.status == "damaged":
-        state = stored.replay()
+        try:
+            state = stored.replay()
+        except CantStopError:  # its players or rules do not read (the problem says so): nothing to replay
+            return Live("damaged", problem=stored.problem, **common)
         return Live("damaged", state=state, view=state_view(state), problem=stored.problem, round=state.round, **common)
     app = ui.resume(settings, seats, stored.rules, stored.events, roster_names, lang)
     same = isinstance(kept, dict) and kept.get("game") == stored.id

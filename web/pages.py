@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from engine import apply, new_game
+from engine import CantStopError, apply, new_game
 
 from firmware import i18n, words
 from firmware.table.records import duration_text, rounds, summary_json
@@ -108,7 +108,15 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
     names = tuple(s.name or w.colour(s.colour) for s in seats)
     total = len(game.events)
     step = total if step is None else max(0, min(step, total))
-    state = new_game(game.players, game.rules)
+    href = f"/games/{game.id}"
+    status = t.get(f"status_{game.status}", game.status)
+    try:
+        state = new_game(game.players, game.rules)
+    except CantStopError:  # damaged: its players do not read (the problem says why), so there is no board
+        head = (f'<h1>{e(t["game"])} {game.id} <small>{e(status)}</small></h1>'
+                f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · <a href="{href}.json">{e(t["record"])}</a></p>')
+        body = f'<div id="replay" data-game="{game.id}" data-step="0" data-total="0">{head}{_damage(game)}</div>'
+        return layout(lang, f'{t["game"]} {game.id}', body, nav="history", path=href)
     before = state
     for event in game.events[:step]:
         before, state = state, apply(state, event)
@@ -121,7 +129,6 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
     if step:
         last = game.events[step - 1]
         moved = tuple(getattr(last, "sums", ()))
-    href = f"/games/{game.id}"
 
     def link(label: str, to: int, key: str) -> str:
         if to == step or not 0 <= to <= total:
@@ -131,11 +138,7 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
     controls = (f'<nav class="steps">{link(t["first"], 0, "first")}{link(t["prev"], step - 1, "prev")}'
                 f'<span class="at">{e(t["step"])} <b id="step">{step}</b>/{total}</span>'
                 f'{link(t["next"], step + 1, "next")}{link(t["end"], total, "last")}</nav>')
-    status = t.get(f"status_{game.status}", game.status)
-    problem = ""
-    if game.problem:
-        problem = (f'<p class="problem">{e(game.problem)}</p><details><summary>{len(game.damaged_rows)}</summary>'
-                   + "".join(f"<pre>{seq}: {e(text)}</pre>" for seq, text in game.damaged_rows) + "</details>")
+    problem = _damage(game)
     head = (f'<h1>{e(t["game"])} {game.id} <small>{e(status)}</small></h1>'
             f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · '
             f'{e(w.turn_status(state.round))} · <a href="{href}.json">{e(t["record"])}</a></p>')
@@ -143,6 +146,25 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
             f'style="{seat_style(colours, marks)}">{head}{problem}<ul class="players">{items}</ul>{controls}'
             f'<p class="said" id="said">{e(said)}</p>{board.board(state, moved, marks)}</div>')
     return layout(lang, f'{t["game"]} {game.id}', body, nav="history", script="replay.js", path=href)
+
+
+#: How much of a damaged event's stored text the page shows (the game's record has it all).
+SHOWN_CHARS = 200
+
+
+def _damage(game) -> str:
+    """A damaged game's problem and the start of each stored row that does not replay; "" for a sound game."""
+    if not game.problem:
+        return ""
+    return (f'<p class="problem">{e(game.problem)}</p><details><summary>{len(game.damaged_rows)}</summary>'
+            + "".join(f"<pre>{seq}: {e(_stored(text))}</pre>" for seq, text in game.damaged_rows) + "</details>")
+
+
+def _stored(text: str | None) -> str:
+    """A damaged event row as the page shows it: its start ("…" for a row too big to have been read)."""
+    if text is None:
+        return "…"
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
 
 
 # -- statistics per person ---------------------------------------------------------

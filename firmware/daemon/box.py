@@ -31,7 +31,7 @@ from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper
 from .loaders import load_stats, unfinished
-from .opening import Opening
+from .opening import Opening, roster_input
 from .pager import Pager
 from .signals import Signals
 from .worker import KeepTallies
@@ -303,7 +303,7 @@ class Box:
             return
         self.roster = fresh
         log.info("the players changed: %s", ", ".join(names.escaped(n) for n in fresh.names) or "none")
-        self.feed(ui.RosterChanged(fresh.names, fresh.ids))
+        self.feed(roster_input(fresh))
 
     def feed(self, inp) -> None:
         """Update the UI with one input, carry out its effects, keep what a restart needs, then draw."""

@@ -9,13 +9,13 @@ never hides the others.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 
 import engine
 from engine import CantStopError, Event, GameState, IllegalEventError, Phase, Record, RecordError, Roll, Rules
 
+from . import jsontext
 from .errors import StoreGameError, one_line
 
 STATUSES = ("open", "finished", "abandoned")
@@ -49,8 +49,8 @@ class StoredGame:
     problem: str | None = None
     times: tuple[float, ...] = field(default=(), repr=False)
     """When each event of ``events`` was saved (same length)."""
-    damaged_rows: tuple[tuple[int, str], ...] = field(default=(), repr=False)
-    """For a damaged game, the stored rows from the bad one on: (seq, payload text)."""
+    damaged_rows: tuple[tuple[int, str | None], ...] = field(default=(), repr=False)
+    """For a damaged game, the stored rows from the bad one on: (seq, payload text; None for a row too big to read)."""
     elapsed: float | None = None
     """Seconds of play up to the last event, by a clock that cannot jump (None: a game from before it was kept)."""
     clock_jumped: bool = False
@@ -199,7 +199,7 @@ def is_time(value) -> bool:
 
 
 def parse_players(text) -> tuple[str, ...]:
-    players = json.loads(text)
+    players = jsontext.load(text)
     if not isinstance(players, list):
         raise ValueError("players must be a list")
     return tuple(players)
@@ -224,8 +224,10 @@ def check_row(row: dict) -> str | None:
         try:
             count = len(parse_players(row["players"]))
         except (ValueError, TypeError):
-            count = 0  # the replay reports the players
-        if type(winner) is not int or not 0 <= winner < count:
+            count = None  # the replay reports the players (and a game without them has no winner)
+        if count is None:
+            row["winner"] = None
+        elif type(winner) is not int or not 0 <= winner < count:
             found.append(f"winner {winner!r:.20} is not a player")
             row["winner"] = None
     turns = row.get("turns")
@@ -258,12 +260,15 @@ def replay_rows(row: dict, rows: list[tuple[int, str, float]]) -> tuple[StoredGa
     found = None
     try:
         players = parse_players(row["players"])
-        rules = Rules.from_json(json.loads(row["rules"]))
+        rules = Rules.from_json(jsontext.load(row["rules"]))
         cursor = Cursor(0, engine.new_game(players, rules))
     except (ValueError, TypeError, CantStopError) as err:
         found = f"game {game_id}: players or rules unreadable: {one_line(err)}"
         cursor = None
-        damaged_rows = [(s, str(p)) for s, p, _ in rows]
+        damaged_rows = [(s, _kept(p)) for s, p, _ in rows]
+    meta, meta_problem = _meta(row["meta"])
+    if meta_problem and not found:
+        found = f"game {game_id}: meta unreadable: {meta_problem}"
     events: list[Event] = []
     times: list[float] = []
     if cursor is not None:
@@ -274,7 +279,7 @@ def replay_rows(row: dict, rows: list[tuple[int, str, float]]) -> tuple[StoredGa
             except (_RowError, RecordError, IllegalEventError) as err:
                 message = err.message if isinstance(err, IllegalEventError) else one_line(err)
                 found = f"game {game_id}, event {i}: {message}"
-                damaged_rows = [(s, str(p)) for s, p, _ in rows[i - 1:]]
+                damaged_rows = [(s, _kept(p)) for s, p, _ in rows[i - 1:]]
                 break
             events.append(event)
             times.append(when)
@@ -283,7 +288,7 @@ def replay_rows(row: dict, rows: list[tuple[int, str, float]]) -> tuple[StoredGa
     if started is None:  # damaged: the first event's time is the best guess
         started = times[0] if times else (row["finished"] or 0.0)
     elapsed = _seconds(row.get("elapsed"))
-    game = StoredGame(game_id, players, rules, _meta(row["meta"]), tuple(events), started, row["finished"],
+    game = StoredGame(game_id, players, rules, meta, tuple(events), started, row["finished"],
                       row["winner"], "damaged" if problem else row["status"], problem, tuple(times),
                       tuple(damaged_rows), elapsed, bool(row.get("clock_jumped")))
     if cursor is not None:
@@ -305,21 +310,27 @@ def _event(seq, expected: int, payload, when) -> Event:
     if seq != expected:
         raise _RowError(f"missing (the next stored event is number {seq})")
     try:
-        obj = json.loads(payload)
-    except (ValueError, TypeError):
-        raise _RowError("not valid JSON") from None
+        obj = jsontext.load(payload)
+    except jsontext.CellError as err:
+        raise _RowError(str(err)) from None
     event = engine.event_from_json(obj)
     if not is_time(when):
         raise _RowError(f"its time is not a number ({when!r:.20})")
     return event
 
 
-def _meta(text) -> dict:
+def _meta(text) -> tuple[dict, str | None]:
+    """The meta as a dict ({} for one that is not an object) and, if its cell does not read, why."""
     try:
-        meta = json.loads(text)
-    except (ValueError, TypeError):
-        return {}
-    return meta if isinstance(meta, dict) else {}
+        meta = jsontext.load(text)
+    except jsontext.CellError as err:
+        return {}, str(err)
+    return (meta if isinstance(meta, dict) else {}), None
+
+
+def _kept(payload) -> str | None:
+    """A damaged event row's text as export keeps it: verbatim, None for one too big to have been read."""
+    return None if isinstance(payload, jsontext.Unread) else str(payload)
 
 
 def summary(game: StoredGame, cursor: Cursor | None) -> GameSummary:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
 from engine import CantStopError, Rules
 
+from . import jsontext
 from .games import GameSummary, check_row, is_time, parse_players
 from .pending import EventRow, Queue
 
@@ -32,12 +32,15 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
         # A pending finish/abandon may change a row's status: fetch those rows too, filter below.
         where.append("(status = ?" + "".join(" OR id = ?" for _ in touched) + ")")
         params += [status, *touched]
-    turns = "turns" if version >= 2 else "NULL AS turns"
+    turns = _short("turns") if version >= 2 else "NULL AS turns"
     # the play time is the last event's (it only grows); the primary key (game_id, seq) finds it at once
-    clock = ("clock_jumped, (SELECT elapsed FROM events e WHERE e.game_id = games.id ORDER BY seq DESC LIMIT 1)"
-             " AS elapsed" if version >= 4 else "NULL AS clock_jumped, NULL AS elapsed")
-    sql = (f"SELECT id, players, rules, meta, started, finished, winner, status, problem, {turns}, {clock}"
-           " FROM games")
+    clock = (f"{_short('clock_jumped')}, (SELECT {_short('elapsed')} FROM events e WHERE e.game_id = games.id"
+             " ORDER BY seq DESC LIMIT 1) AS elapsed" if version >= 4 else "NULL AS clock_jumped, NULL AS elapsed")
+    # a hand-edited row must not fill the memory: a JSON cell too big to be a game's is not fetched, only
+    # its size, and a text where a number belongs only its start (it is damage all the same)
+    cells = ", ".join(jsontext.sized(c) for c in CELLS)
+    scalars = ", ".join(_short(c) for c in ("started", "finished", "winner", "status"))
+    sql = f"SELECT id, {cells}, {scalars}, {_short('problem', PROBLEM_CHARS)}, {turns}, {clock} FROM games"
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY id DESC"
@@ -46,7 +49,7 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
         params.append(max(0, int(limit)) + len(touched))
     cur = db.execute(sql, params)
     names = [d[0] for d in cur.description]
-    rows = [dict(zip(names, r)) for r in cur]
+    rows = [_unsized(dict(zip(names, r))) for r in cur]
     stored = {r["id"] for r in rows}  # a failed commit that landed after all: the stored row is the one
     new = [r for r in queue.new_rows() if (game_id is None or r["id"] == game_id) and r["id"] not in stored]
     rows = new + rows
@@ -61,6 +64,24 @@ def game_rows(db: sqlite3.Connection, queue: Queue, version: int, *, status: str
     return rows
 
 
+#: The JSON cells of a game row, fetched only up to jsontext.CELL_CHARS each.
+CELLS = ("players", "rules", "meta")
+#: The most of a stored problem a reader fetches (the store writes one line; a hand-edited one may be anything).
+PROBLEM_CHARS = 1000
+
+
+def _short(column: str, chars: int = 40, *, named: bool = True) -> str:
+    """SQL selecting ``column``, or only the start of a text or blob in it (a number, a time, a status)."""
+    return (f"CASE WHEN typeof({column}) IN ('text', 'blob') THEN substr({column}, 1, {int(chars)})"
+            f" ELSE {column} END" + (f" AS {column}" if named else ""))
+
+
+def _unsized(row: dict) -> dict:
+    for column in CELLS:
+        row[column] = jsontext.fetched(row[column])
+    return row
+
+
 def count_games(db: sqlite3.Connection) -> int:
     """How many games are stored (pending new games are never pending: a new game is saved or refused)."""
     return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -68,7 +89,9 @@ def count_games(db: sqlite3.Connection) -> int:
 
 def event_rows(db: sqlite3.Connection, queue: Queue, game_id: int) -> list[EventRow]:
     """The game's event rows (seq, payload, time) in order, pending appends and undos applied."""
-    rows = db.execute("SELECT seq, payload, time FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    rows = [(seq, jsontext.fetched(payload), when) for seq, payload, when in db.execute(
+        f"SELECT seq, {jsontext.sized('payload')}, {_short('time')} FROM events WHERE game_id = ? ORDER BY seq",
+        (game_id,))]
     return queue.on_event_rows(game_id, rows)
 
 
@@ -84,15 +107,16 @@ def quick_summaries(db: sqlite3.Connection, rows: list[dict], touched: set[int])
         return {}
     marks = ",".join("?" * len(quick))
     counts = {gid: (n, last) for gid, n, last in db.execute(
-        f"SELECT game_id, COUNT(*), MAX(time) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+        f"SELECT game_id, COUNT(*), MAX({_short('time', named=False)}) FROM events WHERE game_id IN ({marks})"
+        " GROUP BY game_id",
         [r["id"] for r in quick])}
     out = {}
     for row in quick:
         n, last = counts.get(row["id"], (0, None))
         try:
             players = parse_players(row["players"])
-            rules = Rules.from_json(json.loads(row["rules"]))
-            meta = json.loads(row["meta"])
+            rules = Rules.from_json(jsontext.load(row["rules"]))
+            meta = jsontext.load(row["meta"])
         except (ValueError, TypeError, CantStopError):
             continue  # unreadable: the replay marks it damaged
         if last is not None and not is_time(last):

@@ -8,13 +8,12 @@ pending queue and the open games' cursors).
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 
 from engine import Record
 
-from . import queries
+from . import jsontext, queries
 from .errors import StoreGameError, is_corruption, one_line
 from .games import Cursor, GameSummary, StoredGame, replay_rows, summary
 
@@ -95,8 +94,8 @@ class Reads:
         """The UI fact kept under ``key`` (as put), or None."""
         found, text = self._queue.fact(key)
         if not found and self._version >= 3:
-            row = self._connection().execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
-            text = row[0] if row else None
+            row = self._connection().execute(f"SELECT {_VALUE} FROM facts WHERE key = ?", (key,)).fetchone()
+            text = jsontext.fetched(row[0]) if row else None
         return _parsed(key, text)
 
     def facts(self, prefix: str) -> dict:
@@ -111,15 +110,19 @@ class Reads:
         if self._version >= 3:
             # the keys from prefix up to (not including) prefix with its last character's successor
             end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
-            texts.update(self._connection().execute(
-                "SELECT key, value FROM facts WHERE key >= ? AND key < ?", (prefix, end)))
+            texts.update((key, jsontext.fetched(value)) for key, value in
+                         self._connection().execute(f"SELECT key, {_VALUE} FROM facts WHERE key >= ? AND key < ?",
+                                                    (prefix, end)))
         texts.update(self._queue.facts(prefix))
         keys = sorted(k for k, text in texts.items() if text is not None)
-        try:  # all in one parse (a fact's text is one JSON value, as _dump wrote it)
-            values = json.loads("[" + ",".join(texts[k] for k in keys) + "]")
+        try:  # all in one parse (a fact's text is one JSON value, as _dump wrote it), one level deeper
+            if not all(isinstance(texts[k], str) for k in keys):
+                raise ValueError("a value is not text")
+            values = jsontext.load("[" + ",".join(texts[k] for k in keys) + "]", limit=None,
+                                   depth=jsontext.MAX_DEPTH + 1)
             if len(values) != len(keys):
                 raise ValueError("a value is not one JSON value")
-        except (ValueError, TypeError):  # some value is damaged: each on its own, the damaged ones left out
+        except ValueError:  # some value is damaged: each on its own, the damaged ones left out
             values = [_parsed(k, texts[k]) for k in keys]
         return {k: v for k, v in zip(keys, values) if v is not None}
 
@@ -166,12 +169,16 @@ class Reads:
         return game, cursor
 
 
-def _parsed(key: str, text: str | None):
+#: A fact's value, fetched only when it is not too big to be one, and its size.
+_VALUE = jsontext.sized("value", jsontext.FACT_CHARS)
+
+
+def _parsed(key: str, text):
     """A fact's JSON text as data; None for none, or for a damaged value (logged)."""
     if text is None:
         return None
     try:
-        return json.loads(text)
-    except (ValueError, TypeError):
-        log.warning("fact %r is damaged (%.40r): ignored", key, text)
+        return jsontext.load(text, limit=jsontext.FACT_CHARS)
+    except jsontext.CellError as err:
+        log.warning("fact %.40r is damaged (%s): ignored", key, err)
         return None

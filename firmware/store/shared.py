@@ -15,19 +15,22 @@ the same transaction is made.
 
 from __future__ import annotations
 
-import json
 import pathlib
 import sqlite3
 import time
 from collections.abc import Callable
 
-from . import file, schema
+from . import file, jsontext, schema
 from .errors import (SQLITE_BUSY, SQLITE_LOCKED, StoreError, StoreLockedError, StoreWriteError, one_line, sqlite_code,
                      write_message)
 from .pending import rollback
 
 #: The longest a shared write waits for the box's own transaction (they last milliseconds).
 WAIT_MS = 2000
+
+
+LIMIT = jsontext.FACT_CHARS
+_VALUE = jsontext.sized("value", LIMIT)  # a value too big to be a fact is never fetched
 
 
 class StoreBusyError(StoreError):
@@ -45,6 +48,7 @@ def update_fact(state_dir: pathlib.Path | str, key: str, change: Callable, *, cl
     from .store import Store
 
     state_dir = pathlib.Path(state_dir)
+    _refuse_newer(state_dir / file.DB_NAME)
     try:
         Store.open(state_dir, clock=clock).close()  # no box: create or bring the file up to date
     except StoreLockedError:
@@ -55,6 +59,19 @@ def update_fact(state_dir: pathlib.Path | str, key: str, change: Callable, *, cl
         return _read_modify_write(db, key, change, clock())
     finally:
         db.close()
+
+
+def _refuse_newer(path: pathlib.Path) -> None:
+    """A file from a newer box: refused in one line before the store is opened to write (whose log would
+    say so again, in other words), nothing written."""
+    try:
+        db, version = file.open_reader(path)
+    except (StoreError, file.BadFile):
+        return  # no file yet, or one that opening it as the box does makes, moves aside or refuses
+    db.close()
+    if version > schema.SCHEMA_VERSION:
+        raise StoreError(f"{schema.NEWER} ({path} has schema {version}; this one knows {schema.SCHEMA_VERSION}):"
+                         " nothing changed; update the box to change it")
 
 
 def _connect(path: pathlib.Path) -> sqlite3.Connection:
@@ -96,13 +113,13 @@ def _error(err: sqlite3.Error) -> StoreError:
 def _read_modify_write(db: sqlite3.Connection, key: str, change: Callable, now: float):
     try:
         db.execute("BEGIN IMMEDIATE")
-        row = db.execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
+        row = db.execute(f"SELECT {_VALUE} FROM facts WHERE key = ?", (key,)).fetchone()
         try:
-            value = json.loads(row[0]) if row else None
-        except (ValueError, TypeError):
-            value = None  # a damaged value: as if unset
+            value = jsontext.load(jsontext.fetched(row[0]), limit=LIMIT) if row else None
+        except jsontext.CellError:
+            value = None  # a damaged value (not JSON, nested too deep, too big): as if unset
         new = change(value)
-        text = json.dumps(new, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        text = jsontext.dump(new)
         db.execute("INSERT OR REPLACE INTO facts (key, value, time) VALUES (?, ?, ?)", (key, text, now))
         db.execute("COMMIT")
     except sqlite3.Error as err:

@@ -21,7 +21,7 @@ from engine import Event, IllegalEventError, Rules
 from . import file
 from .errors import StoreError, StoreGameError, StoreWriteError
 from .games import Cursor, StoredGame, turns_played
-from .jsontext import dump as _dump
+from .jsontext import CELL_CHARS, dump as _dump
 from .pending import (DeleteEvent, MarkAbandoned, MarkFinished, MarkReopened, Queue, SaveEvent, SaveFact, SaveGame,
                       Write)
 from .reads import Reads
@@ -178,10 +178,11 @@ class Store(Reads):
 
     def _finish_won_games(self) -> None:
         """Finish every open game whose events end in a win (a power cut from before the one-transaction win)."""
-        found = self._connection().execute(
+        found = self._connection().execute(  # a payload too big to be an event is left to the reads to report
             "SELECT g.id, e.payload FROM games g JOIN events e ON e.game_id = g.id "
             "WHERE g.status = 'open' AND g.problem IS NULL "
-            "AND e.seq = (SELECT MAX(seq) FROM events WHERE game_id = g.id)").fetchall()
+            f"AND e.seq = (SELECT MAX(seq) FROM events WHERE game_id = g.id) AND length(e.payload) <= {CELL_CHARS}"
+            ).fetchall()
         writes: list[Write] = []
         for game_id, payload in found:
             if not (isinstance(payload, str) and '"stop"' in payload):

@@ -68,6 +68,11 @@ class Roster:
         """The id of each of :attr:`names` (None while no ids are kept: games then count by name)."""
         return tuple(m.id if self.stored else None for m in self.people if m.listed)
 
+    @property
+    def removed(self) -> tuple[int, ...]:
+        """The ids of the people taken off the list (none while no ids are kept)."""
+        return tuple(m.id for m in self.people if not m.listed) if self.stored else ()
+
     def to_json(self) -> dict:
         return {"people": [m.to_json() for m in self.people], "legacy": dict(self.legacy),
                 "names": list(self.names), "renamed": {}}

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 
+from firmware.store import jsontext
+
 SUMS_KEY = "tally-sums"
 _FIELDS = ("games", "wins", "turns", "busts")
 
@@ -71,7 +73,7 @@ def seats(sums: dict):
     """(a seat as a tally has it: ``name``, ``person``, ``bot``; its numbers) for each seat added up in ``sums``."""
     for key, numbers in sums["people"].items():
         try:
-            found = json.loads(key)
+            found = jsontext.load(key)  # a key from the stored sums: a damaged one is skipped, never fatal
         except ValueError:
             continue
         if found == ["box"]:

@@ -59,7 +59,9 @@ def recall(app: App, kept: dict | None, *, game: bool) -> App:
 def _setup(settings: GameConfig, raw, roster: tuple[str, ...] = ()) -> Setup | None:
     """The stored new-game choices, or None when they do not fit the config any more.
 
-    A chosen name stays even if the roster lost it since (it is the players' choice, not the config's).
+    A chosen name stays even if the config's roster lost it since (it is the players' choice, not the
+    config's); the daemon then makes each seat follow the store's roster (a person renamed or removed
+    meanwhile: :func:`firmware.ui.setup.roster_changed`).
     """
     try:
         seats = tuple(_seat(settings, s) for s in raw["seats"])

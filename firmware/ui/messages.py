@@ -102,10 +102,16 @@ class GameContinued:
 
 @dataclass(frozen=True)
 class RosterChanged:
-    """The roster in the store changed while the box runs: the names to offer now, and each one's person id."""
+    """The roster in the store changed while the box runs: the names to offer now, and each one's person id.
+
+    ``removed`` are the ids of the people taken off the list (``players remove``), ``legacy`` the
+    (folded name, id) a name chosen before ids were kept stands for (the roster's ``legacy``).
+    """
 
     names: tuple[str, ...]
     ids: tuple[int | None, ...] = ()
+    removed: tuple[int, ...] = ()
+    legacy: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from engine import new_game
 from .. import i18n, words
 from .messages import Press, StartGame
 from ..config import GameConfig
+from ..table.names import fold
 from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, with_states
 from .navigate import Result, open_menu
 
@@ -104,21 +105,19 @@ def _id_of(roster: tuple[str, ...], ids: tuple[int | None, ...], name: str | Non
     return ids[k] if k < len(ids) else None
 
 
-def roster_changed(app: App, names: tuple[str, ...], ids: tuple[int | None, ...]) -> App:
+def roster_changed(app: App, names: tuple[str, ...], ids: tuple[int | None, ...], removed: tuple[int, ...] = (),
+                   legacy: tuple[tuple[str, int], ...] = ()) -> App:
     """The roster changed while the box runs (``cantstop-box players``): offer the new names at once.
 
-    A seat's chosen person follows a rename (same id, new name); a seat whose
-    person was removed keeps the name (the players chose it); a seat named
-    before ids were kept takes the id its name has now.
+    A seat's chosen person follows a rename (same id, new name). A seat whose
+    person was removed lets go of them at once and is its colour again, as a
+    seat nobody named: the next name on the list could be somebody not at
+    the table, and the game would be theirs. A seat named before ids were
+    kept takes the id its name has now (``legacy``: the id it stood for).
     """
     by_id = {i: n for n, i in zip(names, ids) if i is not None}
-    seats = []
-    for seat in app.setup.seats:
-        if seat.person is not None and seat.person in by_id:
-            seat = replace(seat, name=by_id[seat.person])
-        elif seat.person is None and seat.name in names:
-            seat = replace(seat, person=_id_of(names, ids, seat.name))
-        seats.append(seat)
+    gone, was = set(removed), dict(legacy)
+    seats = [_follow(seat, names, ids, by_id, gone, was) for seat in app.setup.seats]
     taken = [s.name for s in seats if s.name is not None]
     if len(set(taken)) != len(taken):  # a rename onto a name another seat holds: the later seat lets go of it
         seen: set[str] = set()
@@ -131,6 +130,20 @@ def roster_changed(app: App, names: tuple[str, ...], ids: tuple[int | None, ...]
     rows = len(setup_rows(setup, names))
     setup = replace(setup, cursor=min(setup.cursor, rows - 1))
     return replace(app, roster=tuple(names), roster_ids=tuple(ids), setup=setup)
+
+
+def _follow(seat: Seat, names, ids, by_id: dict, gone: set, was: dict) -> Seat:
+    """One seat after a roster change (see :func:`roster_changed`)."""
+    if seat.name is None:
+        return seat
+    person = seat.person if seat.person is not None else was.get(fold(seat.name))
+    if person in by_id:
+        return replace(seat, name=by_id[person], person=person)
+    if person in gone:
+        return replace(seat, name=None, person=None)
+    if seat.person is None and seat.name in names:
+        return replace(seat, person=_id_of(names, ids, seat.name))
+    return seat  # a name the roster never had (kept by an older version): the players' choice stays
 
 
 def next_language(lang: str, direction: int = 1) -> str:

@@ -60,7 +60,7 @@ def _update(app: App, inp: Input) -> Result:
     if isinstance(inp, Timer):
         return turns.on_timer(app)
     if isinstance(inp, RosterChanged):  # not a press: a flash stays up
-        return setup.roster_changed(app, inp.names, inp.ids), ()
+        return setup.roster_changed(app, inp.names, inp.ids, inp.removed, inp.legacy), ()
     if isinstance(inp, StatsProgress):  # not a press: a flash stays
         if app.screen.kind is Screen.STATS and app.screen.rows is None:
             return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()
