@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from firmware import i18n, words
+from firmware.table import person_stats as people
 from firmware.table.records import duration_text, rounds, summary_json
 
 from . import board
@@ -71,6 +72,11 @@ def _when(seconds) -> str:
         return "?"
 
 
+def box_seat(w, colour: str) -> str:
+    """A seat the box played, as the history names it: the box (the statistics' name for it), and its colour."""
+    return f"🤖 {w.BOX_PLAYER} ({w.colour(colour)})"
+
+
 # -- the history -----------------------------------------------------------------
 
 
@@ -79,9 +85,14 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
     t = TEXT[lang]
     w = words.language(lang)
     rows = []
+    from firmware.table.seat import seats_from_meta
+
     for g in games:
         item = summary_json(g)
-        names = [n if n else w.colour(c) for n, c in zip(item["names"], g.players)]
+        seats = seats_from_meta(g.meta, g.players)
+        # a seat the box played is the box's, as the statistics count it (never the name the seat was given)
+        names = [box_seat(w, c) if i < len(seats) and seats[i].bot else (n if n else w.colour(c))
+                 for i, (n, c) in enumerate(zip(item["names"], g.players))]
         winner = names[g.winner] if g.winner is not None and 0 <= g.winner < len(names) else "–"
         status = t.get(f"status_{g.status}", g.status)
         problem = f'<div class="problem">{e(g.problem)}</div>' if g.problem else ""
@@ -97,7 +108,8 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
         pager.append(f'<a rel="next" href="/games?page={page + 1}">{e(t["older"])} →</a>')
     table = f'<table class="history"><tr class="head">{head}</tr>{"".join(rows)}</table>' if rows else \
         f'<p class="empty">{e(t["no_store"])}</p>'
-    return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}<nav class="pager">{"".join(pager)}</nav>',
+    legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if "🤖" in table else ""
+    return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}{legend}<nav class="pager">{"".join(pager)}</nav>',
                   nav="history", path="/games")
 
 
@@ -123,7 +135,9 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
     marks = board.marks_of(palette, colours)
     items = "".join(f'<li data-seat="{i}"' + (' class="current" aria-current="true"'
                                               if i == state.current and not state.is_over else "")
-                    + f'>{board.piece(i, marks)} {e(n)}</li>' for i, n in enumerate(names))
+                    + f'>{board.piece(i, marks)} {e(n)}'
+                    + (f' <span class="bot" title="{e(t["bot_legend"])}">🤖</span>' if seats[i].bot else "")
+                    + "</li>" for i, n in enumerate(names))
     moved = tuple(dict.fromkeys(getattr(events[-1], "sums", ()))) if step else ()
     moment = turns.bust_of(states, events)
     if state.is_over and state.winner is not None and state.winner < len(names):
@@ -180,6 +194,10 @@ def people_page(lang: str, found, contests: int) -> str:
             solo = {c: (p.solo_best(c), p.solo_average(c)) for c in p.solo}
             rows = w.person_rows(p.games, p.wins, p.win_rate, p.busts_per_turn, solo)
             cells = "".join(f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in rows)
-            cards.append(f'<section class="person"><h2>{e(p.name)}</h2><table>{cells}</table></section>')
-        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>'
+            name = e(p.name)
+            if p.name == people.BOX:  # the seats the box played, under the box's name in this language
+                name = f'<span class="bot" title="{e(t["bot_legend"])}">🤖</span> {e(w.BOX_PLAYER)}'
+            cards.append(f'<section class="person"><h2>{name}</h2><table>{cells}</table></section>')
+        legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if any(p.name == people.BOX for p in found) else ""
+        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>{legend}'
     return layout(lang, t["people"], f'<h1>{e(t["people"])}</h1>{body}', nav="people", path="/people")

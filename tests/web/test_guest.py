@@ -19,6 +19,7 @@ from firmware import words
 from firmware.ui.model import handover_pending
 
 from web import squares, turns
+from web.text import TEXT
 
 from tests.kit.rig import Rig
 from tests.web.server import Server
@@ -214,3 +215,31 @@ def test_without_javascript_the_live_page_still_follows():
 
     page = pages.live_page("en", "<div id=\"game\"></div>", 1)
     assert re.search(r'<noscript><meta http-equiv="refresh" content="\d+"></noscript>', page)
+
+
+# -- 7. a box seat's person ----------------------------------------------------------
+
+
+def test_a_seat_the_box_played_is_the_box_in_the_history_and_the_statistics(tmp_path):
+    from firmware.store import Store
+    from firmware.config import GameConfig
+
+    store = Store.open(tmp_path)
+    store.new_game(["Red", "Blue"], GameConfig().rules, meta={"seats": [
+        {"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Blue", "bot": "strong", "name": "Bob"}]})
+    store.close()
+    rig = Rig(tmp_path, seed=11, rest=1.0)
+    rig.play_on()
+    try:
+        with Server(tmp_path) as server:
+            for lang in ("en", "ja"):
+                box = words.language(lang).BOX_PLAYER
+                history = get(server, f"/games?lang={lang}").text
+                players = re.search(r'<td data-label="[^"]*">([^<]*Ann[^<]*)</td>', history).group(1)
+                assert "Bob" not in players and box in players
+                stats = get(server, f"/people?lang={lang}").text
+                assert re.search(rf"<h2>(?:(?!</h2>).)*{box}</h2>", stats) and "Bob" not in stats
+                legend = TEXT[lang]["bot_legend"]
+                assert legend in history and legend in stats  # the robot explained
+    finally:
+        rig.close()
