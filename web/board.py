@@ -1,9 +1,10 @@
 """The live game as HTML: every name and stored text escaped.
 
-The order is a guest's: who plays and what just happened, then the dice and
-their pairings, then the board (:mod:`web.squares`), then the box's screen,
-the turns before and the recap. On a phone held upright that is the order
-down the page; on a landscape screen the board is on the left.
+The order is a guest's: who plays (or who bust, or who won), then the recap
+after a win, the dice and their pairings, then the board (:mod:`web.squares`),
+then what just happened turn by turn, and the box's screen in its shorthand.
+On a phone held upright that is the order down the page; on a landscape
+screen the board is on the left.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def live_fragment(live: Live) -> str:
             f'{players(live, t)}</div>'
             f'<div class="act">{recap}{dice}{bust}</div>'
             f'<div class="left">{drawn}</div>'
-            f'<div class="right">{screen}{turn_log(live, t)}</div></div></div>')
+            f'<div class="right">{turn_log(live, t)}{screen}</div></div></div>')
 
 
 def recap_table(live: Live, t: dict) -> str:
