@@ -71,8 +71,11 @@ def log(lang: str, w, names, states, events, limit: int = LOG_TURNS) -> tuple[st
     if seat is not None and states[-1].phase is not Phase.ROLL:
         g = states[-1]
         steps = _steps(t, w, g)
-        out.append(t["log_now"].format(name=names[seat] if seat < len(names) else w.seat_name(seat),
-                                       steps=steps or "–"))
+        who = names[seat] if seat < len(names) else w.seat_name(seat)
+        if steps:
+            out.append(t["log_now"].format(name=who, steps=steps))
+        else:  # the turn's first roll, not moved yet: its dice
+            out.append(t["log_rolled"].format(name=who, dice=" ".join(map(str, events[-1].dice))))
     return tuple(reversed(out[-limit:]))
 
 

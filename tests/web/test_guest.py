@@ -48,7 +48,9 @@ def test_the_log_says_each_turn_in_words_newest_first():
     log = turns.log("en", words.language("en"), ("Ann", "Bob"), states, events)
     assert log[1] == "Bob stopped: 2 to 1, 6 to 3, 12 to 2"
     assert log[2] == "Ann rolled 6 6 6 6: bust, lost 3, 6, 9"
-    assert log[0].startswith("Ann, this turn:")
+    assert log[0] == "Ann rolled 2 3 1 1"  # the turn under way, not moved yet: its dice
+    moved = turns.log("en", words.language("en"), ("Ann", "Bob"), states[:3], events[:2])
+    assert moved == ("Ann, this turn: 6 to 1, 9 to 1",)
     ja = turns.log("ja", words.language("ja"), ("さくら", "はると"), states, events)
     ko = turns.log("ko", words.language("ko"), ("민준", "서연"), states, events)
     assert "バースト" in ja[2] and "さくら" in ja[2] and "버스트" in ko[2] and "민준" in ko[2]
