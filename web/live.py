@@ -21,6 +21,9 @@ from firmware import i18n, ui, views as v, words
 from firmware.table import person_stats as people, restart, roster
 from firmware.config import GameConfig
 from firmware.table.seat import seats_from_meta, symbols
+from firmware.ui.model import handover_pending
+
+from . import turns
 
 
 #: A box whose store has not changed for this long while its lock cannot be checked is shown as quiet.
@@ -58,6 +61,9 @@ class Live:
     bust: float | None = None
     screen: tuple[str, tuple[str, ...], str] | None = None  # the box's (title, lines, keys)
     recap: tuple[dict, ...] = ()
+    log: tuple[str, ...] = ()  # what just happened: the turn under way and the ones before, newest first
+    bust_moment: object = None  # turns.Bust: the last roll bust (its dice and lost runners shown until the next)
+    turn_seat: int | None = None  # whose chip is marked: the box's screen's player (the one who bust, until confirmed)
     problem: str | None = None
     last_write: float | None = None
     events: int = 0
@@ -115,14 +121,18 @@ def _live(stored, settings, roster_names, kept, lang, box, last_write) -> Live:
             state = stored.replay()
         except CantStopError:  # its players or rules do not read (the problem says so): nothing to replay
             return Live("damaged", problem=stored.problem, **common)
-        return Live("damaged", state=state, view=state_view(state), problem=stored.problem, round=state.round, **common)
+        return Live("damaged", state=state, view=state_view(state), problem=stored.problem, round=state.round,
+                    turn_seat=None if state.is_over else state.current, **common)
     app = ui.resume(settings, seats, stored.rules, stored.events, roster_names, lang)
     same = isinstance(kept, dict) and kept.get("game") == stored.id
     app = ui.recall(app, kept, game=same)
     app = dataclasses.replace(app, language=lang)
     g = app.game
     status = "over" if g.is_over else "play"
+    moment = turns.bust_of(app.states, app.events)
+    seat = None if g.is_over else (moment.seat if moment is not None and handover_pending(app) else g.current)
     return Live(status, state=g, view=state_view(g), dice=_dice(app), options=_options(app),
+                log=turns.log(lang, w, names, app.states, app.events), bust_moment=moment, turn_seat=seat,
                 moved=_moved(app), last=event_text(w, names, app.states[-2], app.events[-1]) if app.events else None,
                 bust=bust_probability(g) if g.phase is Phase.DECIDE else None,
                 screen=screen_text(app, w), recap=_recap(stored, seats, w) if g.is_over else (),
@@ -130,11 +140,16 @@ def _live(stored, settings, roster_names, kept, lang, box, last_write) -> Live:
 
 
 def _dice(app) -> tuple[int, ...] | None:
-    g = app.game
+    return step_dice(app.states, app.events)
+
+
+def step_dice(states, events) -> tuple[int, ...] | None:
+    """The dice out after ``events``, else the last roll of this turn (None after a stop or a bust)."""
+    g = states[-1]
     if g.phase is Phase.MOVE:
         return g.dice
     if g.phase is Phase.DECIDE:
-        for e in reversed(app.events):
+        for e in reversed(events):
             if isinstance(e, Roll):
                 return e.dice
     return None
@@ -142,11 +157,17 @@ def _dice(app) -> tuple[int, ...] | None:
 
 def _options(app) -> tuple[Option, ...]:
     """The three pairings of the dice out (or of the roll the last move came from), the chosen one marked."""
-    g = app.game
+    return step_options(app.states, app.events)
+
+
+def step_options(states, events) -> tuple[Option, ...]:
+    """The pairings after ``events`` (``states``: the one before each, and the last): the dice out, or the roll
+    the last move came from with that move marked; none after a stop or a bust."""
+    g = states[-1]
     if g.phase is Phase.MOVE:
         state, chosen = g, None
-    elif g.phase is Phase.DECIDE and app.events and isinstance(app.events[-1], Move):
-        state, chosen = app.states[-2], app.events[-1]
+    elif g.phase is Phase.DECIDE and events and isinstance(events[-1], Move):
+        state, chosen = states[-2], events[-1]
     else:
         return ()
     pairs = dice_pairs(state.dice)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import time
 
-from engine import CantStopError, apply, new_game
+from engine import CantStopError
 
 from firmware import i18n, words
+from firmware.table import person_stats as people
 from firmware.table.records import duration_text, rounds, summary_json
 
 from . import board
 from .board import e, seat_style
-from .live import event_text
+from . import turns
+from .live import event_text, step_dice, step_options
 from .text import TEXT
 
 PAGE_SIZE = 20
@@ -25,7 +27,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 
 
 def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | None = None,
-           path: str = "/") -> str:
+           path: str = "/", head: str = "") -> str:
     t = TEXT[lang]
     links = [("live", "/", t["live"]), ("history", "/games", t["history"]), ("people", "/people", t["people"])]
     menu = "".join(f'<a href="{href}"' + (' aria-current="page"' if key == nav else "") + f'>{e(label)}</a>'
@@ -36,16 +38,24 @@ def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | Non
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{e(title)} · {e(t["title"])}</title><link rel="stylesheet" href="/static/style.css">'
-            f'<link rel="icon" href="/static/icon.svg">{js}</head>'
+            f'<link rel="icon" href="/static/icon.svg">{js}{head}</head>'
             f'<body><header><span class="brand">{e(t["title"])}</span><nav>{menu}</nav>'
             f'<nav class="langs" aria-label="{e(t["language"])}">{langs}</nav></header>'
             f'<main>{body}</main></body></html>')
 
 
+#: Without JavaScript the live page reloads itself this often (seconds): it still follows the game.
+NOSCRIPT_REFRESH = 5
+
+
 def live_page(lang: str, fragment: str, version: int) -> str:
+    """The live game: the fragment (replaced in place by live.js), and one line a screen reader announces
+    (``#say``, outside the replaced part, so it is the same element from change to change)."""
     body = f'<div id="live" data-version="{version}" data-lang="{lang}">{fragment}</div>' \
+           f'<p class="sr" id="say" aria-live="polite" role="status"></p>' \
            f'<p class="conn" id="conn" hidden>{e(TEXT[lang]["reconnecting"])}</p>'
-    return layout(lang, TEXT[lang]["live"], body, nav="live", script="live.js", path="/")
+    refresh = f'<noscript><meta http-equiv="refresh" content="{NOSCRIPT_REFRESH}"></noscript>'
+    return layout(lang, TEXT[lang]["live"], body, nav="live", script="live.js", path="/", head=refresh)
 
 
 def not_found(lang: str) -> str:
@@ -64,6 +74,11 @@ def _when(seconds) -> str:
         return "?"
 
 
+def box_seat(w, colour: str) -> str:
+    """A seat the box played, as the history names it: the box (the statistics' name for it), and its colour."""
+    return f"🤖 {w.BOX_PLAYER} ({w.colour(colour)})"
+
+
 # -- the history -----------------------------------------------------------------
 
 
@@ -72,9 +87,14 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
     t = TEXT[lang]
     w = words.language(lang)
     rows = []
+    from firmware.table.seat import seats_from_meta
+
     for g in games:
         item = summary_json(g)
-        names = [n if n else w.colour(c) for n, c in zip(item["names"], g.players)]
+        seats = seats_from_meta(g.meta, g.players)
+        # a seat the box played is the box's, as the statistics count it (never the name the seat was given)
+        names = [box_seat(w, c) if i < len(seats) and seats[i].bot else (n if n else w.colour(c))
+                 for i, (n, c) in enumerate(zip(item["names"], g.players))]
         winner = names[g.winner] if g.winner is not None and 0 <= g.winner < len(names) else "–"
         status = t.get(f"status_{g.status}", g.status)
         problem = f'<div class="problem">{e(g.problem)}</div>' if g.problem else ""
@@ -90,7 +110,8 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
         pager.append(f'<a rel="next" href="/games?page={page + 1}">{e(t["older"])} →</a>')
     table = f'<table class="history"><tr class="head">{head}</tr>{"".join(rows)}</table>' if rows else \
         f'<p class="empty">{e(t["no_store"])}</p>'
-    return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}<nav class="pager">{"".join(pager)}</nav>',
+    legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if "🤖" in table else ""
+    return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}{legend}<nav class="pager">{"".join(pager)}</nav>',
                   nav="history", path="/games")
 
 
@@ -110,25 +131,40 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
     step = total if step is None else max(0, min(step, total))
     href = f"/games/{game.id}"
     status = t.get(f"status_{game.status}", game.status)
+    events = tuple(game.events[:step])
     try:
-        state = new_game(game.players, game.rules)
+        states = turns.replay(game.players, game.rules, events)
     except CantStopError:  # damaged: its players do not read (the problem says why), so there is no board
         head = (f'<h1>{e(t["game"])} {game.id} <small>{e(status)}</small></h1>'
                 f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · <a href="{href}.json">{e(t["record"])}</a></p>')
         body = f'<div id="replay" data-game="{game.id}" data-step="0" data-total="0">{head}{_damage(game)}</div>'
         return layout(lang, f'{t["game"]} {game.id}', body, nav="history", path=href)
-    before = state
-    for event in game.events[:step]:
-        before, state = state, apply(state, event)
-    said = event_text(w, names, before, game.events[step - 1]) if step else t["start"]
+    state = states[-1]
+    said = event_text(w, names, states[-2], events[-1]) if step else t["start"]
     colours = tuple(game.players)
     marks = board.marks_of(palette, colours)
-    items = "".join(f'<li data-seat="{i}"' + (' class="current"' if i == state.current and not state.is_over else "")
-                    + f'>{board.piece(i, marks)} {e(n)}</li>' for i, n in enumerate(names))
-    moved = ()
-    if step:
-        last = game.events[step - 1]
-        moved = tuple(getattr(last, "sums", ()))
+    items = "".join(f'<li data-seat="{i}"' + (' class="current" aria-current="true"'
+                                              if i == state.current and not state.is_over else "")
+                    + f'>{board.piece(i, marks)} {e(n)}'
+                    + (f' <span class="bot" title="{e(t["bot_legend"])}">🤖</span>' if seats[i].bot else "")
+                    + "</li>" for i, n in enumerate(names))
+    moved = tuple(dict.fromkeys(getattr(events[-1], "sums", ()))) if step else ()
+    moment = turns.bust_of(states, events)
+    if state.is_over and state.winner is not None and state.winner < len(names):
+        said_html = (f'<p class="headline winner" id="said">{board.piece(state.winner, marks)} '
+                     f'{e(t["wins"].format(name=names[state.winner]))}</p>')
+    else:
+        said_html = f'<p class="said" id="said">{e(said)}</p>'
+    if moment is not None:
+        dice_html = ('<section class="dice busted"><div class="faces">'
+                     + "".join(f'<span class="die lost">{d}</span>' for d in moment.dice) + "</div></section>")
+    else:
+        dice_html = board.options(step_dice(states, events), step_options(states, events), t)
+    log = turns.log(lang, w, names, states, events, limit=3)
+    log_html = (f'<section class="log"><h2>{e(t["log"])}</h2><ol>' + "".join(f"<li>{e(x)}</li>" for x in log)
+                + "</ol></section>") if log else ""
+    drawn = board.board(state, moved, marks, names=names, t=t, lost=moment.lost if moment else None,
+                        lost_seat=moment.seat if moment else 0)
 
     def link(label: str, to: int, key: str) -> str:
         if to == step or not 0 <= to <= total:
@@ -143,8 +179,9 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
             f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · '
             f'{e(w.turn_status(state.round))} · <a href="{href}.json">{e(t["record"])}</a></p>')
     body = (f'<div id="replay" data-game="{game.id}" data-step="{step}" data-total="{total}" '
-            f'style="{seat_style(colours, marks)}">{head}{problem}<ul class="players">{items}</ul>{controls}'
-            f'<p class="said" id="said">{e(said)}</p>{board.board(state, moved, marks)}</div>')
+            f'style="{seat_style(colours, marks)}"><div class="play"><div class="top">{head}{problem}'
+            f'<ul class="players">{items}</ul>{controls}{said_html}</div><div class="act">{dice_html}</div>'
+            f'<div class="left">{drawn}</div><div class="right">{log_html}</div></div></div>')
     return layout(lang, f'{t["game"]} {game.id}', body, nav="history", script="replay.js", path=href)
 
 
@@ -181,6 +218,10 @@ def people_page(lang: str, found, contests: int) -> str:
             solo = {c: (p.solo_best(c), p.solo_average(c)) for c in p.solo}
             rows = w.person_rows(p.games, p.wins, p.win_rate, p.busts_per_turn, solo)
             cells = "".join(f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in rows)
-            cards.append(f'<section class="person"><h2>{e(p.name)}</h2><table>{cells}</table></section>')
-        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>'
+            name = e(p.name)
+            if p.name == people.BOX:  # the seats the box played, under the box's name in this language
+                name = f'<span class="bot" title="{e(t["bot_legend"])}">🤖</span> {e(w.BOX_PLAYER)}'
+            cards.append(f'<section class="person"><h2>{name}</h2><table>{cells}</table></section>')
+        legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if any(p.name == people.BOX for p in found) else ""
+        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>{legend}'
     return layout(lang, t["people"], f'<h1>{e(t["people"])}</h1>{body}', nav="people", path="/people")

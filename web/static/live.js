@@ -9,13 +9,23 @@
   var lang = live.getAttribute("data-lang");
   var version = Number(live.getAttribute("data-version"));
   var polling = null;
+  var say = document.getElementById("say");
+
+  // The one line a screen reader announces: the headline of the game part (who plays, who bust, who won).
+  function announce() {
+    var line = live.querySelector("[data-say]");
+    var text = line ? line.textContent : "";
+    if (say && say.textContent !== text) { say.textContent = text; }
+  }
 
   function show(v, html) {
     if (v === version) { return; }
     version = v;
     live.setAttribute("data-version", String(v));
     live.innerHTML = html;  // built and escaped by the box
+    announce();
   }
+  announce();
 
   function poll() {
     var request = new XMLHttpRequest();
