@@ -34,6 +34,30 @@ log = logging.getLogger("cantstop.web")
 BUSY_MS = 200  # a read that finds the file busy (the box's recovery) waits this long at most
 
 
+class _OncePerGame(logging.Filter):
+    """The store says "damaged game: ..." each time it reads a damaged game; the web view reads it at every page
+    view. Let each such line through once per process (the same game keeps the same line)."""
+
+    def __init__(self):
+        super().__init__()
+        self._said: set[str] = set()
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("damaged game:"):
+            return True
+        line = record.getMessage()
+        with self._lock:
+            if line in self._said:
+                return False
+            if len(self._said) < 10_000:  # bounded: a store of damaged games cannot grow it without end
+                self._said.add(line)
+        return True
+
+
+_ONCE = _OncePerGame()
+
+
 class Reader:
     """One read-only connection to the store in ``state_dir``, opened when the file is there.
 
@@ -49,6 +73,9 @@ class Reader:
         self._store: Store | None = None
         self._ino: int | None = None
         self.problem: str | None = None  # why there is no store to read (one line), else None
+        store_log = logging.getLogger("cantstop.store")
+        if _ONCE not in store_log.filters:
+            store_log.addFilter(_ONCE)
 
     # -- opening -------------------------------------------------------------
 
