@@ -30,6 +30,7 @@ from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import pages
+from .guard import Guard, cookie_lang
 from .hub import Hub, one_line
 from .reader import Reader
 from .text import choose
@@ -60,7 +61,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def lang_of(request: Request) -> str:
-        return choose(request.query_params.get("lang"), request.headers.get("accept-language"), hub.box_language())
+        return choose(request.query_params.get("lang") or cookie_lang(request.headers.get("cookie")),
+                      request.headers.get("accept-language"), hub.box_language())
 
     async def page_lang(request: Request) -> str:
         return await run_in_threadpool(lang_of, request)
@@ -188,6 +190,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.add_middleware(Guard)
     return app
 
 
