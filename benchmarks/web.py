@@ -46,7 +46,7 @@ class Page(threading.Thread):
     def __init__(self, port: int):
         super().__init__(daemon=True)
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: bench\r\n\r\n")
+        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.arrived: dict[int, float] = {}
         self.cond = threading.Condition()
         self.tail = b""  # the last bytes received

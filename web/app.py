@@ -30,7 +30,7 @@ from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import pages
-from .guard import Guard, cookie_lang
+from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
 from .text import choose
@@ -53,8 +53,9 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 
 
 def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | None = None,
-               proc_locks: str = "/proc/locks") -> Starlette:
-    """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view)."""
+               proc_locks: str = "/proc/locks", names=()) -> Starlette:
+    """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view);
+    ``names``: host names it answers to besides its own (see :mod:`web.guard`)."""
     reader = Reader(state_dir, proc_locks=proc_locks)
     kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
@@ -190,7 +191,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         lifespan=lifespan,
     )
     app.state.hub = hub
-    app.add_middleware(Guard)
+    app.add_middleware(Guard, names=own_names(names))
     return app
 
 

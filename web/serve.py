@@ -85,10 +85,11 @@ def server(app, host: str, port: int):
     return Server(config(app, host, port))
 
 
-def serve(state_dir, settings, config_lang: str, sock) -> None:
-    """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C."""
-    app = create_app(state_dir, settings, config_lang)
+def serve(state_dir, settings, config_lang: str, sock, names=()) -> None:
+    """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C; ``names``: host names it answers to
+    besides the box's own."""
     host, port = sock.getsockname()[:2]
+    app = create_app(state_dir, settings, config_lang, names=names)
     with _sigterm_is_a_clean_stop():
         asyncio.run(server(app, host, port).serve(sockets=[sock]))
 

@@ -17,7 +17,7 @@ from web import serve
 
 def _open_stream(port: int) -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     return sock
 
 
@@ -78,7 +78,7 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
     monkeypatch.setattr(serve, "HEADER_TIMEOUT", 0.5)
     with Server(tmp_path) as s:
         slow = socket.create_connection(("127.0.0.1", s.port), timeout=5)
-        slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # ... and never the blank line
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # ... and never the blank line
         idle = socket.create_connection(("127.0.0.1", s.port), timeout=5)  # says nothing at all
         started = time.monotonic()
         assert slow.recv(100) == b"" and idle.recv(100) == b""  # closed by the server
@@ -91,7 +91,7 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
 def test_huge_headers_are_refused(game, tmp_path):
     with Server(tmp_path) as s:
         sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
-        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
         try:
             for _ in range(40):  # 160 KB of one header, a piece at a time
                 sock.sendall(b"a" * 4096)

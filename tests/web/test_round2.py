@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import re
+import socket
 import sqlite3
+import time
 
 import httpx
 
@@ -45,3 +49,48 @@ def test_the_language_chosen_is_kept_on_the_next_page(game, tmp_path):
         assert '<html lang="ko"' in phone.get("/").text
         assert '<html lang="en"' in phone.get("/games?lang=en").text
         assert '<html lang="en"' in get(s, "/games").text  # another phone: its own language
+
+
+SECURITY = ("content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy")
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+
+def test_only_the_box_s_own_names_are_served(game, tmp_path):
+    with Server(tmp_path) as s:
+        for path in ("/", "/games", "/games/1.json", "/now.json", "/people", "/events"):
+            refused = get(s, path, headers={"Host": "evil.example"})
+            assert refused.status_code == 421 and refused.text.count("\n") == 1, path
+            assert all(h in refused.headers for h in SECURITY)
+        host = socket.gethostname().split(".")[0]
+        for name in ("127.0.0.1", f"127.0.0.1:{s.port}", "localhost", f"[::1]:{s.port}", host, f"{host}.local",
+                     "192.168.1.20:8080"):
+            assert get(s, "/now.json", headers={"Host": name}).status_code == 200, name
+
+
+def test_every_response_carries_the_security_headers(game, tmp_path):
+    with Server(tmp_path) as s:
+        for path in ("/", "/games/", "/nowhere", "/static/style.css", "/now.json"):
+            answer = get(s, path)  # a redirect, a 404, an asset, JSON
+            assert all(h in answer.headers for h in SECURITY), (path, answer.status_code)
+        stream = _raw(s.port, b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").lower()
+        assert stream.startswith(b"http/1.1 200") and all(h.encode() in stream for h in SECURITY)
+
+
+def test_headers_over_16_kib_are_refused_even_in_one_send(game, tmp_path):
+    with Server(tmp_path) as s:
+        for size in (17_000, 60_000):
+            head = _raw(s.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 431"), (size, head[:40])
+        assert get(s, "/", headers={"X-Fair": "a" * 8000}).status_code == 200
+

@@ -24,7 +24,7 @@ class Page:
 
     def __init__(self, port: int):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: phone\r\n\r\n")
+        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.data = b""
 
     def read_until(self, marker: bytes) -> None:
