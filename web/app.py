@@ -226,8 +226,10 @@ class EventStream:
         hub.streams += 1
         try:
             lang = await run_in_threadpool(self.lang_of, request)
-            raw = request.query_params.get("v", "")
-            seen = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+            # what the page shows: the last event it had (its EventSource says so when it reconnects), else the
+            # version it was built at; any other version than the current one is sent the game at once
+            raw = request.headers.get("last-event-id") or request.query_params.get("v", "")
+            seen = int(raw) if raw.isdigit() and len(raw) < 19 else 0
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
                 (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]})

@@ -35,7 +35,7 @@ class Hub:
         self.settings = settings
         self.config_lang = config_lang
         self.poll = poll
-        self.version = 1
+        self.version = first_version()
         self._token = None
         self._box = None
         self._changed: asyncio.Event | None = None
@@ -163,6 +163,17 @@ class Hub:
             entry = (version, html)
             self._cache[lang] = entry
             return entry
+
+
+def first_version(clock=time.time) -> int:
+    """A version no earlier run of the web view used: the start time in milliseconds, times 1000.
+
+    A page keeps the version it was built at, and a stream sends a page the game only when its version is not the
+    current one: versions restarting at 1 made a page built before a restart look current after it. Each change
+    adds 1 and comes at most once per poll (20 ms or more), so a run's versions stay below the next run's first;
+    a JavaScript number holds it exactly (under 2**53 until the year 2255).
+    """
+    return int(clock() * 1000) * 1000
 
 
 def one_line(err: BaseException) -> str:

@@ -94,3 +94,42 @@ def test_headers_over_16_kib_are_refused_even_in_one_send(game, tmp_path):
             assert head.startswith(b"HTTP/1.1 431"), (size, head[:40])
         assert get(s, "/", headers={"X-Fair": "a" * 8000}).status_code == 200
 
+
+def _version(page: str) -> str:
+    return re.search(r'data-version="([0-9]+)"', page).group(1)
+
+
+def _first_event(port: int, head: bytes, within: float) -> dict | None:
+    """The first ``live`` event a new stream sends within ``within`` seconds, else None."""
+    with socket.create_connection(("127.0.0.1", port), timeout=within) as sock:
+        sock.sendall(b"GET /events" + head + b"\r\n\r\n")
+        data, deadline = b"", time.monotonic() + within
+        while time.monotonic() < deadline:
+            for event in data.split(b"\n\n"):
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        return json.loads(line[6:])
+            try:
+                chunk = sock.recv(65536)
+            except socket.timeout:
+                return None
+            if not chunk:
+                return None
+            data += chunk
+    return None
+
+
+def test_a_page_from_before_a_restart_is_sent_the_game_as_it_is_now(box, tmp_path):
+    box.tap("ROLL")  # a store with the box's screen in it
+    with Server(tmp_path) as s:
+        port, old = s.port, _version(get(s, "/").text)  # a page opened before any press
+    box.play_on(events=1)  # a press while the web view is away
+    with Server(tmp_path, port=port) as s:
+        now = get(s, "/now.json").json()
+        assert str(now["v"]) != old  # a version never used before
+        head = f"?lang=en&v={old} HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {old}".encode()
+        event = _first_event(port, head, 3.0)  # the page's EventSource reconnecting
+        assert event is not None and event["html"] == now["html"]
+        # a page that has the current game is not sent it again (its Last-Event-ID honoured)
+        head = f"?lang=en&v=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {now['v']}".encode()
+        assert _first_event(port, head, 0.5) is None
