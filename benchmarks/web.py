@@ -43,9 +43,11 @@ ROOT = Path(__file__).resolve().parents[1]
 class Page(threading.Thread):
     """One open page: an event stream over loopback, noting when each version arrived."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, number: int = 0):
         super().__init__(daemon=True)
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        # each page a phone of its own (127.0.0.10 and up, all loopback): the web view caps streams per address
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                             source_address=(f"127.0.0.{10 + number % 240}", 0))
         self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.arrived: dict[int, float] = {}
         self.cond = threading.Condition()
@@ -125,7 +127,7 @@ def get(url: str) -> bytes:
 
 
 def bench_pages(table: Rig, port: int, pages: int, presses: int) -> list[float]:
-    opened = [Page(port) for _ in range(pages)]
+    opened = [Page(port, i) for i in range(pages)]
     for p in opened:
         p.start()
     version = max(p.wait_past(0)[0] for p in opened)  # each page's first event: the game as it is
@@ -152,7 +154,7 @@ def bench_pages(table: Rig, port: int, pages: int, presses: int) -> list[float]:
 
 def stop_with_pages(web: subprocess.Popen, port: int, pages: int) -> tuple[int, float, int]:
     """SIGTERM with ``pages`` event streams open: (exit status, seconds to exit, streams whose body ended properly)."""
-    opened = [Page(port) for _ in range(pages)]
+    opened = [Page(port, i) for i in range(pages)]
     for p in opened:
         p.start()
     for p in opened:

@@ -38,6 +38,7 @@ from .text import choose
 log = logging.getLogger("cantstop.web")
 
 MAX_STREAMS = 250  # event streams open at once (each costs a few kilobytes)
+STREAMS_PER_CLIENT = 16  # of them from one client address (a browser opens at most 6 connections to one site)
 WORKERS = 4  # threads reading the store for the pages
 HEARTBEAT = 15.0  # seconds between two comments on an idle stream (finds dead clients)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -216,14 +217,17 @@ class EventStream:
     def __init__(self, hub: Hub, lang_of):
         self.hub = hub
         self.lang_of = lang_of
+        self.held: dict[str, int] = {}  # client address -> its streams open now
 
     async def __call__(self, scope, receive, send) -> None:
         hub = self.hub
-        if hub.streams >= MAX_STREAMS:
+        client = (scope.get("client") or ("?",))[0]
+        if hub.streams >= MAX_STREAMS or self.held.get(client, 0) >= STREAMS_PER_CLIENT:
             await _plain(send, 503, b"too many open pages: this one polls instead\n", [(b"retry-after", b"5")])
             return
         request = Request(scope, receive)
         hub.streams += 1
+        self.held[client] = self.held.get(client, 0) + 1
         try:
             lang = await run_in_threadpool(self.lang_of, request)
             # what the page shows: the last event it had (its EventSource says so when it reconnects), else the
@@ -256,6 +260,9 @@ class EventStream:
             pass  # the client left while we wrote
         finally:
             hub.streams -= 1
+            left = self.held.pop(client, 1) - 1
+            if left > 0:
+                self.held[client] = left
 
 
 async def _disconnected(receive) -> None:

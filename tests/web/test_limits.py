@@ -15,8 +15,8 @@ from web import app as web_app
 from web import serve
 
 
-def _open_stream(port: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+def _open_stream(port: int, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
     sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     return sock
 
@@ -33,7 +33,8 @@ def _read_head(sock: socket.socket) -> bytes:
 
 def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_path):
     with Server(tmp_path) as s:
-        streams = [_open_stream(s.port) for _ in range(200)]
+        # 20 phones of 10 pages each (127.0.0.10 to .29, all loopback): one address may hold 16 streams
+        streams = [_open_stream(s.port, f"127.0.0.{10 + i // 10}") for i in range(200)]
         try:
             for sock in streams:
                 assert _read_head(sock).startswith(b"HTTP/1.1 200")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -133,3 +134,31 @@ def test_a_page_from_before_a_restart_is_sent_the_game_as_it_is_now(box, tmp_pat
         # a page that has the current game is not sent it again (its Last-Event-ID honoured)
         head = f"?lang=en&v=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {now['v']}".encode()
         assert _first_event(port, head, 0.5) is None
+
+
+def test_one_client_holding_hundreds_of_streams_and_slow_requests_does_not_take_it_down(game, tmp_path):
+    """One address (127.0.0.2, still loopback) holds 300 event streams and 50 half-sent requests; the pages of
+    everyone else (127.0.0.1) answer as ever."""
+    with Server(tmp_path) as s:
+        held = []
+
+        def connect(request: bytes):
+            sock = socket.create_connection(("127.0.0.1", s.port), timeout=5, source_address=("127.0.0.2", 0))
+            held.append(sock)
+            with contextlib.suppress(OSError):
+                sock.sendall(request)
+
+        try:
+            for _ in range(300):
+                connect(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            for _ in range(50):
+                connect(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # slowloris: never the end
+            time.sleep(0.5)
+            assert s.hub.streams <= 16  # one address's share
+            answers = [get(s, path).status_code for _ in range(10) for path in ("/", "/now.json")]
+            with httpx.stream("GET", s.url + "/events", timeout=5) as stream:
+                answers.append(stream.status_code)
+            assert answers == [200] * len(answers), answers
+        finally:
+            for sock in held:
+                sock.close()
