@@ -29,7 +29,7 @@ from firmware.table import person_stats as people, roster
 from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
-from . import pages
+from . import history as deep, pages
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
@@ -57,7 +57,10 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                proc_locks: str = "/proc/locks", names=()) -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view);
     ``names``: host names it answers to besides its own (see :mod:`web.guard`)."""
-    reader = Reader(state_dir, proc_locks=proc_locks)
+    reader = Reader(state_dir, proc_locks=proc_locks)  # the live page's
+    slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
+    lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
+    checked: dict = {}  # closed games' damage checks, remembered (web.history)
     kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
@@ -82,24 +85,24 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
 
     async def history(request: Request):
         lang = await page_lang(request)
-        raw = request.query_params.get("page", "1")
-        if not _ID.fullmatch(raw) or int(raw) > 10**6:
+        raw, below = request.query_params.get("page", "1"), request.query_params.get("before")
+        if not _ID.fullmatch(raw) or (below is not None and not _ID.fullmatch(below)):
             raise HTTPException(404)
-        page = int(raw)
+        number = int(raw)
+        if number > deep.MAX_PAGE:
+            raise HTTPException(400, f"a page number is {deep.MAX_PAGE} at most\n")
+        before = int(below) if below is not None else None
 
         def read():
-            with reader.read() as store:
+            with slow_reader.read() as store:
                 if store is None:
                     return [], False
-                listed = store.games(limit=page * pages.PAGE_SIZE + 1)
-                shown = listed[(page - 1) * pages.PAGE_SIZE: page * pages.PAGE_SIZE]
-                checked = [_checked(store, g) for g in shown]
-                return checked, len(listed) > page * pages.PAGE_SIZE
+                return deep.page(store, number, before, checked, slow_reader.key())
 
-        games, more = await run_in_threadpool(read)
-        if page > 1 and not games:
+        games, more = await lane.run(read)
+        if number > 1 and not games:
             raise HTTPException(404)
-        return _html(pages.history_page(lang, games, page, more))
+        return _html(pages.history_page(lang, games, number, more))
 
     async def game(request: Request):
         ident = request.path_params["ident"]
@@ -112,7 +115,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             raise HTTPException(404)
 
         def read():
-            with reader.read() as store:
+            with slow_reader.read() as store:
                 if store is None:
                     return None
                 try:
@@ -120,28 +123,28 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                 except StoreError:
                     return None
 
-        stored = await run_in_threadpool(read)
+        stored = await lane.run(read)
         if stored is None:
             raise HTTPException(404)
         if as_json:
             return Response(format_record(record_json(stored)), media_type="application/json",
                             headers=HEADERS | {"Content-Disposition": f'inline; filename="game-{stored.id}.json"'})
         lang = await page_lang(request)
-        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step),
-                                             settings.colours))
+        return _html(await lane.run(pages.game_page, lang, stored, None if step is None else int(step),
+                                    settings.colours))
 
     async def person_stats(request: Request):
         lang = await page_lang(request)
 
         def read():
-            with reader.read() as store:
+            with slow_reader.read() as store:
                 if store is None:
                     return (), 0
                 names = roster.load(store, settings.roster)
                 sums = people.load_sums(people.Unwritten(store, kept_tallies), seats_from_meta)
                 return people.people_of(sums, names.who) if sums else ((), 0)
 
-        found, contests = await run_in_threadpool(read)
+        found, contests = await lane.run(read)
         return _html(pages.people_page(lang, found, contests))
 
     async def static(request: Request):
@@ -177,6 +180,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             yield
         finally:
             await hub.stop()
+            await asyncio.to_thread(slow_reader.close)
 
     app = Starlette(
         routes=[
@@ -194,21 +198,6 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     app.state.hub = hub
     app.add_middleware(Guard, names=own_names(names))
     return app
-
-
-def _checked(store, summary):
-    """A listed game with its damage found (history replays every game it lists; so does a page of it)."""
-    if summary.status == "damaged":
-        return summary
-    try:
-        stored = store.game(summary.id)
-    except StoreError:
-        return summary
-    if stored.status == "damaged":
-        from dataclasses import replace
-
-        return replace(summary, status="damaged", problem=stored.problem)
-    return summary
 
 
 class EventStream:

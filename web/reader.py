@@ -118,6 +118,10 @@ class Reader:
         with self._lock:
             self._close()
 
+    def key(self):
+        """Tells the file open now from another one put in its place (its inode)."""
+        return self._ino
+
     # -- reading -------------------------------------------------------------
 
     @contextlib.contextmanager

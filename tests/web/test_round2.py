@@ -162,3 +162,63 @@ def test_one_client_holding_hundreds_of_streams_and_slow_requests_does_not_take_
         finally:
             for sock in held:
                 sock.close()
+
+
+def test_a_deep_history_page_reads_one_page_not_its_depth(tmp_path, monkeypatch):
+    from firmware.store.reads import Reads
+
+    rig = Rig(tmp_path, seed=11, rest=1.0)
+    rig.play_on()  # game 1, finished
+    rig.tap("ROLL")
+    rig.tap("ROLL")  # game 2, open
+    rig.play_on(presses=2)
+    rig.close()
+
+    asked = []
+    real = Reads.games
+
+    def games(self, limit=None, **kw):
+        asked.append(limit)
+        return real(self, limit, **kw)
+
+    monkeypatch.setattr(Reads, "games", games)
+    with Server(tmp_path) as s:
+        first = get(s, "/games")
+        assert first.status_code == 200 and 'data-game="2"' in first.text and 'data-game="1"' in first.text
+        page2 = get(s, "/games?page=2")  # 2 games: no page 2
+        assert page2.status_code == 404
+        asked.clear()
+        assert get(s, "/games?page=500").status_code == 404
+        assert get(s, "/games?page=100000").status_code == 404
+        assert all(limit is not None and limit <= 21 for limit in asked), asked
+        refused = get(s, "/games?page=1000000")
+        assert refused.status_code == 400 and refused.text.count("\n") == 1
+        below = get(s, "/games?before=2")  # by key: the games older than game 2
+        assert 'data-game="1"' in below.text and 'data-game="2"' not in below.text
+
+
+def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
+    from firmware.store.reads import Reads
+
+    real = Reads.games
+
+    def slow_games(self, limit=None, **kw):
+        if limit is not None and limit > 1:  # the history's listing (the live game reads one at most)
+            time.sleep(1.5)  # a deep page on a slow card
+        return real(self, limit, **kw)
+
+    monkeypatch.setattr(Reads, "games", slow_games)
+    with Server(tmp_path) as s:
+        get(s, "/now.json")
+        with httpx.Client(base_url=s.url, timeout=10) as other:
+            import concurrent.futures
+
+            with concurrent.futures.ThreadPoolExecutor(4) as pool:
+                deep = [pool.submit(other.get, "/games") for _ in range(4)]
+                time.sleep(0.3)
+                started = time.monotonic()
+                assert get(s, "/now.json").status_code == 200 and get(s, "/").status_code == 200
+                took = time.monotonic() - started
+                for f in deep:
+                    f.result()
+        assert took < 0.5, took
