@@ -160,6 +160,19 @@ class Reader:
                 return (None, self.problem)
             return (self._ino, version)
 
+    def stamp(self) -> tuple:
+        """The file's and its WAL's inode, size and modification time: changes on every commit of the box (a
+        commit appends to the WAL), and costs two stat calls, so it can be asked every few milliseconds on the
+        event loop; :meth:`token` is what says for sure."""
+        out = []
+        for suffix in ("", "-wal"):
+            try:
+                st = os.stat(str(self.path) + suffix)
+                out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+            except OSError:
+                out.append(None)
+        return tuple(out)
+
     def last_write(self) -> float | None:
         """When the box last wrote (the newest of the file and its WAL), or None."""
         times = []

@@ -222,3 +222,20 @@ def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
                 for f in deep:
                     f.result()
         assert took < 0.5, took
+
+
+def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tmp_path):
+    """data_version asked every 10 s here: the press still reaches the page at once (the WAL's stat moved)."""
+    with Server(tmp_path, poll=10.0) as s:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=5) as sock:
+            sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            time.sleep(0.2)
+            pressed = time.monotonic()
+            game.play_on(events=1)
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            assert time.monotonic() - pressed < 1.0
