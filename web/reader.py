@@ -72,6 +72,7 @@ class Reader:
         self._lock = threading.RLock()
         self._store: Store | None = None
         self._ino: int | None = None
+        self._last_token: tuple | None = None  # the last token read from the file
         self.problem: str | None = None  # why there is no store to read (one line), else None
         store_log = logging.getLogger("cantstop.store")
         if _ONCE not in store_log.filters:
@@ -154,11 +155,18 @@ class Reader:
                 return (None, self.problem)
             try:
                 version = store._db.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.OperationalError as err:
+                if self._last_token is not None and _busy(err):
+                    return self._last_token  # the box's commit or checkpoint under way: not a change
+                self.problem = _one_line(err)
+                self._close()
+                return (None, self.problem)
             except sqlite3.Error as err:
                 self.problem = _one_line(err)
                 self._close()
                 return (None, self.problem)
-            return (self._ino, version)
+            self._last_token = (self._ino, version)
+            return self._last_token
 
     def stamp(self) -> tuple:
         """The file's and its WAL's inode, size and modification time: changes on every commit of the box (a
@@ -209,6 +217,11 @@ def holds_flock(locks: str, dev: int, ino: int) -> bool:
         if len(parts) >= 6 and parts[1] == "FLOCK" and parts[3] == "WRITE" and parts[5] == want:
             return True
     return False
+
+
+def _busy(err: sqlite3.Error) -> bool:
+    text = str(err).lower()
+    return "locked" in text or "busy" in text
 
 
 def _one_line(err: BaseException) -> str:

@@ -239,3 +239,43 @@ def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tm
             while b"event: live" not in data:
                 data += sock.recv(65536)
             assert time.monotonic() - pressed < 1.0
+
+
+def test_one_press_is_one_update(game, tmp_path):
+    """A press the box saves in more than one commit (its event, then what its screen keeps) reaches a page as
+    one update: the watcher lets the files settle before it asks."""
+    with Server(tmp_path, poll=10.0) as s:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=5) as sock:
+            sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            counts = []
+            for _ in range(5):
+                game.play_on(events=1)
+                data, deadline = b"", time.monotonic() + 0.6
+                sock.settimeout(0.1)
+                while time.monotonic() < deadline:
+                    with contextlib.suppress(socket.timeout):
+                        data += sock.recv(65536)
+                counts.append(data.count(b"event: live"))
+            assert counts == [1] * 5, counts
+
+
+def test_a_busy_store_for_a_moment_is_not_a_change(game, tmp_path):
+    from web.reader import Reader
+
+    reader = Reader(tmp_path)
+    first = reader.token()
+
+    class Busy:
+        def execute(self, sql, *a):
+            raise sqlite3.OperationalError("database is locked")
+
+    real = reader._store._db
+    reader._store._db = Busy()
+    try:
+        assert reader.token() == first  # the box's checkpoint: the pages are not sent the same game again
+    finally:
+        reader._store._db = real
+        reader.close()
