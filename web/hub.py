@@ -29,7 +29,8 @@ log = logging.getLogger("cantstop.web")
 
 POLL = 0.5  # seconds between two data_version queries (microseconds, but in a worker thread) when nothing moved
 GLANCE = 0.01  # seconds between two stat calls of the file and its WAL (on the event loop: a few microseconds)
-RECHECK = 5  # glances after a file moved whose data_version is asked too (a commit may still be on its way)
+SETTLE = 2  # glances the files must stay still after moving before data_version is asked (one press, one update)
+RECHECK = 3  # glances, from then on, whose data_version is asked too (a commit may still be on its way)
 BOX_EVERY = 1.0  # seconds between two looks at whether the box runs
 
 
@@ -75,16 +76,20 @@ class Hub:
         box_due = time.monotonic() + BOX_EVERY
         token_due = time.monotonic() + self.poll
         stamp = self.reader.stamp()
-        recheck = 0
+        recheck, still = 0, SETTLE
         while True:
             await asyncio.sleep(min(GLANCE, self.poll))
             try:
                 now_stamp = self.reader.stamp()
-                if now_stamp != stamp:
-                    stamp, recheck = now_stamp, RECHECK
+                if now_stamp != stamp:  # moving: one press may be a few commits; ask once they have settled
+                    stamp, still = now_stamp, 0
+                elif still < SETTLE:
+                    still += 1
+                    if still == SETTLE:
+                        recheck = RECHECK
                 now = time.monotonic()
                 token, box = self._token, self._box
-                if recheck or now >= token_due:
+                if (recheck and still >= SETTLE) or now >= token_due:
                     recheck = max(0, recheck - 1)
                     token = await asyncio.to_thread(self.reader.token)
                     token_due = time.monotonic() + self.poll

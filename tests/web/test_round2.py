@@ -204,13 +204,13 @@ def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
 
     def slow_games(self, limit=None, **kw):
         if limit is not None and limit > 1:  # the history's listing (the live game reads one at most)
-            time.sleep(1.5)  # a deep page on a slow card
+            time.sleep(2.0)  # a deep page on a slow card
         return real(self, limit, **kw)
 
     monkeypatch.setattr(Reads, "games", slow_games)
     with Server(tmp_path) as s:
         get(s, "/now.json")
-        with httpx.Client(base_url=s.url, timeout=10) as other:
+        with httpx.Client(base_url=s.url, timeout=30) as other:  # they take their turns: 8 s for the last
             import concurrent.futures
 
             with concurrent.futures.ThreadPoolExecutor(4) as pool:
@@ -221,7 +221,7 @@ def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
                 took = time.monotonic() - started
                 for f in deep:
                     f.result()
-        assert took < 0.5, took
+        assert took < 1.0, took  # behind them: 1.7 s
 
 
 def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tmp_path):
