@@ -29,7 +29,8 @@ from firmware.table import person_stats as people, roster
 from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
-from . import pages
+from . import history as deep, pages
+from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
 from .text import choose
@@ -37,6 +38,7 @@ from .text import choose
 log = logging.getLogger("cantstop.web")
 
 MAX_STREAMS = 250  # event streams open at once (each costs a few kilobytes)
+STREAMS_PER_CLIENT = 16  # of them from one client address (a browser opens at most 6 connections to one site)
 WORKERS = 4  # threads reading the store for the pages
 HEARTBEAT = 15.0  # seconds between two comments on an idle stream (finds dead clients)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -52,15 +54,20 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 
 
 def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | None = None,
-               proc_locks: str = "/proc/locks") -> Starlette:
-    """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view)."""
-    reader = Reader(state_dir, proc_locks=proc_locks)
+               proc_locks: str = "/proc/locks", names=()) -> Starlette:
+    """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view);
+    ``names``: host names it answers to besides its own (see :mod:`web.guard`)."""
+    reader = Reader(state_dir, proc_locks=proc_locks)  # the live page's
+    slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
+    lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
+    checked: dict = {}  # closed games' damage checks, remembered (web.history)
     kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def lang_of(request: Request) -> str:
-        return choose(request.query_params.get("lang"), request.headers.get("accept-language"), hub.box_language())
+        return choose(request.query_params.get("lang") or cookie_lang(request.headers.get("cookie")),
+                      request.headers.get("accept-language"), hub.box_language())
 
     async def page_lang(request: Request) -> str:
         return await run_in_threadpool(lang_of, request)
@@ -78,24 +85,24 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
 
     async def history(request: Request):
         lang = await page_lang(request)
-        raw = request.query_params.get("page", "1")
-        if not _ID.fullmatch(raw) or int(raw) > 10**6:
+        raw, below = request.query_params.get("page", "1"), request.query_params.get("before")
+        if not _ID.fullmatch(raw) or (below is not None and not _ID.fullmatch(below)):
             raise HTTPException(404)
-        page = int(raw)
+        number = int(raw)
+        if number > deep.MAX_PAGE:
+            raise HTTPException(400, f"a page number is {deep.MAX_PAGE} at most\n")
+        before = int(below) if below is not None else None
 
         def read():
-            with reader.read() as store:
+            with slow_reader.read() as store:
                 if store is None:
                     return [], False
-                listed = store.games(limit=page * pages.PAGE_SIZE + 1)
-                shown = listed[(page - 1) * pages.PAGE_SIZE: page * pages.PAGE_SIZE]
-                checked = [_checked(store, g) for g in shown]
-                return checked, len(listed) > page * pages.PAGE_SIZE
+                return deep.page(store, number, before, checked, slow_reader.key())
 
-        games, more = await run_in_threadpool(read)
-        if page > 1 and not games:
+        games, more = await lane.run(read)
+        if number > 1 and not games:
             raise HTTPException(404)
-        return _html(pages.history_page(lang, games, page, more))
+        return _html(pages.history_page(lang, games, number, more))
 
     async def game(request: Request):
         ident = request.path_params["ident"]
@@ -108,7 +115,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             raise HTTPException(404)
 
         def read():
-            with reader.read() as store:
+            with slow_reader.read() as store:
                 if store is None:
                     return None
                 try:
@@ -116,28 +123,28 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                 except StoreError:
                     return None
 
-        stored = await run_in_threadpool(read)
+        stored = await lane.run(read)
         if stored is None:
             raise HTTPException(404)
         if as_json:
             return Response(format_record(record_json(stored)), media_type="application/json",
                             headers=HEADERS | {"Content-Disposition": f'inline; filename="game-{stored.id}.json"'})
         lang = await page_lang(request)
-        return _html(await run_in_threadpool(pages.game_page, lang, stored, None if step is None else int(step),
-                                             settings.colours))
+        return _html(await lane.run(pages.game_page, lang, stored, None if step is None else int(step),
+                                    settings.colours))
 
     async def person_stats(request: Request):
         lang = await page_lang(request)
 
         def read():
-            with reader.read() as store:
+            with slow_reader.read() as store:
                 if store is None:
                     return (), 0
                 names = roster.load(store, settings.roster)
                 sums = people.load_sums(people.Unwritten(store, kept_tallies), seats_from_meta)
                 return people.people_of(sums, names.who) if sums else ((), 0)
 
-        found, contests = await run_in_threadpool(read)
+        found, contests = await lane.run(read)
         return _html(pages.people_page(lang, found, contests))
 
     async def static(request: Request):
@@ -173,6 +180,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             yield
         finally:
             await hub.stop()
+            await asyncio.to_thread(slow_reader.close)
 
     app = Starlette(
         routes=[
@@ -188,22 +196,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.add_middleware(Guard, names=own_names(names))
     return app
-
-
-def _checked(store, summary):
-    """A listed game with its damage found (history replays every game it lists; so does a page of it)."""
-    if summary.status == "damaged":
-        return summary
-    try:
-        stored = store.game(summary.id)
-    except StoreError:
-        return summary
-    if stored.status == "damaged":
-        from dataclasses import replace
-
-        return replace(summary, status="damaged", problem=stored.problem)
-    return summary
 
 
 class EventStream:
@@ -212,18 +206,23 @@ class EventStream:
     def __init__(self, hub: Hub, lang_of):
         self.hub = hub
         self.lang_of = lang_of
+        self.held: dict[str, int] = {}  # client address -> its streams open now
 
     async def __call__(self, scope, receive, send) -> None:
         hub = self.hub
-        if hub.streams >= MAX_STREAMS:
+        client = (scope.get("client") or ("?",))[0]
+        if hub.streams >= MAX_STREAMS or self.held.get(client, 0) >= STREAMS_PER_CLIENT:
             await _plain(send, 503, b"too many open pages: this one polls instead\n", [(b"retry-after", b"5")])
             return
         request = Request(scope, receive)
         hub.streams += 1
+        self.held[client] = self.held.get(client, 0) + 1
         try:
             lang = await run_in_threadpool(self.lang_of, request)
-            raw = request.query_params.get("v", "")
-            seen = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+            # what the page shows: the last event it had (its EventSource says so when it reconnects), else the
+            # version it was built at; any other version than the current one is sent the game at once
+            raw = request.headers.get("last-event-id") or request.query_params.get("v", "")
+            seen = int(raw) if raw.isdigit() and len(raw) < 19 else 0
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
                 (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]})
@@ -250,6 +249,9 @@ class EventStream:
             pass  # the client left while we wrote
         finally:
             hub.streams -= 1
+            left = self.held.pop(client, 1) - 1
+            if left > 0:
+                self.held[client] = left
 
 
 async def _disconnected(receive) -> None:

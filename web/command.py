@@ -48,7 +48,7 @@ def run(args) -> int:
 
     shown = f"[{host}]" if ":" in host else host
     logging.getLogger("cantstop.web").info("serving the games in %s at http://%s:%d/", state_dir, shown, port)
-    serve(state_dir, cfg.game, cfg.display.language, sock)
+    serve(state_dir, cfg.game, cfg.display.language, sock, names=(host, cfg.web.host))
     return 0
 
 

@@ -1,8 +1,10 @@
 """The one watcher of the store: polls it cheaply and tells every open page when it changed.
 
-One task polls :meth:`Reader.token` (``PRAGMA data_version``) every
-:data:`POLL` seconds, and whether the box runs every second; on a change it
-bumps :attr:`Hub.version` and wakes every event stream at once. The live
+One task glances at the store's file and WAL (:meth:`Reader.stamp`: two
+stat calls) every :data:`GLANCE` seconds and asks :meth:`Reader.token`
+(``PRAGMA data_version``) when they moved, and every :data:`POLL` seconds
+whatever they do; whether the box runs every second. On a change it bumps
+:attr:`Hub.version` and wakes every event stream at once. The live
 fragment is built once per change and language, however many pages are open
 (in a worker thread: the event loop never waits on the store).
 
@@ -25,7 +27,10 @@ from .board import live_fragment
 
 log = logging.getLogger("cantstop.web")
 
-POLL = 0.1  # seconds between two looks at the store (a data_version query: microseconds)
+POLL = 0.5  # seconds between two data_version queries (microseconds, but in a worker thread) when nothing moved
+GLANCE = 0.01  # seconds between two stat calls of the file and its WAL (on the event loop: a few microseconds)
+SETTLE = 2  # glances the files must stay still after moving before data_version is asked (one press, one update)
+RECHECK = 3  # glances, from then on, whose data_version is asked too (a commit may still be on its way)
 BOX_EVERY = 1.0  # seconds between two looks at whether the box runs
 
 
@@ -35,7 +40,7 @@ class Hub:
         self.settings = settings
         self.config_lang = config_lang
         self.poll = poll
-        self.version = 1
+        self.version = first_version()
         self._token = None
         self._box = None
         self._changed: asyncio.Event | None = None
@@ -66,17 +71,34 @@ class Hub:
         await asyncio.to_thread(self.reader.close)
 
     async def _watch(self) -> None:
+        """Glance at the files every :data:`GLANCE` s; ask data_version when they moved (and the few glances
+        after), and every :attr:`poll` s whatever they do; whether the box runs every :data:`BOX_EVERY` s."""
         box_due = time.monotonic() + BOX_EVERY
+        token_due = time.monotonic() + self.poll
+        stamp = self.reader.stamp()
+        recheck, still = 0, SETTLE
         while True:
-            await asyncio.sleep(self.poll)
+            await asyncio.sleep(min(GLANCE, self.poll))
             try:
-                token = await asyncio.to_thread(self.reader.token)
-                box = self._box
-                if time.monotonic() >= box_due:
+                now_stamp = self.reader.stamp()
+                if now_stamp != stamp:  # moving: one press may be a few commits; ask once they have settled
+                    stamp, still = now_stamp, 0
+                elif still < SETTLE:
+                    still += 1
+                    if still == SETTLE:
+                        recheck = RECHECK
+                now = time.monotonic()
+                token, box = self._token, self._box
+                if (recheck and still >= SETTLE) or now >= token_due:
+                    recheck = max(0, recheck - 1)
+                    token = await asyncio.to_thread(self.reader.token)
+                    token_due = time.monotonic() + self.poll
+                if now >= box_due:
                     box = await asyncio.to_thread(self.reader.box_running)
                     box_due = time.monotonic() + BOX_EVERY
             except Exception as err:  # never let the watcher die: log and look again
                 log.error("watching the store: %s", err)
+                await asyncio.sleep(self.poll)
                 continue
             if token != self._token or box != self._box:
                 self._token, self._box = token, box
@@ -163,6 +185,17 @@ class Hub:
             entry = (version, html)
             self._cache[lang] = entry
             return entry
+
+
+def first_version(clock=time.time) -> int:
+    """A version no earlier run of the web view used: the start time in milliseconds, times 1000.
+
+    A page keeps the version it was built at, and a stream sends a page the game only when its version is not the
+    current one: versions restarting at 1 made a page built before a restart look current after it. Each change
+    adds 1 and comes at most once per poll (20 ms or more), so a run's versions stay below the next run's first;
+    a JavaScript number holds it exactly (under 2**53 until the year 2255).
+    """
+    return int(clock() * 1000) * 1000
 
 
 def one_line(err: BaseException) -> str:

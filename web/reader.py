@@ -34,6 +34,30 @@ log = logging.getLogger("cantstop.web")
 BUSY_MS = 200  # a read that finds the file busy (the box's recovery) waits this long at most
 
 
+class _OncePerGame(logging.Filter):
+    """The store says "damaged game: ..." each time it reads a damaged game; the web view reads it at every page
+    view. Let each such line through once per process (the same game keeps the same line)."""
+
+    def __init__(self):
+        super().__init__()
+        self._said: set[str] = set()
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("damaged game:"):
+            return True
+        line = record.getMessage()
+        with self._lock:
+            if line in self._said:
+                return False
+            if len(self._said) < 10_000:  # bounded: a store of damaged games cannot grow it without end
+                self._said.add(line)
+        return True
+
+
+_ONCE = _OncePerGame()
+
+
 class Reader:
     """One read-only connection to the store in ``state_dir``, opened when the file is there.
 
@@ -48,7 +72,11 @@ class Reader:
         self._lock = threading.RLock()
         self._store: Store | None = None
         self._ino: int | None = None
+        self._last_token: tuple | None = None  # the last token read from the file
         self.problem: str | None = None  # why there is no store to read (one line), else None
+        store_log = logging.getLogger("cantstop.store")
+        if _ONCE not in store_log.filters:
+            store_log.addFilter(_ONCE)
 
     # -- opening -------------------------------------------------------------
 
@@ -91,6 +119,10 @@ class Reader:
         with self._lock:
             self._close()
 
+    def key(self):
+        """Tells the file open now from another one put in its place (its inode)."""
+        return self._ino
+
     # -- reading -------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -123,11 +155,31 @@ class Reader:
                 return (None, self.problem)
             try:
                 version = store._db.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.OperationalError as err:
+                if self._last_token is not None and _busy(err):
+                    return self._last_token  # the box's commit or checkpoint under way: not a change
+                self.problem = _one_line(err)
+                self._close()
+                return (None, self.problem)
             except sqlite3.Error as err:
                 self.problem = _one_line(err)
                 self._close()
                 return (None, self.problem)
-            return (self._ino, version)
+            self._last_token = (self._ino, version)
+            return self._last_token
+
+    def stamp(self) -> tuple:
+        """The file's and its WAL's inode, size and modification time: changes on every commit of the box (a
+        commit appends to the WAL), and costs two stat calls, so it can be asked every few milliseconds on the
+        event loop; :meth:`token` is what says for sure."""
+        out = []
+        for suffix in ("", "-wal"):
+            try:
+                st = os.stat(str(self.path) + suffix)
+                out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+            except OSError:
+                out.append(None)
+        return tuple(out)
 
     def last_write(self) -> float | None:
         """When the box last wrote (the newest of the file and its WAL), or None."""
@@ -165,6 +217,11 @@ def holds_flock(locks: str, dev: int, ino: int) -> bool:
         if len(parts) >= 6 and parts[1] == "FLOCK" and parts[3] == "WRITE" and parts[5] == want:
             return True
     return False
+
+
+def _busy(err: sqlite3.Error) -> bool:
+    text = str(err).lower()
+    return "locked" in text or "busy" in text
 
 
 def _one_line(err: BaseException) -> str:

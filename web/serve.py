@@ -5,8 +5,9 @@ compile on a Pi, the same wheels on armv7 and aarch64, and server-sent
 events without writing an HTTP server. The limits: idle keep-alive
 connections close after :data:`KEEP_ALIVE` seconds, a request whose headers
 do not arrive whole in :data:`HEADER_TIMEOUT` seconds is dropped (a slow
-client cannot hold a place), headers over 16 KiB are refused, and at most
-:data:`MAX_CONNECTIONS` connections are served at once (the next get 503).
+client cannot hold a place), headers over 16 KiB are refused, at most
+:data:`MAX_CONNECTIONS` connections are served at once (the next get 503),
+and at most :data:`PER_CLIENT` from one client address.
 
 Stopping (SIGTERM from ``systemctl stop``, or Ctrl-C): :func:`server` tells
 the hub the moment uvicorn begins to shut down, before it waits for the open
@@ -30,6 +31,13 @@ log = logging.getLogger("cantstop.web")
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection stays open
 HEADER_TIMEOUT = 10.0  # seconds a client has to send a whole request head
 MAX_CONNECTIONS = MAX_STREAMS + 50
+#: Connections one client address may hold at once (a browser opens at most 6 to one site): one client holding
+#: hundreds of streams or slow requests cannot use up the places everyone else's pages need. The next is
+#: answered 503 and closed.
+PER_CLIENT = 32
+_BUSY_TEXT = b"too many connections from this address\n"
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nretry-after: 5\r\n"
+         b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
 
 
 def config(app, host: str, port: int):
@@ -46,9 +54,20 @@ def _slow_headers_protocol():
     """uvicorn's h11 protocol, closing a connection whose request head is not complete in time."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    held: dict[str, int] = {}  # client address -> its connections open now (on the event loop only)
+
     class Protocol(H11Protocol):
         def connection_made(self, transport):
             super().connection_made(transport)
+            self._head_timer = None
+            peer = transport.get_extra_info("peername")
+            self._peer = peer[0] if isinstance(peer, tuple) and peer else "?"
+            if held.get(self._peer, 0) >= PER_CLIENT:
+                self._peer = None  # not counted: refused
+                transport.write(_BUSY)
+                transport.close()
+                return
+            held[self._peer] = held.get(self._peer, 0) + 1
             self._head_timer = self.loop.call_later(HEADER_TIMEOUT, self._head_late)
 
         def handle_events(self):
@@ -66,6 +85,13 @@ def _slow_headers_protocol():
             if self._head_timer is not None:
                 self._head_timer.cancel()
                 self._head_timer = None
+            if self._peer is not None:
+                left = held.get(self._peer, 1) - 1
+                if left > 0:
+                    held[self._peer] = left
+                else:
+                    held.pop(self._peer, None)
+                self._peer = None
             super().connection_lost(exc)
 
     return Protocol
@@ -85,10 +111,11 @@ def server(app, host: str, port: int):
     return Server(config(app, host, port))
 
 
-def serve(state_dir, settings, config_lang: str, sock) -> None:
-    """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C."""
-    app = create_app(state_dir, settings, config_lang)
+def serve(state_dir, settings, config_lang: str, sock, names=()) -> None:
+    """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C; ``names``: host names it answers to
+    besides the box's own."""
     host, port = sock.getsockname()[:2]
+    app = create_app(state_dir, settings, config_lang, names=names)
     with _sigterm_is_a_clean_stop():
         asyncio.run(server(app, host, port).serve(sockets=[sock]))
 

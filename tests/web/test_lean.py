@@ -95,7 +95,7 @@ def test_a_serving_web_process_never_loads_pillow(store_of_every_kind, tmp_path_
                 urllib.request.urlopen(f"{url}/games/99999?lang={lang}", timeout=10)
             assert missing.value.code == 404
             with socket.create_connection(("127.0.0.1", port), timeout=10) as stream:
-                stream.sendall(f"GET /events?lang={lang} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+                stream.sendall(f"GET /events?lang={lang} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
                 got = b""
                 while b"event: live" not in got:
                     got += stream.recv(65536)

@@ -15,9 +15,9 @@ from web import app as web_app
 from web import serve
 
 
-def _open_stream(port: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+def _open_stream(port: int, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     return sock
 
 
@@ -33,7 +33,8 @@ def _read_head(sock: socket.socket) -> bytes:
 
 def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_path):
     with Server(tmp_path) as s:
-        streams = [_open_stream(s.port) for _ in range(200)]
+        # 20 phones of 10 pages each (127.0.0.10 to .29, all loopback): one address may hold 16 streams
+        streams = [_open_stream(s.port, f"127.0.0.{10 + i // 10}") for i in range(200)]
         try:
             for sock in streams:
                 assert _read_head(sock).startswith(b"HTTP/1.1 200")
@@ -78,7 +79,7 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
     monkeypatch.setattr(serve, "HEADER_TIMEOUT", 0.5)
     with Server(tmp_path) as s:
         slow = socket.create_connection(("127.0.0.1", s.port), timeout=5)
-        slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # ... and never the blank line
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # ... and never the blank line
         idle = socket.create_connection(("127.0.0.1", s.port), timeout=5)  # says nothing at all
         started = time.monotonic()
         assert slow.recv(100) == b"" and idle.recv(100) == b""  # closed by the server
@@ -91,7 +92,7 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
 def test_huge_headers_are_refused(game, tmp_path):
     with Server(tmp_path) as s:
         sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
-        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
         try:
             for _ in range(40):  # 160 KB of one header, a piece at a time
                 sock.sendall(b"a" * 4096)

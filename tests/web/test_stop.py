@@ -22,9 +22,10 @@ QUICK = 1.5
 class Page:
     """One open page: an event stream, read until it has its first live event."""
 
-    def __init__(self, port: int):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: phone\r\n\r\n")
+    def __init__(self, port: int, source: str = "127.0.0.1"):
+        # each page a phone of its own (127.0.0.10 and up, all loopback): one address may hold 16 streams
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+        self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.data = b""
 
     def read_until(self, marker: bytes) -> None:
@@ -48,7 +49,7 @@ def test_a_stop_with_50_pages_open_ends_every_stream_at_once_and_quietly(game, t
     web = start_web(tmp_path, port, log)
     pages = []
     try:
-        pages = [Page(port) for _ in range(PAGES)]
+        pages = [Page(port, f"127.0.0.{10 + i}") for i in range(PAGES)]
         for page in pages:
             page.read_until(b"event: live")  # each is being served: its head and the game as it is
         assert pages[0].data.startswith(b"HTTP/1.1 200")

@@ -1,0 +1,88 @@
+"""The history's pages, read by key, and the lane the history reads take, off the live page's path.
+
+A page of the history costs the same at any depth: page N is the 20 games
+below the game at offset ``(N - 1) * 20`` of the games table's own key
+(``SELECT id ... ORDER BY id DESC LIMIT 1 OFFSET ?``: a walk of the integer
+key, never the games themselves), read with the store's ``before=`` (keyset)
+and a limit of 21; ``?before=<id>`` asks for the page below a game directly.
+A page number past :data:`MAX_PAGE` is a 400.
+
+The history, each game and the statistics replay games: they read through a
+:class:`Reader` of their own (its own connection and lock) in at most
+:data:`LANE` worker threads of their own, so the live page and
+``/now.json`` never wait behind them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+
+import anyio
+import anyio.to_thread
+
+from firmware.store import StoreError
+
+PAGE_SIZE = 20
+MAX_PAGE = 100_000  # 2 million games: more than a box will ever keep
+LANE = 2  # worker threads for the history, a game, the statistics
+CHECKED_KEPT = 4096  # closed games whose damage check is remembered
+
+
+class Lane:
+    """Runs blocking reads in threads of their own: at most :data:`LANE` at once, apart from the live page's."""
+
+    def __init__(self, tokens: int = LANE):
+        self._tokens = tokens
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, fn, *args):
+        if self._limiter is None:  # made on the event loop that uses it
+            self._limiter = anyio.CapacityLimiter(self._tokens)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
+
+
+def first_id(store, offset: int) -> int | None:
+    """The id of the game at ``offset`` of the history (newest first), else None: an indexed walk of the key."""
+    row = store._db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1 OFFSET ?", (offset,)).fetchone()
+    return None if row is None else row[0]
+
+
+def page(store, number: int | None, before: int | None, checked: dict, key=None) -> tuple[list, bool]:
+    """(the page's summaries, damage checked; whether an older page follows), by page ``number`` or ``before``;
+    ``key`` tells this store file from another (a damaged file the box replaced): the remembered checks' key."""
+    if before is None:
+        try:
+            top = first_id(store, (number - 1) * PAGE_SIZE)
+        except sqlite3.Error:  # an older schema or a damaged index: the store's own listing, bounded
+            top = None
+            if number == 1:
+                listed = store.games(limit=PAGE_SIZE + 1)
+                return [check(store, g, checked, key) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
+        if top is None:
+            return [], False
+        before = top + 1
+    listed = store.games(limit=PAGE_SIZE + 1, before=before)
+    return [check(store, g, checked, key) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
+
+
+def check(store, summary, checked: dict, key=None):
+    """A listed game with its damage found (history replays every game it lists; so does a page of it).
+
+    A closed game's answer is remembered (``checked``: id -> (status, problem)): its events no longer change."""
+    if summary.status == "damaged":
+        return summary
+    hit = checked.get((key, summary.id))
+    if hit is None:
+        try:
+            stored = store.game(summary.id)
+        except StoreError:
+            return summary
+        hit = (stored.status, stored.problem)
+        if summary.status != "open":
+            if len(checked) >= CHECKED_KEPT:
+                checked.pop(next(iter(checked)))
+            checked[(key, summary.id)] = hit
+    if hit[0] == "damaged":
+        return replace(summary, status="damaged", problem=hit[1])
+    return summary
