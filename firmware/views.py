@@ -37,6 +37,17 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class Track:
+    """One column as the wide screens' compact board shows it beside a turn: the progress of the player to act."""
+
+    column: int
+    height: int
+    marker: int = 0  # the player's marker, 0 where none
+    runner: int = 0  # this turn's runner, 0 where none
+    claimed: str = ""  # "mine" (claimed by this player), "theirs" (by another), "" while open
+
+
+@dataclass(frozen=True)
 class TurnView:
     """A turn starts: whose turn it is, and what to do on the board after the last turn.
 
@@ -55,6 +66,7 @@ class TurnView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
     note_names: tuple[str, ...] = ()  # the players ``note`` names (a long one is cut there, not the note)
+    board: tuple[Track, ...] = ()  # the columns, for a screen wide enough to show them beside the turn
 
     @property
     def expect(self) -> tuple[str, ...]:
@@ -86,6 +98,7 @@ class DiceView:
     keys: str = "A B C:choose"
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+    board: tuple[Track, ...] = ()  # the columns (runners before this roll's move), for a wide screen
 
     @property
     def refused(self) -> tuple[str, ...]:
@@ -141,6 +154,7 @@ class MoveView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
     note_names: tuple[str, ...] = ()  # the players ``stop_note`` names (a long one is cut there, not the note)
+    board: tuple[Track, ...] = ()  # the columns (runners after the move), for a wide screen
 
 
 @dataclass(frozen=True)

@@ -69,3 +69,49 @@ def shaded_rows(image: Image.Image) -> list[str]:
             parts.append(PLAIN)
         rows.append("".join(parts))
     return rows
+
+
+#: A cell of four pixels, two by two (bits: 1 top left, 2 top right, 4 bottom left, 8 bottom right).
+QUADRANTS = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+
+
+def quadrant(kinds: tuple[int, int, int, int]) -> tuple[str, str]:
+    """(colour escape or "", character) for a cell of four pixel kinds (top left, top right, bottom left, right).
+
+    Exact with two kinds in the cell, as :func:`cell`; with all three (an edge of a grey highlight) the
+    grey pixels go with the dark ones, or the dark with the grey when grey is the most:
+
+    >>> quadrant((2, 0, 0, 2)), quadrant((1, 1, 0, 0)), quadrant((2, 1, 1, 1)), quadrant((2, 1, 0, 0))
+    (('', '▚'), ('\\x1b[38;5;244m', '▀'), ('\\x1b[48;5;240m', '▘'), ('', '▘'))
+    """
+    if 1 in kinds and 0 in kinds and 2 in kinds:
+        grey_wins = kinds.count(1) > kinds.count(0)
+        kinds = tuple((1 if grey_wins else 0) if k in (0, 1) else 2 for k in kinds)
+    if 1 not in kinds:
+        return "", QUADRANTS[sum(1 << i for i, k in enumerate(kinds) if k == 2)]
+    if 2 in kinds:
+        return GREY_BG, QUADRANTS[sum(1 << i for i, k in enumerate(kinds) if k == 2)]
+    return GREY_FG, QUADRANTS[sum(1 << i for i, k in enumerate(kinds) if k == 1)]
+
+
+def quadrant_rows(image: Image.Image) -> list[str]:
+    """The frame at half its width: one string per pair of pixel rows, a cell per two pixel columns (128 cells
+    by 32 rows for 256x64), for a terminal too narrow for :func:`shaded_rows`'s cell per column."""
+    width, height = image.size
+    if height % 2 or width % 2:
+        raise ValueError(f"a half-width frame needs an even width and height, not {width}x{height}")
+    kinds = image.convert("L").tobytes().translate(_KINDS)
+    rows = []
+    for y in range(0, height, 2):
+        top, bottom = kinds[y * width:(y + 1) * width], kinds[(y + 1) * width:(y + 2) * width]
+        parts, style = [], ""
+        for x in range(0, width, 2):
+            colour, char = quadrant((top[x], top[x + 1], bottom[x], bottom[x + 1]))
+            if colour != style:
+                parts.append((PLAIN if style else "") + colour)
+                style = colour
+            parts.append(char)
+        if style:
+            parts.append(PLAIN)
+        rows.append("".join(parts))
+    return rows

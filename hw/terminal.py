@@ -2,7 +2,9 @@
 
 ``TerminalDisplay`` draws the exact frame at any panel size (128x64, 128x32,
 256x64), W columns x H/2 rows of half blocks (each cell is two pixels stacked; grey frames in grey,
-:mod:`hw.shades`), redrawn in place with the cursor-home escape.
+:mod:`hw.shades`), redrawn in place with the cursor-home escape. A terminal too narrow
+for that gets the frame at half width (W/2 columns of quadrant blocks, two by two pixels a
+cell), and one too small even for that a one-line note until it grows.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import TextIO
 from PIL import Image
 
 from hw.display import HEIGHT, WIDTH
-from hw.shades import shaded_rows
+from hw.shades import quadrant_rows, shaded_rows
 
 CURSOR_HOME = "\x1b[H"
 CLEAR_SCREEN = "\x1b[2J"
@@ -63,6 +65,18 @@ class TerminalDisplay:
         footer_lines = len(self.footer.splitlines()) if self.footer else 0
         return self._size[0] + 2, self._size[1] // 2 + 2 + footer_lines
 
+    @property
+    def half_size(self) -> tuple[int, int]:
+        """Terminal (columns, lines) needed for the frame at half width, the footer broken to that width."""
+        return self._size[0] // 2 + 2, self._size[1] // 2 + 2 + len(self._footer_lines(self._size[0] // 2 + 2))
+
+    def _footer_lines(self, width: int | None) -> list[str]:
+        """The footer's lines: cut to ``width`` (the whole frame's), or broken at words to it (half width)."""
+        lines = self.footer.splitlines() if self.footer else []
+        if width is None:
+            return [line[: self._size[0] + 2] for line in lines]
+        return [part for line in lines for part in textwrap.wrap(line, width) or [""]]
+
     def show(self, image: Image.Image) -> None:
         """Draw the frame over the previous one; one write, one flush."""
         if image.size != self._size:
@@ -80,37 +94,47 @@ class TerminalDisplay:
     def too_small_note(self, cols: int, lines: int) -> str:
         """The one line shown instead of the frame in a terminal too small for it."""
         need_cols, need_lines = self.needed_size
-        return f"terminal {cols}x{lines} is too small: the box needs {need_cols}x{need_lines} (make it bigger)"
+        half_cols, half_lines = self.half_size
+        return (f"terminal {cols}x{lines} is too small: the box needs {need_cols}x{need_lines}, "
+                f"or {half_cols}x{half_lines} at half width (make it bigger)")
+
+    def fit(self, cols: int, lines: int) -> str | None:
+        """How the frame is drawn in a terminal of ``cols`` x ``lines``: "whole", "half" (width), or None."""
+        for name, (need_cols, need_lines) in (("whole", self.needed_size), ("half", self.half_size)):
+            if cols >= need_cols and lines >= need_lines:
+                return name
+        return None
 
     def _draw(self) -> None:
         """Write the last frame (the lock is held): whole, or the one-line note when it cannot fit."""
         now = self._terminal_size() if self._terminal_size is not None else None
-        need_cols, need_lines = self.needed_size
+        fit = "whole" if now is None else self.fit(*now)
         first = "" if self._started else HIDE_CURSOR
-        if now is not None and (now[0] < need_cols or now[1] < need_lines):
+        if fit is None:
             # Wrapped rows would be garbage: the note alone, broken at words to the width, on a clean screen.
             lines = textwrap.wrap(self.too_small_note(*now), max(now[0] - 1, 1))[: max(now[1], 1)]
             text = first + CLEAR_SCREEN + CURSOR_HOME + "\n".join(lines)
         else:
             # A new size may leave fragments of the old frame or the note: start clean.
             clear = not self._started or now != self._drawn_for
-            text = first + (CLEAR_SCREEN if clear else "") + self._frame_text(self._last)
+            text = first + (CLEAR_SCREEN if clear else "") + self._frame_text(self._last, half=fit == "half")
         self._drawn_for = now
         self._started = True
         self._stream.write(text)
         self._stream.flush()
 
-    def _frame_text(self, image: Image.Image) -> str:
-        width = self._size[0]
+    def _frame_text(self, image: Image.Image, half: bool = False) -> str:
+        width = self._size[0] // 2 if half else self._size[0]
         parts = [CURSOR_HOME, "┌" + "─" * width + "┐\n"]
         faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
-        parts.extend(f"│{faint}{row}{normal}│\n" for row in frame_to_text(image))
+        parts.extend(f"│{faint}{row}{normal}│\n" for row in (quadrant_rows(image) if half else frame_to_text(image)))
         parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
         now = self._terminal_size() if self._terminal_size is not None else None
-        if self.status is not None and (now is None or now[1] > self.needed_size[1]):
+        need_lines = (self.half_size if half else self.needed_size)[1]
+        if self.status is not None and (now is None or now[1] > need_lines):
             parts.append(self.status + CLEAR_TO_EOL + "\n")
-        for line in self.footer.splitlines():
-            parts.append(line[: width + 2] + CLEAR_TO_EOL + "\n")
+        for line in self._footer_lines(width + 2 if half else None):
+            parts.append(line + CLEAR_TO_EOL + "\n")
         return "".join(parts)
 
     def set_status(self, text: str) -> None:

@@ -81,9 +81,7 @@ def run_emulator(args) -> int:
     size = getattr(args, "size", None)
     if size:
         cfg = cfg.replace(display=dataclasses.replace(cfg.display, driver=_driver_for(size, cfg.display.driver), size=size))
-    display, problem = _terminal_display(args, cfg.display.dimensions)
-    if problem:
-        return _fail(problem, 2)
+    display = _terminal_display(args, cfg.display.dimensions)
     store, store_error = _open_store(cfg, args.state_dir)
     from firmware.daemon.sdnotify import Notifier
 
@@ -133,18 +131,13 @@ def _driver_for(size: str, driver: str) -> str:
 
 
 def _terminal_display(args, size: tuple[int, int]):
-    """(the emulator's display, None), or (None, the one line saying the terminal is too small)."""
+    """The emulator's display. It starts in a terminal of any size: one too narrow for the whole frame gets
+    it at half width, one too small even for that the one-line note, until the window is made bigger."""
     from hw.terminal import TerminalDisplay
 
     on_tty = sys.stdout.isatty()
     display = TerminalDisplay(footer=KEY_HELP, size=size, terminal_size=_terminal_size if on_tty else None, status="")
-    if on_tty:
-        cols, lines = _terminal_size()
-        need_cols, need_lines = display.needed_size
-        if cols < need_cols or lines < need_lines:
-            return None, (f"this terminal is {cols}x{lines}; the box's screen needs {need_cols}x{need_lines}: "
-                          "make the window bigger (or its font smaller) and run it again")
-    return (_Traced(display) if args.trace else display), None
+    return _Traced(display) if args.trace else display
 
 
 class _Keys:

@@ -33,6 +33,7 @@ from firmware.views import (
     SetupView,
     StatsView,
     TableView,
+    Track,
     TurnView,
     WinView,
 )
@@ -70,6 +71,14 @@ MID_MARKERS = {
     11: {3: 3},
 }
 MID_RUNNERS = {5: 4, 8: 9, 10: 3}
+RED_MARKERS = {2: 1, 5: 2, 6: 6, 9: 3}
+
+
+def _tracks(markers=None, runners=None, mine=(), theirs=()) -> tuple[Track, ...]:
+    """The compact board beside a turn on a wide screen: the player's markers, runners and claims."""
+    markers, runners = markers or {}, runners or {}
+    return tuple(Track(c, h, markers.get(c, 0), runners.get(c, 0),
+                       "mine" if c in mine else "theirs" if c in theirs else "") for c, h in HEIGHTS.items())
 MID_OWNERS = {7: 0, 9: 1}
 
 #: Sample texts that are no sentence of the box's words (a config error, made-up alerts and notes):
@@ -118,14 +127,20 @@ def _turns(w, K, red, blue, green, yellow, stop, claim_pages, undo_stop, **_) ->
     """Turns starting, and what to do on the board after a stop, a bust or an undo."""
     return {
         # turns
-        "turn_first": TurnView(red, 0, 1, (), w.opening_note((red, blue), red, Rules(), None), keys=K["turn"]),
-        "turn_after_stop": TurnView(blue, 1, 5, (7,), w.previous_turn_note(red, stop), keys=K["turn"]),
-        "turn_after_claim": TurnView(green, 2, 9, (4, 12), w.previous_turn_note(red, stop), keys=K["turn"]),
-        "turn_after_bust": TurnView(yellow, 3, 3, (), w.previous_turn_note(green, Roll((1, 1, 2, 2))), keys=K["turn"]),
-        "turn_bot": TurnView("Burgundy", 1, 4, (3, 11), w.previous_turn_note(red, stop), bot=True, keys=K["box_turn"]),
+        "turn_first": TurnView(red, 0, 1, (), w.opening_note((red, blue), red, Rules(), None), keys=K["turn"],
+                               board=_tracks()),
+        "turn_after_stop": TurnView(blue, 1, 5, (7,), w.previous_turn_note(red, stop), keys=K["turn"],
+                                    board=_tracks({4: 3, 6: 6, 8: 4}, mine=(7,))),
+        "turn_after_claim": TurnView(green, 2, 9, (4, 12), w.previous_turn_note(red, stop), keys=K["turn"],
+                                     board=_tracks({5: 3, 6: 2, 8: 7, 10: 2}, mine=(4, 12), theirs=(7,))),
+        "turn_after_bust": TurnView(yellow, 3, 3, (), w.previous_turn_note(green, Roll((1, 1, 2, 2))), keys=K["turn"],
+                                    board=_tracks({5: 4, 6: 9, 8: 1, 11: 3}, theirs=(7, 9))),
+        "turn_bot": TurnView("Burgundy", 1, 4, (3, 11), w.previous_turn_note(red, stop), bot=True, keys=K["box_turn"],
+                             board=_tracks({6: 6, 8: 4, 9: 9}, mine=(3, 11))),
         "turn_alert": TurnView(red, 0, 2, (), w.previous_turn_note(blue, stop), keys=K["turn"],
-                               alert=w.not_saved("disk full")),
-        "turn_solo": TurnView(red, 0, 1, (), w.opening_note((red,), red, Rules(), 7.7), keys=K["turn"]),
+                               alert=w.not_saved("disk full"), board=_tracks(RED_MARKERS)),
+        "turn_solo": TurnView(red, 0, 1, (), w.opening_note((red,), red, Rules(), 7.7), keys=K["turn"],
+                              board=_tracks()),
         # what to do on the board after a stop or a bust, and after an undo
         "handover_stop": InstructionsView(red, 0, w.handover_title(red, False), w.stop_lines(red, {7: 7, 8: 2, 9: 1}, []),
                                           keys=w.next_turn_key(blue)),
@@ -158,7 +173,7 @@ def _dice(K, red, blue, green, **_) -> dict:
                 _option("B", ((2, 4), (3, 5)), "both", "6+8"),
                 _option("C", ((2, 5), (3, 4)), "both", "7x2"),
             ),
-            keys=K["choose"],
+            board=_tracks(RED_MARKERS, {6: 8}), keys=K["choose"],
         ),
         "dice_pick_and_illegal": DiceView(
             blue, 1, (1, 1, 5, 6),
@@ -167,7 +182,7 @@ def _dice(K, red, blue, green, **_) -> dict:
                 _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
                 _option("C", ((1, 6), (1, 5)), "none", "--"),
             ),
-            keys=K["choose"],
+            board=_tracks({4: 3, 8: 4}, {8: 6, 11: 2}, theirs=(7,)), keys=K["choose"],
         ),
         "dice_one_sum": DiceView(
             green, 2, (6, 6, 4, 6),
@@ -176,7 +191,7 @@ def _dice(K, red, blue, green, **_) -> dict:
                 _option("B", ((6, 4), (6, 6)), "first", "10"),
                 _option("C", ((6, 6), (6, 4)), "second", "10"),
             ),
-            keys=K["choose"],
+            board=_tracks({8: 7, 10: 2}, {10: 4}, mine=(4, 12)), keys=K["choose"],
         ),
         "dice_bot_chose": DiceView(
             "Magentas", 3, (3, 3, 4, 4),
@@ -185,7 +200,7 @@ def _dice(K, red, blue, green, **_) -> dict:
                 _option("B", ((3, 4), (3, 4)), "both", "7x2"),
                 _option("C", ((3, 4), (3, 4)), "both", "7x2"),
             ),
-            bot=True, chosen="A", keys=K["box_ok"],
+            bot=True, chosen="A", board=_tracks({6: 2, 8: 5}, {6: 4}), keys=K["box_ok"],
         ),
         "dice_bot_pick": DiceView(
             blue, 1, (1, 1, 5, 6),
@@ -194,7 +209,7 @@ def _dice(K, red, blue, green, **_) -> dict:
                 _option("B", ((1, 5), (1, 6)), "pick", "6/7"),
                 _option("C", ((1, 6), (1, 5)), "none", "--"),
             ),
-            bot=True, chosen="A:11", keys=K["box_ok"],
+            bot=True, chosen="A:11", board=_tracks({4: 3, 8: 4}, {8: 6, 11: 2}, theirs=(7,)), keys=K["box_ok"],
         ),
         "dice_alert": DiceView(
             red, 0, (6, 6, 6, 6),
@@ -203,7 +218,8 @@ def _dice(K, red, blue, green, **_) -> dict:
                 _option("B", ((6, 6), (6, 6)), "both", "12x2"),
                 _option("C", ((6, 6), (6, 6)), "both", "12x2"),
             ),
-            keys=K["choose"], alert="Undo: move taken back",
+            keys=K["choose"], board=_tracks(RED_MARKERS, {6: 7, 12: 1}),
+            alert="Undo: move taken back",
         ),
     }
 
@@ -216,27 +232,27 @@ def _moves(w, K, red, blue, green, yellow, stop, **_) -> dict:
         # move
         "move_two_steps": MoveView(
             red, 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1,
-            keys=K["roll_or_stop"],
+            board=_tracks({2: 1, 5: 2, 7: 1}, {7: 3, 9: 1}), keys=K["roll_or_stop"],
         ),
-        "move_top": MoveView(yellow, 3, (RunnerMove(12, 3, False, True),), 0.4405, True, 0, keys=K["roll_or_stop"]),
-        "move_double": MoveView(green, 2, (RunnerMove(7, 2, True, False),), 0.0, True, 2, keys=K["roll_or_stop"]),
+        "move_top": MoveView(yellow, 3, (RunnerMove(12, 3, False, True),), 0.4405, True, 0, board=_tracks({5: 4, 11: 3}, {12: 3, 5: 6, 8: 2}, theirs=(7,)), keys=K["roll_or_stop"]),
+        "move_double": MoveView(green, 2, (RunnerMove(7, 2, True, False),), 0.0, True, 2, board=_tracks({8: 7}, {7: 2}, mine=(4, 12)), keys=K["roll_or_stop"]),
         "move_speedy": MoveView(blue, 1, (RunnerMove(6, 5, False, False, (4,)), RunnerMove(8, 3, True, False, (1, 2))),
-                                0.1103, True, 1, keys=K["roll_or_stop"]),
+                                0.1103, True, 1, board=_tracks({4: 3, 6: 2}, {6: 5, 8: 3}), keys=K["roll_or_stop"]),
         "move_risky_stop": MoveView(
             blue, 1, (RunnerMove(6, 6, False, False), RunnerMove(8, 4, True, False)), 0.0772, False, 1,
-            stop_note=w.risky_note([(8, [red])]), keys=K["roll"],
+            stop_note=w.risky_note([(8, [red])]), board=_tracks({4: 3, 6: 4}, {6: 6, 8: 4, 10: 2}), keys=K["roll"],
         ),
         "move_risky_long_note": MoveView(
             red, 0, (RunnerMove(4, 5, False, False),), 0.2431, False, 0,
-            stop_note=w.risky_note([(10, ["Burgundy"])]), keys=K["roll"],
+            stop_note=w.risky_note([(10, ["Burgundy"])]), board=_tracks({4: 2}, {4: 5, 10: 3, 6: 8}), keys=K["roll"],
         ),
         "move_risky_many": MoveView(
             blue, 1, (RunnerMove(5, 2, True, False),), 0.1620, False, 0,
-            stop_note=w.risky_note([(5, [red, green]), (9, [red])]), keys=K["roll"],
+            stop_note=w.risky_note([(5, [red, green]), (9, [red])]), board=_tracks({9: 2}, {5: 2, 9: 4, 6: 3}), keys=K["roll"],
         ),
         "move_bot": MoveView(
             "Burgundy", 1, (RunnerMove(5, 4, True, False), RunnerMove(10, 3, False, False)), 0.5563, True, 0,
-            bot=True, bot_next="stop", keys=K["box_ok"],
+            bot=True, bot_next="stop", board=_tracks({10: 1}, {5: 4, 10: 3, 8: 5}, theirs=(7,)), keys=K["box_ok"],
         ),
         # win
         "win": WinView(red, 0, (2, 7, 12), 14, (f"{red}: markers to", "2:3  7:13  12:3"), keys=w.win_keys(False)),
@@ -317,7 +333,8 @@ def _people(w, K, red, stop, setup, names_rows, box, **_) -> dict:
         "recap_long": RecapView(w.RECAP, w.recap_status(214), (RecapRow("Maximiliane-Louise", 0, 214, 131, 17),), 0,
                                 K["recap"]),
         "win_recap_key": WinView("Ann", 0, (2, 7, 12), 14, ("Ann: markers to", "2:3  7:13  12:3"), w.win_keys(True)),
-        "turn_name_hangul": TurnView("김민준", 0, 3, (7,), w.previous_turn_note("Ann", stop), keys=K["turn"]),
+        "turn_name_hangul": TurnView("김민준", 0, 3, (7,), w.previous_turn_note("Ann", stop), keys=K["turn"],
+                                     board=_tracks({6: 4}, mine=(7,))),
         "stats_people_scripts": StatsView((("김민준", 4), ("さくら", 3), ("Zoë", 1)), 8, K["stats"]),
         "continue_list": MenuView(w.CONTINUE, (w.continue_item(41, ("Ann", "Bob"), 17),
                                                w.continue_item(37, ("Maximiliane-Louise", red, box), 5)), 0,

@@ -23,7 +23,8 @@ The package, file by file:
 - ``lists``: setup, menu and statistics;
 - ``messages``: a message, a hint, the safe-to-unplug frame;
 - ``people``: one person's statistics, a finished game's recap.
-- ``small``: the same families of screens for the 128x32 layout, and its pages.
+- ``small``: the same families of screens for the 128x32 layout, and its pages;
+- ``wide``: the 256x64 layout: these painters, but a turn in play beside a compact board.
 """
 
 from __future__ import annotations
@@ -85,9 +86,6 @@ LAYOUTS: dict[tuple[int, int], Layout] = {STANDARD.size: STANDARD}
 
 #: A layout's size -> its painters (view type -> function).
 PAINTERS_FOR: dict[tuple[int, int], dict] = {STANDARD.size: PAINTERS}
-
-#: The 3.12-inch 256x64 SSD1322: the same painters on twice the width, in grey levels (mode "L").
-WIDE = Layout(256, 64, "L")
 
 
 class Frame(NamedTuple):
@@ -160,8 +158,8 @@ def _register(layout: Layout, painters: dict) -> None:
     PAINTERS_FOR[layout.size] = painters
 
 
-_register(WIDE, PAINTERS)
+from . import small, wide  # noqa: E402 - the 128x32 and 256x64 painters use this package's modules
 
-from . import small  # noqa: E402 - the 128x32 painters use this package's modules
-
+WIDE = wide.LAYOUT
+_register(WIDE, wide.PAINTERS_WIDE)
 _register(small.LAYOUT, small.PAINTERS)

@@ -15,7 +15,7 @@ PAIRING_TOP = 24  # the dice screen's row of A B C tabs, under the dice
 
 
 def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "",
-                 names: tuple[str, ...] = ()) -> tuple[str, str, list[str]]:
+                 names: tuple[str, ...] = (), space: int = BODY_SPACE) -> tuple[str, str, list[str]]:
     """Heading font, note font and the wrapped note lines: the largest fonts that fit the body.
 
     A name too long for the note's room ("Maximiliane-... starts.", with the rules under it; a long name
@@ -26,14 +26,14 @@ def _turn_layout(c: Canvas, heading: str, note: tuple[str, ...], player: str = "
     for head_font, note_font in (("large", "medium"), ("large", "small"), ("medium", "small")):
         notes = wrap_all(note, c.width, note_font)
         need = PITCH[head_font] + 1 + len(notes) * PITCH[note_font]
-        if need <= BODY_SPACE and width_of(heading, head_font) <= c.width:
+        if need <= space and width_of(heading, head_font) <= c.width:
             return head_font, note_font, notes
     head_font, note_font = "medium", "small"
     note, cut = cut_names(note, (player, *names), c.width, note_font)
     for name in cut:
         c.cut(name)
     notes = wrap_all(note, c.width, note_font)
-    keep = (BODY_SPACE - PITCH[head_font] - 1) // PITCH[note_font]
+    keep = (space - PITCH[head_font] - 1) // PITCH[note_font]
     if len(notes) > keep:
         c.cut(" / ".join(note))
         notes = notes[:keep]
@@ -54,19 +54,30 @@ def turn_bar(c: Canvas, v: TurnView, rule: int = 9) -> None:
 
 
 def turn(c: Canvas, v: TurnView) -> None:
+    turn_body(c, v)
+    legend(c, v.keys)
+
+
+def turn_body(c: Canvas, v: TurnView, space: int = BODY_SPACE) -> None:
+    """The turn screen but its legend: the top bar, the heading and the note over ``space`` rows of body."""
     turn_bar(c, v)
     heading = c.words.turn_heading(v.player, v.bot)
-    head_font, note_font, notes = _turn_layout(c, heading, v.note, v.player, v.note_names)
+    head_font, note_font, notes = _turn_layout(c, heading, v.note, v.player, v.note_names, space)
     c.center(BODY_TOP - INK_TOP[head_font], heading, head_font)
     y = BODY_TOP + PITCH[head_font] + 1
     c.lines(y - INK_TOP[note_font], notes, note_font, PITCH[note_font])
-    legend(c, v.keys)
 
 
 # ---- dice ----------------------------------------------------------------
 
 
 def dice(c: Canvas, v: DiceView) -> None:
+    dice_body(c, v)
+    legend(c, v.keys)
+
+
+def dice_body(c: Canvas, v: DiceView) -> None:
+    """The dice screen but its legend: the top bar, the four dice and the three pairings under them."""
     chosen_label = v.chosen.split(":", 1)[0] if v.chosen else None
     status = c.words.dice_status(v.bot, chosen_label)
     top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
@@ -77,7 +88,6 @@ def dice(c: Canvas, v: DiceView) -> None:
         _pairing_cell(c, i * (cell + 1), cell, option, option.label == chosen_label, v.chosen)
         if i:  # the rule between two cells, under the dice
             c.draw.line((i * (cell + 1) - 1, PAIRING_TOP + 1, i * (cell + 1) - 1, BODY_BOTTOM), fill=c.grey)
-    legend(c, v.keys)
 
 
 def _pairing_cell(c: Canvas, x0: int, cell: int, option: Option, on: bool, chosen: str | None) -> None:
@@ -158,6 +168,14 @@ def move_lines(c: Canvas, v: MoveView, room: int, final: bool = False) -> list[s
 
 
 def move(c: Canvas, v: MoveView) -> None:
+    move_body(c, v)
+    legend(c, v.keys)
+
+
+def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
+    """The move screen but its legend: the top bar, what to do with each runner, the chance of a bust over
+    rows down to ``bottom``, and its caption (in the medium font where it fits beside the chance and under the
+    runners, to be read at arm's length; else the small one)."""
     status = c.words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else c.words.SCREEN["cant_stop"]
     top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
     for i, step in enumerate(v.steps[:2]):
@@ -183,10 +201,15 @@ def move(c: Canvas, v: MoveView) -> None:
         c.cut(" ".join(lines))
         lines = lines[:2]
     if font_name == "huge":
-        c.raw((0, BODY_BOTTOM - 18 - INK_TOP["huge"] + 1), chance, "huge")
+        c.raw((0, bottom - 18 - INK_TOP["huge"] + 1), chance, "huge")
     elif font_name == "large":
-        c.raw((0, BODY_BOTTOM - 13 - INK_TOP["large"] + 1), chance, "large")
+        c.raw((0, bottom - 13 - INK_TOP["large"] + 1), chance, "large")
     else:  # ">99.9%" beside a risky note of two lines
-        c.raw((0, BODY_BOTTOM - 11 - INK_TOP["medium"] + 1), chance, "medium")
-    c.lines(BODY_BOTTOM - 15, lines, "small", 8, x=x)
-    legend(c, v.keys)
+        c.raw((0, bottom - 11 - INK_TOP["medium"] + 1), chance, "medium")
+    free = BODY_TOP + 14 * min(2, len(v.steps))  # the first row under the runners
+    if (len(lines) * PITCH["medium"] <= bottom + 1 - free
+            and all(width_of(line, "medium") <= c.width - x for line in lines)):
+        top = bottom + 1 - len(lines) * PITCH["medium"]
+        c.lines(top - INK_TOP["medium"], lines, "medium", PITCH["medium"], x=x)
+    else:
+        c.lines(bottom - 15, lines, "small", 8, x=x)

@@ -153,7 +153,17 @@ def _turn(app: App, alert) -> v.View:
     keys = app.words.KEYS["box_turn" if bot else "turn"]
     note, note_names = _turn_note(app)
     return v.TurnView(app.name(seat), app.mark(seat), g.round, g.claims_of(seat), note, bot, keys, alert,
-                      lang=app.language, note_names=note_names)
+                      lang=app.language, note_names=note_names, board=_tracks(g))
+
+
+def _tracks(g: GameState) -> tuple[v.Track, ...]:
+    """Every column as the wide screens' compact board shows it: the player to act's marker and runner."""
+    me = g.current
+    return tuple(
+        v.Track(c, HEIGHTS[c], g.markers[me][c], g.runners[c],
+                "" if g.claimed[c] < 0 else "mine" if g.claimed[c] == me else "theirs")
+        for c in range(2, 13)
+    )
 
 
 def _turn_note(app: App) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -174,7 +184,8 @@ def _dice(app: App, alert) -> v.View:
     options = tuple(_option(p, pairs["ABC".index(p.label)]) for p in pairings(g))
     chosen = _chosen_label(g, app.plan) if bot else None
     keys = app.words.KEYS["box_ok" if bot else "choose"]
-    return v.DiceView(app.name(seat), app.mark(seat), g.dice, options, bot, chosen, keys, alert, lang=app.language)
+    return v.DiceView(app.name(seat), app.mark(seat), g.dice, options, bot, chosen, keys, alert, lang=app.language,
+                      board=_tracks(g))
 
 
 def _option(p, pairs) -> v.Option:
@@ -209,7 +220,7 @@ def _moved(app: App, alert) -> v.View:
     return v.MoveView(app.name(seat), app.mark(seat), steps, bust_probability(g), stoppable, g.free_runners,
                       None if stoppable else app.words.risky_note(conflicts),
                       bot, bot_next, keys, alert, lang=app.language,
-                      note_names=tuple(dict.fromkeys(n for _, owners in conflicts for n in owners)))
+                      note_names=tuple(dict.fromkeys(n for _, owners in conflicts for n in owners)), board=_tracks(g))
 
 
 def _risky_conflicts(app: App, g: GameState) -> list[tuple[int, list[str]]]:

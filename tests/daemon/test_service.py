@@ -177,18 +177,21 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
         assert [s["bot"] for s in store.game(summary.id).meta["seats"]] == ["strong", "strong"]
 
 
-def test_service_emulator_refuses_a_terminal_too_small(monkeypatch, tmp_path, capsys):
-    """A terminal smaller than the drawn screen gets one clear line, not a garbled frame."""
+def test_service_emulator_starts_in_a_terminal_too_small(monkeypatch, tmp_path, capsys):
+    """A terminal smaller than the drawn screen gets one clear line, not a garbled frame, and no refusal to
+    start: the display is made and says so until the window grows (tests/hostile/test_hostile_emulator.py
+    plays it on a pseudo-terminal)."""
     import argparse
     import shutil
 
+    from PIL import Image
+
     from firmware.commands import emulate
 
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "logs"))  # where the emulator's log file goes
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((80, 24)))
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((60, 24)))
     args = argparse.Namespace(config=None, state_dir=str(tmp_path), verbose=False, seed=None, trace=False)
-    assert emulate.run_emulator(args) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "80x24" in err[0] and "130x35" in err[0]
-    assert not (tmp_path / "games.sqlite3").exists()  # nothing was started
+    display = emulate._terminal_display(args, (128, 64))
+    display.show(Image.new("1", (128, 64)))
+    out = capsys.readouterr().out
+    assert "60x24 is too small" in out and "130x35" in out and "▀" not in out

@@ -74,13 +74,22 @@ def visible_lines(text: str) -> list[str]:
 def test_hostile_shrunk_terminal_shows_one_line_not_a_wrapped_frame(term, display):
     display.show(frame())
     assert len(visible_lines(term.new())) == 32 + 2 + 1
-    term.size = (80, 24)
+    term.size = (60, 24)  # too narrow even for the frame at half width (66 columns)
     display.redraw()
     shown = term.new()
     assert shown.startswith(CLEAR_SCREEN)
     lines = visible_lines(shown)
-    assert lines == ["terminal 80x24 is too small: the box needs 130x35 (make it bigger)"]
+    assert " ".join(lines) == "terminal 60x24 is too small: the box needs 130x35, or 66x35 at half width (make it bigger)"
     assert "█" not in shown and "▀" not in shown
+
+
+def test_hostile_narrow_terminal_gets_the_frame_at_half_width(term, display):
+    """80 columns are too few for 128x64's 130, enough for its half width: two pixels a cell, across."""
+    term.size = (80, 40)
+    display.show(frame())
+    lines = visible_lines(term.new())
+    assert len(lines) == 32 + 2 + 1 and lines[0] == "┌" + "─" * 64 + "┐"
+    assert all(len(line.replace("\x1b[K", "")) == 66 for line in lines[:34]) and lines[-1].startswith(FOOTER)
 
 
 def test_hostile_frames_while_too_small_are_the_whole_note_wrapped_to_the_width(term, display):
@@ -120,10 +129,10 @@ def test_hostile_sigwinch_redraws_while_running(term, display):
     display.follow_resize()
     try:
         term.new()
-        term.size = (70, 20)
+        term.size = (50, 20)
         os.kill(os.getpid(), signal.SIGWINCH)
         assert term.out.wait_for("too small", term.seen)  # redrawn by the watch's thread
-        assert visible_lines(term.new()) == ["terminal 70x20 is too small: the box needs 130x35 (make it bigger)"]
+        assert " ".join(visible_lines(term.new())) == display.too_small_note(50, 20)
     finally:
         display.close()
     assert signal.getsignal(signal.SIGWINCH) == before  # closing gives the signal back
@@ -317,8 +326,8 @@ def test_hostile_emulator_on_a_terminal_holds_roll_as_one_press_and_follows_resi
         assert box.wait_until(lambda: any("roll" in e for e in open_events(tmp_path))), box.text[-500:]
         box.read(0.5)
         assert sum("roll" in e for e in open_events(tmp_path)) == 1
-        box.resize(80, 24)  # the kernel sends SIGWINCH to the emulator
-        assert box.wait_for("terminal 80x24 is too small"), box.text[-500:]
+        box.resize(50, 24)  # the kernel sends SIGWINCH to the emulator
+        assert box.wait_for("terminal 50x24 is too small"), box.text[-500:]
         box.text = ""
         box.resize(140, 40)
         assert box.wait_for("└"), box.text[-500:]  # the whole frame again
@@ -327,16 +336,34 @@ def test_hostile_emulator_on_a_terminal_holds_roll_as_one_press_and_follows_resi
     assert status == 0
 
 
-def test_hostile_emulator_256x64_draws_grey_and_asks_for_258_columns(tmp_path):
-    """``make run SIZE=256x64``: the frame with its grey highlight; a narrower window says so in one line."""
+def test_hostile_emulator_256x64_draws_grey_whole_or_at_half_width(tmp_path):
+    """``make run SIZE=256x64``: the frame with its grey highlight; a narrower window gets it at half width."""
     from hw import shades
 
     box = PtyBox(tmp_path, cols=260, lines=40, args=("--size", "256x64"))
     try:
         assert box.wait_for("q quit"), box.text[-500:]  # the whole first frame, to its key help
         assert "─" * 256 + "┐" in box.text and shades.GREY_BG in box.text  # New game: the cursor row on grey
+        box.text = ""
         box.resize(140, 40)
-        assert box.wait_for("terminal 140x40 is too small: the box needs 258x35"), box.text[-500:]
+        assert box.wait_for("─" * 128 + "┐"), box.text[-500:]
+        assert "too small" not in box.text and shades.GREY_BG in box.text
+    finally:
+        status = box.close()
+    assert status == 0
+
+
+@pytest.mark.parametrize("cols, lines, shows", [(200, 50, "─" * 128 + "┐"), (100, 30, "is too small")])
+def test_hostile_emulator_256x64_starts_in_a_smaller_terminal(tmp_path, cols, lines, shows):
+    """It used to refuse to start below 258x35: now 200 columns get the frame at half width, 100 the note,
+    and a window made big enough the whole frame, on the same run."""
+    box = PtyBox(tmp_path, cols=cols, lines=lines, args=("--size", "256x64"))
+    try:
+        assert box.wait_for(shows), box.text[-500:]
+        assert "run it again" not in box.text
+        box.text = ""
+        box.resize(260, 40)
+        assert box.wait_for("─" * 256 + "┐"), box.text[-500:]
     finally:
         status = box.close()
     assert status == 0

@@ -141,3 +141,31 @@ def test_terminal_too_small_note_is_whole_at_60_columns():
     shown = out.getvalue().split("\x1b[H", 1)[1]
     assert all(len(line) < 60 for line in shown.splitlines())
     assert " ".join(shown.split()) == " ".join(term.too_small_note(60, 20).split())
+
+
+def test_terminal_half_width_is_two_pixels_a_cell_exact_in_one_bit():
+    from hw.shades import QUADRANTS, quadrant_rows
+
+    image = Image.new("1", (4, 2))
+    for xy in ((0, 0), (3, 0), (2, 1), (3, 1)):
+        image.putpixel(xy, 1)
+    assert quadrant_rows(image) == [QUADRANTS[1] + QUADRANTS[2 | 4 | 8]]  # "▘▟"
+
+
+def test_terminal_256x64_at_half_width_in_a_200_column_terminal():
+    """The 3.12-inch screen in a 200-column terminal: 128 cells a row, grey kept, the footer whole."""
+    import io
+
+    from firmware.devtools.samples import SAMPLES
+    from firmware.screens import render
+    from hw import shades
+
+    out = io.StringIO()
+    display = TerminalDisplay(out, footer="keys: r roll  q quit", size=(256, 64), terminal_size=lambda: (200, 50))
+    assert display.needed_size == (258, 35) and display.half_size == (130, 35) and display.fit(200, 50) == "half"
+    display.show(render(SAMPLES["setup_top"], (256, 64)))
+    lines = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", out.getvalue()).splitlines()
+    assert lines[0] == "┌" + "─" * 128 + "┐" and len(lines) == 35 and lines[-1] == "keys: r roll  q quit"
+    assert {len(line) for line in lines[:34]} == {130}
+    assert shades.GREY_BG in out.getvalue()  # the cursor row's grey bar
+    assert display.fit(120, 50) is None and display.fit(258, 35) == "whole"

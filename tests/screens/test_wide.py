@@ -1,4 +1,5 @@
-"""The 256x64 grey layout (SSD1322): the same painters on twice the width, grey where the issue asks.
+"""The 256x64 grey layout (SSD1322): the 128x64 painters on twice the width, a turn in play beside a compact
+board, grey where the issue asks.
 
 Grey is for the board (the other players' pieces dimmer than those of the
 player whose turn it is) and the highlighted choice (lit words on a grey
@@ -9,7 +10,10 @@ the 1-bit screens.
 from __future__ import annotations
 
 from firmware.devtools.samples import SAMPLES
-from firmware.screens import LAYOUTS, board, render
+from dataclasses import replace
+
+from firmware.screens import LAYOUTS, board, render, render_traced
+from firmware.screens.wide import play
 from firmware.screens.kit import GREY
 
 WIDE = (256, 64)
@@ -49,7 +53,7 @@ def test_wide_board_with_nobody_to_play_is_all_bright():
 
 def test_wide_highlight_is_a_grey_fill_under_lit_words():
     chosen = render(SAMPLES["dice_bot_chose"], WIDE)  # pairing A highlighted
-    cell = (256 - 2) // 3
+    cell = (play.LEFT - 2) // 3  # the pairings share the left column, the board beside them
     assert {GREY, 255} <= _levels(chosen, (0, 27, cell, 55))
     assert chosen.getpixel((1, 40)) == GREY  # the fill, where 128x64 would light the whole block
     assert _levels(chosen, (cell + 1, 27, 2 * cell + 1, 55)) == {0, 255}  # B is not highlighted
@@ -64,3 +68,71 @@ def test_wide_uses_the_width():
     assert frame.crop((200, 11, 256, 54)).getbbox() is not None
     note = render(SAMPLES["hint"], WIDE)
     assert note.crop((128, 11, 256, 54)).getbbox() is not None
+
+
+PLAY = ("turn_after_stop", "turn_after_claim", "dice_all_legal", "dice_one_sum", "move_two_steps", "move_top")
+
+
+def test_wide_turn_dice_and_move_show_the_board_beside_them():
+    """No wide empty band: the right part of a turn in play holds the columns, each as tall as its squares."""
+    for name in PLAY:
+        frame = render(SAMPLES[name], WIDE)
+        assert frame.crop((play.PANEL_X, 25, 256, play.BOTTOM + 1)).getbbox() is not None, name
+        for n, track in enumerate(SAMPLES[name].board):  # every column reaches its own height, and no higher
+            x = play.PANEL_X + n * play.PITCH + 5
+            top = play.BOTTOM - play.SQUARE * track.height + 2
+            assert frame.getpixel((x, top)) != 0 and frame.getpixel((x, top - 2)) == 0, (name, track.column)
+
+
+def test_wide_board_lights_the_players_squares_greys_the_rest():
+    v = SAMPLES["move_two_steps"]  # Red: markers 2:1 5:2 7:1, runners 7:3 9:1
+    frame = render(v, WIDE)
+
+    def square(column, step, dx=5):
+        x = play.PANEL_X + (column - 2) * play.PITCH + dx
+        return frame.getpixel((x, play.BOTTOM - play.SQUARE * (step - 1)))
+
+    assert square(5, 2) == 255 and square(5, 3) == GREY  # up to the marker lit, above it grey
+    assert square(7, 1) == 255 and square(7, 2) == 255 and square(7, 2, dx=2) == 0  # the stem climbed this turn
+    assert square(7, 3, dx=0) == 255 and square(7, 3, dx=1) == 255  # the runner, wider than a square
+    assert square(8, 1) == GREY
+    claimed = render(SAMPLES["turn_after_claim"], WIDE)  # Green claimed 4 and 12, another player 7
+    x7 = play.PANEL_X + 5 * play.PITCH + 5
+    assert claimed.getpixel((x7, play.BOTTOM - 1)) == GREY and claimed.getpixel((x7, play.BOTTOM - 2)) == GREY
+
+
+def test_wide_play_texts_stay_in_their_column_or_panel():
+    """The left column's texts end before the rule, the panel's start after it (the fit tests check overlaps)."""
+    from firmware.devtools.samples import SAMPLES_AT
+    from hw.glyphs import text_width
+
+    for lang, views in SAMPLES_AT[WIDE].items():
+        for name in (n for n in views if n.split("_")[0] in ("turn", "dice", "move")):
+            for t in render_traced(views[name], WIDE).texts:
+                right = t.x + text_width(t.text, t.font)
+                assert right <= play.LEFT + 1 or t.x >= play.PANEL_X, (lang, name, t)
+
+
+def test_wide_view_without_a_board_is_the_widened_128x64_screen():
+    v = replace(SAMPLES["turn_after_stop"], board=())
+    assert render(v, WIDE).crop((play.PANEL_X, 25, 256, 54)).getbbox() is None
+
+
+def test_wide_board_comes_from_the_game():
+    """The UI hands the turn, dice and move their board: the player to act's runners after the move."""
+    from firmware import ui, views
+    from firmware.config import GameConfig
+    from firmware.daemon.debounce import Press
+
+    app, _ = ui.update(ui.boot(GameConfig(players=2)), Press("ROLL", False))  # the game starts: Red's turn
+    turn = ui.view(app)
+    assert isinstance(turn, views.TurnView)
+    assert [(t.column, t.height, t.marker, t.runner, t.claimed) for t in turn.board][::5] == [
+        (2, 3, 0, 0, ""), (7, 13, 0, 0, ""), (12, 3, 0, 0, "")]
+    app, _ = ui.update(app, Press("ROLL", False))
+    app, _ = ui.update(app, ui.DiceRolled((2, 3, 4, 5)))
+    assert isinstance(ui.view(app), views.DiceView) and not any(t.runner for t in ui.view(app).board)
+    app, _ = ui.update(app, Press("A", False))  # 5 and 9
+    moved = ui.view(app)
+    assert isinstance(moved, views.MoveView)
+    assert {t.column: t.runner for t in moved.board if t.runner} == {5: 1, 9: 1}
