@@ -192,8 +192,12 @@ def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:
             for c in stop_claims(before)]
 
 
-def pages_press(app: App, p: Press, page: int, content, done) -> Result:
-    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one is done."""
+def pages_press(app: App, p: Press, page: int, content, done, *, stop_done: bool = False) -> Result:
+    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one ROLL is done.
+
+    STOP is done on the last page only where ``stop_done`` says so (the undo's note): after a stop
+    or a bust, done rolls the next player's dice, and a second STOP must never do that.
+    """
     pages = app.paginate(*content)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
@@ -201,6 +205,8 @@ def pages_press(app: App, p: Press, page: int, content, done) -> Result:
     if p.button in (Button.ROLL, Button.STOP):
         if page < len(pages) - 1:
             return replace(app, screen=replace(app.screen, page=page + 1)), ()
+        if p.button == Button.STOP and not stop_done:
+            return flash(app, "roll_first")
         return done(app)
     return app, ()
 
@@ -233,4 +239,5 @@ def _put_back(app: App, event: Event, before: GameState) -> tuple[str, ...]:
 def undone_press(app: App, p: Press) -> Result:
     if p.button == Button.MENU:
         return undo(app) if p.long else open_menu(app)
-    return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: (replace(a, screen=GameScreen()), ()))
+    return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: (replace(a, screen=GameScreen()), ()),
+                       stop_done=True)
