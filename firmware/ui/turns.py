@@ -35,6 +35,7 @@ from .model import (
     with_states,
 )
 from .navigate import Result, flash, open_hint, open_menu, open_setup, to_game
+from .setup import start_game
 
 
 def play(app: App, event: Event) -> Result:
@@ -111,6 +112,8 @@ def game_press(app: App, p: Press) -> Result:
     if app.ended:
         if p.button == Button.ROLL:
             return open_setup(app, fresh=False)
+        if p.button == Button.C:  # a rematch: the same table, the same rules, in one press
+            return start_game(open_setup(app, fresh=False)[0])
         if p.button == Button.B and app.game.phase is Phase.OVER:
             return replace(app, screen=RecapScreen()), ()
         return flash(app, "new_game")

@@ -33,3 +33,51 @@ def test_a_second_stop_never_rolls_the_next_players_dice(tmp_path):
     rig.tap("ROLL")  # only ROLL confirms the board and rolls
     assert isinstance(rig.events[-1], Roll) and rig.box.app.game.current == 1
     rig.close()
+
+
+ROSTER = ("Ann", "Bob", "Cat", "Dan")
+
+
+def _won(tmp_path, names=None):
+    rig = Rig(tmp_path, seed=3, roster=ROSTER, names=names, settings=GameConfig(columns_to_win=1))
+    rig.presses = 0
+    rig.play_on()
+    assert isinstance(rig.view, views.WinView)
+    return rig
+
+
+def _counted(rig, *buttons):
+    for b in buttons:
+        rig.tap(b)
+    return len(buttons)
+
+
+def test_a_rematch_of_the_same_table_is_one_press(tmp_path):
+    rig = _won(tmp_path, names=("Ann", "Bob"))
+    seats = rig.box.app.seats
+    before = rig.box.app.game
+    assert _counted(rig, "C") == 1  # before: ROLL (the new-game screen), ROLL (start): 2
+    app = rig.box.app
+    assert app.game is not before and not app.events and app.seats == seats
+    assert isinstance(rig.view, views.TurnView) and rig.view.player == "Ann"
+    rig.close()
+
+
+def test_three_named_players_from_the_win_screen_in_at_most_8_presses(tmp_path):
+    """A table that played by colours names three people: 7 presses (before: 15)."""
+    rig = _won(tmp_path)
+    n = _counted(rig, "ROLL", "C")  # the new-game screen; three players (the new seat takes Ann)
+    v = rig.view
+    labels = [r[0] for r in v.rows]
+    assert labels[:5] == ["Players", "P1 name", "P2 name", "P3 name", "Starts"], labels  # the rows changed most
+    n += _counted(rig, "B", "C", "B", "C", "ROLL")  # seat 1 takes Bob, seat 2 Cat
+    assert n <= 8
+    assert [s.name for s in rig.box.app.seats] == ["Bob", "Cat", "Ann"] and rig.box.app.game is not None
+    rig.close()
+
+
+def test_one_more_named_player_after_a_named_game_is_three_presses(tmp_path):
+    rig = _won(tmp_path, names=("Ann", "Bob"))
+    assert _counted(rig, "ROLL", "C", "ROLL") == 3  # before: ROLL, C, 8 x B, C, ROLL: 12
+    assert [s.name for s in rig.box.app.seats] == ["Ann", "Bob", "Cat"]
+    rig.close()

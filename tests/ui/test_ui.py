@@ -326,7 +326,7 @@ def test_ui_resume_gives_the_exact_screen():
 def test_ui_box_seat_plays_its_turn_by_itself():
     settings_ = GameConfig(players=2)
     app = ui.boot(settings_)
-    app, _ = run(app, "B", "B", "B", "B", "C")  # P2 plays: box
+    app, _ = run(app, "B", "B", "B", "B", "B", "C")  # P2 plays: box
     assert ("P2 plays", "box") in ui.view(app).rows
     app, eff = press(app, "ROLL")
     assert eff[0].meta["seats"][1]["bot"] == "strong"
@@ -489,7 +489,7 @@ def test_ui_a_new_game_asks_to_confirm_its_stops_again():
 
 def test_ui_slow_roll_without_a_hint_to_give_is_a_roll():
     app = ui.boot(GameConfig())
-    app, _ = run(app, "B", "B", "C", "ROLL")  # P1 played by the box; start
+    app, _ = run(app, "B", "B", "B", "C", "ROLL")  # P1 played by the box; start
     app, eff = press(app, "ROLL", long=True)  # a slow confirm still lets the box play
     assert eff == (ui.DrawDice(),)
 
@@ -517,7 +517,7 @@ def test_ui_view_never_asks_a_player(monkeypatch):
     from firmware.table import bot
 
     app = ui.boot(GameConfig(players=2))
-    app, _ = run(app, "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
+    app, _ = run(app, "B", "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
                  "ROLL", (6, 6, 5, 5))
     hint_app, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
 
