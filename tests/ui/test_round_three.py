@@ -81,3 +81,22 @@ def test_one_more_named_player_after_a_named_game_is_three_presses(tmp_path):
     assert _counted(rig, "ROLL", "C", "ROLL") == 3  # before: ROLL, C, 8 x B, C, ROLL: 12
     assert [s.name for s in rig.box.app.seats] == ["Ann", "Bob", "Cat"]
     rig.close()
+
+
+def test_statistics_are_three_presses_from_any_game_screen_and_roll_goes_back_to_the_game(tmp_path):
+    """Before: MENU, 5 x B, ROLL (7), and ROLL on them went back to the menu, where ROLL opened them again."""
+    rig = Rig(tmp_path, seed=4, roster=ROSTER, names=("Ann", "Bob"))  # a game begun: Ann's turn
+    kinds = set()
+    for _ in range(40):
+        before = rig.view
+        kinds.add(type(before).__name__)
+        presses = _counted(rig, "MENU", "B", "ROLL")
+        assert isinstance(rig.view, views.StatsView) and presses <= 3, (before, rig.view)
+        rig.tap("ROLL")
+        # back where the table was, not on the menu (a pick half made goes back to its dice, as MENU does)
+        assert rig.view == before or (isinstance(before, views.PickView) and isinstance(rig.view, views.DiceView))
+        rig.play_on(presses=2 if isinstance(before, views.PickView) else 1)  # a pick: its dice, then A
+        if {"TurnView", "DiceView", "MoveView", "InstructionsView"} <= kinds:
+            break
+    assert {"TurnView", "DiceView", "MoveView", "InstructionsView"} <= kinds
+    rig.close()
