@@ -106,7 +106,7 @@ def game_press(app: App, p: Press) -> Result:
     if box_due(app):
         return box_step(app)  # any press skips ahead
     if app.guard and p.button in (Button.ROLL, Button.STOP):
-        return app, ()  # too soon after the turn ended: an eager double press
+        return flash(app, "set_board")  # too soon after the turn ended: refused and said, like any refused press
     if pending:
         return pages_press(app, p, app.screen.page, handover_lines(app), hand_over)
     if app.ended:

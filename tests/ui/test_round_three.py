@@ -100,3 +100,18 @@ def test_statistics_are_three_presses_from_any_game_screen_and_roll_goes_back_to
             break
     assert {"TurnView", "DiceView", "MoveView", "InstructionsView"} <= kinds
     rig.close()
+
+
+def test_a_press_the_hand_over_guard_refuses_is_said_like_any_refused_press(tmp_path):
+    rig = Rig(tmp_path, seed=4, settings=GameConfig(handover_guard_ms=600))
+    rig.tap("ROLL")  # start
+    _to_decide(rig)
+    rig.tap("STOP")
+    events = rig.events
+    rig.tap("ROLL")  # 0.2 s after the stop: inside the guard, refused
+    assert rig.events == events and rig.view.alert == "Set the board as shown"
+    rig.clock.advance(0.7)
+    rig.box.pump()
+    rig.tap("ROLL")
+    assert isinstance(rig.events[-1], Roll) and rig.view.alert is None
+    rig.close()

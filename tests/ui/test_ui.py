@@ -105,8 +105,8 @@ def test_ui_pick_then_a_bust_needs_confirming_before_the_next_turn():
     v = ui.view(app)  # that was a bust: it says so, big, before the next turn
     assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
     assert v.lines == ("Take the runners off.", "Markers stay.") and v.keys == "ROLL:Blue rolls"
-    app, eff = press(app, "ROLL")  # an eager second ROLL, too soon after the bust: nothing
-    assert eff == () and ui.view(app) == v
+    app, eff = press(app, "ROLL")  # an eager second ROLL, too soon after the bust: refused, and said
+    assert eff == () and ui.view(app) == replace(v, alert="Set the board as shown")
     app, eff = run(app, "T", "ROLL")  # the guard is over: one ROLL confirms and rolls Blue's dice
     assert eff == [ui.DrawDice()] and app.acked == len(app.events) and app.game.current == 1
 
