@@ -153,8 +153,8 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
 
     try:
         assert wait_until(lambda: shown), other  # the first frame: the new-game screen
-        # New-game rows: Players, P1 colour, P1 plays, P2 colour, P2 plays, ...
-        for key in "bbcbbcr":
+        # New-game rows: Players, Starts, P1 colour, P1 plays, P2 colour, P2 plays, ...
+        for key in "bbbcbbcr":
             press(key)
         assert shown[-1].endswith("view=TurnView"), (shown, other)
         end = time.monotonic() + 90
