@@ -130,7 +130,7 @@ def _turns(w, K, red, blue, green, yellow, stop, claim_pages, undo_stop, **_) ->
         "handover_stop": InstructionsView(red, 0, w.handover_title(red, False), w.stop_lines(red, {7: 7, 8: 2, 9: 1}, []),
                                           keys=w.next_turn_key(blue)),
         "handover_box_stop": InstructionsView(blue, 1, w.handover_title(blue, False),
-                                              w.stop_lines(blue, {6: 5, 8: 9, 10: 3}, [(10, [])]),
+                                              w.stop_lines(blue, {6: 5, 8: 9, 10: 3}, [(10, [])], True, red),
                                               keys=w.next_turn_key(red)),
         "handover_box_bust": InstructionsView(blue, 1, w.handover_title(blue, True), w.box_bust_lines(),
                                               big=w.bust_big((3, 3, 6, 6)), keys=K["box_turn"]),

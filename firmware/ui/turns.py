@@ -184,8 +184,12 @@ def handover_lines(app: App) -> tuple[str | None, tuple[str, ...]]:
 
 
 def stop_lines(app: App, before: GameState) -> tuple[str, ...]:
+    """The stop's instructions; a box seat's name who moves its markers (the next person, or someone)."""
     who = before.current
-    return app.words.stop_lines(app.name(who), before.runner_steps(), _claims(app, before))
+    box = app.seats[who].bot is not None
+    after = (who + 1) % len(app.seats)  # whose turn is next (at the game's end too: they sit next to it)
+    mover = app.name(after) if box and app.seats[after].bot is None else None
+    return app.words.stop_lines(app.name(who), before.runner_steps(), _claims(app, before), box, mover)
 
 
 def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:

@@ -3,6 +3,8 @@
 from engine import Roll, Stop
 from firmware import views
 from firmware.config import GameConfig
+from firmware.screens import render_traced
+from firmware.store import Store
 from tests.kit.rig import Rig
 
 
@@ -115,3 +117,46 @@ def test_a_press_the_hand_over_guard_refuses_is_said_like_any_refused_press(tmp_
     rig.tap("ROLL")
     assert isinstance(rig.events[-1], Roll) and rig.view.alert is None
     rig.close()
+
+
+def _box_game(tmp_path, seed):
+    """Ann (a person) against Green, played by the box."""
+    store = Store.open(tmp_path)
+    store.put_fact("roster", {"names": list(ROSTER), "renamed": {}})
+    store.new_game(["Red", "Green"], GameConfig().rules, meta={"seats": [
+        {"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Green", "bot": "strong"}]})
+    return Rig(tmp_path, seed=seed, store=store)
+
+
+def test_a_box_stop_says_who_moves_its_markers_and_its_turn_gives_one_instruction(tmp_path):
+    said, moves = [], []
+    for seed in range(1, 12):
+        rig = _box_game(tmp_path / str(seed), seed)
+        for _ in range(300):
+            v = rig.view
+            if isinstance(v, views.WinView):
+                break
+            if isinstance(v, views.MoveView) and v.bot:
+                moves.append([d.text for d in render_traced(v).texts])
+            if isinstance(v, views.InstructionsView) and v.title == "Green stops" and v.page == 1:
+                said.append(v.lines[0])
+            if rig.box.due is not None:
+                rig.clock.now = max(rig.clock.now, rig.box.due) + 0.001
+                rig.box.pump()
+            else:
+                rig.play_on(presses=1)
+        rig.close()
+        if said and moves:
+            break
+    assert said and set(said) == {"Ann moves Green to:"}, said
+    assert moves
+    for texts in moves:  # "Board: as is" is the one instruction: the box's runners are where they are, not moved
+        assert "Board: as is" in texts and not any("climbs" in t or t.startswith("to ") for t in texts), texts
+
+
+def test_a_box_stop_before_another_box_seat_says_someone_moves_them():
+    from firmware import words
+    assert words.stop_lines("Green", {3: 3, 8: 1}, [], True, None)[0] == "Someone moves Green to:"
+    ja, ko = words.language("ja"), words.language("ko")
+    assert "Ann" in ja.stop_lines("緑", {3: 3}, [], True, "Ann")[0]
+    assert "Ann" in ko.stop_lines("초록", {3: 3}, [], True, "Ann")[0]
