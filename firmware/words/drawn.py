@@ -109,7 +109,8 @@ def bust_status(p: float | None) -> str:
 
 
 def win_heading(player: str | None) -> str:
-    return _("GAME OVER") if player is None else _("{name} WINS!").format(name=player.upper())
+    # a name is shown as typed, never in capitals ("ANNの勝ち!" was not how Ann writes it)
+    return _("GAME OVER") if player is None else _("{name} WINS!").format(name=player)
 
 
 def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:

@@ -160,3 +160,40 @@ def test_a_box_stop_before_another_box_seat_says_someone_moves_them():
     ja, ko = words.language("ja"), words.language("ko")
     assert "Ann" in ja.stop_lines("緑", {3: 3}, [], True, "Ann")[0]
     assert "Ann" in ko.stop_lines("초록", {3: 3}, [], True, "Ann")[0]
+
+
+def test_a_hint_says_a_moves_sums_in_one_order():
+    """The hint said "B: 11+3" and then "After 3+11": the reason now follows the dice screen's order."""
+    import itertools
+    import re
+
+    from firmware import ui
+    from tests.ui.test_ui import run, started
+
+    checked = 0
+    for dice in itertools.product((1, 2, 5, 6), repeat=4):
+        app, _ = run(started(), "ROLL", dice, "ROLL!")
+        v = ui.view(app)
+        if not isinstance(v, views.HintView) or "+" not in v.action or not v.reason[0].startswith("After"):
+            continue
+        shown = re.search(r"(\d+(?:\+\d+)+)", v.action).group(1)
+        said = re.search(r"After (\d+(?:\+\d+)+)", v.reason[0]).group(1)
+        assert shown == said, (dice, v.action, v.reason)
+        checked += shown != "+".join(sorted(shown.split("+"), key=int))  # an order a sort would change
+    assert checked
+
+
+def test_names_are_shown_as_typed_on_the_win_screen():
+    from firmware import words
+    assert words.language("ja").win_heading("Ann") == "Annの勝ち!"
+    assert words.language("ko").win_heading("Ann").startswith("Ann ")
+    assert words.win_heading("Ann") == "Ann WINS!"
+
+
+def test_the_terse_japanese_and_korean_words_are_mended():
+    from firmware import words
+    ja, ko = words.language("ja"), words.language("ko")
+    assert ja._("P{n} plays") == "P{n}の操作" and ja.pgettext("seat", "person") == "人"  # was 「P1の担当 プレイヤー」
+    assert "新規" not in ja._("new on {step}: TOP!")  # was 「11に新規: 頂上!」
+    assert ko.ngettext("{n} col", "{n} cols", 3).format(n=3) == "3열"  # was 「3개 열」
+    assert ko._("bust") == "버스트"  # the recap said 「실패」 where every other screen says 버스트
