@@ -66,7 +66,7 @@ def test_a_rematch_of_the_same_table_is_one_press(tmp_path):
 
 
 def test_three_named_players_from_the_win_screen_in_at_most_8_presses(tmp_path):
-    """A table that played by colours names three people: 7 presses (before: 15)."""
+    """A table that played by colours names three people: 7 presses (before: ROLL, C, 2xB, C, 3xB, C, 3xB, C, ROLL: 14)."""
     rig = _won(tmp_path)
     n = _counted(rig, "ROLL", "C")  # the new-game screen; three players (the new seat takes Ann)
     v = rig.view
