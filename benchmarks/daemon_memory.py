@@ -95,7 +95,7 @@ def make_box(state_dir: str) -> Box:
     # (a press there would wait for the timer forever); the box seat's steps go on a press each.
     box = Box(GameConfig(handover_guard_ms=0), display, Store.open(state_dir), dice=seeded_dice(11), dim_after=None)
     box.start()
-    for button in ("B", "B", "B", "B", "C"):  # P2 plays: box
+    for button in ("B", "B", "B", "B", "B", "C"):  # P2 plays: box (rows: Players, Starts, P1 colour, P1 plays, P2 colour)
         _press(box, button)
     return box
 

@@ -37,7 +37,7 @@ KEYS = {
 
 KEY_HELP = (
     "keys: r/space ROLL  s STOP  a b c (or 1 2 3) pairings  m MENU  |  "
-    "hold: upper case R S A B C M (h hint, u undo)  |  q quit"
+    "hold: upper case R S A B C M (h hint, u undo)  |  qq quit"
 )
 
 
@@ -93,7 +93,8 @@ def run_emulator(args) -> int:
     holder.append(box)
     if args.trace:
         display.box = box
-    keys = _Keys(cfg, box)
+    inner = display.inner if args.trace else display
+    keys = _Keys(cfg, box, say=lambda text: _footer(inner, text))
     _install_signals(box)
     if sys.stdout.isatty():
         inner = display.inner if args.trace else display
@@ -109,6 +110,12 @@ def run_emulator(args) -> int:
         if hasattr(display, "close"):
             display.close()
     return 0
+
+
+def _footer(display, text: str | None) -> None:
+    """The line under the screen: ``text`` for now, or the key help again (None)."""
+    display.footer = KEY_HELP if text is None else text
+    display.redraw()
 
 
 def _terminal_signals(display, *, mute: bool):
@@ -143,11 +150,16 @@ def _terminal_display(args, size: tuple[int, int]):
 class _Keys:
     """The keyboard as the box's buttons: keys drive gpiozero mock pins wired like the real ones."""
 
-    def __init__(self, cfg, box) -> None:
+    #: shown in place of the key help after one q: a q in a burst of keys must not end the game at once
+    ASK = "q again to quit  |  any other key plays on"
+
+    def __init__(self, cfg, box, say=None) -> None:
         from hw.buttons import GpioButtons, mock_pin_factory
         from hw.keys import KeyPins, KeyReader
 
         self.box = box
+        self.say = say or (lambda text: None)  # shows a line under the screen (None: the key help again)
+        self.asking = False
         factory = mock_pin_factory()
         pins = cfg.buttons.pins()
         self.buttons = GpioButtons(pins, box.sink, pin_factory=factory)
@@ -164,10 +176,18 @@ class _Keys:
     def on_key(self, key: str) -> None:
         from hw.keys import QUIT
 
-        if key in (QUIT, "q", "Q"):
+        if key in ("q", "Q") and not self.asking:  # asks once: q twice quits
+            self.asking = True
+            self.say(self.ASK)
+            return
+        if key in (QUIT, "q", "Q"):  # the second q, or Ctrl-C and the end of input: at once
             self.keypins.wait_idle(2.0)
             self.box.request_shutdown("Stopped")
-        elif not self.keypins.press(key):
+            return
+        if self.asking:  # any other key: no quit, and the key plays as usual
+            self.asking = False
+            self.say(None)
+        if not self.keypins.press(key):
             log.debug("key %r ignored (not mapped, or presses still pending)", key)
         else:
             log.debug("key %r", key)

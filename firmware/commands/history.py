@@ -29,7 +29,7 @@ from firmware.commands.cli import UsageError, shown, write_stdout
 from firmware.commands.export import add_config_argument, add_state_dir_argument, open_store
 from firmware.store import GameSummary, StoreError
 from firmware.table.names import escaped, pad, width
-from firmware.table.records import (MAX_GAME_NUMBER, duration_text, names, rounds, started_text, status_text,
+from firmware.table.records import (MAX_GAME_NUMBER, bots, duration_text, names, rounds, started_text, status_text,
                                     summary_json, winner_name)
 
 DESCRIPTION = __doc__
@@ -71,9 +71,17 @@ def _positive(text: str) -> int:
 
 
 def _players_cell(game: GameSummary) -> str:
+    """Each seat: "Ann (Red)", "Blue", and a box seat marked: "Green (box)", or "Cat (Red, box)" for the
+    person whose seat the box played."""
     if not game.players:
         return "?"
-    return ", ".join(escaped(f"{name} ({colour})" if name else colour) for name, colour in zip(names(game), game.players))
+    cells = []
+    for name, colour, bot in zip(names(game), game.players, bots(game)):
+        if name:
+            cells.append(f"{name} ({colour}, box)" if bot else f"{name} ({colour})")
+        else:
+            cells.append(f"{colour} (box)" if bot else colour)
+    return ", ".join(escaped(c) for c in cells)
 
 
 def table(games: list[GameSummary]) -> str:

@@ -101,7 +101,7 @@ def samples(lang: str = "en", layout: Layout = STANDARD) -> dict:
     claim = w.stop_lines(red, {4: 7, 6: 4, 7: 10}, [(4, [blue, green, yellow])])
     claim_pages = layout.paginate(None, claim)
     undo_stop = layout.paginate(None, w.undo_stop_lines(red, {2: 3, 12: 1}, {2: 0, 12: 0}, []))
-    menu_items = tuple(w.MENU_ITEMS[k] for k in ("back", "undo", "hint", "board", "new", "stats"))
+    menu_items = tuple(w.MENU_ITEMS[k] for k in ("back", "stats", "undo", "hint", "board", "new"))
     setup_rows = (("players", 4), ("colour0", "Red"), ("plays0", None), ("colour1", "Burgundy"),
                   ("plays1", "strong"), ("win", 3), ("speedy", False), ("risky", False), ("start", None))
     setup = tuple(w.setup_row(k, value) for k, value in setup_rows)
@@ -109,9 +109,9 @@ def samples(lang: str = "en", layout: Layout = STANDARD) -> dict:
            ("win", 3), ("speedy", False), ("risky", True))
     setup_two = tuple(w.setup_row(k, value) for k, value in two + (("start", None),))
     setup_lang = tuple(w.setup_row(k, value) for k, value in two + (("language", lang), ("start", None)))
-    names = (("players", 2), ("colour0", "Red"), ("name0", "Ann"), ("plays0", None), ("colour1", "Blue"),
-             ("name1", "Maximiliane-Louise"), ("plays1", None), ("first", "Maximiliane-Louise"), ("win", 3),
-             ("speedy", False), ("risky", False), ("start", None))
+    names = (("players", 2), ("name0", "Ann"), ("name1", "Maximiliane-Louise"), ("first", "Maximiliane-Louise"),
+             ("colour0", "Red"), ("plays0", None), ("colour1", "Blue"), ("plays1", None), ("win", 3),
+             ("speedy", False), ("risky", False), ("start", None))  # the rows a table changes most first
     names_rows = tuple(w.setup_row(k, value) for k, value in names)
     box = w.BOX_PLAYER
     title, lines = w.CONFIRM_NEW
@@ -145,7 +145,7 @@ def _turns(w, K, red, blue, green, yellow, stop, claim_pages, undo_stop, **_) ->
         "handover_stop": InstructionsView(red, 0, w.handover_title(red, False), w.stop_lines(red, {7: 7, 8: 2, 9: 1}, []),
                                           keys=w.next_turn_key(blue)),
         "handover_box_stop": InstructionsView(blue, 1, w.handover_title(blue, False),
-                                              w.stop_lines(blue, {6: 5, 8: 9, 10: 3}, [(10, [])]),
+                                              w.stop_lines(blue, {6: 5, 8: 9, 10: 3}, [(10, [])], True, red),
                                               keys=w.next_turn_key(red)),
         "handover_box_bust": InstructionsView(blue, 1, w.handover_title(blue, True), w.box_bust_lines(),
                                               big=w.bust_big((3, 3, 6, 6)), keys=K["box_turn"]),
@@ -314,7 +314,7 @@ def _people(w, K, red, stop, setup, names_rows, box, **_) -> dict:
     """Names on the new-game screen, statistics per person, a recap, continuing a game."""
     return {
         # people: names on the new-game screen, statistics per person, a game's recap, continuing a game
-        "setup_names": SetupView(w.NEW_GAME, names_rows, 5, keys=K["setup"]),
+        "setup_names": SetupView(w.NEW_GAME, names_rows, 2, keys=K["setup"]),
         "stats_people": StatsView((("Ann", 5), ("Maximiliane-Louise", 3), (box, 2), (red, 1)), 11, K["stats"],
                                   page=w.page_of(1, 4)),
         # a big group: the second of three pages of wins (four people a page), its bars against the first's most

@@ -94,6 +94,11 @@ def names(game: GameSummary) -> list[str | None]:
     return [s.name for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
 
 
+def bots(game: GameSummary) -> list[str | None]:
+    """Each seat's box player ("strong", "rule28") where the box played it, None where a person did."""
+    return [s.bot for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
+
+
 def shown_names(game: GameSummary) -> list[str]:
     """Each seat as the box called it: the player's name, else the colour."""
     return [name or colour for name, colour in zip(names(game), game.players)]
@@ -122,6 +127,7 @@ def summary_json(game: GameSummary) -> dict:
         "id": game.id,
         "players": list(game.players),
         "names": names(game),
+        "bots": bots(game),  # added after the keys above, which stay as they were
         "rules": game.rules.to_json(),
         "meta": game.meta,
         "started": iso(game.started),

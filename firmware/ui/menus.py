@@ -18,8 +18,8 @@ from .turns import undo
 
 
 #: The menu's entries, as keys of :data:`words.MENU_ITEMS`, always in these places: fingers learn them
-#: (``m b b b b r`` is Statistics whatever the game is doing); one that cannot be used now is shown as such.
-MENU_ITEMS = ("back", "undo", "hint", "board", "new", "stats", "continue")
+#: (``m b r`` is Statistics whatever the game is doing); one that cannot be used now is shown as such.
+MENU_ITEMS = ("back", "stats", "undo", "hint", "board", "new", "continue")
 
 
 def menu_items(app: App) -> tuple[str, ...]:
@@ -77,7 +77,8 @@ def _choose(app: App, item: str) -> Result:
         return replace(app, muted=item == "mute"), ()
     if item == "continue":
         return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
-    return replace(app, screen=StatsScreen(back=app.screen)), (LoadStats(),)
+    # ROLL on the statistics goes back where leaving the menu goes, not to the menu (whose ROLL opens them again)
+    return replace(app, screen=StatsScreen(back=leave_menu(app)[0].screen)), (LoadStats(),)
 
 
 def confirm_press(app: App, p: Press) -> Result:

@@ -8,6 +8,8 @@ seat's next action and a hint were decided by the update).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import (HEIGHTS, Decision, GameState, Move, Phase, bust_probability, can_stop, dice_pairs,
                     jumped_squares, pairings)
 
@@ -56,11 +58,20 @@ def _stats(app: App, alert) -> v.View:
     return people.stats_view(app, alert)
 
 
+def _in_dice_order(facts, action, pairs):
+    """A move's sums in the order its pairing shows them ("B: 11+3", then "After 11+3"), not the move's own."""
+    for p in pairs:
+        if facts.sums and action in p.moves and set(facts.sums) <= set(p.sums):
+            return replace(facts, sums=tuple(sorted(facts.sums, key=p.sums.index)))
+    return facts
+
+
 def _hint(app: App, alert) -> v.View:
     g = app.game
     advice = app.screen.advice
-    reason = app.words.hint_reason(app.screen.facts)
-    action = app.words.action_text(g, advice.action, pairings(g) if g.phase is Phase.MOVE else ())
+    pairs = pairings(g) if g.phase is Phase.MOVE else ()
+    reason = app.words.hint_reason(_in_dice_order(app.screen.facts, advice.action, pairs))
+    action = app.words.action_text(g, advice.action, pairs)
     return v.HintView(app.name(g.current), app.mark(g.current), action, reason, advice.bust, app.words.KEYS["hint"], alert=alert, lang=app.language)
 
 

@@ -25,14 +25,13 @@ def setup_rows(setup: Setup, roster: tuple[str, ...] = (), language: str = i18n.
     ``language`` (the app's): it changes the app, not the game's setup.
     """
     rows: list[tuple[str, object]] = [("players", len(setup.seats))]
-    for i, seat in enumerate(setup.seats):
-        rows.append((f"colour{i}", seat.colour))
-        if roster or seat.name:
-            rows.append((f"name{i}", seat.name))
-        rows.append((f"plays{i}", seat.bot))
+    # the rows a table changes most come first: how many, who, who starts; then colours and box seats
+    rows += [(f"name{i}", seat.name) for i, seat in enumerate(setup.seats) if roster or seat.name]
     if len(setup.seats) > 1:
         first = setup.seats[min(setup.first, len(setup.seats) - 1)]
         rows.append(("first", seat_name(first, words.language(language))))
+    for i, seat in enumerate(setup.seats):
+        rows += [(f"colour{i}", seat.colour), (f"plays{i}", seat.bot)]
     r = setup.rules
     rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("language", language), ("start", None)]
     return rows
@@ -65,7 +64,7 @@ def change(settings: GameConfig, setup: Setup, key: str, direction: int = 1,
     rules = setup.rules
     first = setup.first
     if key == "players":
-        seats = _resize(settings, seats, direction)
+        seats = _resize(settings, seats, direction, roster, ids)
     elif key.startswith("colour"):
         i = int(key[6:])
         seats[i] = replace(seats[i], colour=_next_colour(settings.colours, seats, i, direction))
@@ -151,13 +150,18 @@ def next_language(lang: str, direction: int = 1) -> str:
     return i18n.LANGUAGES[(i18n.LANGUAGES.index(lang) + direction) % len(i18n.LANGUAGES)]
 
 
-def _resize(settings: GameConfig, seats: list[Seat], direction: int) -> list[Seat]:
-    """One player more or fewer (1..4, wrapping); a new seat takes the first colour not in use."""
+def _resize(settings: GameConfig, seats: list[Seat], direction: int, roster: tuple[str, ...] = (),
+            ids: tuple[int | None, ...] = ()) -> list[Seat]:
+    """One player more or fewer (1..4, wrapping); a new seat takes the first colour not in use
+    and the first name of the roster no seat has (the table adds a person, not a colour)."""
     limit = min(4, len(settings.colours))
     n = (len(seats) - 1 + direction) % limit + 1
     while len(seats) < n:
         used = {s.colour for s in seats}
-        seats.append(Seat(next(c for c in settings.colours if c not in used)))
+        taken = {s.name for s in seats}
+        name = next((p for p in roster if p not in taken), None)
+        seats.append(Seat(next(c for c in settings.colours if c not in used), name=name,
+                          person=_id_of(roster, ids, name)))
     return seats[:n]
 
 

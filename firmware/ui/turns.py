@@ -35,6 +35,7 @@ from .model import (
     with_states,
 )
 from .navigate import Result, flash, open_hint, open_menu, open_setup, to_game
+from .setup import start_game
 
 
 def play(app: App, event: Event) -> Result:
@@ -105,12 +106,14 @@ def game_press(app: App, p: Press) -> Result:
     if box_due(app):
         return box_step(app)  # any press skips ahead
     if app.guard and p.button in (Button.ROLL, Button.STOP):
-        return app, ()  # too soon after the turn ended: an eager double press
+        return flash(app, "set_board")  # too soon after the turn ended: refused and said, like any refused press
     if pending:
         return pages_press(app, p, app.screen.page, handover_lines(app), hand_over)
     if app.ended:
         if p.button == Button.ROLL:
             return open_setup(app, fresh=False)
+        if p.button == Button.C:  # a rematch: the same table, the same rules, in one press
+            return start_game(open_setup(app, fresh=False)[0])
         if p.button == Button.B and app.game.phase is Phase.OVER:
             return replace(app, screen=RecapScreen()), ()
         return flash(app, "new_game")
@@ -181,8 +184,12 @@ def handover_lines(app: App) -> tuple[str | None, tuple[str, ...]]:
 
 
 def stop_lines(app: App, before: GameState) -> tuple[str, ...]:
+    """The stop's instructions; a box seat's name who moves its markers (the next person, or someone)."""
     who = before.current
-    return app.words.stop_lines(app.name(who), before.runner_steps(), _claims(app, before))
+    box = app.seats[who].bot is not None
+    after = (who + 1) % len(app.seats)  # whose turn is next (at the game's end too: they sit next to it)
+    mover = app.name(after) if box and app.seats[after].bot is None else None
+    return app.words.stop_lines(app.name(who), before.runner_steps(), _claims(app, before), box, mover)
 
 
 def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:
@@ -192,8 +199,12 @@ def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:
             for c in stop_claims(before)]
 
 
-def pages_press(app: App, p: Press, page: int, content, done) -> Result:
-    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one is done."""
+def pages_press(app: App, p: Press, page: int, content, done, *, stop_done: bool = False) -> Result:
+    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one ROLL is done.
+
+    STOP is done on the last page only where ``stop_done`` says so (the undo's note): after a stop
+    or a bust, done rolls the next player's dice, and a second STOP must never do that.
+    """
     pages = app.paginate(*content)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
@@ -201,6 +212,8 @@ def pages_press(app: App, p: Press, page: int, content, done) -> Result:
     if p.button in (Button.ROLL, Button.STOP):
         if page < len(pages) - 1:
             return replace(app, screen=replace(app.screen, page=page + 1)), ()
+        if p.button == Button.STOP and not stop_done:
+            return flash(app, "roll_first")
         return done(app)
     return app, ()
 
@@ -233,4 +246,5 @@ def _put_back(app: App, event: Event, before: GameState) -> tuple[str, ...]:
 def undone_press(app: App, p: Press) -> Result:
     if p.button == Button.MENU:
         return undo(app) if p.long else open_menu(app)
-    return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: (replace(a, screen=GameScreen()), ()))
+    return pages_press(app, p, app.screen.page, (None, app.screen.lines), lambda a: (replace(a, screen=GameScreen()), ()),
+                       stop_done=True)

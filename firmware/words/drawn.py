@@ -57,9 +57,13 @@ def runner_step(step: int, new: bool, top: bool, jumped: tuple[int, ...] = ()) -
 
 
 def box_runner_step(step: int, top: bool) -> str:
-    """A box seat's runner, said only: nobody moves it on the board until its stop (the move screen says so)."""
-    # TRANSLATORS: a box seat's runner, said and not placed; at most 17 characters with a two-digit square.
-    return (_("to {step}: TOP!") if top else _("climbs to {step}")).format(step=step)
+    """A box seat's runner, said only: nobody moves it on the board until its stop (the move screen says so).
+
+    Where it is, never a verb: beside "Board: as is" an instruction ("climbs to 1") said the opposite.
+    """
+    # TRANSLATORS: a box seat's runner, where it is, said and not placed (no verb: nobody moves it);
+    # at most 17 characters with a two-digit square.
+    return (_("at {step}: TOP!") if top else _("at {step}")).format(step=step)
 
 
 def who(player: str, bot: bool) -> str:
@@ -105,7 +109,8 @@ def bust_status(p: float | None) -> str:
 
 
 def win_heading(player: str | None) -> str:
-    return _("GAME OVER") if player is None else _("{name} WINS!").format(name=player.upper())
+    # a name is shown as typed, never in capitals ("ANNの勝ち!" was not how Ann writes it)
+    return _("GAME OVER") if player is None else _("{name} WINS!").format(name=player)
 
 
 def win_claims(player: str | None, claims: tuple[int, ...], turns: int) -> str:

@@ -114,8 +114,9 @@ def continue_item(game_id: int, names: tuple[str, ...], turns: int) -> str:
 
 
 def win_keys(recap: bool) -> str:
-    """The win screen's legend; B opens the recap of the game."""
-    return _("B:recap ROLL:new MENU:menu") if recap else _("ROLL:new game MENU:menu")
+    """The win screen's legend; B opens the recap of the game, C a rematch (MENU works unlit, as everywhere)."""
+    # TRANSLATORS: C starts a rematch (the same players and rules) at once; ROLL opens the new-game screen.
+    return _("B:recap C:again ROLL:new") if recap else _("C:rematch ROLL:new game")
 
 
 # -- statistics per person ---------------------------------------------------

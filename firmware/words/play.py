@@ -172,10 +172,24 @@ def squares(steps: dict[int, int], empty: str | None = None) -> str:
     return "  ".join(f"{c}:{s or empty}" for c, s in steps.items())
 
 
-def stop_lines(name: str, runners: dict[int, int], claims: list[tuple[int, list[str]]]) -> tuple[str, ...]:
-    """A stop: where the markers go; per claimed column, whose markers come off."""
-    # TRANSLATORS: followed by a line like 7:3  8:2 (column:square).
-    lines = [_("{name} markers to:").format(name=name), squares(runners)]
+def stop_lines(name: str, runners: dict[int, int], claims: list[tuple[int, list[str]]],
+               box: bool = False, mover: str | None = None) -> tuple[str, ...]:
+    """A stop: where the markers go; per claimed column, whose markers come off.
+
+    A box seat's stop names who moves its markers: ``mover``, the person whose turn is next,
+    or someone when the box plays next too.
+    """
+    if not box:
+        # TRANSLATORS: followed by a line like 7:3  8:2 (column:square).
+        first = _("{name} markers to:").format(name=name)
+    elif mover is not None:
+        # TRANSLATORS: a box seat stopped: {mover} (the person who plays next) moves {name}'s markers;
+        # followed by a line like 7:3  8:2 (column:square).
+        first = _("{mover} moves {name} to:").format(mover=mover, name=name)
+    else:
+        # TRANSLATORS: a box seat stopped and the box plays next too: anyone at the table moves {name}'s markers.
+        first = _("Someone moves {name} to:").format(name=name)
+    lines = [first, squares(runners)]
     for column, off in claims:
         lines.append(_("{name} claims {column}!").format(name=name, column=column))
         if off:

@@ -82,8 +82,20 @@ def test_history_names_players_and_json_keeps_its_keys(tmp_path, capsys):
     assert main(["history", "--json", "--state-dir", str(tmp_path)]) == 0
     row = json.loads(capsys.readouterr().out)[0]
     assert set(row) == {"id", "players", "names", "rules", "meta", "started", "finished", "duration", "turns",
-                        "rounds", "events", "winner", "winner_name", "status", "problem", "date_known"}
+                        "rounds", "events", "winner", "winner_name", "status", "problem", "date_known", "bots"}
     assert row["players"] == ["Red", "Blue"] and row["names"] == ["Ann", None]
+
+
+def test_history_marks_box_seats_and_the_person_whose_seat_the_box_played(tmp_path, capsys):
+    with Store.open(tmp_path) as store:
+        store.new_game(["Red", "Blue", "Green"], Rules(), meta={"seats": [
+            {"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Blue", "bot": "strong"},
+            {"colour": "Green", "bot": "strong", "name": "Cat"}]})
+    assert main(["history", "--state-dir", str(tmp_path)]) == 0
+    assert "Ann (Red), Blue (box), Cat (Green, box)" in capsys.readouterr().out
+    assert main(["history", "--json", "--state-dir", str(tmp_path)]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["bots"] == [None, "strong", "strong"] and row["names"] == ["Ann", None, "Cat"]  # old keys as they were
 
 
 def test_players_long_list_lines_up_wide_names_and_counts_by_id(tmp_path, capsys):

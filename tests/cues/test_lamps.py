@@ -63,7 +63,7 @@ def expected(view) -> dict[str, str]:
     elif isinstance(view, views.InstructionsView):  # only handovers in these games
         on = {"ROLL": "pulse"} | ({"A": "lit", "B": "lit"} if view.page < view.pages else {})
     elif isinstance(view, views.WinView):
-        on = {"ROLL": "lit", "MENU": "lit"} | ({"B": "lit"} if "B:" in view.keys else {})
+        on = {"ROLL": "lit", "C": "lit"} | ({"B": "lit"} if "B:" in view.keys else {})  # C: a rematch
     elif isinstance(view, views.SetupView):
         on = {k: "lit" for k in ("A", "B", "C", "ROLL")}
     elif isinstance(view, views.OffView):

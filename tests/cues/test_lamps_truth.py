@@ -37,7 +37,7 @@ def unlit_but_working(view, screen: Screen, button: str) -> bool:
     if button == "MENU":
         return True  # opens the menu from any game screen (long: undo); the game screens' legends leave it out
     if isinstance(view, views.InstructionsView):
-        # STOP turns the page or starts the turn as ROLL does; A goes back from the last page
+        # STOP turns the page as ROLL does (never the handover's roll); A goes back from the last page
         return button == "STOP" or (button == "A" and view.page == view.pages > 1)
     if isinstance(view, views.MenuView):
         return button == "C"  # chooses, as ROLL does

@@ -153,8 +153,8 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
 
     try:
         assert wait_until(lambda: shown), other  # the first frame: the new-game screen
-        # New-game rows: Players, P1 colour, P1 plays, P2 colour, P2 plays, ...
-        for key in "bbcbbcr":
+        # New-game rows: Players, Starts, P1 colour, P1 plays, P2 colour, P2 plays, ...
+        for key in "bbbcbbcr":
             press(key)
         assert shown[-1].endswith("view=TurnView"), (shown, other)
         end = time.monotonic() + 90
@@ -164,7 +164,8 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
             else:  # the box plays by itself: wait for its next frame
                 seen = len(shown)
                 wait_until(lambda: len(shown) > seen or ended.is_set(), timeout=max(0.0, end - time.monotonic()))
-        press("q")
+        proc.stdin.write("qq\n")  # q asks once: the second quits
+        proc.stdin.flush()
         proc.wait(timeout=15)
     finally:
         if proc.poll() is None:

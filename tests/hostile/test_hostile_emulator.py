@@ -276,6 +276,8 @@ class PtyBox:
 
     def close(self) -> int:
         try:
+            self.key("q")  # q asks once: the second quits (a moment later: at once, it would be auto-repeat)
+            self.read(0.3)
             self.key("q")
             end = time.monotonic() + 10
             while time.monotonic() < end:

@@ -72,7 +72,8 @@ def handovers(draw):
         columns = draw(st.lists(st.integers(2, 12), min_size=1, max_size=3, unique=True))
         runners = {c: draw(st.integers(1, HEIGHTS[c])) for c in columns}
         claims = [(c, [other]) for c in columns if runners[c] == HEIGHTS[c]]
-        lines = w.stop_lines(name, runners, claims)
+        box = draw(st.booleans())  # a box seat's stop names who moves its markers (a person, or someone)
+        lines = w.stop_lines(name, runners, claims, box, draw(st.sampled_from((other, None))) if box else None)
     return lang, name, other, w.handover_title(name, bust), lines, draw(alerts(lang))
 
 

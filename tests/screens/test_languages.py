@@ -94,6 +94,8 @@ def _screens(lang: str):
         big_lines = [(w.bust_big((6, 6, 6, 6)), w.bust_lines(True)), (w.bust_big((1, 1, 1, 1)), w.bust_lines(False)),
                      (w.bust_big((3, 3, 6, 6)), w.box_bust_lines())]
         plain = [w.stop_lines(name, {10: 12, 11: 10, 12: 3}, [(12, others)]),
+                 w.stop_lines(name, {10: 12, 11: 10, 12: 3}, [(12, others)], True, others[0] if others else None),
+                 w.stop_lines(name, {10: 12, 11: 10}, [], True, None),  # the box plays next too: someone moves them
                  w.undo_move_lines({10: 11, 12: 0}),
                  w.undo_stop_lines(name, {10: 12, 11: 10, 12: 3}, {10: 0, 11: 9, 12: 0}, [(12, others)])]
         for bust in (False, True):

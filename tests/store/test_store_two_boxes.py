@@ -70,7 +70,7 @@ def test_store_second_box_on_the_same_state_dir_refuses_while_readers_work(tmp_p
         export = _cli("export", "--state-dir", str(state_dir))
         assert export.returncode == 0 and '"status": "open"' in export.stdout, export.stderr
         assert first.proc.poll() is None  # the first box plays on
-        first.keys("q")
+        first.keys("qq")  # q asks once: the second quits
         assert first.proc.wait(20) == 0
     finally:
         if first.proc.poll() is None:

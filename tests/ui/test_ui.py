@@ -105,8 +105,8 @@ def test_ui_pick_then_a_bust_needs_confirming_before_the_next_turn():
     v = ui.view(app)  # that was a bust: it says so, big, before the next turn
     assert isinstance(v, views.InstructionsView) and v.big == "BUST! 1 1 1 1"
     assert v.lines == ("Take the runners off.", "Markers stay.") and v.keys == "ROLL:Blue rolls"
-    app, eff = press(app, "ROLL")  # an eager second ROLL, too soon after the bust: nothing
-    assert eff == () and ui.view(app) == v
+    app, eff = press(app, "ROLL")  # an eager second ROLL, too soon after the bust: refused, and said
+    assert eff == () and ui.view(app) == replace(v, alert="Set the board as shown")
     app, eff = run(app, "T", "ROLL")  # the guard is over: one ROLL confirms and rolls Blue's dice
     assert eff == [ui.DrawDice()] and app.acked == len(app.events) and app.game.current == 1
 
@@ -204,8 +204,8 @@ def test_ui_menu_navigates_and_returns():
     app, _ = press(app, "MENU")
     v = ui.view(app)
     assert isinstance(v, views.MenuView)
-    assert v.items == ("Back to game", "Undo", "Hint", "Board", "New game", "Statistics", "Continue a game")
-    app, _ = run(app, "B", "B", "B", "ROLL")
+    assert v.items == ("Back to game", "Statistics", "Undo", "Hint", "Board", "New game", "Continue a game")
+    app, _ = run(app, "B", "B", "B", "B", "ROLL")
     assert isinstance(ui.view(app), views.BoardView)
     app, _ = run(app, "B")
     assert ui.view(app).focus == 2
@@ -226,7 +226,7 @@ def test_ui_menu_means_the_menu_on_every_screen():
         back, _ = press(opened, "MENU")
         assert isinstance(ui.view(back), views.MenuView), item
         assert "MENU:menu" in ui.view(opened).keys or item == "Board"
-    setup, _ = run(app, "MENU", "B", "B", "B", "B", "ROLL", "C")  # New game? yes
+    setup, _ = run(app, "MENU", "B", "B", "B", "B", "B", "ROLL", "C")  # New game? yes
     assert isinstance(ui.view(setup), views.SetupView)
     assert isinstance(ui.view(press(setup, "MENU")[0]), views.MenuView)
 
@@ -274,7 +274,7 @@ def test_ui_new_game_mid_game_asks_first():
 def test_ui_statistics_loads_from_the_store():
     app, _ = run(ui.boot(GameConfig()), "MENU")
     v = ui.view(app)
-    assert [item for i, item in enumerate(v.items) if i not in v.off] == ["New game", "Statistics", "Continue a game"]
+    assert [item for i, item in enumerate(v.items) if i not in v.off] == ["Statistics", "New game", "Continue a game"]
     app, eff = run(app, *["B"] * v.items.index("Statistics"), "ROLL")
     assert eff == [ui.LoadStats()]
     app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
@@ -326,7 +326,7 @@ def test_ui_resume_gives_the_exact_screen():
 def test_ui_box_seat_plays_its_turn_by_itself():
     settings_ = GameConfig(players=2)
     app = ui.boot(settings_)
-    app, _ = run(app, "B", "B", "B", "B", "C")  # P2 plays: box
+    app, _ = run(app, "B", "B", "B", "B", "B", "C")  # P2 plays: box
     assert ("P2 plays", "box") in ui.view(app).rows
     app, eff = press(app, "ROLL")
     assert eff[0].meta["seats"][1]["bot"] == "strong"
@@ -489,7 +489,7 @@ def test_ui_a_new_game_asks_to_confirm_its_stops_again():
 
 def test_ui_slow_roll_without_a_hint_to_give_is_a_roll():
     app = ui.boot(GameConfig())
-    app, _ = run(app, "B", "B", "C", "ROLL")  # P1 played by the box; start
+    app, _ = run(app, "B", "B", "B", "C", "ROLL")  # P1 played by the box; start
     app, eff = press(app, "ROLL", long=True)  # a slow confirm still lets the box play
     assert eff == (ui.DrawDice(),)
 
@@ -517,7 +517,7 @@ def test_ui_view_never_asks_a_player(monkeypatch):
     from firmware.table import bot
 
     app = ui.boot(GameConfig(players=2))
-    app, _ = run(app, "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
+    app, _ = run(app, "B", "B", "B", "B", "B", "C", "ROLL", "ROLL", (2, 3, 4, 5), "A", "STOP", "ROLL",
                  "ROLL", (6, 6, 5, 5))
     hint_app, _ = run(started(), "ROLL", (2, 3, 4, 5), "ROLL!")
 
@@ -576,7 +576,7 @@ def test_ui_hint_to_stop_says_stop():
 
 def _stats_opened(app) -> bool:
     """``m b b b b b r``: the menu, five rows down, chosen."""
-    app, effects = run(app, "MENU", "B", "B", "B", "B", "B", "ROLL")
+    app, effects = run(app, "MENU", "B", "ROLL")
     return isinstance(app.screen, ui.model.StatsScreen) and ui.LoadStats() in effects
 
 
@@ -600,7 +600,7 @@ def test_ui_menu_items_keep_their_places_whatever_the_game_is_doing():
     assert [v.items[i] for i in v.off] == ["Back to game", "Undo", "Hint"]
     assert ui.view(press(can_undo, "MENU")[0]).off == ()
     assert [ui.view(press(in_turn, "MENU")[0]).items[i] for i in ui.view(press(in_turn, "MENU")[0]).off] == ["Undo"]
-    tried, effects = run(won, "MENU", "B", "ROLL")  # Undo after the win: refused, said, the menu stays
+    tried, effects = run(won, "MENU", "B", "B", "ROLL")  # Undo after the win: refused, said, the menu stays
     assert isinstance(ui.view(tried), views.MenuView) and effects == [] and tried.flash == "Game is over"
 
 
@@ -610,7 +610,7 @@ def test_ui_the_next_new_game_keeps_the_seats_as_the_table_set_them():
     app = replace(app, setup=replace(app.setup, first=1))
     app, _ = run(app, "ROLL")
     assert [s.colour for s in app.seats] == ["Blue", "Red"]  # the game plays Blue first
-    app, _ = run(app, "MENU", *["B"] * 4, "ROLL")  # New game (nothing played yet: no question)
+    app, _ = run(app, "MENU", *["B"] * 5, "ROLL")  # New game (nothing played yet: no question)
     assert isinstance(ui.view(app), views.SetupView)
     assert [s.colour for s in app.setup.seats] == ["Red", "Blue"] and app.setup.first == 1
     app, _ = run(app, "ROLL")  # a quick ROLL: the seat the Starts row names starts, nobody else

@@ -242,6 +242,8 @@ def emulate_first_frame(root: Path, timeout: float = 60.0) -> str:
                     break
             drawn = "q quit" in seen.decode("utf-8", "replace") and any(c in seen.decode("utf-8", "replace") for c in "▀▄█")
         if drawn:
+            os.write(fd, b"q")  # q asks once: the second quits (a moment later: at once, it is auto-repeat)
+            time.sleep(0.3)
             os.write(fd, b"q")
             end = time.monotonic() + 20
             while time.monotonic() < end:
