@@ -9,6 +9,7 @@ docs/store.md describes the behaviour; the package holds one job per file:
   opening and checking it, moving a bad one aside, reading a card that
   cannot be written;
 - :mod:`.schema`: the tables, the schema version and the migrations;
+- :mod:`.sidefiles`: the files SQLite keeps beside the game file, and a stray journal;
 - :mod:`.store`: :class:`Store`, the event log and its writes (its reads: :mod:`.reads`);
 - :mod:`.games`: stored games as values, and replaying stored rows;
 - :mod:`.pending`: the writes kept in memory after a failed write;

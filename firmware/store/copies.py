@@ -31,6 +31,7 @@ from . import file
 from .errors import StoreError, one_line
 from .games import turns_played
 from .jsontext import dump as _dump
+from .sidefiles import side_name
 
 
 # -- backup -------------------------------------------------------------------
@@ -47,6 +48,10 @@ def backup(state_dir: pathlib.Path, target: pathlib.Path, *, pages: int = STEP_P
     exists or cannot be written, or the copy fails its check. Nothing is left
     at ``target`` unless the copy is whole.
     """
+    taken_for = side_name(state_dir, target)
+    if taken_for is not None:
+        raise StoreError(f"{target} would be taken for {taken_for}: SQLite and the box keep files of that name "
+                         "beside the store; give the backup another name or folder")
     source, _ = file.open_reader(state_dir / file.DB_NAME)  # StoreMissingError / StoreError
     partial = target.with_name(target.name + ".partial")
     dest = None

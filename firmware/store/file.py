@@ -17,18 +17,19 @@ import logging
 import os
 import pathlib
 import sqlite3
+import stat
 import time
 import urllib.parse
 from dataclasses import dataclass
 
 from . import schema
-from .errors import (SQLITE_CANTOPEN, BadFile, NewerFile, StoreError, StoreLockedError, StoreMissingError,
-                     StorePathError, StoreWriteError, is_corruption, one_line, sqlite_code, write_message)
+from .sidefiles import DB_NAME, LOCK_NAME, set_aside_stray_journal, stray_journal
+from .errors import (SQLITE_CANTOPEN, SQLITE_READONLY, BadFile, NewerFile, StoreError, StoreLockedError,
+                     StoreMissingError, StorePathError, StoreWriteError, is_corruption, one_line, sqlite_code,
+                     write_message)
 
 log = logging.getLogger("cantstop.store")
 
-DB_NAME = "games.sqlite3"
-LOCK_NAME = "games.lock"
 APP_DIR = "cantstop-box"
 _MAGIC = b"SQLite format 3\0"
 
@@ -162,8 +163,6 @@ def check_kind(path: pathlib.Path) -> None:
 
     Checked before any open: reading a FIFO would wait for a writer for ever.
     """
-    import stat
-
     try:
         mode = os.stat(path).st_mode
     except OSError:
@@ -228,7 +227,8 @@ def open_reader(path: pathlib.Path, *, box_file: bool = True) -> tuple[sqlite3.C
         _check_header(path)
         wal = path.with_name(path.name + "-wal")
         uris = [_ro_uri(path)]
-        if not wal.exists() or wal.stat().st_size == 0:
+        wal_empty = not wal.exists() or wal.stat().st_size == 0
+        if wal_empty:
             uris.append(_ro_uri(path) + "&immutable=1")
         for i, uri in enumerate(uris):
             db = None
@@ -240,8 +240,16 @@ def open_reader(path: pathlib.Path, *, box_file: bool = True) -> tuple[sqlite3.C
                     db.close()
                 if is_corruption(err):
                     raise BadFile(one_line(err)) from None
-                if sqlite_code(err) == SQLITE_CANTOPEN and i + 1 < len(uris):
+                code = sqlite_code(err)
+                if code == SQLITE_CANTOPEN and i + 1 < len(uris):
                     continue
+                stray = stray_journal(path) if code == SQLITE_READONLY else None
+                if stray is not None and i + 1 < len(uris):
+                    continue  # nothing in the WAL: the file alone is the store, read as it is
+                if stray is not None:
+                    raise StoreError(f"cannot read the game file {path}: {stray.name} beside it is no journal "
+                                     "of it but keeps readers out while the box writes; move it out of "
+                                     f"{path.parent} (the box sets it aside when it starts)") from None
                 raise StoreError(f"cannot read the game file {path}: {one_line(err)}") from None
             except BaseException:
                 if db is not None:
@@ -285,6 +293,7 @@ def _connect(path: pathlib.Path, *, integrity: bool = True) -> sqlite3.Connectio
     check_kind(path)
     if path.exists():
         _check_header(path)
+        set_aside_stray_journal(path)
         probe = None
         try:
             probe = sqlite_connect(_ro_uri(path), uri=True)

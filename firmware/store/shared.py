@@ -81,6 +81,7 @@ def _connect(path: pathlib.Path) -> sqlite3.Connection:
         raise StoreError(f"cannot use the game file {path}: it is not a file")
     try:
         file._check_header(path)
+        file.set_aside_stray_journal(path)  # else this connection would play it back (and delete it)
         db = file.sqlite_connect(str(path))
     except (StoreWriteError, file.BadFile) as err:
         raise StoreError(f"cannot change {path}: {err}") from None
