@@ -45,8 +45,10 @@ def backup(state_dir: pathlib.Path, target: pathlib.Path, *, pages: int = STEP_P
     """Copy the store in ``state_dir`` to ``target`` (a new file); (games, bytes) copied.
 
     Raises StoreError (one line) when there is nothing to copy, the target
-    exists or cannot be written, or the copy fails its check. Nothing is left
-    at ``target`` unless the copy is whole.
+    (or its ``.partial``) exists, names a file SQLite keeps beside the store,
+    or cannot be written, or the copy fails its check. Nothing is left at
+    ``target`` unless the copy is whole, and only the ``.partial`` this call
+    made is ever removed.
     """
     taken_for = side_name(state_dir, target)
     if taken_for is not None:
@@ -54,19 +56,24 @@ def backup(state_dir: pathlib.Path, target: pathlib.Path, *, pages: int = STEP_P
                          "beside the store; give the backup another name or folder")
     source, _ = file.open_reader(state_dir / file.DB_NAME)  # StoreMissingError / StoreError
     partial = target.with_name(target.name + ".partial")
+    made = False  # whether the .partial is this call's (only then is it removed)
     dest = None
     try:
-        if target.exists():
+        if os.path.lexists(target):
             raise StoreError(f"{target} exists already: give the backup a new name")
         source.execute("BEGIN")  # one snapshot for every step: the copy is of one moment
         games = source.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         try:
-            partial.unlink(missing_ok=True)
-            dest = sqlite3.connect(partial, isolation_level=None)
-        except (OSError, sqlite3.Error) as err:
+            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644))
+        except FileExistsError:
+            raise StoreError(f"{partial} exists already (a backup cut short, or somebody's file): move it away, "
+                             "or give the backup a new name") from None
+        except OSError as err:
             raise StoreError(f"cannot write {target}: {_why(err)}") from None
+        made = True
         try:
-            source.backup(dest, pages=pages, sleep=pause)
+            dest = sqlite3.connect(partial, isolation_level=None)
+            _copy_pages(source, dest, pages, pause)
             dest.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
             problems = [r[0] for r in dest.execute("PRAGMA integrity_check(5)")]
         except sqlite3.Error as err:
@@ -78,6 +85,7 @@ def backup(state_dir: pathlib.Path, target: pathlib.Path, *, pages: int = STEP_P
         dest = None
         _fsync(partial)
         os.replace(partial, target)
+        made = False  # it is the backup now
         file._fsync_dir(target.parent)
         return games, target.stat().st_size
     except OSError as err:
@@ -86,8 +94,13 @@ def backup(state_dir: pathlib.Path, target: pathlib.Path, *, pages: int = STEP_P
         if dest is not None:
             dest.close()
         source.close()
-        if partial.exists():
+        if made:
             partial.unlink(missing_ok=True)
+
+
+def _copy_pages(source: sqlite3.Connection, dest: sqlite3.Connection, pages: int, pause: float) -> None:
+    """SQLite's online backup, ``pages`` at a step with ``pause`` seconds between steps."""
+    source.backup(dest, pages=pages, sleep=pause)
 
 
 def _why(err: BaseException) -> str:

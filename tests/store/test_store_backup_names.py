@@ -130,3 +130,33 @@ def test_a_stray_journal_beside_a_box_that_is_writing_is_one_line_for_a_reader(s
         assert err.count("\n") == 1 and DB_NAME + "-journal" in err and "move it" in err
         assert [g.id for g in box.games()] == [3, 2, 1]  # the box itself goes on
     assert os.path.exists(state_dir / (DB_NAME + "-journal"))
+
+
+def test_a_refused_backup_leaves_a_partial_file_it_did_not_make(state_dir, clock, tmp_path, capsys):
+    _games(state_dir, clock)
+    taken, theirs = tmp_path / "x", tmp_path / "x.partial"
+    taken.write_text("mine")
+    theirs.write_text("someone's")
+    assert main(["backup", str(taken), "--state-dir", str(state_dir)]) == 2  # x exists: refused
+    assert capsys.readouterr().err.count("\n") == 1
+    assert theirs.read_text() == "someone's" and taken.read_text() == "mine"
+    fresh = tmp_path / "y"
+    (tmp_path / "y.partial").write_text("someone's too")
+    assert main(["backup", str(fresh), "--state-dir", str(state_dir)]) == 2  # its .partial is somebody's
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "y.partial exists already" in err
+    assert (tmp_path / "y.partial").read_text() == "someone's too" and not fresh.exists()
+
+
+def test_a_backup_that_fails_removes_only_its_own_partial_file(state_dir, clock, tmp_path, capsys, monkeypatch):
+    from firmware.store import copies
+
+    _games(state_dir, clock)
+
+    def failing(self, *args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(copies, "_copy_pages", failing)
+    assert main(["backup", str(tmp_path / "z"), "--state-dir", str(state_dir)]) == 2
+    assert "disk I/O error" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state"]  # its own .partial gone, nothing else touched
