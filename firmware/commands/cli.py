@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(selected if selected in COMMANDS else None)
     args = parser.parse_args(argv)
     name = f"cantstop-box {args.command}"
+    _keep_logs_off_stderr()
     try:
         return _run(args, name)
     finally:
@@ -119,6 +120,17 @@ def main(argv: list[str] | None = None) -> int:
             from firmware.store.installed import hand_back
 
             hand_back()
+
+
+def _keep_logs_off_stderr() -> None:
+    """The box's log lines go where a command that keeps a log sends them (``run``, ``emulate`` and ``web``
+    set one up), never to standard error by Python's last resort: every other command says what went
+    wrong in its own one line, and the store's line for the journal would say it a second time."""
+    import logging
+
+    box = logging.getLogger("cantstop")
+    if not any(isinstance(h, logging.NullHandler) for h in box.handlers):
+        box.addHandler(logging.NullHandler())
 
 
 def _run(args, name: str) -> int:

@@ -1,0 +1,109 @@
+"""Helpers for the import tests: a backup of finished games, its rows changed by hand, and the CLI's answer."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engine import Phase, Rules
+from firmware.commands.cli import main
+from firmware.store import Store
+from tests.kit.storekit import play_to_end
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "tests" / "fixtures" / "records"
+
+
+def finished_games(state_dir: Path, clock, count: int, *, names=("Ann", "Bob")) -> None:
+    """``count`` finished games of two named seats, two seconds of play between events."""
+    with Store.open(state_dir, clock=clock) as store:
+        store._db.execute("PRAGMA synchronous=OFF")
+        for i in range(count):
+            won, _ = play_to_end(seed=i)
+            seats = [{"colour": c, "bot": None, "name": f"{n}{i}"} for c, n in zip(("Red", "Blue"), names)]
+            g = store.new_game(["Red", "Blue"], Rules(), meta={"seats": seats})
+            for e in won:
+                clock.advance(2)
+                store.append(g.id, e)
+
+
+def make_backup(state_dir: Path, clock, target: Path, count: int) -> Path:
+    from firmware.store.copies import backup
+
+    finished_games(state_dir, clock, count)
+    backup(state_dir, target)
+    return target
+
+
+def change(path: Path, *statements: str, params=()) -> None:
+    """Run SQL on a file by hand, as a broken or hostile program would."""
+    db = sqlite3.connect(path, isolation_level=None)
+    for sql in statements:
+        db.execute(sql, params) if params else db.executescript(sql)
+    db.close()
+
+
+def run_import(capsys, source, card) -> tuple[int, str, list[str]]:
+    """(exit status, summary line, lines on standard error) of ``cantstop-box import``."""
+    code = main(["import", str(source), "--state-dir", str(card)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, out.out, out.err.splitlines()
+
+
+def exported(state_dir: Path, capsys, game: int) -> dict:
+    assert main(["export", str(game), "--state-dir", str(state_dir)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def endless_turns(count: int) -> list:
+    """``count`` legal events of a solitaire that never stops: a turn rolls until it busts, and is played again."""
+    from engine import ALL_ROLLS, Roll, apply, new_game
+
+    state = start = new_game(["Red"])
+    turn = []
+    rolls = iter(ALL_ROLLS * 10)
+    while not turn or state.phase is not Phase.ROLL:  # a bust leaves the board as the turn found it
+        event = state.moves[0] if state.phase is Phase.MOVE else Roll(next(rolls))
+        state = apply(state, event)
+        turn.append(event.to_json())
+    assert state.markers == start.markers
+    return (turn * (count // len(turn) + 1))[:count]
+
+
+#: Runs the command line, then writes the process's own peak memory (VmHWM, of this program only: a
+#: child's ru_maxrss also counts the pages of the parent it was forked from) to the file $PEAK_TO names.
+_MEASURED = """
+import os, sys
+from firmware.commands.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    with open("/proc/self/status") as f:
+        peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+    with open(os.environ["PEAK_TO"], "w") as f:
+        f.write(peak)
+sys.exit(code)
+"""
+
+
+def command(*words: str) -> tuple[subprocess.CompletedProcess, float, float]:
+    """A whole ``cantstop-box`` process: its result, seconds, and its peak memory in MB."""
+    with tempfile.TemporaryDirectory() as where:
+        peak_to = Path(where) / "peak"
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", _MEASURED, *words], cwd=ROOT, capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT), PEAK_TO=str(peak_to)))
+        took = time.perf_counter() - t
+        peak = int(peak_to.read_text()) / 1024 if peak_to.exists() else float("nan")
+    return done, took, peak
