@@ -143,7 +143,7 @@ def checked(players, rules: Rules, meta, events, *, started: float, finished: fl
     """An :class:`Incoming` game whose events replay; :class:`Refused` (one line) when they do not.
 
     A game whose events end in a win is finished with that winner (a winner
-    stated otherwise is refused); a game said to be finished without a
+    or status stated otherwise is refused); a game said to be finished without a
     winning event keeps the stated winner (a player, or none), as the box's
     finish does; any other game is added as abandoned (it can be continued).
     """
@@ -157,9 +157,10 @@ def checked(players, rules: Rules, meta, events, *, started: float, finished: fl
         except IllegalEventError as err:
             raise Refused(str(err.at(i))) from None
     if state.is_over:
-        if status not in (None, "finished") or (winner is not None and winner != state.winner):
-            raise Refused(f"its events make player {state.winner} the winner, but it says "
-                          f"{'winner ' + str(winner) if winner is not None else status}")
+        if status not in (None, "finished"):
+            raise Refused(f"its events end in a win (player {state.winner}), but it says it was {status}")
+        if winner is not None and winner != state.winner:
+            raise Refused(f"its events make player {state.winner} the winner, but it says winner {winner!r:.20}")
         status, winner = "finished", state.winner
     elif status == "finished":
         if winner is not None and not (type(winner) is int and 0 <= winner < len(players)):
