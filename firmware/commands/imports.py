@@ -20,18 +20,22 @@ See docs/backup.md.
 """
 
 import argparse
-import json
+import os
+import stat
 import sys
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from engine import Record, RecordError
+from engine import Record, RecordError, parse_json
 from firmware.commands.cli import UsageError, shown, write_stdout
 from firmware.commands.export import add_config_argument, add_state_dir_argument, store_dir
+from firmware.commands.replay import MAX_RECORD_BYTES, read_limited
 from firmware.store import Store, StoreError, StoreLockedError, StoreWriteError
-from firmware.store.copies import Importer, Refused, backup_fact, backup_games, checked, is_store_file, record_files
+from firmware.store.backupfile import Backup, is_store_file
+from firmware.store.incoming import MAX_EVENTS, MAX_GAMES, Importer, Refused, checked, too_many_events
 from firmware.table import person_stats, roster as rosters
+from firmware.table.names import escaped
 from firmware.table.seat import seats_from_meta
 
 DESCRIPTION = __doc__
@@ -57,18 +61,44 @@ def _time(value, what: str) -> float | None:
     return when.timestamp()
 
 
-def record_game(path: Path):
-    """The game in one record file (Refused when it is not a legal game record)."""
+def read_record(path: Path) -> tuple[str, float]:
+    """The text of a record file and its modification time; Refused for what is no record to read.
+
+    Its size is asked first: a file over :data:`MAX_RECORD_BYTES` is refused unread, and one that
+    grows while read is cut at the limit (``read_limited``), so a sparse 8 GB file costs a ``stat``.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise Refused("not a game record (not UTF-8 text)") from None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO does not block the open
     except OSError as err:
         raise Refused(f"cannot read it: {err.strerror or err}") from None
+    with open(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused("not a file")
+        if info.st_size > MAX_RECORD_BYTES:
+            raise Refused(f"{info.st_size / 1e6:,.0f} MB: bigger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, "
+                          "not a game record (a long game is under 100 KB)")
+        try:
+            data = read_limited(f)
+        except ValueError as err:
+            raise Refused(str(err)) from None
+        except OSError as err:
+            raise Refused(f"cannot read it: {err.strerror or err}") from None
     try:
-        obj = json.loads(text)
-    except ValueError as err:
-        raise Refused(f"not a game record (not JSON: {err})") from None
+        return data.decode("utf-8-sig"), info.st_mtime
+    except UnicodeDecodeError:
+        raise Refused("not a game record (not UTF-8 text)") from None
+
+
+def record_game(path: Path):
+    """The game in one record file (Refused when it is not a legal game record)."""
+    text, mtime = read_record(path)
+    try:
+        obj = parse_json(text)  # strict, as replay reads it; any depth is one line
+    except RecordError as err:
+        raise Refused(f"not a game record ({str(err).replace('not valid JSON', 'not JSON', 1)})") from None
+    if isinstance(obj, dict) and isinstance(obj.get("events"), list) and len(obj["events"]) > MAX_EVENTS:
+        raise Refused(too_many_events(len(obj["events"])))
     try:
         record = Record.from_json(obj)
     except RecordError as err:
@@ -78,34 +108,43 @@ def record_game(path: Path):
     status = obj.get("status") if obj.get("status") in ("finished", "abandoned", "open") else None
     known = started is not None
     if started is None:
-        started = path.stat().st_mtime
+        started = mtime
     return checked(record.players, record.rules, obj.get("meta"), record.events, started=started,
                    finished=finished, status=status, winner=obj.get("winner"), started_known=known)
 
 
-def incoming(source: Path):
+def record_files(folder: Path) -> list[Path]:
+    """The game records of a folder: its ``*.json`` files, by name (not the state views, ``*.view.json``)."""
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if Path(name).suffix == ".json" and not name.endswith(".view.json") and entry.is_file():
+                    found.append(Path(entry.path))
+                    if len(found) > MAX_GAMES:
+                        raise UsageError(f"{folder}: more than {MAX_GAMES:,} game records (ten games a day "
+                                         "for 27 years): import them a folder at a time")
+    except OSError as err:
+        raise UsageError(f"cannot read {folder}: {err.strerror or err}") from None
+    if not found:
+        raise UsageError(f"no game records (*.json) in {folder}")
+    return sorted(found)
+
+
+def incoming(source: Path, backup: Backup | None, files: list[Path] | None):
     """(label, game or Refused) for every game in ``source``."""
-    if source.is_dir():
-        files = record_files(source)
-        if not files:
-            raise UsageError(f"no game records (*.json) in {source}")
-        for path in files:
-            try:
-                yield path.name, record_game(path)
-            except Refused as why:
-                yield path.name, why
-    elif is_store_file(source):
+    if backup is not None:
         try:
-            yield from backup_games(source)
+            yield from backup.games()
         except StoreError as err:
             raise UsageError(f"{source}: {err}") from None
-    elif source.is_file():
+        return
+    for path in files if files is not None else [source]:
         try:
-            yield source.name, record_game(source)
+            yield path.name, record_game(path)
         except Refused as why:
-            yield source.name, why
-    else:
-        raise UsageError(f"{source}: no such file or folder")
+            yield path.name, why
 
 
 def _tally(game) -> dict | None:
@@ -134,19 +173,55 @@ def fit_people(game, roster):
     return replace(game, meta=dict(game.meta, seats=fitted))
 
 
-def _roster_from_backup(store, source: Path):
-    """A store without a roster of its own takes the backup's (so the games' person ids mean the same people)."""
-    if not is_store_file(source) or store.fact(rosters.ROSTER_KEY) is not None:
-        return
-    theirs = backup_fact(source, rosters.ROSTER_KEY)
+def _roster_from_backup(store, backup: Backup | None) -> str | None:
+    """A store without a roster of its own takes the backup's (so the games' person ids mean the same people);
+    why it is refused, or None."""
+    if backup is None or store.fact(rosters.ROSTER_KEY) is not None:
+        return None
+    try:
+        theirs = backup.roster()
+    except Refused as why:
+        return f"{why}; its games count by their names"
     if theirs is not None:
         store.put_fact(rosters.ROSTER_KEY, theirs)
+    return None
+
+
+def _source(source: Path):
+    """(the backup, the record files) to read: one of them, or neither for one record; UsageError if none."""
+    try:
+        mode = os.stat(source).st_mode
+    except OSError as err:
+        if isinstance(err, FileNotFoundError):
+            raise UsageError(f"{source}: no such file or folder") from None
+        raise UsageError(f"cannot read {source}: {err.strerror or err}") from None
+    if stat.S_ISDIR(mode):
+        return None, record_files(source)
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{source}: not a file or a folder")
+    if not is_store_file(source):
+        return None, None
+    try:
+        return Backup(source), None
+    except StoreError as err:
+        raise UsageError(f"{source}: {err}") from None
+
+
+def _refused(label: str, why) -> None:
+    print(escaped(f"cantstop-box import: {label}: refused: {why}"), file=sys.stderr)
 
 
 def run(args) -> int:
     source = Path(args.source)
-    if not source.exists():
-        raise UsageError(f"{source}: no such file or folder")
+    backup, files = _source(source)  # a backup no box could read stops here, before anything is written
+    try:
+        return _import(args, source, backup, files)
+    finally:
+        if backup is not None:
+            backup.close()
+
+
+def _import(args, source: Path, backup: Backup | None, files: list[Path] | None) -> int:
     state_dir = store_dir(args)
     try:
         store = Store.open(state_dir)
@@ -159,10 +234,12 @@ def run(args) -> int:
     try:
         if store.cannot_save:
             raise UsageError(store.cannot_save)
-        _roster_from_backup(store, source)
+        roster_refused = _roster_from_backup(store, backup)
+        if roster_refused is not None:
+            _refused(f"{source.name}, its roster", roster_refused)
         roster = rosters.load(store, ())
         importer = Importer(store, _tally)
-        for label, game in incoming(source):
+        for label, game in incoming(source, backup, files):
             if not isinstance(game, Refused):
                 try:
                     importer.offer(fit_people(game, roster))
@@ -172,7 +249,7 @@ def run(args) -> int:
             duplicate = str(game).startswith("already in the store")
             duplicates += duplicate
             illegal += not duplicate
-            print(f"cantstop-box import: {label}: refused: {game}", file=sys.stderr)
+            _refused(label, game)
         importer.flush()
         if importer.added:  # the statistics' sums take the new games in now, not at the box's first opening
             person_stats.load_sums(store, seats_from_meta)
@@ -182,4 +259,4 @@ def run(args) -> int:
         store.close()
     write_stdout(f"imported {importer.added} games into {state_dir}; refused {duplicates} already there "
                  f"and {illegal} not legal\n")
-    return 2 if illegal else 0
+    return 2 if illegal or roster_refused is not None else 0

@@ -1,0 +1,195 @@
+"""Reading a backup: the games and the roster of a store file, each cell bounded, one game in memory at a time.
+
+A backup is a store file of any version this box reads (``cantstop-box
+backup``, or a box's own ``games.sqlite3`` copied off its card). It is read
+through a read-only connection, in one snapshot, without the store's reading
+half: every cell's size is asked of SQLite (``length()``) before the cell is
+fetched, so a cell of megabytes is refused without being read into Python,
+and the games are read one at a time, in id order.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sqlite3
+from collections.abc import Iterator
+
+import engine
+from engine import CantStopError, RecordError, Rules
+
+from . import file
+from .errors import StoreError, is_corruption, one_line
+from .games import STATUSES, is_time
+from .incoming import (MAX_CELL_BYTES, MAX_EVENT_BYTES, MAX_EVENTS, MAX_GAMES, Incoming, Refused, checked,
+                       parse_cell, too_big, too_many_events)
+
+#: The biggest roster a backup brings: one of 64 names takes under 10 KB; this holds thousands of people.
+MAX_ROSTER_BYTES = 1024 * 1024
+#: The most people (and old names, and renames) it may list: 64 on the screen, and one removed every
+#: day for eleven years besides.
+MAX_ROSTER_PEOPLE = 4096
+
+#: The columns read that a version added (docs/store.md).
+COLUMNS = {"facts": {"key": 3, "value": 3}}
+
+#: length() of a text reads it (SQLite before 3.43); octet_length() only the record's header.
+_LEN = "octet_length" if sqlite3.sqlite_version_info >= (3, 43, 0) else "length"
+_NUMBER = "CASE WHEN typeof({0}) IN ('integer', 'real') THEN {0} END"
+_SMALL = f"CASE WHEN {_LEN}({{0}}) <= {MAX_CELL_BYTES} THEN {{0}} END, {_LEN}({{0}})"
+
+
+def is_store_file(path: pathlib.Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == file._MAGIC
+    except OSError:
+        return False
+
+
+class Backup:
+    """An open backup file: :meth:`roster` and :meth:`games`. Close it (or use ``with``)."""
+
+    def __init__(self, path: pathlib.Path):
+        self.path = path
+        self._db, self._version = file.open_reader(path, box_file=False)  # StoreError: not a store
+        try:
+            self._db.execute("BEGIN")  # one snapshot for the whole reading
+            self.count = self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            self.close()
+            raise StoreError(f"not a usable game file ({one_line(err)})") from None
+        except BaseException:
+            self.close()
+            raise
+        if self.count > MAX_GAMES:
+            self.close()
+            raise StoreError(f"not a usable game file ({self.count:,} games: more than {MAX_GAMES:,}, "
+                             "ten games a day for 27 years)")
+
+    def __enter__(self) -> "Backup":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _has(self, table: str, column: str) -> bool:
+        return self._version >= COLUMNS[table][column]
+
+    def roster(self):
+        """The backup's roster fact as data (None when it has none); Refused when it is too big or not JSON."""
+        if not self._has("facts", "value"):
+            return None
+        try:
+            row = self._db.execute(f"SELECT CASE WHEN {_LEN}(value) <= ? THEN value END, {_LEN}(value) FROM facts "
+                                   "WHERE key = 'roster'", (MAX_ROSTER_BYTES,)).fetchone()
+        except sqlite3.DatabaseError as err:
+            raise Refused(f"unreadable ({one_line(err)})") from None
+        if row is None:
+            return None
+        if row[0] is None:
+            raise Refused(f"the roster is bigger than {MAX_ROSTER_BYTES // (1024 * 1024)} MB (one of 64 names "
+                          "takes under 10 KB)")
+        raw = parse_cell(row[0], "the roster")
+        for part in ("people", "legacy", "names", "renamed") if isinstance(raw, dict) else ():
+            entries = raw.get(part)
+            if isinstance(entries, (list, dict)) and len(entries) > MAX_ROSTER_PEOPLE:
+                raise Refused(f"the roster's {part} hold {len(entries):,} entries: more than "
+                              f"{MAX_ROSTER_PEOPLE:,} (the screen offers 64 names)")
+        return raw
+
+    def games(self) -> Iterator[tuple[str, Incoming | Refused]]:
+        """Every game, oldest first, as (a label for messages, the game or why it is refused); an open one as
+        abandoned (or finished, when its events end in a win)."""
+        sql = (f"SELECT id, {_SMALL.format('players')}, {_SMALL.format('rules')}, {_SMALL.format('meta')}, "
+               f"{_SMALL.format('problem')}, {_NUMBER.format('started')}, typeof(started), "
+               f"{_NUMBER.format('finished')}, typeof(finished), {_NUMBER.format('winner')}, typeof(winner), "
+               f"CASE WHEN {_LEN}(status) <= 16 THEN status END FROM games ORDER BY id")
+        try:
+            rows = self._db.execute(sql)
+            for row in rows:
+                label = f"{self.path.name}, game {row[0] if type(row[0]) is int else repr(row[0])[:20]}"
+                try:
+                    yield label, self._game(row)
+                except Refused as why:
+                    yield label, why
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"not a usable game file (its games are unreadable: {one_line(err)})") from None
+
+    def _game(self, row) -> Incoming:
+        (game_id, players, players_len, rules, rules_len, meta, meta_len, problem, problem_len, started, started_t,
+         finished, finished_t, winner, winner_t, status) = row
+        for value, size, what in ((players, players_len, "players"), (rules, rules_len, "rules"),
+                                  (meta, meta_len, "meta"), (problem, problem_len, "its damage note")):
+            if value is None and size is not None:
+                raise Refused(too_big(what))
+        if problem is not None:
+            raise Refused(f"damaged ({' '.join(str(problem).split())[:160]})")
+        players = parse_cell(players, "players")
+        if not isinstance(players, list):
+            raise Refused("players is not a list")
+        try:
+            rules = Rules.from_json(parse_cell(rules, "rules"))
+        except (CantStopError, ValueError, TypeError) as err:
+            raise Refused(f"rules unreadable ({one_line(err)[:80]})") from None
+        meta = parse_cell(meta, "meta") if meta is not None else {}
+        if started is None or not is_time(started):
+            raise Refused(f"started is not a time ({started_t})")
+        if finished_t != "null" and (finished is None or not is_time(finished)):
+            raise Refused(f"finished is not a time ({finished_t})")
+        if winner_t != "null" and (type(winner) is not int or not 0 <= winner < len(players)):
+            raise Refused(f"winner {winner!r:.20} is not a player" if winner is not None
+                          else f"winner is not a player ({winner_t})")
+        if status not in STATUSES:
+            raise Refused(f"status {status!r:.20} is unknown" if status is not None else "status is unknown")
+        events, times = self._events(game_id)
+        return checked(players, rules, meta, events, started=started, finished=finished,
+                       status=None if status == "open" else status, winner=winner, times=times)
+
+    def _events(self, game_id):
+        """The game's events and their times; Refused when one is bad or big."""
+        db = self._db
+        try:
+            count = db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
+            if count > MAX_EVENTS:
+                raise Refused(too_many_events(count))
+            rows = db.execute(
+                f"SELECT seq, CASE WHEN {_LEN}(payload) <= {MAX_EVENT_BYTES} THEN payload END, {_LEN}(payload), "
+                f"{_NUMBER.format('time')} FROM events WHERE game_id = ? ORDER BY seq",
+                (game_id,))
+            events, times = [], []
+            for i, (seq, payload, size, when) in enumerate(rows, 1):
+                if seq != i:
+                    raise Refused(f"event {i}: missing (the next stored event is number {seq!r:.20})")
+                if payload is None:
+                    raise Refused(f"event {i}: bigger than {MAX_EVENT_BYTES} bytes (an event takes under 30)"
+                                  if size is not None else f"event {i}: empty")
+                if when is None or not is_time(when):
+                    raise Refused(f"event {i}: its time is not a number")
+                events.append(_event(i, payload))
+                times.append(when)
+        except sqlite3.DatabaseError as err:
+            if not is_corruption(err):
+                raise
+            raise Refused(f"damaged (its events are unreadable: {one_line(err)})") from None
+        return tuple(events), tuple(times)
+
+
+_EVENTS: dict = {}  # an event's stored text to the event: the same few hundred texts again and again
+
+
+def _event(i: int, payload):
+    event = _EVENTS.get(payload)
+    if event is not None:
+        return event
+    try:
+        event = engine.event_from_json(parse_cell(payload, f"event {i}"))
+    except RecordError as err:
+        raise Refused(f"event {i}: {err}") from None
+    if len(_EVENTS) < 4096:
+        _EVENTS[payload] = event
+    return event

@@ -1,0 +1,215 @@
+"""Games brought into a store: checked, bounded, told apart from the games already there, and saved.
+
+:func:`checked` turns what a backup or a record says into an :class:`Incoming`
+game whose events replay (or :class:`Refused`, one line). :class:`Importer`
+adds closed games to a store that this process holds the lock of, many games
+per transaction, refusing a game already there. What makes two games *the
+same* (:func:`same_key`): the same players in the same order, the same rules
+and the same events, and the same start to the second when the incoming game
+says when it started.
+
+The bounds (:data:`MAX_EVENTS` and the rest) are far above any game played;
+they keep a hostile or broken file from filling the memory of a Pi or the
+card (docs/backup.md, *Bounds*).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import engine
+from engine import CantStopError, Event, IllegalEventError, Rules
+
+from .errors import one_line
+from .games import turns_played
+from .jsontext import dump as _dump
+
+#: The most events one game may have: a long game has a few hundred, a 4-player game of
+#: players who never stop of their own about 4,500 (random play, 300 games).
+MAX_EVENTS = 50_000
+#: The biggest JSON text of a game's players, rules or meta (the seats), or of a damage note: a real one is under 1 KB.
+MAX_CELL_BYTES = 64 * 1024
+#: The biggest event's JSON text: a real one is at most 22 bytes (``{"roll":[1,2,3,4]}``).
+MAX_EVENT_BYTES = 1024
+#: The most games (or records) one import reads: ten games a day for 27 years.
+MAX_GAMES = 100_000
+
+
+class Refused(Exception):
+    """An incoming game that is not added: why, in one line."""
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A closed game to add: who played, when, what happened and how it ended."""
+
+    players: tuple[str, ...]
+    rules: Rules
+    meta: dict
+    events: tuple[Event, ...]
+    started: float
+    finished: float | None
+    status: str  # "finished" or "abandoned"
+    winner: int | None
+    times: tuple[float, ...]  # when each event was saved
+    turns: int = 0  # turns begun, as the store keeps them for history
+    started_known: bool = True  # False when the record did not say (the file's time stands in)
+
+
+def parse_cell(text, what: str):
+    """A JSON text as data, whatever its depth; Refused naming ``what`` when it is not JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise Refused(f"{what} is not JSON (nested too deeply)") from None
+    except (ValueError, TypeError) as err:
+        raise Refused(f"{what} is not JSON ({one_line(err)[:60]})") from None
+
+
+def bounded_meta(meta) -> dict:
+    """The meta to keep (an object, else none); Refused when its text is over :data:`MAX_CELL_BYTES`."""
+    if not isinstance(meta, dict):
+        return {}
+    try:
+        size = len(_dump(meta).encode())
+    except (TypeError, ValueError, RecursionError):
+        raise Refused("meta is not JSON data") from None
+    if size > MAX_CELL_BYTES:
+        raise Refused(too_big("meta"))
+    return meta
+
+
+def too_big(what: str) -> str:
+    return f"{what} is bigger than {MAX_CELL_BYTES // 1024} KB (a real game's is under 1 KB)"
+
+
+_CANON: dict[Event, str] = {}  # an event's text as the store keeps it: the same few hundred again and again
+
+
+def payload_text(event: Event) -> str:
+    text = _CANON.get(event)
+    if text is None:
+        text = _dump(event.to_json())
+        if len(_CANON) < 4096:
+            _CANON[event] = text
+    return text
+
+
+def checked(players, rules: Rules, meta, events, *, started: float, finished: float | None, status: str | None,
+            winner, times: tuple[float, ...] | None = None, started_known: bool = True) -> Incoming:
+    """An :class:`Incoming` game whose events replay; :class:`Refused` (one line) when they do not.
+
+    A game whose events end in a win is finished with that winner (a winner
+    or status stated otherwise is refused); a game said to be finished
+    without a winning event keeps the stated winner (a player, or none), as
+    the box's finish does; any other game is added as abandoned (it can be
+    continued).
+    """
+    if len(events) > MAX_EVENTS:
+        raise Refused(too_many_events(len(events)))
+    try:
+        state = engine.new_game(list(players), rules)
+    except CantStopError as err:
+        raise Refused(one_line(err)[:160]) from None
+    if len(_dump(list(players)).encode()) > MAX_CELL_BYTES:
+        raise Refused(too_big("the players' names"))
+    for i, event in enumerate(events, 1):
+        try:
+            state = engine.apply(state, event)
+        except IllegalEventError as err:
+            raise Refused(str(err.at(i))) from None
+    if state.is_over:
+        if status not in (None, "finished"):
+            raise Refused(f"its events end in a win (player {state.winner}), but it says it was {status}")
+        if winner is not None and winner != state.winner:
+            raise Refused(f"its events make player {state.winner} the winner, but it says winner {winner!r:.20}")
+        status, winner = "finished", state.winner
+    elif status == "finished":
+        if winner is not None and not (type(winner) is int and 0 <= winner < len(players)):
+            raise Refused(f"winner {winner!r:.20} is not a player")
+    else:
+        status, winner = "abandoned", None
+    n = len(events)
+    if times is None or len(times) != n:
+        end = finished if finished is not None and finished >= started else started
+        times = tuple(started + (end - started) * i / max(1, n) for i in range(1, n + 1))
+    return Incoming(tuple(players), rules, bounded_meta(meta), tuple(events), started,
+                    finished if status == "finished" else (finished or (times[-1] if times else started)),
+                    status, winner, tuple(times), turns_played(state), started_known)
+
+
+def too_many_events(count: int) -> str:
+    return f"{count:,} events: more than {MAX_EVENTS:,}, and no game is that long (a long one has a few hundred)"
+
+
+def same_key(players, rules: Rules, count: int) -> tuple[str, str, int]:
+    """What two games must share before their events are compared."""
+    return _dump(list(players)), _dump(rules.to_json()), count
+
+
+class Importer:
+    """Adds closed games to a writing store, refusing duplicates; ``tally_of(game)`` gives the fact to keep per game."""
+
+    def __init__(self, store, tally_of: Callable[[Incoming], dict | None] | None = None, *, batch: int = 200):
+        self._store = store
+        self._tally_of = tally_of
+        self._batch = batch
+        self._waiting: list[tuple[Incoming, tuple[str, ...]]] = []  # each game with its events' text
+        db = store._connection()
+        counts = dict(db.execute("SELECT game_id, COUNT(*) FROM events GROUP BY game_id"))
+        self._known: dict[tuple, list[tuple[int | None, float, tuple[str, ...] | None]]] = {}
+        for game_id, players, rules, started in db.execute("SELECT id, players, rules, started FROM games"):
+            try:
+                key = same_key(json.loads(players), Rules.from_json(json.loads(rules)), counts.get(game_id, 0))
+            except (ValueError, TypeError, RecursionError, CantStopError):
+                continue  # a damaged row is no game to compare with
+            self._known.setdefault(key, []).append((game_id, started, None))
+        self.added = 0
+
+    def offer(self, game: Incoming) -> None:
+        """Queue ``game`` to be added (saved by :meth:`flush`, or when a batch is full); :class:`Refused` if known."""
+        payloads = tuple(payload_text(e) for e in game.events)
+        key = same_key(game.players, game.rules, len(payloads))
+        for i, (game_id, started, known) in enumerate(self._known.get(key, [])):
+            if game.started_known and int(started) != int(game.started):
+                continue
+            if known is None:
+                known = tuple(r[0] for r in self._store._connection().execute(
+                    "SELECT payload FROM events WHERE game_id = ? ORDER BY seq", (game_id,)))
+                self._known[key][i] = (game_id, started, known)
+            if known == payloads:
+                where = f"game {game_id}" if game_id is not None else "an earlier one in this import"
+                raise Refused(f"already in the store (the same players, rules, start and events as {where})")
+        self._known.setdefault(key, []).append((None, game.started, payloads))
+        self._waiting.append((game, payloads))
+        if len(self._waiting) >= self._batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """Save the queued games in one transaction (StoreWriteError if it fails: none of them is saved)."""
+        games, self._waiting = self._waiting, []
+        if not games:
+            return
+        tallies = [self._tally_of(g) if self._tally_of else None for g, _ in games]
+
+        def insert(db: sqlite3.Connection) -> None:
+            for (game, payloads), tally in zip(games, tallies):
+                cur = db.execute(
+                    "INSERT INTO games (players, rules, meta, started, finished, winner, status, turns) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (_dump(list(game.players)), _dump(game.rules.to_json()), _dump(game.meta), game.started,
+                     game.finished, game.winner, game.status, game.turns))
+                game_id = cur.lastrowid
+                db.executemany("INSERT INTO events (game_id, seq, payload, time) VALUES (?, ?, ?, ?)",
+                               [(game_id, seq, payload, when)
+                                for seq, (payload, when) in enumerate(zip(payloads, game.times), 1)])
+                if tally is not None:
+                    db.execute("INSERT OR REPLACE INTO facts (key, value, time) VALUES (?, ?, ?)",
+                               (f"tally:{game_id}", _dump(tally), time.time()))
+
+        self._store._save([], insert, keep=False)
+        self.added += len(games)
