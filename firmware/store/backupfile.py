@@ -5,7 +5,9 @@ backup``, or a box's own ``games.sqlite3`` copied off its card). It is read
 through a read-only connection, in one snapshot, without the store's reading
 half: every cell's size is asked of SQLite (``length()``) before the cell is
 fetched, so a cell of megabytes is refused without being read into Python,
-and the games are read one at a time, in id order.
+and the games are read one at a time, in id order. A file whose tables lack
+a column this box reads (a schema that is not what its version says) is no
+usable game file: nothing is read from it.
 """
 
 from __future__ import annotations
@@ -29,8 +31,13 @@ MAX_ROSTER_BYTES = 1024 * 1024
 #: day for eleven years besides.
 MAX_ROSTER_PEOPLE = 4096
 
-#: The columns read that a version added (docs/store.md).
-COLUMNS = {"facts": {"key": 3, "value": 3}}
+#: The columns a backup's tables must have, with the schema version that added each (docs/store.md).
+COLUMNS = {
+    "games": {"id": 1, "players": 1, "rules": 1, "meta": 1, "started": 1, "finished": 1, "winner": 1, "status": 1,
+              "problem": 1, "clock_jumped": 4},  # not turns: counted again from the events
+    "events": {"game_id": 1, "seq": 1, "payload": 1, "time": 1, "elapsed": 4},
+    "facts": {"key": 3, "value": 3},
+}
 
 #: length() of a text reads it (SQLite before 3.43); octet_length() only the record's header.
 _LEN = "octet_length" if sqlite3.sqlite_version_info >= (3, 43, 0) else "length"
@@ -53,6 +60,7 @@ class Backup:
         self.path = path
         self._db, self._version = file.open_reader(path, box_file=False)  # StoreError: not a store
         try:
+            self._check_shape()
             self._db.execute("BEGIN")  # one snapshot for the whole reading
             self.count = self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         except sqlite3.DatabaseError as err:
@@ -79,6 +87,18 @@ class Backup:
 
     def _has(self, table: str, column: str) -> bool:
         return self._version >= COLUMNS[table][column]
+
+    def _check_shape(self) -> None:
+        """StoreError when a table lacks a column this box reads (the file says a version it is not)."""
+        for table, columns in COLUMNS.items():
+            wanted = {c for c in columns if self._has(table, c)}
+            if not wanted:
+                continue
+            have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            missing = sorted(wanted - have)
+            if missing:
+                raise StoreError(f"not a usable game file (schema version {self._version} but table {table} has no "
+                                 f"column {', '.join(missing)})")
 
     def roster(self):
         """The backup's roster fact as data (None when it has none); Refused when it is too big or not JSON."""
