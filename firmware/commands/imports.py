@@ -33,6 +33,7 @@ from firmware.commands.export import add_config_argument, add_state_dir_argument
 from firmware.commands.replay import MAX_RECORD_BYTES, read_limited
 from firmware.store import Store, StoreError, StoreLockedError, StoreWriteError
 from firmware.store.backupfile import Backup, is_store_file
+from firmware.store.games import is_time
 from firmware.store.incoming import MAX_EVENTS, MAX_GAMES, Importer, Refused, checked, too_many_events
 from firmware.table import person_stats, roster as rosters
 from firmware.table.names import escaped
@@ -106,11 +107,15 @@ def record_game(path: Path):
     started = _time(obj.get("started"), "started")
     finished = _time(obj.get("finished"), "finished")
     status = obj.get("status") if obj.get("status") in ("finished", "abandoned", "open") else None
+    elapsed = obj.get("elapsed")
+    if elapsed is not None and not (is_time(elapsed) and elapsed >= 0):
+        raise Refused(f"elapsed must be the seconds of play, not {shown(str(elapsed))}")
     known = started is not None
     if started is None:
         started = mtime
     return checked(record.players, record.rules, obj.get("meta"), record.events, started=started,
-                   finished=finished, status=status, winner=obj.get("winner"), started_known=known)
+                   finished=finished, status=status, winner=obj.get("winner"), started_known=known,
+                   elapsed=elapsed, clock_jumped=obj.get("date_known") is False)
 
 
 def record_files(folder: Path) -> list[Path]:

@@ -31,7 +31,7 @@ MAX_ROSTER_BYTES = 1024 * 1024
 #: day for eleven years besides.
 MAX_ROSTER_PEOPLE = 4096
 
-#: The columns a backup's tables must have, with the schema version that added each (docs/store.md).
+#: The columns read, by table, with the schema version that added each (docs/store.md).
 COLUMNS = {
     "games": {"id": 1, "players": 1, "rules": 1, "meta": 1, "started": 1, "finished": 1, "winner": 1, "status": 1,
               "problem": 1, "clock_jumped": 4},  # not turns: counted again from the events
@@ -125,10 +125,12 @@ class Backup:
     def games(self) -> Iterator[tuple[str, Incoming | Refused]]:
         """Every game, oldest first, as (a label for messages, the game or why it is refused); an open one as
         abandoned (or finished, when its events end in a win)."""
+        has_clock = self._has("games", "clock_jumped")
         sql = (f"SELECT id, {_SMALL.format('players')}, {_SMALL.format('rules')}, {_SMALL.format('meta')}, "
                f"{_SMALL.format('problem')}, {_NUMBER.format('started')}, typeof(started), "
                f"{_NUMBER.format('finished')}, typeof(finished), {_NUMBER.format('winner')}, typeof(winner), "
-               f"CASE WHEN {_LEN}(status) <= 16 THEN status END FROM games ORDER BY id")
+               f"CASE WHEN {_LEN}(status) <= 16 THEN status END, "
+               f"{_NUMBER.format('clock_jumped') if has_clock else 'NULL'} FROM games ORDER BY id")
         try:
             rows = self._db.execute(sql)
             for row in rows:
@@ -142,7 +144,7 @@ class Backup:
 
     def _game(self, row) -> Incoming:
         (game_id, players, players_len, rules, rules_len, meta, meta_len, problem, problem_len, started, started_t,
-         finished, finished_t, winner, winner_t, status) = row
+         finished, finished_t, winner, winner_t, status, jumped) = row
         for value, size, what in ((players, players_len, "players"), (rules, rules_len, "rules"),
                                   (meta, meta_len, "meta"), (problem, problem_len, "its damage note")):
             if value is None and size is not None:
@@ -166,23 +168,25 @@ class Backup:
                           else f"winner is not a player ({winner_t})")
         if status not in STATUSES:
             raise Refused(f"status {status!r:.20} is unknown" if status is not None else "status is unknown")
-        events, times = self._events(game_id)
+        events, times, elapsed = self._events(game_id)
         return checked(players, rules, meta, events, started=started, finished=finished,
-                       status=None if status == "open" else status, winner=winner, times=times)
+                       status=None if status == "open" else status, winner=winner, times=times,
+                       elapsed=elapsed, clock_jumped=bool(jumped))
 
     def _events(self, game_id):
-        """The game's events and their times; Refused when one is bad or big."""
+        """The game's events, their times and play times (None when not kept); Refused when one is bad or big."""
         db = self._db
         try:
             count = db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
             if count > MAX_EVENTS:
                 raise Refused(too_many_events(count))
+            elapsed_col = _NUMBER.format("elapsed") if self._has("events", "elapsed") else "NULL"
             rows = db.execute(
                 f"SELECT seq, CASE WHEN {_LEN}(payload) <= {MAX_EVENT_BYTES} THEN payload END, {_LEN}(payload), "
-                f"{_NUMBER.format('time')} FROM events WHERE game_id = ? ORDER BY seq",
+                f"{_NUMBER.format('time')}, {elapsed_col} FROM events WHERE game_id = ? ORDER BY seq",
                 (game_id,))
-            events, times = [], []
-            for i, (seq, payload, size, when) in enumerate(rows, 1):
+            events, times, spent = [], [], []
+            for i, (seq, payload, size, when, elapsed) in enumerate(rows, 1):
                 if seq != i:
                     raise Refused(f"event {i}: missing (the next stored event is number {seq!r:.20})")
                 if payload is None:
@@ -192,11 +196,12 @@ class Backup:
                     raise Refused(f"event {i}: its time is not a number")
                 events.append(_event(i, payload))
                 times.append(when)
+                spent.append(elapsed if elapsed is not None and is_time(elapsed) and elapsed >= 0 else None)
         except sqlite3.DatabaseError as err:
             if not is_corruption(err):
                 raise
             raise Refused(f"damaged (its events are unreadable: {one_line(err)})") from None
-        return tuple(events), tuple(times)
+        return tuple(events), tuple(times), tuple(spent) if any(s is not None for s in spent) else None
 
 
 _EVENTS: dict = {}  # an event's stored text to the event: the same few hundred texts again and again

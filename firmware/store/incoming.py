@@ -58,6 +58,8 @@ class Incoming:
     times: tuple[float, ...]  # when each event was saved
     turns: int = 0  # turns begun, as the store keeps them for history
     started_known: bool = True  # False when the record did not say (the file's time stands in)
+    elapsed: tuple[float | None, ...] | None = None  # each event's seconds of play (None: not kept)
+    clock_jumped: bool = False  # the dates are not to be trusted (the box saw its clock jump)
 
 
 def parse_cell(text, what: str):
@@ -100,14 +102,16 @@ def payload_text(event: Event) -> str:
 
 
 def checked(players, rules: Rules, meta, events, *, started: float, finished: float | None, status: str | None,
-            winner, times: tuple[float, ...] | None = None, started_known: bool = True) -> Incoming:
+            winner, times: tuple[float, ...] | None = None, started_known: bool = True,
+            elapsed: tuple[float | None, ...] | float | None = None, clock_jumped: bool = False) -> Incoming:
     """An :class:`Incoming` game whose events replay; :class:`Refused` (one line) when they do not.
 
     A game whose events end in a win is finished with that winner (a winner
     or status stated otherwise is refused); a game said to be finished
     without a winning event keeps the stated winner (a player, or none), as
     the box's finish does; any other game is added as abandoned (it can be
-    continued).
+    continued). ``elapsed`` is each event's play time, or the game's (a
+    record's), spread over its events as ``times`` are when not given.
     """
     if len(events) > MAX_EVENTS:
         raise Refused(too_many_events(len(events)))
@@ -137,9 +141,13 @@ def checked(players, rules: Rules, meta, events, *, started: float, finished: fl
     if times is None or len(times) != n:
         end = finished if finished is not None and finished >= started else started
         times = tuple(started + (end - started) * i / max(1, n) for i in range(1, n + 1))
+    if elapsed is not None and not isinstance(elapsed, tuple):
+        elapsed = tuple(elapsed * i / n for i in range(1, n + 1))
+    if elapsed is not None and len(elapsed) != n:
+        elapsed = None
     return Incoming(tuple(players), rules, bounded_meta(meta), tuple(events), started,
                     finished if status == "finished" else (finished or (times[-1] if times else started)),
-                    status, winner, tuple(times), turns_played(state), started_known)
+                    status, winner, tuple(times), turns_played(state), started_known, elapsed, bool(clock_jumped))
 
 
 def too_many_events(count: int) -> str:
@@ -199,14 +207,15 @@ class Importer:
         def insert(db: sqlite3.Connection) -> None:
             for (game, payloads), tally in zip(games, tallies):
                 cur = db.execute(
-                    "INSERT INTO games (players, rules, meta, started, finished, winner, status, turns) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO games (players, rules, meta, started, finished, winner, status, turns, clock_jumped)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (_dump(list(game.players)), _dump(game.rules.to_json()), _dump(game.meta), game.started,
-                     game.finished, game.winner, game.status, game.turns))
+                     game.finished, game.winner, game.status, game.turns, 1 if game.clock_jumped else None))
                 game_id = cur.lastrowid
-                db.executemany("INSERT INTO events (game_id, seq, payload, time) VALUES (?, ?, ?, ?)",
-                               [(game_id, seq, payload, when)
-                                for seq, (payload, when) in enumerate(zip(payloads, game.times), 1)])
+                elapsed = game.elapsed or (None,) * len(payloads)
+                db.executemany("INSERT INTO events (game_id, seq, payload, time, elapsed) VALUES (?, ?, ?, ?, ?)",
+                               [(game_id, seq, payload, when, spent) for seq, (payload, when, spent)
+                                in enumerate(zip(payloads, game.times, elapsed), 1)])
                 if tally is not None:
                     db.execute("INSERT OR REPLACE INTO facts (key, value, time) VALUES (?, ?, ?)",
                                (f"tally:{game_id}", _dump(tally), time.time()))
