@@ -3,9 +3,10 @@
 A backup is a store file of any version this box reads (``cantstop-box
 backup``, or a box's own ``games.sqlite3`` copied off its card). It is read
 through a read-only connection, in one snapshot, without the store's reading
-half: every cell's size is asked of SQLite (``length()``) before the cell is
-fetched, so a cell of megabytes is refused without being read into Python,
-and the games are read one at a time, in id order. A file whose tables lack
+half but with its guarded cell reader (:mod:`.jsontext`): every cell's size
+is asked of SQLite (``length()``) before the cell is fetched, so a cell of
+megabytes is refused without being read into Python, and the games are read
+one at a time, in id order. A file whose tables lack
 a column this box reads (a schema that is not what its version says) is no
 usable game file: nothing is read from it.
 """
@@ -22,11 +23,12 @@ from engine import CantStopError, RecordError, Rules
 from . import file
 from .errors import StoreError, is_corruption, one_line
 from .games import STATUSES, is_time
-from .incoming import (MAX_CELL_BYTES, MAX_EVENT_BYTES, MAX_EVENTS, MAX_GAMES, Incoming, Refused, checked,
-                       parse_cell, too_big, too_many_events)
+from .incoming import MAX_EVENT_CHARS, MAX_EVENTS, MAX_GAMES, Incoming, Refused, checked, parse_cell, too_many_events
+from .jsontext import FACT_CHARS, Unread, fetched, sized
 
-#: The biggest roster a backup brings: one of 64 names takes under 10 KB; this holds thousands of people.
-MAX_ROSTER_BYTES = 1024 * 1024
+#: The longest roster a backup brings (characters), the store's bound for a fact: one of 64 names takes under
+#: 10,000; this holds thousands of people.
+MAX_ROSTER_CHARS = FACT_CHARS
 #: The most people (and old names, and renames) it may list: 64 on the screen, and one removed every
 #: day for eleven years besides.
 MAX_ROSTER_PEOPLE = 4096
@@ -39,10 +41,7 @@ COLUMNS = {
     "facts": {"key": 3, "value": 3},
 }
 
-#: length() of a text reads it (SQLite before 3.43); octet_length() only the record's header.
-_LEN = "octet_length" if sqlite3.sqlite_version_info >= (3, 43, 0) else "length"
 _NUMBER = "CASE WHEN typeof({0}) IN ('integer', 'real') THEN {0} END"
-_SMALL = f"CASE WHEN {_LEN}({{0}}) <= {MAX_CELL_BYTES} THEN {{0}} END, {_LEN}({{0}})"
 
 
 def is_store_file(path: pathlib.Path) -> bool:
@@ -105,16 +104,13 @@ class Backup:
         if not self._has("facts", "value"):
             return None
         try:
-            row = self._db.execute(f"SELECT CASE WHEN {_LEN}(value) <= ? THEN value END, {_LEN}(value) FROM facts "
-                                   "WHERE key = 'roster'", (MAX_ROSTER_BYTES,)).fetchone()
+            row = self._db.execute(f"SELECT {sized('value', MAX_ROSTER_CHARS)} FROM facts WHERE key = 'roster'"
+                                   ).fetchone()
         except sqlite3.DatabaseError as err:
-            raise Refused(f"unreadable ({one_line(err)})") from None
+            raise Refused(f"the roster: unreadable ({one_line(err)})") from None
         if row is None:
             return None
-        if row[0] is None:
-            raise Refused(f"the roster is bigger than {MAX_ROSTER_BYTES // (1024 * 1024)} MB (one of 64 names "
-                          "takes under 10 KB)")
-        raw = parse_cell(row[0], "the roster")
+        raw = parse_cell(fetched(row[0]), "the roster", limit=MAX_ROSTER_CHARS)
         for part in ("people", "legacy", "names", "renamed") if isinstance(raw, dict) else ():
             entries = raw.get(part)
             if isinstance(entries, (list, dict)) and len(entries) > MAX_ROSTER_PEOPLE:
@@ -126,10 +122,10 @@ class Backup:
         """Every game, oldest first, as (a label for messages, the game or why it is refused); an open one as
         abandoned (or finished, when its events end in a win)."""
         has_clock = self._has("games", "clock_jumped")
-        sql = (f"SELECT id, {_SMALL.format('players')}, {_SMALL.format('rules')}, {_SMALL.format('meta')}, "
-               f"{_SMALL.format('problem')}, {_NUMBER.format('started')}, typeof(started), "
+        sql = (f"SELECT id, {sized('players')}, {sized('rules')}, {sized('meta')}, {sized('problem')}, "
+               f"{_NUMBER.format('started')}, typeof(started), "
                f"{_NUMBER.format('finished')}, typeof(finished), {_NUMBER.format('winner')}, typeof(winner), "
-               f"CASE WHEN {_LEN}(status) <= 16 THEN status END, "
+               f"CASE WHEN length(status) <= 16 THEN status END, "
                f"{_NUMBER.format('clock_jumped') if has_clock else 'NULL'} FROM games ORDER BY id")
         try:
             rows = self._db.execute(sql)
@@ -143,12 +139,11 @@ class Backup:
             raise StoreError(f"not a usable game file (its games are unreadable: {one_line(err)})") from None
 
     def _game(self, row) -> Incoming:
-        (game_id, players, players_len, rules, rules_len, meta, meta_len, problem, problem_len, started, started_t,
-         finished, finished_t, winner, winner_t, status, jumped) = row
-        for value, size, what in ((players, players_len, "players"), (rules, rules_len, "rules"),
-                                  (meta, meta_len, "meta"), (problem, problem_len, "its damage note")):
-            if value is None and size is not None:
-                raise Refused(too_big(what))
+        (game_id, players, rules, meta, problem, started, started_t, finished, finished_t, winner, winner_t, status,
+         jumped) = row
+        players, rules, meta, problem = (fetched(c) for c in (players, rules, meta, problem))
+        if isinstance(problem, Unread):
+            raise Refused("damaged (its damage note is too big to read)")
         if problem is not None:
             raise Refused(f"damaged ({' '.join(str(problem).split())[:160]})")
         players = parse_cell(players, "players")
@@ -182,16 +177,12 @@ class Backup:
                 raise Refused(too_many_events(count))
             elapsed_col = _NUMBER.format("elapsed") if self._has("events", "elapsed") else "NULL"
             rows = db.execute(
-                f"SELECT seq, CASE WHEN {_LEN}(payload) <= {MAX_EVENT_BYTES} THEN payload END, {_LEN}(payload), "
-                f"{_NUMBER.format('time')}, {elapsed_col} FROM events WHERE game_id = ? ORDER BY seq",
-                (game_id,))
+                f"SELECT seq, {sized('payload', MAX_EVENT_CHARS)}, {_NUMBER.format('time')}, {elapsed_col} "
+                "FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
             events, times, spent = [], [], []
-            for i, (seq, payload, size, when, elapsed) in enumerate(rows, 1):
+            for i, (seq, payload, when, elapsed) in enumerate(rows, 1):
                 if seq != i:
                     raise Refused(f"event {i}: missing (the next stored event is number {seq!r:.20})")
-                if payload is None:
-                    raise Refused(f"event {i}: bigger than {MAX_EVENT_BYTES} bytes (an event takes under 30)"
-                                  if size is not None else f"event {i}: empty")
                 if when is None or not is_time(when):
                     raise Refused(f"event {i}: its time is not a number")
                 events.append(_event(i, payload))
@@ -208,11 +199,11 @@ _EVENTS: dict = {}  # an event's stored text to the event: the same few hundred 
 
 
 def _event(i: int, payload):
-    event = _EVENTS.get(payload)
+    event = _EVENTS.get(payload) if isinstance(payload, (str, bytes)) else None
     if event is not None:
         return event
     try:
-        event = engine.event_from_json(parse_cell(payload, f"event {i}"))
+        event = engine.event_from_json(parse_cell(fetched(payload), f"event {i}", limit=MAX_EVENT_CHARS))
     except RecordError as err:
         raise Refused(f"event {i}: {err}") from None
     if len(_EVENTS) < 4096:

@@ -13,13 +13,14 @@ events and, when known, start second), so telling 10,000 twins apart takes
 
 The bounds (:data:`MAX_EVENTS` and the rest) are far above any game played;
 they keep a hostile or broken file from filling the memory of a Pi or the
-card (docs/backup.md, *Bounds*).
+card (docs/backup.md, *Bounds*). A cell is read, and kept, within the bounds
+of the store's one guarded reader (:mod:`.jsontext`): a game imported never
+reads as damaged.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 import engine
 from engine import CantStopError, Event, IllegalEventError, Rules
 
+from . import jsontext
 from .errors import one_line
 from .games import turns_played
 from .jsontext import dump as _dump
@@ -35,10 +37,9 @@ from .jsontext import dump as _dump
 #: The most events one game may have: a long game has a few hundred, a 4-player game of
 #: players who never stop of their own about 4,500 (random play, 300 games).
 MAX_EVENTS = 50_000
-#: The biggest JSON text of a game's players, rules or meta (the seats), or of a damage note: a real one is under 1 KB.
-MAX_CELL_BYTES = 64 * 1024
-#: The biggest event's JSON text: a real one is at most 22 bytes (``{"roll":[1,2,3,4]}``).
-MAX_EVENT_BYTES = 1024
+#: The longest event's JSON text (characters): a real one is at most 22 (``{"roll":[1,2,3,4]}``). A game's
+#: players, rules and meta are read and kept within the store's own bound (:data:`.jsontext.CELL_CHARS`).
+MAX_EVENT_CHARS = 1024
 #: The most games (or records) one import reads: ten games a day for 27 years.
 MAX_GAMES = 100_000
 
@@ -66,31 +67,34 @@ class Incoming:
     clock_jumped: bool = False  # the dates are not to be trusted (the box saw its clock jump)
 
 
-def parse_cell(text, what: str):
-    """A JSON text as data, whatever its depth; Refused naming ``what`` when it is not JSON."""
+def parse_cell(text, what: str, *, limit: int = jsontext.CELL_CHARS):
+    """A stored cell's value, read as the store reads one (:func:`.jsontext.load`); Refused naming ``what``."""
     try:
-        return json.loads(text)
-    except RecursionError:
-        raise Refused(f"{what} is not JSON (nested too deeply)") from None
-    except (ValueError, TypeError) as err:
-        raise Refused(f"{what} is not JSON ({one_line(err)[:60]})") from None
+        return jsontext.load(text, limit=limit)
+    except jsontext.CellError as err:
+        raise Refused(f"{what}: {err}") from None
+
+
+def kept_cell(value, what: str) -> str:
+    """``value``'s text as the store keeps it; Refused when the store would not read it back (too long or deep)."""
+    try:
+        text = _dump(value)
+    except (TypeError, ValueError, RecursionError):
+        raise Refused(f"{what}: not JSON data") from None
+    if len(text) > jsontext.CELL_CHARS:
+        raise Refused(f"{what}: too big to keep ({len(text):,} characters; at most {jsontext.CELL_CHARS:,}, and a "
+                      "real game's take under 1,000)")
+    if jsontext.nesting(text) > jsontext.MAX_DEPTH:
+        raise Refused(f"{what}: nested more than {jsontext.MAX_DEPTH} deep")
+    return text
 
 
 def bounded_meta(meta) -> dict:
-    """The meta to keep (an object, else none); Refused when its text is over :data:`MAX_CELL_BYTES`."""
+    """The meta to keep (an object, else none); Refused when the store would not read it back."""
     if not isinstance(meta, dict):
         return {}
-    try:
-        size = len(_dump(meta).encode())
-    except (TypeError, ValueError, RecursionError):
-        raise Refused("meta is not JSON data") from None
-    if size > MAX_CELL_BYTES:
-        raise Refused(too_big("meta"))
+    kept_cell(meta, "meta")
     return meta
-
-
-def too_big(what: str) -> str:
-    return f"{what} is bigger than {MAX_CELL_BYTES // 1024} KB (a real game's is under 1 KB)"
 
 
 _CANON: dict[Event, str] = {}  # an event's text as the store keeps it: the same few hundred again and again
@@ -123,8 +127,7 @@ def checked(players, rules: Rules, meta, events, *, started: float, finished: fl
         state = engine.new_game(list(players), rules)
     except CantStopError as err:
         raise Refused(one_line(err)[:160]) from None
-    if len(_dump(list(players)).encode()) > MAX_CELL_BYTES:
-        raise Refused(too_big("the players' names"))
+    kept_cell(list(players), "players")
     for i, event in enumerate(events, 1):
         try:
             state = engine.apply(state, event)
@@ -214,10 +217,11 @@ class Importer:
         db = store._connection()
         # a game's count of events is its last seq (a seek in the events' key, where COUNT(*) reads them all)
         for game_id, players, rules, started, last in db.execute(
-                "SELECT id, players, rules, started, (SELECT MAX(seq) FROM events WHERE game_id = games.id)"
-                " FROM games"):
+                f"SELECT id, {jsontext.sized('players')}, {jsontext.sized('rules')}, started,"
+                " (SELECT MAX(seq) FROM events WHERE game_id = games.id) FROM games"):
             try:
-                key = same_key(json.loads(players), Rules.from_json(json.loads(rules)), last or 0)
+                players, rules = jsontext.load(jsontext.fetched(players)), jsontext.load(jsontext.fetched(rules))
+                key = same_key(players, Rules.from_json(rules), last or 0)
                 second = int(started)
             except (ValueError, TypeError, OverflowError, RecursionError, CantStopError):
                 continue  # a damaged row is no game to compare with

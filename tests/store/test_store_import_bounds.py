@@ -12,8 +12,8 @@ import shutil
 import pytest
 
 from firmware.store import Store
-from firmware.store.backupfile import MAX_ROSTER_BYTES
-from firmware.store.incoming import MAX_CELL_BYTES, MAX_EVENTS
+from firmware.store import jsontext
+from firmware.store.incoming import MAX_EVENTS
 from tests.kit.importkit import RECORDS, change, command, deep, endless_turns, make_backup, run_import
 
 
@@ -36,6 +36,7 @@ def test_a_record_nested_100000_deep_is_refused_alone(tmp_path, capsys):
 @pytest.mark.parametrize("column, cell", [
     ("meta", deep(20_000)),    # under the cell bound: refused for its depth
     ("meta", deep(100_000)),   # over it: refused for its size, unread
+    ("meta", '{"seats": ' + deep(40) + "}"),  # parsed, but deeper than the store reads back
     ("players", '["Red", ' + deep(20_000) + "]"),
     ("rules", deep(20_000)),
 ])
@@ -46,7 +47,8 @@ def test_a_backup_game_with_a_deep_cell_is_refused_and_the_other_50_come_in(stat
     card = tmp_path / "card"
     code, out, err = run_import(capsys, backup, card)
     assert code == 2 and len(err) == 1 and err[0].startswith("cantstop-box import: b.sqlite3, game 26: refused: ")
-    assert ("nested too deeply" in err[0]) or ("bigger than 64 KB" in err[0])
+    assert err[0].endswith(f"refused: {column}: not valid JSON: nested more than 32 deep") or \
+        err[0].endswith(f"refused: {column}: too big to read (200,000 characters; at most 65,536)")
     assert out == f"imported 50 games into {card}; refused 0 already there and 1 not legal\n"
 
 
@@ -55,8 +57,8 @@ def test_a_deep_roster_in_a_backup_is_refused_and_its_games_come_in(state_dir, c
     change(backup, "INSERT OR REPLACE INTO facts (key, value, time) VALUES ('roster', ?, 0)", params=(deep(20_000),))
     card = tmp_path / "card"
     code, out, err = run_import(capsys, backup, card)
-    assert code == 2 and err == ["cantstop-box import: b.sqlite3, its roster: refused: the roster is not JSON "
-                                 "(nested too deeply); its games count by their names"]
+    assert code == 2 and err == ["cantstop-box import: b.sqlite3, its roster: refused: the roster: not valid JSON: "
+                                 "nested more than 32 deep; its games count by their names"]
     assert out.startswith("imported 3 games")
 
 
@@ -119,9 +121,10 @@ def test_a_backup_cell_of_megabytes_is_refused_without_filling_the_memory(state_
     done, took, peak = command("import", str(backup), "--state-dir", str(tmp_path / "card"))
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
-        "cantstop-box import: b.sqlite3, game 2: refused: meta is bigger than 64 KB (a real game's is under 1 KB)",
-        f"cantstop-box import: b.sqlite3, game 3: refused: event {_last(backup)}: bigger than 1024 bytes "
-        "(an event takes under 30)"]
+        "cantstop-box import: b.sqlite3, game 2: refused: meta: too big to read (40,000,009 characters; at most "
+        "65,536)",
+        f"cantstop-box import: b.sqlite3, game 3: refused: event {_last(backup)}: too big to read (2,023 characters; "
+        "at most 1,024)"]
     assert done.stdout.startswith("imported 1 games")
     assert peak < 120, f"{peak:.0f} MB"  # the cell is never a Python string (SQLite reads it once to count it)
     with Store.open(tmp_path / "card", readonly=True) as store:
@@ -147,9 +150,9 @@ def test_a_backups_12_mb_roster_is_refused_and_its_games_count_by_name(state_dir
     change(backup, "INSERT OR REPLACE INTO facts (key, value, time) VALUES ('roster', ?, 0)", params=(roster,))
     card = tmp_path / "card"
     code, out, err = run_import(capsys, backup, card)
-    assert code == 2 and err == [f"cantstop-box import: b.sqlite3, its roster: refused: the roster is bigger than "
-                                 f"{MAX_ROSTER_BYTES // 2 ** 20} MB (one of 64 names takes under 10 KB); its games "
-                                 "count by their names"]
+    assert code == 2 and err == [f"cantstop-box import: b.sqlite3, its roster: refused: the roster: too big to read "
+                                 f"({len(roster):,} characters; at most {jsontext.FACT_CHARS:,}); its games count "
+                                 "by their names"]
     assert out.startswith("imported 2 games")
     with Store.open(card, readonly=True) as store:
         assert store.fact("roster") is None
@@ -166,8 +169,18 @@ def test_a_backups_roster_of_too_many_people_is_refused(state_dir, clock, tmp_pa
 
 def test_a_record_with_meta_over_the_cell_bound_is_refused(tmp_path, capsys):
     record = json.loads((RECORDS / "two_players.json").read_text())
-    record["meta"] = {"x": "a" * (MAX_CELL_BYTES + 1)}
+    record["meta"] = {"x": "a" * jsontext.CELL_CHARS}
     (tmp_path / "g.json").write_text(json.dumps(record))
     code, out, err = run_import(capsys, tmp_path / "g.json", tmp_path / "card")
-    assert code == 2 and err == ["cantstop-box import: g.json: refused: meta is bigger than 64 KB (a real game's "
-                                 "is under 1 KB)"]
+    assert code == 2 and err == [f"cantstop-box import: g.json: refused: meta: too big to keep "
+                                 f"({jsontext.CELL_CHARS + 8:,} characters; at most {jsontext.CELL_CHARS:,}, and a "
+                                 "real game's take under 1,000)"]
+
+
+def test_a_record_whose_meta_nests_deeper_than_the_store_reads_is_refused(tmp_path, capsys):
+    """Kept, it would read back as a damaged game: the store reads a cell 32 deep at most."""
+    record = json.loads((RECORDS / "two_players.json").read_text())
+    record["meta"] = {"seats": json.loads(deep(40))}
+    (tmp_path / "g.json").write_text(json.dumps(record))
+    code, out, err = run_import(capsys, tmp_path / "g.json", tmp_path / "card")
+    assert code == 2 and err == ["cantstop-box import: g.json: refused: meta: nested more than 32 deep"]
