@@ -18,6 +18,7 @@ refused in one line. Ctrl-C stops a long series (exit status 130).
 """
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -97,11 +98,34 @@ def iter_results(kinds, games: int, seed: int, rules=None, max_turns: int = 500,
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(workers, initializer=_ignore_ctrl_c) as pool:
+    with _born_ignoring_ctrl_c():
+        pool = context.Pool(workers, initializer=_ignore_ctrl_c)
+    with pool:
         # Pool.imap would queue every job at once; a window of jobs keeps memory flat.
         while window := list(itertools.islice(jobs, 4 * workers)):
             for part in pool.imap(_part, window):  # in order: the summary does not depend on scheduling
                 yield from part
+
+
+@contextlib.contextmanager
+def _born_ignoring_ctrl_c():
+    """Ctrl-C ignored while the workers are forked, so none is born able to die of it.
+
+    A worker forked a moment before a Ctrl-C, and not yet in its initializer, used to die of the
+    KeyboardInterrupt; the pool then never stopped. Forked workers inherit the ignoring; the parent's
+    own Ctrl-C comes back at once (off the main thread, where signals cannot be set, nothing changes).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _ignore_ctrl_c() -> None:
