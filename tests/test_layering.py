@@ -19,6 +19,7 @@ ones resolved against the file's package, ``from package import module`` seen as
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from collections.abc import Iterator
@@ -66,6 +67,16 @@ def imports_of(path: Path, root: Path) -> Iterator[tuple[int, str]]:
     ``from a import b`` yields ``a``, and ``a.b`` too where ``a/b.py`` or ``a/b/`` is in ``root``: the
     module it really loads.
     """
+    return iter(_imports(path, root, path.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(path: Path, root: Path, _changed: int) -> tuple[tuple[int, str], ...]:
+    """The imports of one version of a file, read once for all the checks (``_changed``: its mtime)."""
+    return tuple(_read_imports(path, root))
+
+
+def _read_imports(path: Path, root: Path) -> Iterator[tuple[int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     package = _package_of(path, root)
     for node in ast.walk(tree):
@@ -90,6 +101,7 @@ def imports_of(path: Path, root: Path) -> Iterator[tuple[int, str]]:
             yield node.lineno, node.args[0].value
 
 
+@functools.lru_cache(maxsize=None)
 def _is_module(root: Path, dotted: str) -> bool:
     path = root.joinpath(*dotted.split("."))
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
