@@ -116,7 +116,10 @@ gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
+# Installs what it draws with (Debian's chromium, its driver, the CJK fonts) when they are missing.
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 web-gallery: $(STAMP)
+	bash deploy/ci-deps.sh chromium=chromium chromedriver=chromium-driver $(CJK_FONT)=fonts-noto-cjk
 	$(PY) -m tools.web_gallery docs/gallery/web
 
 golden: $(STAMP)

@@ -4,6 +4,8 @@
 #   the shell linter (package "shellcheck"): lints deploy/*.sh
 # or the ones named as TOOL=PACKAGE arguments, e.g. the web view's browser tests'
 #   deploy/ci-deps.sh chromium=chromium chromedriver=chromium-driver
+# A TOOL that starts with / is a file the package puts there (fonts have no command):
+#   deploy/ci-deps.sh /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc=fonts-noto-cjk
 # Idempotent and quiet: does nothing when all are there, runs
 # `apt-get update` only when apt knows no candidate for a missing package.
 # Called by .ci/run before `make test`. Without root it uses sudo if present.
@@ -13,7 +15,11 @@ if [ $# -gt 0 ]; then wanted=("$@"); else wanted=(systemd-analyze=systemd shellc
 missing=()
 for pair in "${wanted[@]}"; do
     tool=${pair%%=*}
-    command -v "$tool" >/dev/null 2>&1 || missing+=("${pair#*=}")
+    if [ "${tool#/}" != "$tool" ]; then
+        [ -e "$tool" ] || missing+=("${pair#*=}")
+    else
+        command -v "$tool" >/dev/null 2>&1 || missing+=("${pair#*=}")
+    fi
 done
 [ "${#missing[@]}" -eq 0 ] && exit 0
 

@@ -39,8 +39,8 @@ def files_under(path: Path) -> dict[str, bytes]:
 
 
 
-def ci_deps(bin_dir: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([BASH, str(CI_DEPS)], capture_output=True, text=True, timeout=60,
+def ci_deps(bin_dir: Path, *wanted: str) -> subprocess.CompletedProcess:
+    return subprocess.run([BASH, str(CI_DEPS), *wanted], capture_output=True, text=True, timeout=60,
                           env={"PATH": str(bin_dir), "HOME": "/nonexistent"})
 
 

@@ -33,3 +33,14 @@ def test_deploy_ci_deps_does_nothing_when_tools_are_there(fake_bin):
     done = ci_deps(bin_dir)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert not log.exists()
+
+
+def test_deploy_ci_deps_takes_a_file_for_a_package_without_a_command(fake_bin, tmp_path):
+    """Fonts have no command: a TOOL starting with / is a file the package installs (make web-gallery's fonts)."""
+    bin_dir, log = fake_bin
+    add_tool(bin_dir, "chromium")
+    there, gone = tmp_path / "there.ttc", tmp_path / "gone.ttc"
+    there.touch()
+    done = ci_deps(bin_dir, "chromium=chromium", f"{there}=fonts-here", f"{gone}=fonts-noto-cjk")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert log.read_text().splitlines()[-1] == "apt-get install -y -qq --no-install-recommends fonts-noto-cjk"
