@@ -58,17 +58,21 @@ def shaded_rows(image: Image.Image) -> list[str]:
         if 1 not in top and 1 not in bottom:  # no grey (every row of a 1-bit frame): plain half blocks
             rows.append("".join(BLOCKS[t == 2, b == 2] for t, b in zip(top, bottom)))
             continue
-        parts, style = [], ""
-        for t, b in zip(top, bottom):
-            colour, char = cell(t, b)
-            if colour != style:
-                parts.append((PLAIN if style else "") + colour)
-                style = colour
-            parts.append(char)
-        if style:
-            parts.append(PLAIN)
-        rows.append("".join(parts))
+        rows.append(_styled(cell(t, b) for t, b in zip(top, bottom)))
     return rows
+
+
+def _styled(cells) -> str:
+    """A row of (colour escape or "", character) cells as text: an escape only where the colour changes."""
+    parts, style = [], ""
+    for colour, char in cells:
+        if colour != style:
+            parts.append((PLAIN if style else "") + colour)
+            style = colour
+        parts.append(char)
+    if style:
+        parts.append(PLAIN)
+    return "".join(parts)
 
 
 #: A cell of four pixels, two by two (bits: 1 top left, 2 top right, 4 bottom left, 8 bottom right).
@@ -104,14 +108,5 @@ def quadrant_rows(image: Image.Image) -> list[str]:
     rows = []
     for y in range(0, height, 2):
         top, bottom = kinds[y * width:(y + 1) * width], kinds[(y + 1) * width:(y + 2) * width]
-        parts, style = [], ""
-        for x in range(0, width, 2):
-            colour, char = quadrant((top[x], top[x + 1], bottom[x], bottom[x + 1]))
-            if colour != style:
-                parts.append((PLAIN if style else "") + colour)
-                style = colour
-            parts.append(char)
-        if style:
-            parts.append(PLAIN)
-        rows.append("".join(parts))
+        rows.append(_styled(quadrant((top[x], top[x + 1], bottom[x], bottom[x + 1])) for x in range(0, width, 2)))
     return rows
