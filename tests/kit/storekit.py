@@ -127,3 +127,24 @@ def as_version_4(path: Path) -> None:
     db = sqlite3.connect(path)
     db.executescript(AS_VERSION_4)
     db.close()
+
+
+#: Two named seats, as a game's meta keeps them.
+ANN_AND_BOB = {"seats": [{"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Blue", "bot": None, "name": "Bob"}]}
+
+
+def finished_and_open(state_dir, clock) -> int:
+    """Game 1 finished by Ann and Bob (3 s a move), game 2 open with 9 events; the finished game's event count."""
+    from firmware.store import Store
+
+    with Store.open(state_dir, clock=clock) as store:
+        store._db.execute("PRAGMA synchronous=OFF")  # setup only
+        won, _ = play_to_end(seed=21)
+        first = store.new_game(["Red", "Blue"], Rules(), meta=ANN_AND_BOB)
+        for event in won:
+            clock.advance(3)
+            store.append(first.id, event)
+        second = store.new_game(["Red", "Blue"], Rules(), meta=ANN_AND_BOB)
+        for event in random_events(9, seed=4)[0]:
+            store.append(second.id, event)
+    return len(won)

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import Rules
 from firmware import views
 from firmware.commands.cli import main
 from firmware.store import DB_NAME, Store, jsontext
 from tests.kit.rig import Rig
-from tests.kit.storekit import play_to_end, random_events
+from tests.kit.storekit import finished_and_open
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,23 +30,12 @@ CELLS = {
     "100,000 deep": "[" * 100_000 + "]" * 100_000,
     "2 MB": '"' + "x" * 2_000_000 + '"',
 }
-SEATS = {"seats": [{"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Blue", "bot": None, "name": "Bob"}]}
 
 
 @pytest.fixture
 def filled(state_dir, clock):
     """Game 1 finished (Ann and Bob), game 2 open, 9 events in."""
-    with Store.open(state_dir, clock=clock) as store:
-        store._db.execute("PRAGMA synchronous=OFF")  # setup only
-        won, _ = play_to_end(seed=21)
-        first = store.new_game(["Red", "Blue"], Rules(), meta=SEATS)
-        for event in won:
-            clock.advance(3)
-            store.append(first.id, event)
-        second = store.new_game(["Red", "Blue"], Rules(), meta=SEATS)
-        for event in random_events(9, seed=4)[0]:
-            store.append(second.id, event)
-    return len(won)
+    return finished_and_open(state_dir, clock)
 
 
 def damage(state_dir, sql, cell):

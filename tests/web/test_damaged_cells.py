@@ -14,13 +14,11 @@ import tracemalloc
 import httpx
 import pytest
 
-from engine import Rules
-from firmware.store import DB_NAME, Store
+from firmware.store import DB_NAME
 from tests.kit.clock import FakeClock
-from tests.kit.storekit import play_to_end, random_events
+from tests.kit.storekit import finished_and_open
 from tests.web.server import Server
 
-SEATS = {"seats": [{"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Blue", "bot": None, "name": "Bob"}]}
 DEEP = {"20,000 deep": "[" * 20_000 + "]" * 20_000, "100,000 deep": "[" * 100_000 + "]" * 100_000}
 CELLS = {  # where in game 1, or in game 2 (open), a damaged cell goes
     "event": "UPDATE events SET payload = ? WHERE game_id = {game} AND seq = 5",
@@ -33,17 +31,7 @@ CELLS = {  # where in game 1, or in game 2 (open), a damaged cell goes
 @pytest.fixture
 def stored(tmp_path):
     """Game 1 finished (Ann and Bob), game 2 open, 9 events in, in the store the web view reads."""
-    clock = FakeClock(1_700_000_000.0)
-    with Store.open(tmp_path, clock=clock) as store:
-        store._db.execute("PRAGMA synchronous=OFF")  # setup only
-        won, _ = play_to_end(seed=21)
-        first = store.new_game(["Red", "Blue"], Rules(), meta=SEATS)
-        for event in won:
-            clock.advance(3)
-            store.append(first.id, event)
-        second = store.new_game(["Red", "Blue"], Rules(), meta=SEATS)
-        for event in random_events(9, seed=4)[0]:
-            store.append(second.id, event)
+    finished_and_open(tmp_path, FakeClock(1_700_000_000.0))
     return tmp_path
 
 
