@@ -32,7 +32,6 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +39,7 @@ from pathlib import Path
 
 from engine import ALL_ROLLS, STOP, Phase, Roll, Rules, apply, can_stop, new_game
 from firmware.store import DB_NAME, Store
+from tests.kit.peak import measure
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -115,38 +115,11 @@ def write_records(folder: Path, count: int, one_shape: bool = False) -> None:
         (folder / f"game-{i:05d}.json").write_text(json.dumps(obj, ensure_ascii=False), encoding="utf-8")
 
 
-#: The command line, then its own peak memory (VmHWM: of this program only, where a child's ru_maxrss
-#: also counts the pages of the process it was forked from) written to the file $PEAK_TO names.
-_MEASURED = """
-import os, sys
-from firmware.commands.cli import main
-try:
-    code = main(sys.argv[1:])
-finally:
-    with open("/proc/self/status") as f:
-        peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
-    with open(os.environ["PEAK_TO"], "w") as f:
-        f.write(peak)
-sys.exit(code)
-"""
-
-
 def command(code: Path, *words: str) -> tuple[float, float, float, str]:
     """(seconds, processor seconds, peak MB, the summary line) of one ``cantstop-box`` process run from ``code``."""
-    with tempfile.TemporaryDirectory() as where:
-        peak_to = Path(where) / "peak"
-        env = dict(os.environ, PYTHONPATH=str(code), PEAK_TO=str(peak_to))
-        t = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _MEASURED, *words], cwd=code, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        took = time.perf_counter() - t
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        proc.stdout.close()
-        peak = int(peak_to.read_text()) / 1024 if peak_to.exists() else float("nan")
-    line = out.strip().splitlines()[-1] if out.strip() else f"exit {proc.returncode}"
-    return took, usage.ru_utime + usage.ru_stime, peak, line
+    m = measure(code, *words)
+    out = m.stdout.strip()
+    return m.seconds, m.cpu_seconds, m.peak_mb, out.splitlines()[-1] if out else f"exit {m.returncode}"
 
 
 def main(argv=None) -> int:

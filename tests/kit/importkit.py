@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
 from engine import Phase, Rules
 from firmware.commands.cli import main
 from firmware.store import Store
+from tests.kit.peak import measure
 from tests.kit.storekit import play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,29 +78,7 @@ def endless_turns(count: int) -> list:
     return (turn * (count // len(turn) + 1))[:count]
 
 
-#: Runs the command line, then writes the process's own peak memory (VmHWM, of this program only: a
-#: child's ru_maxrss also counts the pages of the parent it was forked from) to the file $PEAK_TO names.
-_MEASURED = """
-import os, sys
-from firmware.commands.cli import main
-try:
-    code = main(sys.argv[1:])
-finally:
-    with open("/proc/self/status") as f:
-        peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
-    with open(os.environ["PEAK_TO"], "w") as f:
-        f.write(peak)
-sys.exit(code)
-"""
-
-
 def command(*words: str) -> tuple[subprocess.CompletedProcess, float, float]:
     """A whole ``cantstop-box`` process: its result, seconds, and its peak memory in MB."""
-    with tempfile.TemporaryDirectory() as where:
-        peak_to = Path(where) / "peak"
-        t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", _MEASURED, *words], cwd=ROOT, capture_output=True, text=True,
-                              env=dict(os.environ, PYTHONPATH=str(ROOT), PEAK_TO=str(peak_to)))
-        took = time.perf_counter() - t
-        peak = int(peak_to.read_text()) / 1024 if peak_to.exists() else float("nan")
-    return done, took, peak
+    m = measure(ROOT, *words)
+    return subprocess.CompletedProcess(words, m.returncode, m.stdout, m.stderr), m.seconds, m.peak_mb
