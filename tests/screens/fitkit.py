@@ -14,7 +14,7 @@ per problem a player would meet at the table:
   word ("9999" beside "9999" reads as "99999999");
 - a legend button or its word that is drawn on no page;
 - a needed text (an instruction, the bust chance) drawn on no page, or wrapped with a line of one
-  character ("…赤の" / "駒").
+  character ("…赤の" / "駒"; a line with a whole name on it, "-- 말", is a name and its word).
 
 The ink of each text is found by drawing it alone, as the renderer drew it
 (:func:`hw.glyphs.draw_text`), not by guessing from the font's metrics.
@@ -91,6 +91,12 @@ def _lines_of(need: str, texts: list[str]) -> list[str] | None:
 def _only_names(line: str, names) -> bool:
     """Whether every word of ``line`` with a letter in it is a name (a one-character name, "赤", is a whole word)."""
     return all(word in names for word in line.split() if any(ch.isalnum() for ch in word))
+
+
+def _holds_a_name(line: str, names) -> bool:
+    """Whether a word of ``line`` is a whole name: "-- 말" is a name of marks only and its marker, as "Red 말" is,
+    not a character left alone by the wrap."""
+    return any(word in names for word in line.split())
 
 
 def lone(line: str) -> bool:
@@ -195,7 +201,8 @@ def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
         lines = _lines_of(need, texts)
         if lines is None and not _only_names_hidden(need, names, texts):
             out.append(f"{need!r} is on no page")
-        elif lines and len(lines) > 1 and any(lone(line) and not _only_names(line, names) for line in lines):
+        elif lines and len(lines) > 1 and any(lone(line) and not _only_names(line, names)
+                                                   and not _holds_a_name(line, names) for line in lines):
             out.append(f"{need!r} is wrapped with a line of one character: {lines}")
     return out
 

@@ -10,7 +10,7 @@ bust chance and the words beside it are on some page, and no wrapped sentence
 leaves one character on a line of its own.
 """
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from firmware import words
 from firmware.devtools.samples import HEIGHTS
@@ -50,8 +50,19 @@ def moves(draw):
     return view, who(lang, name, bot) | set(owners), (*said, w.percent(view.bust), *beside)
 
 
+def _risky_korean(owner: str):
+    """A move whose stop the risky variant refuses in Korean, sharing column 10 with ``owner``: the case and its needs."""
+    w = words.language("ko")
+    note = w.risky_note([(10, [owner])])
+    view = MoveView(owner, 0, (RunnerMove(10, 3, False, False),), 0.44, False, 1, note, False, None, w.KEYS["roll"],
+                    None, lang="ko", note_names=(owner,))
+    return view, who("ko", owner, False), (w.runner_step(3, False, False, ()), w.percent(0.44), note)
+
+
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(moves(), sizes)
+# a name of marks only ("--") is a word like "Red": "-- 말" on a line of its own is the name and its marker
+@example(_risky_korean("--"), (128, 32))
 def test_fit_property_the_move_screen_cuts_nothing_but_a_name(case, size):
     view, allowed, needs = case
     if size == (128, 32) and not view.stop_note and not view.bot:  # the top bar says it: "bust 23.9%" (one page)
