@@ -133,17 +133,24 @@ def chosen_sum(option: Option, chosen: str | None) -> str | None:
 
 
 def pick(c: Canvas, v: PickView) -> None:
+    pick_body(c, v)
+    legend(c, v.keys)
+
+
+def pick_body(c: Canvas, v: PickView, bottom: int = BODY_BOTTOM) -> None:
+    """The pick but its legend: the top bar with the dice, the question, and A and B in boxes down to row
+    ``bottom``, each with its column in the huge font, in the middle of its box."""
     top_bar(c, v.player, " ".join(map(str, v.dice)), v.seat, v.alert)
     c.center(BODY_TOP - 1, c.words.pick_question(v.label), "medium")
     half = c.width // 2
+    tag = 25 + (bottom - 25 - 15) // 2  # the key's tag, 16 rows, in the middle of the box: row 32 on 128x64
     for i, (key, column) in enumerate(zip("AB", v.choices)):
         x0 = 2 + i * half
-        box = (x0, 25, x0 + half - 5, BODY_BOTTOM)
+        box = (x0, 25, x0 + half - 5, bottom)
         c.draw.rounded_rectangle(box, radius=4, outline=c.lit)
-        c.draw.rounded_rectangle((x0 + 5, 32, x0 + 18, 47), radius=2, fill=c.lit)
-        c.raw((x0 + 8, 31), key, "large", fill=0)
-        c.center(25 + 4 - INK_TOP["huge"] + 4, str(column), "huge", x0=x0 + 16, x1=x0 + half - 4)
-    legend(c, v.keys)
+        c.draw.rounded_rectangle((x0 + 5, tag, x0 + 18, tag + 15), radius=2, fill=c.lit)
+        c.raw((x0 + 8, tag - 1), key, "large", fill=0)
+        c.center(tag + 1 - INK_TOP["huge"], str(column), "huge", x0=x0 + 16, x1=x0 + half - 4)
 
 
 # ---- move ----------------------------------------------------------------
