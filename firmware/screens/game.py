@@ -175,14 +175,30 @@ def move_lines(c: Canvas, v: MoveView, room: int, final: bool = False) -> list[s
 
 
 def move(c: Canvas, v: MoveView) -> None:
-    move_body(c, v)
+    move_body(c, v, turn_page=lambda: legend(c, v.keys))
     legend(c, v.keys)
 
 
-def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
+#: Pixels between the chance and the words beside it; ``CLOSE`` where that keeps the caption medium (the huge
+#: "%" ends a column short of its cell: three dark columns, as wide as the space between two words).
+GAP, CLOSE = 4, 2
+
+
+def is_caption(v: MoveView) -> bool:
+    """Whether the words beside the chance are the bust caption ("bust if you / roll again")."""
+    return not (v.stop_note and not v.can_stop) and not (v.bot and v.bot_next)
+
+
+def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM, turn_page=lambda: None) -> None:
     """The move screen but its legend: the top bar, what to do with each runner, the chance of a bust over
-    rows down to ``bottom``, and its caption (in the medium font where it fits beside the chance and under the
-    runners, to be read at arm's length; else the small one)."""
+    rows down to ``bottom``, and the words beside it.
+
+    The bust caption is in the medium font, to be read at arm's length: beside the chance under the runners
+    where it fits; else (two runners leave 16 rows on 128x64, a Japanese caption is wider than a five-character
+    chance leaves) the runners and the chance are the first page and the caption has a second page with the
+    chance (``turn_page`` paints what the first page needs before the second starts: the legend). A risky
+    note or a box seat's next action is medium where it fits, else small, on the one page.
+    """
     status = c.words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else c.words.SCREEN["cant_stop"]
     top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
     for i, step in enumerate(v.steps[:2]):
@@ -197,9 +213,11 @@ def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
     chance = c.words.percent(v.bust)
-    # the chance in the huge font; the large (or medium) one when a stop note needs the room
-    for font_name in ("huge", "large", "medium"):
-        x = width_of(chance, font_name) + 4
+    caption = is_caption(v)
+    # the chance in the huge font; the large (or medium) one when a stop note needs the room (the caption can
+    # have a page of its own: the chance stays huge beside it)
+    for font_name in ("huge",) if caption else ("huge", "large", "medium"):
+        x = width_of(chance, font_name) + GAP
         lines = move_lines(c, v, c.width - x)
         if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
             break  # ">99.9%" in the huge font leaves too little room for "Board: as is"
@@ -207,16 +225,41 @@ def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
+    _chance(c, chance, font_name, bottom)
+    free = BODY_TOP + 14 * min(2, len(v.steps))  # the first row under the runners
+    starts = (x, x - GAP + CLOSE) if caption else (x,)
+    at = _medium_beside(c, lines, starts, free, bottom)
+    if at is not None:
+        top = bottom + 1 - len(lines) * PITCH["medium"]
+        c.lines(top - INK_TOP["medium"], lines, "medium", PITCH["medium"], x=at)
+    elif not caption:
+        c.lines(bottom - 15, lines, "small", 8, x=x)
+    else:  # the caption on a page of its own, with the top bar and the chance where they were
+        turn_page()
+        c.new_page()
+        top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
+        _chance(c, chance, font_name, bottom)
+        at = _medium_beside(c, lines, starts, BODY_TOP, bottom)
+        if at is not None:  # where the runners were not in the way: beside the chance, as with one runner
+            c.lines(bottom + 1 - len(lines) * PITCH["medium"] - INK_TOP["medium"], lines, "medium",
+                    PITCH["medium"], x=at)
+        else:  # wider than the chance leaves: over it, from the left edge ("bust if you / roll again / 23.9%")
+            c.lines(BODY_TOP - INK_TOP["medium"], lines, "medium", PITCH["medium"])
+
+
+def _chance(c: Canvas, chance: str, font_name: str, bottom: int) -> None:
+    """The chance at the bottom left, its ink ending near row ``bottom``."""
     if font_name == "huge":
         c.raw((0, bottom - 18 - INK_TOP["huge"] + 1), chance, "huge")
     elif font_name == "large":
         c.raw((0, bottom - 13 - INK_TOP["large"] + 1), chance, "large")
     else:  # ">99.9%" beside a risky note of two lines
         c.raw((0, bottom - 11 - INK_TOP["medium"] + 1), chance, "medium")
-    free = BODY_TOP + 14 * min(2, len(v.steps))  # the first row under the runners
-    if (len(lines) * PITCH["medium"] <= bottom + 1 - free
-            and all(width_of(line, "medium") <= c.width - x for line in lines)):
-        top = bottom + 1 - len(lines) * PITCH["medium"]
-        c.lines(top - INK_TOP["medium"], lines, "medium", PITCH["medium"], x=x)
-    else:
-        c.lines(bottom - 15, lines, "small", 8, x=x)
+
+
+def _medium_beside(c: Canvas, lines: list[str], starts: tuple[int, ...], free: int, bottom: int) -> int | None:
+    """Where ``lines`` start in the medium font beside the chance, in the rows from ``free`` to ``bottom``: the
+    first of ``starts`` (the usual gap, then closer) whose room fits them; None: the rows or the width do not."""
+    if len(lines) * PITCH["medium"] > bottom + 1 - free:
+        return None
+    return next((at for at in starts if all(width_of(line, "medium") <= c.width - at for line in lines)), None)
