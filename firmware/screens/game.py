@@ -179,8 +179,8 @@ def move(c: Canvas, v: MoveView) -> None:
     legend(c, v.keys)
 
 
-#: Pixels between the chance and the words beside it; ``CLOSE`` where that keeps the caption medium (the huge
-#: "%" ends a column short of its cell: three dark columns, as wide as the space between two words).
+#: Pixels between the chance's cell and the words beside it; ``CLOSE`` where that keeps the caption medium (the
+#: huge "%" ends a column short of its cell: three dark columns still part it from the caption's first letter).
 GAP, CLOSE = 4, 2
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from firmware import words
 from firmware.devtools.samples import HEIGHTS
 from firmware.screens import layout_for
-from firmware.views import InstructionsView, MoveView, RunnerMove
+from firmware.views import InstructionsView, MoveView, RunnerMove, Track
 
 from .fitgen import alerts, langs, names, seat_name, sizes
 from .fitkit import problems, who
@@ -43,8 +43,12 @@ def moves(draw):
     note = None if can_stop else w.risky_note([(columns[0], owners)])
     keys = w.KEYS["box_ok"] if bot else w.KEYS["roll_or_stop" if can_stop else "roll"]
     bot_next = draw(st.sampled_from(("roll", "stop"))) if bot else None
+    # with the board of the player to act (the wide screen draws it beside the move, on every page), or none
+    board = draw(st.sampled_from(((), tuple(Track(c, h, 0, dict(zip(columns, (s.step for s in steps))).get(c, 0), "")
+                                            for c, h in HEIGHTS.items()))))
     view = MoveView(name, 0, steps, draw(st.floats(0, 1)), can_stop, draw(st.integers(0, 3)), note, bot,
-                    bot_next, keys, draw(alerts(lang)), lang=lang, note_names=tuple(dict.fromkeys(owners)) if note else ())
+                    bot_next, keys, draw(alerts(lang)), lang=lang, note_names=tuple(dict.fromkeys(owners)) if note else (),
+                    board=board)
     said = [w.box_runner_step(s.step, s.top) if bot else w.runner_step(s.step, s.new, s.top, s.jumped) for s in steps]
     beside = (note,) if note else w.bot_will(bot_next) if bot else w.SCREEN["bust_if"]
     return view, who(lang, name, bot) | set(owners), (*said, w.percent(view.bust), *beside)
