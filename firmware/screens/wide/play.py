@@ -4,9 +4,7 @@ The left column (``LEFT`` pixels) is the 128x64 screen without its legend,
 painted on a canvas of its own: the top bar, then the turn's heading and note,
 the dice and pairings, the pick's question and its two columns, or the runners and the bust chance, with the rows
 under them the legend would take (the chance and its caption end on the last
-row, so two runners leave the caption room for the medium font; a Japanese
-caption beside a five-character chance gets a page of its own, the board on
-both pages: see :func:`firmware.screens.game.move_body`). The right
+row, so two runners leave the caption room for the medium font). The right
 panel (``PANEL`` pixels from ``PANEL_X``) is the board of the player to act:
 
 - the column numbers on the top bar's rows, a claimed column's number
@@ -63,24 +61,18 @@ def move(c: Canvas, v: MoveView) -> None:
 
 
 def _beside(c: Canvas, v: TurnView | DiceView | PickView | MoveView, paint_left: Callable[[Canvas], None]) -> None:
-    """The left column painted by ``paint_left``, the board and legend right of it, and a grey rule between.
-
-    A left column of two pages (the move's caption on a page of its own) makes two pages, the same board on each.
-    """
+    """The left column painted by ``paint_left``, the board and legend right of it, and a grey rule between."""
     left = Canvas(Layout(LEFT, c.height, c.layout.mode), v.lang)
     paint_left(left)
     panel = Canvas(Layout(PANEL, c.height, c.layout.mode), v.lang)
     board(panel, v.board)
     legend(panel, v.keys)
-    for k, page in enumerate(left.pages):
-        if k:
-            c.new_page()
-        c.image.paste(page, (0, 0))
-        c.image.paste(panel.image, (PANEL_X, 0))
-        c.draw.line((LEFT, 0, LEFT, c.height - 1), fill=c.grey)  # keeps the status off the column numbers
-        c.draw.line((LEFT, 9, PANEL_X - 1, 9), fill=c.lit)  # the top bar's rule, unbroken
+    c.image.paste(left.image, (0, 0))
+    c.image.paste(panel.image, (PANEL_X, 0))
+    c.draw.line((LEFT, 0, LEFT, c.height - 1), fill=c.grey)  # keeps the status off the column numbers
+    c.draw.line((LEFT, 9, PANEL_X - 1, 9), fill=c.lit)  # the top bar's rule, unbroken
     c.cuts += left.cuts + panel.cuts
-    c.texts += left.texts + [t._replace(page=k, x=t.x + PANEL_X) for k in range(len(left.pages)) for t in panel.texts]
+    c.texts += left.texts + [t._replace(x=t.x + PANEL_X) for t in panel.texts]
 
 
 def board(c: Canvas, tracks: tuple[Track, ...]) -> None:
