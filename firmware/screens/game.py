@@ -175,7 +175,7 @@ def move_lines(c: Canvas, v: MoveView, room: int, final: bool = False) -> list[s
 
 
 def move(c: Canvas, v: MoveView) -> None:
-    move_body(c, v, turn_page=lambda: legend(c, v.keys))
+    move_body(c, v)
     legend(c, v.keys)
 
 
@@ -189,15 +189,16 @@ def is_caption(v: MoveView) -> bool:
     return not (v.stop_note and not v.can_stop) and not (v.bot and v.bot_next)
 
 
-def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM, turn_page=lambda: None) -> None:
-    """The move screen but its legend: the top bar, what to do with each runner, the chance of a bust over
-    rows down to ``bottom``, and the words beside it.
+def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
+    """The move screen but its legend, on one page: the top bar, what to do with each runner, the chance of a
+    bust over rows down to ``bottom``, and the words beside it.
 
-    The bust caption is in the medium font, to be read at arm's length: beside the chance under the runners
-    where it fits; else (two runners leave 16 rows on 128x64, a Japanese caption is wider than a five-character
-    chance leaves) the runners and the chance are the first page and the caption has a second page with the
-    chance (``turn_page`` paints what the first page needs before the second starts: the legend). A risky
-    note or a box seat's next action is medium where it fits, else small, on the one page.
+    The bust caption is read at arm's length (issue 32): its two lines in the medium font beside the chance
+    under the runners where they fit; else (two runners leave 16 rows on 128x64, a Japanese caption is wider
+    than a five-character chance leaves) its one word (``SCREEN["bust_word"]``: "bust", 「バースト」) beside
+    the chance in the large font (a medium "bust", with no descender, has only 8 rows of ink), or the medium one
+    where the large is too wide. The move stays one page: a flip would hide what to move half of the time. A
+    risky note or a box seat's next action is medium where it fits, else small.
     """
     status = c.words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else c.words.SCREEN["cant_stop"]
     top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
@@ -214,8 +215,8 @@ def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM, turn_page=lambd
         c.cut(repr(v.steps))
     chance = c.words.percent(v.bust)
     caption = is_caption(v)
-    # the chance in the huge font; the large (or medium) one when a stop note needs the room (the caption can
-    # have a page of its own: the chance stays huge beside it)
+    # the chance in the huge font; the large (or medium) one when a stop note needs the room (the caption has its
+    # one word: the chance stays huge beside it)
     for font_name in ("huge",) if caption else ("huge", "large", "medium"):
         x = width_of(chance, font_name) + GAP
         lines = move_lines(c, v, c.width - x)
@@ -228,23 +229,20 @@ def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM, turn_page=lambd
     _chance(c, chance, font_name, bottom)
     free = BODY_TOP + 14 * min(2, len(v.steps))  # the first row under the runners
     starts = (x, x - GAP + CLOSE) if caption else (x,)
-    at = _medium_beside(c, lines, starts, free, bottom)
+    font = "medium"
+    at = _beside(c, lines, font, starts, free, bottom)
+    if at is None and caption:  # the caption's one word beside the chance: large (a medium "bust" has 8 rows)
+        word = [c.words.SCREEN["bust_word"]]
+        for font in ("large", "medium"):
+            at = _beside(c, word, font, starts, free, bottom)
+            if at is not None:
+                lines = word
+                break
     if at is not None:
-        top = bottom + 1 - len(lines) * PITCH["medium"]
-        c.lines(top - INK_TOP["medium"], lines, "medium", PITCH["medium"], x=at)
-    elif not caption:
+        top = bottom + 1 - len(lines) * PITCH[font]
+        c.lines(top - INK_TOP[font], lines, font, PITCH[font], x=at)
+    else:  # a risky note or a box seat's next action (or a translation's caption, word too) too big: small
         c.lines(bottom - 15, lines, "small", 8, x=x)
-    else:  # the caption on a page of its own, with the top bar and the chance where they were
-        turn_page()
-        c.new_page()
-        top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
-        _chance(c, chance, font_name, bottom)
-        at = _medium_beside(c, lines, starts, BODY_TOP, bottom)
-        if at is not None:  # where the runners were not in the way: beside the chance, as with one runner
-            c.lines(bottom + 1 - len(lines) * PITCH["medium"] - INK_TOP["medium"], lines, "medium",
-                    PITCH["medium"], x=at)
-        else:  # wider than the chance leaves: over it, from the left edge ("bust if you / roll again / 23.9%")
-            c.lines(BODY_TOP - INK_TOP["medium"], lines, "medium", PITCH["medium"])
 
 
 def _chance(c: Canvas, chance: str, font_name: str, bottom: int) -> None:
@@ -257,9 +255,9 @@ def _chance(c: Canvas, chance: str, font_name: str, bottom: int) -> None:
         c.raw((0, bottom - 11 - INK_TOP["medium"] + 1), chance, "medium")
 
 
-def _medium_beside(c: Canvas, lines: list[str], starts: tuple[int, ...], free: int, bottom: int) -> int | None:
-    """Where ``lines`` start in the medium font beside the chance, in the rows from ``free`` to ``bottom``: the
-    first of ``starts`` (the usual gap, then closer) whose room fits them; None: the rows or the width do not."""
-    if len(lines) * PITCH["medium"] > bottom + 1 - free:
+def _beside(c: Canvas, lines: list[str], font: str, starts: tuple[int, ...], free: int, bottom: int) -> int | None:
+    """Where ``lines`` start in ``font`` beside the chance, in the rows from ``free`` to ``bottom``: the first of
+    ``starts`` (the usual gap, then closer) whose room fits them; None: the rows or the width do not."""
+    if len(lines) * PITCH[font] > bottom + 1 - free:
         return None
-    return next((at for at in starts if all(width_of(line, "medium") <= c.width - at for line in lines)), None)
+    return next((at for at in starts if all(width_of(line, font) <= c.width - at for line in lines)), None)

@@ -151,11 +151,13 @@ def _run_together(drawn, index: int) -> list[str]:
     return out
 
 
-def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
+def problems(view, size, names=(), needs=(), legend: bool = True, one_of=()) -> list[str]:
     """Every cut, overflow, overlap or missing word of ``view`` at ``size`` that hides a word a player needs.
 
     ``names``: texts that may be cut (the players' names as the view shows them);
     ``needs``: texts that must be drawn on some page (spaces aside: a line may be wrapped), but for a cut name;
+    ``one_of``: ways of saying a thing (each a tuple of texts, such as the bust caption's two lines, or its one
+    word): every text of at least one of them drawn as it is, on some page;
     ``legend``: whether the view's legend (``view.keys``) must be drawn.
     """
     traced = render_traced(view, size)
@@ -197,6 +199,8 @@ def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
             for part in (key, label):
                 if part and part not in shown:
                     out.append(f"legend {part!r} of {keys!r} is on no page")
+    if one_of and not any(all(text in texts for text in way) for way in one_of):
+        out.append(f"none of {list(one_of)!r} is on a page")
     for need in needs:
         lines = _lines_of(need, texts)
         if lines is None and not _only_names_hidden(need, names, texts):

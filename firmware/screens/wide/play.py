@@ -4,7 +4,9 @@ The left column (``LEFT`` pixels) is the 128x64 screen without its legend,
 painted on a canvas of its own: the top bar, then the turn's heading and note,
 the dice and pairings, the pick's question and its two columns, or the runners and the bust chance, with the rows
 under them the legend would take (the chance and its caption end on the last
-row, so two runners leave the caption room for the medium font). The right
+row, so two runners leave the caption room for the medium font; a Japanese
+caption wider than a five-character chance leaves is its one word, large:
+see :func:`firmware.screens.game.move_body`). The right
 panel (``PANEL`` pixels from ``PANEL_X``) is the board of the player to act:
 
 - the column numbers on the top bar's rows, a claimed column's number
