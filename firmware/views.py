@@ -124,6 +124,7 @@ class PickView:
     alert: str | None = None
     lang: str = "en"  # the language of the words the renderer adds (firmware.words)
     expect: tuple[str, ...] = ("A", "B")  # one of the two columns is picked
+    board: tuple[Track, ...] = ()  # the columns (runners before the move), for a wide screen
 
 
 @dataclass(frozen=True)

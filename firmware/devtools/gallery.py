@@ -102,7 +102,8 @@ CAPTIONS = {
     "dice_alert": "Four sixes, with an alert.",
     "pick": "The chosen pairing moves only one sum: A or B picks the column.",
     "move_speedy": "Speedy variant: each runner says which squares (other markers) it jumped.",
-    "move_two_steps": "After a move: what to move on the board and the bust chance of rolling again.",
+    "move_two_steps": ("After a move: what to move on the board and the bust chance of rolling again (its caption the "
+                       "one word \"bust\" where two lines do not fit beside it; on 128x32 on a page of its own)."),
     "move_top": "A runner reached the top; no runner left.",
     "move_double": "A double: a new runner moved two squares; 0% bust.",
     "move_risky_stop": "Risky variant: stopping is not allowed now.",

@@ -228,7 +228,8 @@ def _moves(w, K, red, blue, green, yellow, stop, **_) -> dict:
     """The pick, a move with its bust chance, and the win."""
     return {
         # pick
-        "pick": PickView(blue, 1, (1, 1, 5, 6), "A", (2, 11), keys=K["pick"]),
+        "pick": PickView(blue, 1, (1, 1, 5, 6), "A", (2, 11), keys=K["pick"],
+                         board=_tracks({4: 3, 8: 4}, {5: 2, 9: 1})),  # one runner left: 2 or 11
         # move
         "move_two_steps": MoveView(
             red, 0, (RunnerMove(7, 3, False, False), RunnerMove(9, 1, True, False)), 0.239, True, 1,

@@ -133,17 +133,24 @@ def chosen_sum(option: Option, chosen: str | None) -> str | None:
 
 
 def pick(c: Canvas, v: PickView) -> None:
+    pick_body(c, v)
+    legend(c, v.keys)
+
+
+def pick_body(c: Canvas, v: PickView, bottom: int = BODY_BOTTOM) -> None:
+    """The pick but its legend: the top bar with the dice, the question, and A and B in boxes down to row
+    ``bottom``, each with its column in the huge font, in the middle of its box."""
     top_bar(c, v.player, " ".join(map(str, v.dice)), v.seat, v.alert)
     c.center(BODY_TOP - 1, c.words.pick_question(v.label), "medium")
     half = c.width // 2
+    tag = 25 + (bottom - 25 - 15) // 2  # the key's tag, 16 rows, in the middle of the box: row 32 on 128x64
     for i, (key, column) in enumerate(zip("AB", v.choices)):
         x0 = 2 + i * half
-        box = (x0, 25, x0 + half - 5, BODY_BOTTOM)
+        box = (x0, 25, x0 + half - 5, bottom)
         c.draw.rounded_rectangle(box, radius=4, outline=c.lit)
-        c.draw.rounded_rectangle((x0 + 5, 32, x0 + 18, 47), radius=2, fill=c.lit)
-        c.raw((x0 + 8, 31), key, "large", fill=0)
-        c.center(25 + 4 - INK_TOP["huge"] + 4, str(column), "huge", x0=x0 + 16, x1=x0 + half - 4)
-    legend(c, v.keys)
+        c.draw.rounded_rectangle((x0 + 5, tag, x0 + 18, tag + 15), radius=2, fill=c.lit)
+        c.raw((x0 + 8, tag - 1), key, "large", fill=0)
+        c.center(tag + 1 - INK_TOP["huge"], str(column), "huge", x0=x0 + 16, x1=x0 + half - 4)
 
 
 # ---- move ----------------------------------------------------------------
@@ -172,10 +179,27 @@ def move(c: Canvas, v: MoveView) -> None:
     legend(c, v.keys)
 
 
+#: Pixels between the chance's cell and the words beside it; ``CLOSE`` where that keeps the caption medium (the
+#: huge "%" ends a column short of its cell: three dark columns still part it from the caption's first letter).
+GAP, CLOSE = 4, 2
+
+
+def is_caption(v: MoveView) -> bool:
+    """Whether the words beside the chance are the bust caption ("bust if you / roll again")."""
+    return not (v.stop_note and not v.can_stop) and not (v.bot and v.bot_next)
+
+
 def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
-    """The move screen but its legend: the top bar, what to do with each runner, the chance of a bust over
-    rows down to ``bottom``, and its caption (in the medium font where it fits beside the chance and under the
-    runners, to be read at arm's length; else the small one)."""
+    """The move screen but its legend, on one page: the top bar, what to do with each runner, the chance of a
+    bust over rows down to ``bottom``, and the words beside it.
+
+    The bust caption is read at arm's length (issue 32): its two lines in the medium font beside the chance
+    under the runners where they fit; else (two runners leave 16 rows on 128x64, a Japanese caption is wider
+    than a five-character chance leaves) its one word (``SCREEN["bust_word"]``: "bust", 「バースト」) beside
+    the chance in the large font (a medium "bust", with no descender, has only 8 rows of ink), or the medium one
+    where the large is too wide. The move stays one page: a flip would hide what to move half of the time. A
+    risky note or a box seat's next action is medium where it fits, else small.
+    """
     status = c.words.free_runners(v.free_runners) if v.can_stop or not v.stop_note else c.words.SCREEN["cant_stop"]
     top_bar(c, who(c, v.player, v.bot), status, v.seat, v.alert)
     for i, step in enumerate(v.steps[:2]):
@@ -190,9 +214,11 @@ def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
     chance = c.words.percent(v.bust)
-    # the chance in the huge font; the large (or medium) one when a stop note needs the room
-    for font_name in ("huge", "large", "medium"):
-        x = width_of(chance, font_name) + 4
+    caption = is_caption(v)
+    # the chance in the huge font; the large (or medium) one when a stop note needs the room (the caption has its
+    # one word: the chance stays huge beside it)
+    for font_name in ("huge",) if caption else ("huge", "large", "medium"):
+        x = width_of(chance, font_name) + GAP
         lines = move_lines(c, v, c.width - x)
         if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
             break  # ">99.9%" in the huge font leaves too little room for "Board: as is"
@@ -200,16 +226,38 @@ def move_body(c: Canvas, v: MoveView, bottom: int = BODY_BOTTOM) -> None:
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
+    _chance(c, chance, font_name, bottom)
+    free = BODY_TOP + 14 * min(2, len(v.steps))  # the first row under the runners
+    starts = (x, x - GAP + CLOSE) if caption else (x,)
+    font = "medium"
+    at = _beside(c, lines, font, starts, free, bottom)
+    if at is None and caption:  # the caption's one word beside the chance: large (a medium "bust" has 8 rows)
+        word = [c.words.SCREEN["bust_word"]]
+        for font in ("large", "medium"):
+            at = _beside(c, word, font, starts, free, bottom)
+            if at is not None:
+                lines = word
+                break
+    if at is not None:
+        top = bottom + 1 - len(lines) * PITCH[font]
+        c.lines(top - INK_TOP[font], lines, font, PITCH[font], x=at)
+    else:  # a risky note or a box seat's next action (or a translation's caption, word too) too big: small
+        c.lines(bottom - 15, lines, "small", 8, x=x)
+
+
+def _chance(c: Canvas, chance: str, font_name: str, bottom: int) -> None:
+    """The chance at the bottom left, its ink ending near row ``bottom``."""
     if font_name == "huge":
         c.raw((0, bottom - 18 - INK_TOP["huge"] + 1), chance, "huge")
     elif font_name == "large":
         c.raw((0, bottom - 13 - INK_TOP["large"] + 1), chance, "large")
     else:  # ">99.9%" beside a risky note of two lines
         c.raw((0, bottom - 11 - INK_TOP["medium"] + 1), chance, "medium")
-    free = BODY_TOP + 14 * min(2, len(v.steps))  # the first row under the runners
-    if (len(lines) * PITCH["medium"] <= bottom + 1 - free
-            and all(width_of(line, "medium") <= c.width - x for line in lines)):
-        top = bottom + 1 - len(lines) * PITCH["medium"]
-        c.lines(top - INK_TOP["medium"], lines, "medium", PITCH["medium"], x=x)
-    else:
-        c.lines(bottom - 15, lines, "small", 8, x=x)
+
+
+def _beside(c: Canvas, lines: list[str], font: str, starts: tuple[int, ...], free: int, bottom: int) -> int | None:
+    """Where ``lines`` start in ``font`` beside the chance, in the rows from ``free`` to ``bottom``: the first of
+    ``starts`` (the usual gap, then closer) whose room fits them; None: the rows or the width do not."""
+    if len(lines) * PITCH[font] > bottom + 1 - free:
+        return None
+    return next((at for at in starts if all(width_of(line, font) <= c.width - at for line in lines)), None)

@@ -79,7 +79,8 @@ def _pick(app: App, alert) -> v.View:
     g = app.game
     label = app.screen.label
     pairing = pairings(g)["ABC".index(label)]
-    return v.PickView(app.name(g.current), app.mark(g.current), g.dice, label, pairing.sums, app.words.KEYS["pick"], alert=alert, lang=app.language)
+    return v.PickView(app.name(g.current), app.mark(g.current), g.dice, label, pairing.sums, app.words.KEYS["pick"], alert=alert, lang=app.language,
+                      board=_tracks(g))
 
 
 def _undone(app: App, alert) -> v.View:

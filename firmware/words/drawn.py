@@ -160,6 +160,9 @@ SCREEN = {
     "cant_stop_colon": N_("can't stop:"),
     # TRANSLATORS: two short lines beside the big percentage: 'bust if you' / 'roll again'.
     "bust_if": (NP_("move screen", "bust if you"), NP_("move screen", "roll again")),
+    # TRANSLATORS: one word beside the big percentage, where 'bust if you' / 'roll again' does not fit.
+    # The glossary's word for bust: 8 Latin letters or 5 Japanese or Korean characters at most.
+    "bust_word": NP_("move screen", "bust"),
     "board": NP_("top bar", "board"),
     "board_title": NP_("title", "Board"),
     "game_over": NP_("top bar", "game over"),

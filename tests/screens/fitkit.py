@@ -14,7 +14,7 @@ per problem a player would meet at the table:
   word ("9999" beside "9999" reads as "99999999");
 - a legend button or its word that is drawn on no page;
 - a needed text (an instruction, the bust chance) drawn on no page, or wrapped with a line of one
-  character ("…赤の" / "駒").
+  character ("…赤の" / "駒"; a line with a whole name on it, "-- 말", is a name and its word).
 
 The ink of each text is found by drawing it alone, as the renderer drew it
 (:func:`hw.glyphs.draw_text`), not by guessing from the font's metrics.
@@ -93,6 +93,12 @@ def _only_names(line: str, names) -> bool:
     return all(word in names for word in line.split() if any(ch.isalnum() for ch in word))
 
 
+def _holds_a_name(line: str, names) -> bool:
+    """Whether a word of ``line`` is a whole name: "-- 말" is a name of marks only and its marker, as "Red 말" is,
+    not a character left alone by the wrap."""
+    return any(word in names for word in line.split())
+
+
 def lone(line: str) -> bool:
     """A line of one letter, digit or character, marks aside ("駒", "말"): the wrap friction of issue 22."""
     return sum(ch.isalnum() for ch in line) <= 1
@@ -145,11 +151,13 @@ def _run_together(drawn, index: int) -> list[str]:
     return out
 
 
-def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
+def problems(view, size, names=(), needs=(), legend: bool = True, one_of=()) -> list[str]:
     """Every cut, overflow, overlap or missing word of ``view`` at ``size`` that hides a word a player needs.
 
     ``names``: texts that may be cut (the players' names as the view shows them);
     ``needs``: texts that must be drawn on some page (spaces aside: a line may be wrapped), but for a cut name;
+    ``one_of``: ways of saying a thing (each a tuple of texts, such as the bust caption's two lines, or its one
+    word): every text of at least one of them drawn as it is, on some page;
     ``legend``: whether the view's legend (``view.keys``) must be drawn.
     """
     traced = render_traced(view, size)
@@ -191,11 +199,14 @@ def problems(view, size, names=(), needs=(), legend: bool = True) -> list[str]:
             for part in (key, label):
                 if part and part not in shown:
                     out.append(f"legend {part!r} of {keys!r} is on no page")
+    if one_of and not any(all(text in texts for text in way) for way in one_of):
+        out.append(f"none of {list(one_of)!r} is on a page")
     for need in needs:
         lines = _lines_of(need, texts)
         if lines is None and not _only_names_hidden(need, names, texts):
             out.append(f"{need!r} is on no page")
-        elif lines and len(lines) > 1 and any(lone(line) and not _only_names(line, names) for line in lines):
+        elif lines and len(lines) > 1 and any(lone(line) and not _only_names(line, names)
+                                                   and not _holds_a_name(line, names) for line in lines):
             out.append(f"{need!r} is wrapped with a line of one character: {lines}")
     return out
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine import Decision, Roll, Rules, Stop
 from firmware import words
 from firmware.table.bot import HintFacts
-from firmware.views import DiceView, HintView, Option, PickView, TurnView, WinView
+from firmware.devtools.samples import HEIGHTS
+from firmware.views import DiceView, HintView, Option, PickView, Track, TurnView, WinView
 
 from .fitgen import alerts, column_set, langs, names, seat_name, seats, sizes
 from .fitkit import problems, who
@@ -99,8 +100,10 @@ def picks(draw):
     w = words.language(lang)
     name = seat_name(lang, draw(names))
     choices = tuple(draw(column_set(2, 2)))
+    # with the board of the player to act (the wide screen draws it beside the question), or none
+    board = draw(st.sampled_from(((), tuple(Track(c, h, h // 2, h // 2 + 1, "") for c, h in HEIGHTS.items()))))
     view = PickView(name, draw(seats), draw(dice4), draw(st.sampled_from("ABC")), choices, w.KEYS["pick"],
-                    draw(alerts(lang)), lang=lang)
+                    draw(alerts(lang)), lang=lang, board=board)
     return view, who(lang, name, False)
 
 

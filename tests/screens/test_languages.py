@@ -66,6 +66,8 @@ def _screens(lang: str):
         yield text, v.TurnView(long, 1, 88, (2, 12), alert=text, lang=lang)
     for key, keys in w.KEYS.items():
         yield key, v.MessageView(w.NEW_GAME, (), keys, lang=lang)
+    # the bust caption's two lines, beside a chance of one character (under two runners: its one word)
+    yield "bust caption", v.MoveView(long, 0, (steps[1],), 0.0, True, 2, keys=w.KEYS["roll_or_stop"], lang=lang)
     for name in names:
         yield name, v.MessageView(w.NEW_GAME, (), w.next_turn_key(name), lang=lang)
         for bot in (False, True):

@@ -19,10 +19,12 @@ SMALL = (128, 32)
 
 #: Samples where a player chooses: everything they choose between is on the one page.
 DECISIONS = [
-    "dice_all_legal", "dice_pick_and_illegal", "dice_one_sum", "dice_alert", "pick",
-    "move_two_steps", "move_top", "move_double", "move_speedy", "handover_stop",
+    "dice_all_legal", "dice_pick_and_illegal", "dice_one_sum", "dice_alert", "pick", "handover_stop",
     "menu_game", "setup_top", "setup_names", "continue_list",
 ]
+#: The move: the decision on its first page (what to move, "bust 23.9%" in the top bar, ROLL and STOP), then
+#: a page of the chance, large, and its caption in the medium font, to be read at arm's length (issue 32).
+PLAIN_MOVES = ["move_two_steps", "move_top", "move_double", "move_speedy"]
 
 
 def test_small_layout_is_registered_with_a_painter_of_its_own_for_every_view():
@@ -37,6 +39,18 @@ def test_small_layout_is_registered_with_a_painter_of_its_own_for_every_view():
 @pytest.mark.parametrize("name", DECISIONS)
 def test_small_decisions_are_one_page(lang, name):
     assert len(render_pages(SAMPLES_AT[SMALL][lang][name], SMALL)) == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", PLAIN_MOVES)
+def test_small_move_is_its_decision_then_the_chance_with_its_caption(lang, name):
+    view = SAMPLES_AT[SMALL][lang][name]
+    w = view_words(lang)
+    traced = render_traced(view, SMALL)
+    on = [{(d.text, d.font) for d in traced.texts if d.page == k} for k in range(len(traced.pages))]
+    assert len(on) == 2 and traced.cuts == ()
+    assert (w.bust_status(view.bust), "small") in on[0]
+    assert {(w.percent(view.bust), "large"), *((line, "medium") for line in w.SCREEN["bust_if"])} <= on[1]
 
 
 TURNS = ["turn_first", "turn_after_stop", "turn_after_claim", "turn_after_bust", "turn_alert", "turn_name_hangul",

@@ -12,7 +12,8 @@ from __future__ import annotations
 from firmware.devtools.samples import SAMPLES
 from dataclasses import replace
 
-from firmware.screens import LAYOUTS, board, render, render_traced
+from firmware.screens import LAYOUTS, board, game, render, render_traced
+from firmware.screens.kit import Canvas
 from firmware.screens.wide import play
 from firmware.screens.kit import GREY
 
@@ -70,7 +71,7 @@ def test_wide_uses_the_width():
     assert note.crop((128, 11, 256, 54)).getbbox() is not None
 
 
-PLAY = ("turn_after_stop", "turn_after_claim", "dice_all_legal", "dice_one_sum", "move_two_steps", "move_top")
+PLAY = ("turn_after_stop", "turn_after_claim", "dice_all_legal", "dice_one_sum", "pick", "move_two_steps", "move_top")
 
 
 def test_wide_turn_dice_and_move_show_the_board_beside_them():
@@ -107,7 +108,7 @@ def test_wide_play_texts_stay_in_their_column_or_panel():
     from hw.glyphs import text_width
 
     for lang, views in SAMPLES_AT[WIDE].items():
-        for name in (n for n in views if n.split("_")[0] in ("turn", "dice", "move")):
+        for name in (n for n in views if n.split("_")[0] in ("turn", "dice", "pick", "move")):
             for t in render_traced(views[name], WIDE).texts:
                 right = t.x + text_width(t.text, t.font)
                 assert right <= play.LEFT + 1 or t.x >= play.PANEL_X, (lang, name, t)
@@ -136,3 +137,34 @@ def test_wide_board_comes_from_the_game():
     moved = ui.view(app)
     assert isinstance(moved, views.MoveView)
     assert {t.column: t.runner for t in moved.board if t.runner} == {5: 1, 9: 1}
+
+
+def test_wide_pick_is_the_question_and_columns_beside_the_board():
+    """Issue 32: the pick (which sum of a pairing moves) keeps A and B with their columns in the left column,
+    the board of the player to act beside them and the legend under it, as the dice screen before it."""
+    v = SAMPLES["pick"]
+    frame = render(v, WIDE)
+    assert frame.crop((play.PANEL_X, 11, 256, play.BOTTOM + 1)).getbbox() is not None
+    texts = render_traced(v, WIDE).texts
+    for column in map(str, v.choices):
+        assert any(t.text == column and t.font == "huge" and t.x + 24 <= play.LEFT for t in texts), column
+    assert any(t.text in ("A/B", "A") and t.x >= play.PANEL_X and t.y >= 56 for t in texts)  # the legend, in the panel
+    bare = replace(v, board=())  # without a board: the 128x64 pick, widened
+    widened = Canvas(LAYOUTS[WIDE], bare.lang)
+    game.pick(widened, bare)
+    assert render(bare, WIDE).tobytes() == widened.image.tobytes()
+
+
+def test_wide_pick_board_comes_from_the_game():
+    """The pick carries the board of the player to act, the runners before the move, as the dice screen does."""
+    from firmware import ui, views
+    from firmware.config import GameConfig
+    from firmware.daemon.debounce import Press
+
+    app, _ = ui.update(ui.boot(GameConfig(players=2)), Press("ROLL", False))
+    for press in (Press("ROLL", False), ui.DiceRolled((2, 3, 4, 5)), Press("A", False),  # runners on 5 and 9
+                  Press("ROLL", False), ui.DiceRolled((1, 1, 5, 6)), Press("A", False)):  # 2 or 11: one runner left
+        app, _ = ui.update(app, press)
+    pick = ui.view(app)
+    assert isinstance(pick, views.PickView) and pick.choices == (2, 11)
+    assert {t.column: t.runner for t in pick.board if t.runner} == {5: 1, 9: 1}

@@ -92,16 +92,18 @@ def _move_status(c: Canvas, v: MoveView) -> tuple[str, str]:
 
 
 def move(c: Canvas, v: MoveView) -> None:
-    """What to move, a row each, and the legend, under a top bar with the chance; a second page when the bar said more.
+    """What to move, a row each, and the legend, under a top bar with the chance; then a page of the chance.
 
     Without a legend each runner has a medium-font row; with one, a single
     runner keeps its medium row and two runners get a small-font row each
     (rows 8..23: the top bar's rule gives its row; the inverted column tags
     keep the rows apart). Under an alert with two runners the alert's band is
     a row shorter (rows 0..7, its text a row higher), so the runners and the
-    legend keep their rows. The second page (the chance, after a top bar that
-    said why a stop is refused or what the box does next, or that an alert
-    took) keeps the legend too.
+    legend keep their rows. The second page is the chance in the large font
+    with the words beside it and the legend: the bust caption in the medium
+    font, to be read at arm's length (the top bar of the first said
+    "bust 23.9%" in the small one), or why a stop is refused, or what the box
+    does next, or the chance an alert took from the top bar.
     """
     name, status = _move_status(c, v)
     header = partial(bar, c, name, status, v.seat, v.alert)
@@ -122,14 +124,13 @@ def move(c: Canvas, v: MoveView) -> None:
         keys(c, legend_keys)
     if len(v.steps) > 2:
         c.cut(repr(v.steps))
-    if status != c.words.bust_status(v.bust) or v.alert:  # (an alert took the top bar, and the chance with it)
-        c.new_page()
-        # the top bar said it on page 1: this page is the chance, its words, the legend; an alert's band a row
-        # shorter (rows 0..7), so that two lines of words keep their rows above the legend
-        top = _short_alert(c, v.alert) if v.alert else alert_band(c, None)
-        _chance(c, v, top)
-        if legend_keys:
-            keys(c, legend_keys)
+    c.new_page()
+    # this page is the chance, its words, the legend; an alert's band a row shorter (rows 0..7), so that two
+    # lines of words keep their rows above the legend
+    top = _short_alert(c, v.alert) if v.alert else alert_band(c, None)
+    _chance(c, v, top)
+    if legend_keys:
+        keys(c, legend_keys)
 
 
 def _short_alert(c: Canvas, alert: str) -> int:
@@ -161,10 +162,11 @@ def _small_step(c: Canvas, y: int, step, bot: bool) -> None:
 
 
 def _chance(c: Canvas, v: MoveView, top: int) -> None:
-    """The chance in the large font and, beside it, the words the 128x64 move screen puts there."""
+    """The chance in the large font and, beside it, the words the 128x64 move screen puts there: the bust
+    caption in the medium font where its two lines fit the rows (not under an alert) and the width, else small."""
     chance = c.words.percent(v.bust)
     for font_name in ("large", "medium"):  # the medium font when a wide chance (">99.9%") leaves too little room
-        x = width_of(chance, font_name) + 4
+        x = width_of(chance, font_name) + standard.GAP
         lines = standard.move_lines(c, v, c.width - x)
         if len(lines) <= 2 and all(width_of(line, "small") <= c.width - x for line in lines):
             break
@@ -172,9 +174,15 @@ def _chance(c: Canvas, v: MoveView, top: int) -> None:
     if len(lines) > 2:
         c.cut(" ".join(lines))
         lines = lines[:2]
-    # from row ``top`` to the legend's: the chance's ink in the middle, the words a small line each
+    # from row ``top`` to the legend's: the chance's ink in the middle, the words a line each
     room = LEGEND_Y - top
     ink = {"large": 10, "medium": 8}[font_name]
     c.raw((0, top + (room - ink) // 2 - INK_TOP[font_name]), chance, font_name)
+    if standard.is_caption(v) and len(lines) * LINE < room:
+        at = next((at for at in (x, x - standard.GAP + standard.CLOSE)
+                   if all(width_of(line, "medium") <= c.width - at for line in lines)), None)
+        if at is not None:  # a row under the last line before the legend
+            c.lines(top + (room - 1 - LINE * len(lines)) // 2, lines, "medium", LINE, x=at)
+            return
     pitch = 8
     c.lines(top + max(0, (room - pitch * len(lines)) // 2), lines, "small", pitch, x=x)

@@ -2,9 +2,11 @@
 
 The left column (``LEFT`` pixels) is the 128x64 screen without its legend,
 painted on a canvas of its own: the top bar, then the turn's heading and note,
-the dice and pairings, or the runners and the bust chance, with the rows
+the dice and pairings, the pick's question and its two columns, or the runners and the bust chance, with the rows
 under them the legend would take (the chance and its caption end on the last
-row, so two runners leave the caption room for the medium font). The right
+row, so two runners leave the caption room for the medium font; a Japanese
+caption wider than a five-character chance leaves is its one word, large:
+see :func:`firmware.screens.game.move_body`). The right
 panel (``PANEL`` pixels from ``PANEL_X``) is the board of the player to act:
 
 - the column numbers on the top bar's rows, a claimed column's number
@@ -23,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...layout import Layout
-from ...views import DiceView, MoveView, Track, TurnView
+from ...views import DiceView, MoveView, PickView, Track, TurnView
 from .. import game
 from ..frame import legend
 from ..kit import BODY_TOP, Canvas, width_of
@@ -48,13 +50,19 @@ def dice(c: Canvas, v: DiceView) -> None:
     _beside(c, v, lambda left: game.dice_body(left, v))
 
 
+def pick(c: Canvas, v: PickView) -> None:
+    if not v.board:
+        return game.pick(c, v)
+    _beside(c, v, lambda left: game.pick_body(left, v, bottom=c.height - 1))
+
+
 def move(c: Canvas, v: MoveView) -> None:
     if not v.board:
         return game.move(c, v)
     _beside(c, v, lambda left: game.move_body(left, v, bottom=c.height - 1))
 
 
-def _beside(c: Canvas, v: TurnView | DiceView | MoveView, paint_left: Callable[[Canvas], None]) -> None:
+def _beside(c: Canvas, v: TurnView | DiceView | PickView | MoveView, paint_left: Callable[[Canvas], None]) -> None:
     """The left column painted by ``paint_left``, the board and legend right of it, and a grey rule between."""
     left = Canvas(Layout(LEFT, c.height, c.layout.mode), v.lang)
     paint_left(left)
