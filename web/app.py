@@ -30,6 +30,8 @@ from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import history as deep, pages
+from .background import Background
+from .counting import Counter, page_sums
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
@@ -61,8 +63,10 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
-    kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
+    counter = Counter(Reader(state_dir, proc_locks=proc_locks), seats_from_meta)  # the statistics' sums, kept
+    background = Background(lane, [counter], changed_at=lambda: hub.changed_at)
+    hub.listeners.append(background.kick)
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def lang_of(request: Request) -> str:
@@ -136,16 +140,20 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     async def person_stats(request: Request):
         lang = await page_lang(request)
 
-        def read():
+        def read():  # the box's sums or this process's, never a game added up here (web.counting)
             with slow_reader.read() as store:
                 if store is None:
-                    return (), 0
+                    return (), 0, None
                 names = roster.load(store, settings.roster)
-                sums = people.load_sums(people.Unwritten(store, kept_tallies), seats_from_meta)
-                return people.people_of(sums, names.who) if sums else ((), 0)
+                sums = page_sums(store, counter)
+            if sums is None:
+                return (), 0, None
+            return (*people.people_of(sums.sums, names.who), None if sums.complete else (sums.counted, sums.total))
 
-        found, contests = await lane.run(read)
-        return _html(pages.people_page(lang, found, contests))
+        found, contests, counting = await lane.run(read)
+        if counting is not None:
+            background.kick()
+        return _html(pages.people_page(lang, found, contests, counting))
 
     async def static(request: Request):
         hit = files.get(request.path_params["name"])
@@ -176,11 +184,14 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         # anyio's default of 40 would cost memory a Pi Zero does not have.
         anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
         await hub.start()
+        background.start()
         try:
             yield
         finally:
+            await background.stop()
             await hub.stop()
             await asyncio.to_thread(slow_reader.close)
+            await asyncio.to_thread(counter.reader.close)
 
     app = Starlette(
         routes=[
@@ -196,6 +207,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.background = background
     app.add_middleware(Guard, names=own_names(names))
     return app
 

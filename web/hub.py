@@ -49,6 +49,8 @@ class Hub:
         self._lang: tuple[int, str] | None = None  # (version, the box's language)
         self._build = threading.Lock()
         self._task: asyncio.Task | None = None
+        self.changed_at = 0.0  # time.monotonic() of the last change
+        self.listeners: list = []  # called (on the event loop) at each change: the background work's kick
         self.streams = 0  # event streams open now
         self.closing = False  # the server is stopping: every stream ends, none waits
 
@@ -107,7 +109,10 @@ class Hub:
     def changed(self) -> None:
         """The store changed: a new version, every stream woken."""
         self.version += 1
+        self.changed_at = time.monotonic()
         self._wake()
+        for listener in self.listeners:
+            listener()
 
     def finish(self) -> None:
         """The server is stopping: every open stream is woken to end, and a stream begun from now on ends at once."""

@@ -207,10 +207,16 @@ def _stored(text: str | None) -> str:
 # -- statistics per person ---------------------------------------------------------
 
 
-def people_page(lang: str, found, contests: int) -> str:
+def people_page(lang: str, found, contests: int, counting: tuple[int, int] | None = None) -> str:
+    """The statistics; ``counting``: (games added up so far, finished games) while the sums are being brought up
+    to date (said above them), else None."""
     t = TEXT[lang]
     w = words.language(lang)
-    if not found:
+    note = (f'<p class="counting" id="counting">{e(t["counting"].format(done=counting[0], total=counting[1]))}</p>'
+            if counting is not None else "")
+    if not found and counting is not None:
+        body = note
+    elif not found:
         body = f'<p class="empty">{e(t["no_people"])}</p>'
     else:
         cards = []
@@ -223,5 +229,5 @@ def people_page(lang: str, found, contests: int) -> str:
                 name = f'<span class="bot" title="{e(t["bot_legend"])}">🤖</span> {e(w.BOX_PLAYER)}'
             cards.append(f'<section class="person"><h2>{name}</h2><table>{cells}</table></section>')
         legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if any(p.name == people.BOX for p in found) else ""
-        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>{legend}'
+        body = f'{note}<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>{legend}'
     return layout(lang, t["people"], f'<h1>{e(t["people"])}</h1>{body}', nav="people", path="/people")
