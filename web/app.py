@@ -32,6 +32,7 @@ from firmware.store import StoreError
 from . import history as deep, pages
 from .background import Background
 from .counting import Counter, page_sums
+from .sweep import Sweep
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
@@ -65,7 +66,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
     counter = Counter(Reader(state_dir, proc_locks=proc_locks), seats_from_meta)  # the statistics' sums, kept
-    background = Background(lane, [counter], changed_at=lambda: hub.changed_at)
+    sweep = Sweep(Reader(state_dir, proc_locks=proc_locks))  # the history's damage checks, done beside the pages
+    background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at)
     hub.listeners.append(background.kick)
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
@@ -101,7 +103,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             with slow_reader.read() as store:
                 if store is None:
                     return [], False
-                return deep.page(store, number, before, checked, slow_reader.key())
+                return deep.page(store, number, before, checked, slow_reader.key(), sweep)
 
         games, more = await lane.run(read)
         if number > 1 and not games:
@@ -192,6 +194,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             await hub.stop()
             await asyncio.to_thread(slow_reader.close)
             await asyncio.to_thread(counter.reader.close)
+            await asyncio.to_thread(sweep.reader.close)
 
     app = Starlette(
         routes=[

@@ -48,9 +48,10 @@ def first_id(store, offset: int) -> int | None:
     return None if row is None else row[0]
 
 
-def page(store, number: int | None, before: int | None, checked: dict, key=None) -> tuple[list, bool]:
+def page(store, number: int | None, before: int | None, checked: dict, key=None, sweep=None) -> tuple[list, bool]:
     """(the page's summaries, damage checked; whether an older page follows), by page ``number`` or ``before``;
-    ``key`` tells this store file from another (a damaged file the box replaced): the remembered checks' key."""
+    ``key`` tells this store file from another (a damaged file the box replaced): the remembered checks' key;
+    ``sweep``: the background's checks (:class:`web.sweep.Sweep`), looked up before any game is replayed."""
     if before is None:
         try:
             top = first_id(store, (number - 1) * PAGE_SIZE)
@@ -58,21 +59,24 @@ def page(store, number: int | None, before: int | None, checked: dict, key=None)
             top = None
             if number == 1:
                 listed = store.games(limit=PAGE_SIZE + 1)
-                return [check(store, g, checked, key) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
+                return [check(store, g, checked, key, sweep) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
         if top is None:
             return [], False
         before = top + 1
     listed = store.games(limit=PAGE_SIZE + 1, before=before)
-    return [check(store, g, checked, key) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
+    return [check(store, g, checked, key, sweep) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
 
 
-def check(store, summary, checked: dict, key=None):
+def check(store, summary, checked: dict, key=None, sweep=None):
     """A listed game with its damage found (history replays every game it lists; so does a page of it).
 
-    A closed game's answer is remembered (``checked``: id -> (status, problem)): its events no longer change."""
+    A closed game checked by the sweep is looked up; one it has not reached yet is replayed here and its answer
+    remembered (``checked``: id -> (status, problem)): its events no longer change."""
     if summary.status == "damaged":
         return summary
     hit = checked.get((key, summary.id))
+    if hit is None and sweep is not None and summary.status != "open":
+        hit = sweep.known(key, summary.id)
     if hit is None:
         try:
             stored = store.game(summary.id)
