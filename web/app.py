@@ -247,8 +247,9 @@ class EventStream:
                 while not gone.done() and not hub.closing:  # the client stays, and the server does not stop
                     if hub.version != seen:
                         # built once per change: every stream but the first takes it without a thread
-                        seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)
-                        chunk = hub.event(lang, seen, html)
+                        if hub.cached(lang) is None:  # built ahead for every language a page asked for lately
+                            await run_in_threadpool(hub.fragment, lang)
+                        seen, chunk = hub.event(lang, seen)  # what changed since the page's version, else the whole
                     else:
                         chunk = b": ping\n\n"
                     await send({"type": "http.response.body", "body": chunk, "more_body": True})

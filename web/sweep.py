@@ -87,8 +87,9 @@ class Sweep:
                     self._bottom = True
                     with self._lock:
                         self._low = min(self._low, 1)
-                    log.info("checked every game in the history for damage: %d replayed in %.1f s",
-                             self.checked, self.clock() - self._began)
+                    if self.checked:
+                        log.info("checked every game in the history for damage: %d replayed in %.1f s",
+                                 self.checked, self.clock() - self._began)
                 return True
             # upward: the games closed since the start, in order (one still open waits)
             rows = db.execute("SELECT id, status FROM games WHERE id > ? ORDER BY id LIMIT ?",
