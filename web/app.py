@@ -92,7 +92,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     async def history(request: Request):
         lang = await page_lang(request)
         raw, below = request.query_params.get("page", "1"), request.query_params.get("before")
-        if not _ID.fullmatch(raw) or (below is not None and not _ID.fullmatch(below)):
+        above = request.query_params.get("after")  # the pager's links are by key (web.history)
+        if not _ID.fullmatch(raw) or any(k is not None and not _ID.fullmatch(k) for k in (below, above)):
             raise HTTPException(404)
         number = int(raw)
         if number > deep.MAX_PAGE:
@@ -102,13 +103,14 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         def read():
             with slow_reader.read() as store:
                 if store is None:
-                    return [], False
-                return deep.page(store, number, before, checked, slow_reader.key(), sweep)
+                    return [], False, False
+                return deep.page(store, number, before, checked, slow_reader.key(), sweep,
+                                 after=int(above) if above is not None else None)
 
-        games, more = await lane.run(read)
+        games, more, newer = await lane.run(read)
         if number > 1 and not games:
             raise HTTPException(404)
-        return _html(pages.history_page(lang, games, number, more))
+        return _html(pages.history_page(lang, games, more, newer))
 
     async def game(request: Request):
         ident = request.path_params["ident"]

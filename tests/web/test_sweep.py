@@ -1,4 +1,4 @@
-"""The history's damage checks are done beside the pages: a page at any depth replays no game on its path."""
+"""The history at any depth: no game replayed on a page's path (the sweep does it beside), pager links by key."""
 
 from __future__ import annotations
 
@@ -54,3 +54,36 @@ def test_the_sweep_knows_only_what_it_checked(tmp_path):
     while sweep.step():
         pass
     assert sweep.known(key.key(), 11) == ("sound", None)
+
+
+def test_the_pager_goes_by_key_both_ways_and_an_old_page_link_still_answers(tmp_path, monkeypatch):
+    import web.history as history
+
+    fill_history(tmp_path, 47)  # pages of 20, 20 and 7
+    with Server(tmp_path) as s:
+        walked, hrefs, path = [], [], "/games"
+        offsets = []
+        real = history.first_id
+        monkeypatch.setattr(history, "first_id", lambda *a: offsets.append(a[1]) or real(*a))
+        while path:
+            page = httpx.get(s.url + path, timeout=10)
+            assert page.status_code == 200
+            walked.append([int(g) for g in re.findall(r'<tr data-game="(\d+)"', page.text)])
+            older = re.search(r'<a rel="next" href="([^"]+)"', page.text)
+            path = older.group(1).replace("&amp;", "&") if older else None
+            hrefs.append(path)
+        assert walked == [list(range(47, 27, -1)), list(range(27, 7, -1)), list(range(7, 0, -1))]
+        assert hrefs == ["/games?before=28", "/games?before=8", None]
+        assert offsets == [0]  # only the first page, /games, is found by its offset: the links are by key
+        back = []
+        newer = re.search(r'<a rel="prev" href="([^"]+)"', page.text).group(1)
+        while newer:
+            assert re.fullmatch(r"/games\?after=\d+", newer)
+            page = httpx.get(s.url + newer, timeout=10)
+            back.append([int(g) for g in re.findall(r'<tr data-game="(\d+)"', page.text)])
+            found = re.search(r'<a rel="prev" href="([^"]+)"', page.text)
+            newer = found.group(1) if found else None
+        assert back == [list(range(27, 7, -1)), list(range(47, 27, -1))]
+        old = httpx.get(s.url + "/games?page=3", timeout=10)  # a link from before: the same games
+        assert [int(g) for g in re.findall(r'<tr data-game="(\d+)"', old.text)] == list(range(7, 0, -1))
+        assert 'href="/games?after=7"' in old.text and "page=" not in old.text.split("<nav class=\"pager\">")[1]
