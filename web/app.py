@@ -65,8 +65,9 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
-    counter = Counter(Reader(state_dir, proc_locks=proc_locks), seats_from_meta)  # the statistics' sums, kept
-    sweep = Sweep(Reader(state_dir, proc_locks=proc_locks))  # the history's damage checks, done beside the pages
+    behind = Reader(state_dir, proc_locks=proc_locks, cache_kib=128)  # the background's (one step at a time)
+    counter = Counter(behind, seats_from_meta)  # the statistics' sums, kept
+    sweep = Sweep(behind)  # the history's damage checks, done beside the pages
     background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at)
     hub.listeners.append(background.kick)
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
@@ -195,8 +196,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             await background.stop()
             await hub.stop()
             await asyncio.to_thread(slow_reader.close)
-            await asyncio.to_thread(counter.reader.close)
-            await asyncio.to_thread(sweep.reader.close)
+            await asyncio.to_thread(behind.close)
 
     app = Starlette(
         routes=[
