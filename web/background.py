@@ -61,8 +61,9 @@ class Background:
                 more = False
                 for job in self.jobs:
                     wait = self.changed_at() + self.hold_off - time.monotonic()
-                    if wait > 0:
+                    while wait > 0:  # presses coming one after another: after the last of them
                         await asyncio.sleep(wait)
+                        wait = self.changed_at() + self.hold_off - time.monotonic()
                     try:
                         more = await self.lane.run(job.step) or more
                     except Exception as err:  # a step that fails is tried again at the next change, never fatal
