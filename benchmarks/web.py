@@ -103,7 +103,7 @@ def rss(pid: int) -> dict[str, int]:
     fields = {"Pss": 0, "Private": 0}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "Threads"):
             fields[key] = int(value.split()[0])
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
@@ -120,7 +120,7 @@ def rss(pid: int) -> dict[str, int]:
 def memory_line(m: dict[str, int]) -> str:
     return (f"{m['VmRSS'] / 1024:.1f} MB resident ({m['RssAnon'] / 1024:.1f} MB its own, "
             f"{m['RssFile'] / 1024:.1f} MB shared files; proportional share {m['Pss'] / 1024:.1f} MB, "
-            f"private {m['Private'] / 1024:.1f} MB)")
+            f"private {m['Private'] / 1024:.1f} MB; {m.get('Threads', 0)} threads)")
 
 
 def get(url: str) -> bytes:

@@ -62,8 +62,8 @@ class Hub:
 
     async def start(self) -> None:
         self._changed = asyncio.Event()
-        self._token = await asyncio.to_thread(self.reader.token)
-        self._box = await asyncio.to_thread(self.reader.box_running)
+        self._token = await _in_thread(self.reader.token)
+        self._box = await _in_thread(self.reader.box_running)
         self._task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -74,7 +74,7 @@ class Hub:
             except (asyncio.CancelledError, Exception):
                 pass
         self._task = None
-        await asyncio.to_thread(self.reader.close)
+        await _in_thread(self.reader.close)
 
     async def _watch(self) -> None:
         """Glance at the files every :data:`GLANCE` s; ask data_version when they moved (and the few glances
@@ -97,10 +97,10 @@ class Hub:
                 token, box = self._token, self._box
                 if (recheck and still >= SETTLE) or now >= token_due:
                     recheck = max(0, recheck - 1)
-                    token = await asyncio.to_thread(self.reader.token)
+                    token = await _in_thread(self.reader.token)
                     token_due = time.monotonic() + self.poll
                 if now >= box_due:
-                    box = await asyncio.to_thread(self.reader.box_running)
+                    box = await _in_thread(self.reader.box_running)
                     box_due = time.monotonic() + BOX_EVERY
             except Exception as err:  # never let the watcher die: log and look again
                 log.error("watching the store: %s", err)
@@ -111,7 +111,7 @@ class Hub:
                 self.version += 1  # the pages' fragments built first, in one thread, then every stream woken
                 self.changed_at = time.monotonic()
                 try:
-                    await asyncio.to_thread(self.prebuild)
+                    await _in_thread(self.prebuild)
                 except Exception as err:
                     log.error("building the live game: %s", err)
                 self._woken()
@@ -248,6 +248,14 @@ class Built:
     tree: object
     base: int | None
     patch: list | None
+
+
+async def _in_thread(fn, *args):
+    """``fn(*args)`` in one of the worker threads the pages use (anyio's): not a pool of its own beside them
+    (each thread costs the web process memory)."""
+    import anyio.to_thread
+
+    return await anyio.to_thread.run_sync(fn, *args)
 
 
 def first_version(clock=time.time) -> int:
