@@ -38,7 +38,7 @@ class Server:
         self.settled()
         return self
 
-    def settled(self, timeout: float = 10.0) -> None:
+    def settled(self, timeout: float = 30.0) -> None:
         """Wait until the background work (the statistics' sums, the history's checks) has caught up with the store."""
         deadline = time.monotonic() + timeout
         time.sleep(0.02)
