@@ -68,7 +68,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     behind = Reader(state_dir, proc_locks=proc_locks, cache_kib=128)  # the background's (one step at a time)
     counter = Counter(behind, seats_from_meta)  # the statistics' sums, kept
     sweep = Sweep(behind)  # the history's damage checks, done beside the pages
-    background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at)
+    background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at, closing=lambda: hub.closing)
     hub.listeners.append(background.kick)
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 

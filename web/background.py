@@ -22,8 +22,10 @@ HOLD_OFF = 0.3  # seconds after a change of the store before a step (the live up
 
 
 class Background:
-    def __init__(self, lane, jobs, *, changed_at=lambda: 0.0, pause: float = PAUSE, hold_off: float = HOLD_OFF):
+    def __init__(self, lane, jobs, *, changed_at=lambda: 0.0, closing=lambda: False, pause: float = PAUSE,
+                 hold_off: float = HOLD_OFF):
         self.lane = lane
+        self.closing = closing  # true once the server begins to stop: no step more (its threads compete with it)
         self.jobs = list(jobs)
         self.changed_at = changed_at  # time.monotonic() of the store's last change
         self.pause = pause
@@ -60,10 +62,14 @@ class Background:
             while more:
                 more = False
                 for job in self.jobs:
+                    if self.closing():
+                        return
                     wait = self.changed_at() + self.hold_off - time.monotonic()
                     while wait > 0:  # presses coming one after another: after the last of them
                         await asyncio.sleep(wait)
                         wait = self.changed_at() + self.hold_off - time.monotonic()
+                    if self.closing():
+                        return
                     try:
                         more = await self.lane.run(job.step) or more
                     except Exception as err:  # a step that fails is tried again at the next change, never fatal

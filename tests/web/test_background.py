@@ -39,3 +39,20 @@ def test_no_step_while_the_store_keeps_changing():
         assert job.at[1] >= last + 0.1 and job.at[1] > began + 0.3  # only once the changes had stopped
 
     asyncio.run(main())
+
+
+def test_no_step_once_the_server_begins_to_stop():
+    job = _Job()
+    closing = [False]
+
+    async def main():
+        work = Background(Lane(), [job], closing=lambda: closing[0], hold_off=0.0)
+        work.start()
+        await asyncio.sleep(0.05)
+        closing[0] = True  # the server stops: its threads would only slow the streams' ending
+        work.kick()
+        await asyncio.sleep(0.05)
+        await work.stop()
+
+    asyncio.run(main())
+    assert len(job.at) == 1
