@@ -50,6 +50,7 @@ class Page(threading.Thread):
                                              source_address=(f"127.0.0.{10 + number % 240}", 0))
         self.sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.arrived: dict[int, float] = {}
+        self.sizes: dict[int, int] = {}  # version -> bytes of its event's data
         self.cond = threading.Condition()
         self.tail = b""  # the last bytes received
 
@@ -70,6 +71,7 @@ class Page(threading.Thread):
                             v = json.loads(line[6:])["v"]
                             with self.cond:
                                 self.arrived[v] = now
+                                self.sizes[v] = len(line) - 6
                                 self.cond.notify_all()
         except OSError:
             return
@@ -101,7 +103,7 @@ def rss(pid: int) -> dict[str, int]:
     fields = {"Pss": 0, "Private": 0}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "Threads"):
             fields[key] = int(value.split()[0])
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
@@ -118,7 +120,7 @@ def rss(pid: int) -> dict[str, int]:
 def memory_line(m: dict[str, int]) -> str:
     return (f"{m['VmRSS'] / 1024:.1f} MB resident ({m['RssAnon'] / 1024:.1f} MB its own, "
             f"{m['RssFile'] / 1024:.1f} MB shared files; proportional share {m['Pss'] / 1024:.1f} MB, "
-            f"private {m['Private'] / 1024:.1f} MB)")
+            f"private {m['Private'] / 1024:.1f} MB; {m.get('Threads', 0)} threads)")
 
 
 def get(url: str) -> bytes:
@@ -126,11 +128,13 @@ def get(url: str) -> bytes:
         return r.read()
 
 
-def bench_pages(table: Rig, port: int, pages: int, presses: int) -> list[float]:
+def bench_pages(table: Rig, port: int, pages: int, presses: int, sent: list | None = None) -> list[float]:
+    """Press to page update for each page, each press; ``sent`` gets the bytes each page was sent per press."""
     opened = [Page(port, i) for i in range(pages)]
     for p in opened:
         p.start()
     version = max(p.wait_past(0)[0] for p in opened)  # each page's first event: the game as it is
+    first = {id(p): set(p.sizes) for p in opened}
     times = []
     for _ in range(presses):
         pressed = time.perf_counter()
@@ -142,6 +146,9 @@ def bench_pages(table: Rig, port: int, pages: int, presses: int) -> list[float]:
             times.append(at - pressed)
         version = latest
         time.sleep(0.02)
+    if sent is not None:
+        for p in opened:
+            sent.extend(size for v, size in p.sizes.items() if v not in first[id(p)])
     for p in opened:
         # a tab closed: the connection ends now (a bare close() while the reader thread sits in recv() would
         # leave it open until the server's next heartbeat, and the figures after the runs would count it)
@@ -178,6 +185,8 @@ def main(argv=None) -> int:
     parser.add_argument("--history", type=int, default=300, help="finished games in the store (default 300)")
     parser.add_argument("--rounds", type=int, default=2,
                         help="times the runs are repeated, memory printed after each: growth stays flat (default 2)")
+    parser.add_argument("--settle", type=float, default=300.0,
+                        help="seconds to wait after the runs for the background sweep of the history (default 300)")
     args = parser.parse_args(argv)
     state = Path(tempfile.mkdtemp(prefix="cantstop-web-bench-"))
     web = None
@@ -205,13 +214,37 @@ def main(argv=None) -> int:
         print(f"web view beside a box, {args.history} finished games in the store, {os.cpu_count()} cores, "
               f"{platform.machine()} (the target is a 64-bit Pi, aarch64)")
         print(f"web process at start: {memory_line(started)}")
+        deep = max(1, args.history // 20)  # the history's last page
+        cold = max(1, deep - 1)
+        t = time.perf_counter()
+        size = len(get(f"http://127.0.0.1:{port}/games?page={cold}"))
+        print(f"  /games?page={cold} at start (before the sweep has checked it): {size / 1024:.1f} KB in "
+              f"{(time.perf_counter() - t) * 1000:.0f} ms")
+        t = time.perf_counter()
+        page = get(f"http://127.0.0.1:{port}/people").decode()
+        print(f"  /people at start: {len(page) / 1024:.1f} KB in {(time.perf_counter() - t) * 1000:.0f} ms"
+              + (" (still adding up: it says so)" if 'id="counting"' in page else ""))
+        sent: list[int] = []
         for round_ in range(1, max(1, args.rounds) + 1):
             for pages in (int(n) for n in args.pages.split(",")):
-                times = sorted(bench_pages(table, port, pages, args.presses))
+                times = sorted(bench_pages(table, port, pages, args.presses, sent))
                 p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
                 print(f"press to page update, {pages:3d} page(s) open: median {statistics.median(times) * 1000:6.1f} "
                       f"ms, p99 {p99 * 1000:6.1f} ms, max {times[-1] * 1000:6.1f} ms ({len(times)} updates)")
             print(f"web process after round {round_} of presses: {memory_line(rss(web.pid))}")
+        if sent:
+            sent.sort()
+            print(f"sent to each page per press: median {statistics.median(sent) / 1024:.2f} KB, "
+                  f"max {sent[-1] / 1024:.2f} KB ({len(sent)} events; a new page's first event is the whole part)")
+        waited = time.perf_counter()
+        while "checked every game in the history" not in (state / "web.log").read_text():
+            if time.perf_counter() - waited > args.settle:
+                print(f"the background sweep had not checked the whole history {args.settle:.0f} s after the runs")
+                break
+            time.sleep(0.2)
+        else:
+            line = next(x for x in (state / "web.log").read_text().splitlines() if "checked every game" in x)
+            print(f"background sweep: {line.split('cantstop.web: ')[-1]} (from the web view's start)")
         weights = {}
         home = get(f"http://127.0.0.1:{port}/")
         weights["/"] = len(home)
@@ -220,9 +253,9 @@ def main(argv=None) -> int:
         parts = ", ".join(f"{k} {v / 1024:.1f}" for k, v in weights.items())
         print(f"page weight (live page and everything it loads): {sum(weights.values()) / 1024:.1f} KB ({parts} KB), "
               f"no compression, nothing from elsewhere")
-        deep = max(1, args.history // 20)  # the history's last page
         for path in ("/games", "/games", f"/games?page={deep // 2}", f"/games?page={deep}", f"/games?page={deep}",
-                     "/games/1", "/games/1.json", "/people", "/people"):
+                     f"/games?before={args.history // 2}", "/games?before=21", "/games/1", "/games/1.json",
+                     "/people", "/people"):
             t = time.perf_counter()
             try:
                 size = len(get(f"http://127.0.0.1:{port}{path}"))

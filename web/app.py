@@ -30,6 +30,9 @@ from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import history as deep, pages
+from .background import Background
+from .counting import Counter, page_sums
+from .sweep import Sweep
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
@@ -61,8 +64,12 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
-    kept_tallies: dict = {}  # tallies and sums this process worked out (people.Unwritten): worked out once
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
+    behind = Reader(state_dir, proc_locks=proc_locks, cache_kib=128)  # the background's (one step at a time)
+    counter = Counter(behind, seats_from_meta)  # the statistics' sums, kept
+    sweep = Sweep(behind)  # the history's damage checks, done beside the pages
+    background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at, closing=lambda: hub.closing)
+    hub.listeners.append(background.kick)
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def lang_of(request: Request) -> str:
@@ -86,7 +93,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     async def history(request: Request):
         lang = await page_lang(request)
         raw, below = request.query_params.get("page", "1"), request.query_params.get("before")
-        if not _ID.fullmatch(raw) or (below is not None and not _ID.fullmatch(below)):
+        above = request.query_params.get("after")  # the pager's links are by key (web.history)
+        if not _ID.fullmatch(raw) or any(k is not None and not _ID.fullmatch(k) for k in (below, above)):
             raise HTTPException(404)
         number = int(raw)
         if number > deep.MAX_PAGE:
@@ -96,13 +104,14 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         def read():
             with slow_reader.read() as store:
                 if store is None:
-                    return [], False
-                return deep.page(store, number, before, checked, slow_reader.key())
+                    return [], False, False
+                return deep.page(store, number, before, checked, slow_reader.key(), sweep,
+                                 after=int(above) if above is not None else None)
 
-        games, more = await lane.run(read)
+        games, more, newer = await lane.run(read)
         if number > 1 and not games:
             raise HTTPException(404)
-        return _html(pages.history_page(lang, games, number, more))
+        return _html(pages.history_page(lang, games, more, newer))
 
     async def game(request: Request):
         ident = request.path_params["ident"]
@@ -136,16 +145,20 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     async def person_stats(request: Request):
         lang = await page_lang(request)
 
-        def read():
+        def read():  # the box's sums or this process's, never a game added up here (web.counting)
             with slow_reader.read() as store:
                 if store is None:
-                    return (), 0
+                    return (), 0, None
                 names = roster.load(store, settings.roster)
-                sums = people.load_sums(people.Unwritten(store, kept_tallies), seats_from_meta)
-                return people.people_of(sums, names.who) if sums else ((), 0)
+                sums = page_sums(store, counter)
+            if sums is None:
+                return (), 0, None
+            return (*people.people_of(sums.sums, names.who), None if sums.complete else (sums.counted, sums.total))
 
-        found, contests = await lane.run(read)
-        return _html(pages.people_page(lang, found, contests))
+        found, contests, counting = await lane.run(read)
+        if counting is not None:
+            background.kick()
+        return _html(pages.people_page(lang, found, contests, counting))
 
     async def static(request: Request):
         hit = files.get(request.path_params["name"])
@@ -176,11 +189,14 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         # anyio's default of 40 would cost memory a Pi Zero does not have.
         anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
         await hub.start()
+        background.start()
         try:
             yield
         finally:
+            await background.stop()
             await hub.stop()
             await asyncio.to_thread(slow_reader.close)
+            await asyncio.to_thread(behind.close)
 
     app = Starlette(
         routes=[
@@ -196,6 +212,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.background = background
     app.add_middleware(Guard, names=own_names(names))
     return app
 
@@ -232,8 +249,9 @@ class EventStream:
                 while not gone.done() and not hub.closing:  # the client stays, and the server does not stop
                     if hub.version != seen:
                         # built once per change: every stream but the first takes it without a thread
-                        seen, html = hub.cached(lang) or await run_in_threadpool(hub.fragment, lang)
-                        chunk = hub.event(lang, seen, html)
+                        if hub.cached(lang) is None:  # built ahead for every language a page asked for lately
+                            await run_in_threadpool(hub.fragment, lang)
+                        seen, chunk = hub.event(lang, seen)  # what changed since the page's version, else the whole
                     else:
                         chunk = b": ping\n\n"
                     await send({"type": "http.response.body", "body": chunk, "more_body": True})

@@ -12,7 +12,9 @@ from __future__ import annotations
 from firmware import words
 
 from .live import Live
-from .squares import FALLBACK, MARKS, PIECE_COLOURS, board, colour_css, e, marks_of, piece, seat_style  # noqa: F401
+from .patch import El
+from .squares import (FALLBACK, MARKS, PIECE_COLOURS, board, board_parts, colour_css, e, marks_of,  # noqa: F401
+                      piece, seat_style)
 from .text import TEXT
 
 
@@ -106,15 +108,22 @@ def turn_log(live: Live, t: dict) -> str:
 
 def live_fragment(live: Live) -> str:
     """The part of the live page that changes: everything below the header."""
+    return live_tree(live).html()
+
+
+def live_tree(live: Live) -> El:
+    """:func:`live_fragment` as elements (:mod:`web.patch`): each part that changes on its own has an id, so a
+    press sends a page only what it changed (the dice, a column or two, the log)."""
     t = TEXT[live.lang]
     if live.state is None and live.status == "damaged":  # a game whose players do not read: no board to draw
-        return (f'<div id="game" data-status="damaged" data-box="{e(live.box)}" data-game="{live.game_id}">'
-                f'{status_line(live, t)}<h1>{e(t["game"])} {live.game_id}</h1>'
-                f'<p class="problem">{e(live.problem or "")}</p></div>')
+        return El("div", (("id", "game"), ("data-status", "damaged"), ("data-box", live.box),
+                          ("data-game", live.game_id)),
+                  (f'{status_line(live, t)}<h1>{e(t["game"])} {live.game_id}</h1>'
+                   f'<p class="problem">{e(live.problem or "")}</p>',))
     if live.state is None:
         text = t["no_store"] if live.problem else t["no_game"]
-        return f'<div id="game" data-status="{e(live.status)}" data-box="{e(live.box)}">{status_line(live, t)}' \
-               f'<p class="empty" data-say>{e(text)}</p></div>'
+        return El("div", (("id", "game"), ("data-status", live.status), ("data-box", live.box)),
+                  (f'{status_line(live, t)}<p class="empty" data-say>{e(text)}</p>',))
     g = live.state
     head = f'<h1>{e(t["game"])} {live.game_id}</h1>'
     bust = ""
@@ -131,16 +140,19 @@ def live_fragment(live: Live) -> str:
     moment = live.bust_moment
     dice = lost_dice(live, t) if moment is not None and not live.dice else options(live.dice, live.options, t)
     lost = moment.lost if moment is not None else None
-    drawn = board(g, live.moved, live.marks, names=live.names, t=t, lost=lost,
-                  lost_seat=moment.seat if moment is not None else 0)
-    return (f'<div id="game" data-status="{e(live.status)}" data-box="{e(live.box)}" data-game="{live.game_id}" '
-            f'data-events="{live.events}" data-phase="{e(g.phase.value)}" data-current="{g.current}" '
-            f'style="{seat_style(live.colours, live.marks)}">'
-            f'<div class="play"><div class="top">{status_line(live, t)}{head}{problem}{headline(live, t)}'
-            f'{players(live, t)}</div>'
-            f'<div class="act">{recap}{dice}{bust}</div>'
-            f'<div class="left">{drawn}</div>'
-            f'<div class="right">{turn_log(live, t)}{screen}</div></div></div>')
+    drawn = board_parts(g, live.moved, live.marks, names=live.names, t=t, lost=lost,
+                        lost_seat=moment.seat if moment is not None else 0, ids=True)
+    return El("div", (("id", "game"), ("data-status", live.status), ("data-box", live.box),
+                      ("data-game", live.game_id), ("data-events", live.events), ("data-phase", g.phase.value),
+                      ("data-current", g.current), ("style", seat_style(live.colours, live.marks))), (
+        El("div", (("class", "play"), ("id", "g-play")), (
+            El("div", (("class", "top"), ("id", "g-top")),
+               (f'{status_line(live, t)}{head}{problem}{headline(live, t)}{players(live, t)}',)),
+            El("div", (("class", "act"), ("id", "g-act")), (f"{recap}{dice}{bust}",)),
+            El("div", (("class", "left"), ("id", "g-left")), drawn),
+            El("div", (("class", "right"), ("id", "g-right")), (
+                El("div", (("id", "g-log"),), (turn_log(live, t),)),
+                El("div", (("id", "g-screen"),), (screen,)))))),))
 
 
 def recap_table(live: Live, t: dict) -> str:

@@ -30,6 +30,17 @@ MAX_HEAD = 16 * 1024  # bytes of request target and headers
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "x-frame-options": "DENY", "cache-control": "no-store"}
 _RAW = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+#: The security headers as raw pairs: what every refusal the server writes itself carries too (web.serve).
+RAW_HEADERS = tuple(_RAW)
+
+
+def raw_refusal(status: int, reason: str, body: bytes, extra=()) -> bytes:
+    """A whole HTTP/1.1 refusal as bytes, with the security headers, for a connection closed after it: what the
+    server writes itself, before any route (too many connections, a request it cannot read)."""
+    head = [b"HTTP/1.1 %d %s" % (status, reason.encode()), b"content-type: text/plain; charset=utf-8",
+            b"connection: close", b"content-length: %d" % len(body)]
+    head += [k + b": " + v for k, v in (*extra, *_RAW)]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
 def own_names(extra=()) -> frozenset[str]:

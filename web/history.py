@@ -1,11 +1,13 @@
 """The history's pages, read by key, and the lane the history reads take, off the live page's path.
 
-A page of the history costs the same at any depth: page N is the 20 games
-below the game at offset ``(N - 1) * 20`` of the games table's own key
-(``SELECT id ... ORDER BY id DESC LIMIT 1 OFFSET ?``: a walk of the integer
-key, never the games themselves), read with the store's ``before=`` (keyset)
-and a limit of 21; ``?before=<id>`` asks for the page below a game directly.
-A page number past :data:`MAX_PAGE` is a 400.
+The pager's links are by key: "older" is ``?before=<the page's last game>``,
+"newer" ``?after=<its first game>``, each read with the store's ``before=``
+(keyset) and a limit of 21, the same few steps down the integer key at any
+depth. An old ``?page=N`` link is still answered: the 20 games below the
+game at offset ``(N - 1) * 20`` of the games table's own key (``SELECT id
+... ORDER BY id DESC LIMIT 1 OFFSET ?``: a walk of the integer key, never
+the games themselves), with links by key from there; a page number past
+:data:`MAX_PAGE` is a 400.
 
 The history, each game and the statistics replay games: they read through a
 :class:`Reader` of their own (its own connection and lock) in at most
@@ -48,9 +50,23 @@ def first_id(store, offset: int) -> int | None:
     return None if row is None else row[0]
 
 
-def page(store, number: int | None, before: int | None, checked: dict, key=None) -> tuple[list, bool]:
-    """(the page's summaries, damage checked; whether an older page follows), by page ``number`` or ``before``;
-    ``key`` tells this store file from another (a damaged file the box replaced): the remembered checks' key."""
+def page(store, number: int | None, before: int | None, checked: dict, key=None, sweep=None, *,
+         after: int | None = None) -> tuple[list, bool, bool]:
+    """(the page's summaries, damage checked; whether an older page follows; whether a newer one does), by page
+    ``number``, or by key: ``before`` (the games older than that one), ``after`` (the 20 just newer than that one:
+    the page a "newer" link leads to); ``key`` tells this store file from another (a damaged file the box
+    replaced): the remembered checks' key; ``sweep``: the background's checks (:class:`web.sweep.Sweep`), looked
+    up before any game is replayed. By key, a page costs the same at any depth: a few steps down the integer key."""
+    db = store._db
+    if after is not None:
+        try:
+            row = db.execute("SELECT MAX(id) FROM (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?)",
+                             (after, PAGE_SIZE)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row is None or row[0] is None:
+            return [], False, False
+        before = row[0] + 1
     if before is None:
         try:
             top = first_id(store, (number - 1) * PAGE_SIZE)
@@ -58,21 +74,31 @@ def page(store, number: int | None, before: int | None, checked: dict, key=None)
             top = None
             if number == 1:
                 listed = store.games(limit=PAGE_SIZE + 1)
-                return [check(store, g, checked, key) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
+                return [check(store, g, checked, key, sweep) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE, False
         if top is None:
-            return [], False
+            return [], False, False
         before = top + 1
     listed = store.games(limit=PAGE_SIZE + 1, before=before)
-    return [check(store, g, checked, key) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE
+    shown = listed[:PAGE_SIZE]
+    newer = False
+    if shown:
+        try:
+            newer = db.execute("SELECT 1 FROM games WHERE id > ? LIMIT 1", (shown[0].id,)).fetchone() is not None
+        except sqlite3.Error:
+            newer = number is not None and number > 1
+    return [check(store, g, checked, key, sweep) for g in shown], len(listed) > PAGE_SIZE, newer
 
 
-def check(store, summary, checked: dict, key=None):
+def check(store, summary, checked: dict, key=None, sweep=None):
     """A listed game with its damage found (history replays every game it lists; so does a page of it).
 
-    A closed game's answer is remembered (``checked``: id -> (status, problem)): its events no longer change."""
+    A closed game checked by the sweep is looked up; one it has not reached yet is replayed here and its answer
+    remembered (``checked``: id -> (status, problem)): its events no longer change."""
     if summary.status == "damaged":
         return summary
     hit = checked.get((key, summary.id))
+    if hit is None and sweep is not None and summary.status != "open":
+        hit = sweep.known(key, summary.id)
     if hit is None:
         try:
             stored = store.game(summary.id)

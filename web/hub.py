@@ -21,9 +21,11 @@ import json
 import logging
 import threading
 import time
+from dataclasses import dataclass
 
 from . import live as live_data
-from .board import live_fragment
+from .board import live_tree
+from .patch import diff
 
 log = logging.getLogger("cantstop.web")
 
@@ -45,10 +47,14 @@ class Hub:
         self._box = None
         self._changed: asyncio.Event | None = None
         self._cache: dict[str, tuple[int, str]] = {}  # page lang -> (version, fragment)
-        self._events: dict[str, tuple[int, bytes]] = {}  # page lang -> (version, its server-sent event)
+        self._built: dict[str, Built] = {}  # page lang -> the fragment's tree and what changed from the one before
+        self._events: dict[tuple, bytes] = {}  # (page lang, version, whole or patch) -> its server-sent event
+        self._wanted: dict[str, float] = {}  # page lang -> when a page last asked for it (time.monotonic())
         self._lang: tuple[int, str] | None = None  # (version, the box's language)
         self._build = threading.Lock()
         self._task: asyncio.Task | None = None
+        self.changed_at = 0.0  # time.monotonic() of the last change
+        self.listeners: list = []  # called (on the event loop) at each change: the background work's kick
         self.streams = 0  # event streams open now
         self.closing = False  # the server is stopping: every stream ends, none waits
 
@@ -56,8 +62,8 @@ class Hub:
 
     async def start(self) -> None:
         self._changed = asyncio.Event()
-        self._token = await asyncio.to_thread(self.reader.token)
-        self._box = await asyncio.to_thread(self.reader.box_running)
+        self._token = await _in_thread(self.reader.token)
+        self._box = await _in_thread(self.reader.box_running)
         self._task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -68,7 +74,7 @@ class Hub:
             except (asyncio.CancelledError, Exception):
                 pass
         self._task = None
-        await asyncio.to_thread(self.reader.close)
+        await _in_thread(self.reader.close)
 
     async def _watch(self) -> None:
         """Glance at the files every :data:`GLANCE` s; ask data_version when they moved (and the few glances
@@ -91,10 +97,10 @@ class Hub:
                 token, box = self._token, self._box
                 if (recheck and still >= SETTLE) or now >= token_due:
                     recheck = max(0, recheck - 1)
-                    token = await asyncio.to_thread(self.reader.token)
+                    token = await _in_thread(self.reader.token)
                     token_due = time.monotonic() + self.poll
                 if now >= box_due:
-                    box = await asyncio.to_thread(self.reader.box_running)
+                    box = await _in_thread(self.reader.box_running)
                     box_due = time.monotonic() + BOX_EVERY
             except Exception as err:  # never let the watcher die: log and look again
                 log.error("watching the store: %s", err)
@@ -102,12 +108,24 @@ class Hub:
                 continue
             if token != self._token or box != self._box:
                 self._token, self._box = token, box
-                self.changed()
+                self.version += 1  # the pages' fragments built first, in one thread, then every stream woken
+                self.changed_at = time.monotonic()
+                try:
+                    await _in_thread(self.prebuild)
+                except Exception as err:
+                    log.error("building the live game: %s", err)
+                self._woken()
 
     def changed(self) -> None:
         """The store changed: a new version, every stream woken."""
         self.version += 1
+        self.changed_at = time.monotonic()
+        self._woken()
+
+    def _woken(self) -> None:
         self._wake()
+        for listener in self.listeners:
+            listener()
 
     def finish(self) -> None:
         """The server is stopping: every open stream is woken to end, and a stream begun from now on ends at once."""
@@ -154,37 +172,90 @@ class Hub:
         hit = self._cache.get(lang)
         return hit if hit is not None and hit[0] == self.version else None
 
-    def event(self, lang: str, version: int, html: str) -> bytes:
-        """The server-sent event carrying ``html`` at ``version``: encoded once per change and language, so
-        every open page is sent the same bytes (50 pages cost one copy, not 50). On the event loop only."""
-        hit = self._events.get(lang)
-        if hit is not None and hit[0] == version:
-            return hit[1]
-        data = json.dumps({"v": version, "html": html}, ensure_ascii=False)
-        chunk = f"id: {version}\nevent: live\ndata: {data}\n\n".encode()
-        self._events[lang] = (version, chunk)
-        return chunk
+    def event(self, lang: str, seen: int) -> tuple[int, bytes]:
+        """(version, the server-sent event) that brings a page in ``lang`` at version ``seen`` to the fragment built
+        now: only what changed (a patch, :mod:`web.patch`) when the page is at the version it starts from, else the
+        whole fragment. Encoded once per change and language, so every open page is sent the same bytes (50 pages
+        cost one copy, not 50). On the event loop only, once :meth:`fragment` has built ``lang``."""
+        built = self._built[lang]
+        patch = built.patch if built.base == seen else None
+        key = (lang, built.version, patch is not None)
+        chunk = self._events.get(key)
+        if chunk is None:
+            if patch is not None:
+                data = json.dumps({"v": built.version, "base": built.base, "patch": patch}, ensure_ascii=False)
+            else:
+                data = json.dumps({"v": built.version, "html": built.html}, ensure_ascii=False)
+            chunk = f"id: {built.version}\nevent: live\ndata: {data}\n\n".encode()
+            for old in [k for k in self._events if k[0] == lang and k[1] != built.version]:
+                del self._events[old]
+            self._events[key] = chunk
+        return built.version, chunk
 
     def fragment(self, lang: str) -> tuple[int, str]:
         """(version, the live fragment in ``lang``), built at most once per change and language (thread-safe)."""
         version = self.version
+        self._wanted[lang] = time.monotonic()
         hit = self._cache.get(lang)
         if hit is not None and hit[0] == version:
             return hit
         with self._build:
+            version = self.version  # read again under the lock: a version is built once, and never an older one
             hit = self._cache.get(lang)
             if hit is not None and hit[0] == version:
                 return hit
             try:
-                html = live_fragment(live_data.snapshot(self.reader, self.settings, self.config_lang, lang))
+                tree = live_tree(live_data.snapshot(self.reader, self.settings, self.config_lang, lang))
             except Exception as err:  # a store that cannot be shown: say so, and keep serving
                 log.error("cannot show the live game: %s", err)
                 from .board import e
+                from .patch import El
 
-                html = f'<div id="game" data-status="error"><p class="problem">{e(one_line(err))}</p></div>'
+                tree = El("div", (("id", "game"), ("data-status", "error")),
+                          (f'<p class="problem">{e(one_line(err))}</p>',))
+            html = tree.html()
+            before = self._built.get(lang)
+            patch = diff(before.tree, tree) if before is not None else None
+            if patch is not None and len(json.dumps(patch, ensure_ascii=False)) >= len(html):
+                patch = None  # the whole part is no bigger
+            self._built[lang] = Built(version, html, tree, before.version if patch is not None else None, patch)
             entry = (version, html)
             self._cache[lang] = entry
             return entry
+
+    def prebuild(self) -> None:
+        """Build the fragment for every language a page asked for lately (in a worker thread): the open streams
+        then take it without a thread of their own."""
+        now = time.monotonic()
+        for lang, at in list(self._wanted.items()):
+            if now - at < WANTED_FOR:
+                self.fragment(lang)
+            else:
+                self._wanted.pop(lang, None)
+
+
+#: A language no page asked for in this long is no longer built ahead at each change.
+WANTED_FOR = 120.0
+
+
+@dataclass(frozen=True)
+class Built:
+    """One language's fragment at ``version``: its HTML, its tree, and the patch from version ``base`` (None: no
+    patch, the page is sent the whole)."""
+
+    version: int
+    html: str
+    tree: object
+    base: int | None
+    patch: list | None
+
+
+async def _in_thread(fn, *args):
+    """``fn(*args)`` in one of the worker threads the pages use (anyio's): not a pool of its own beside them
+    (each thread costs the web process memory)."""
+    import anyio.to_thread
+
+    return await anyio.to_thread.run_sync(fn, *args)
 
 
 def first_version(clock=time.time) -> int:

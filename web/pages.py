@@ -82,8 +82,9 @@ def box_seat(w, colour: str) -> str:
 # -- the history -----------------------------------------------------------------
 
 
-def history_page(lang: str, games, page: int, more: bool) -> str:
-    """One page of the history, newest first; ``games`` are the page's summaries (damage checked)."""
+def history_page(lang: str, games, more: bool, newer: bool) -> str:
+    """One page of the history, newest first; ``games`` are the page's summaries (damage checked); ``more``: older
+    games follow, ``newer``: newer ones come before. The pager's links are by key (the same cost at any depth)."""
     t = TEXT[lang]
     w = words.language(lang)
     rows = []
@@ -104,10 +105,10 @@ def history_page(lang: str, games, page: int, more: bool) -> str:
                     + "".join(f'<td data-label="{e(t[k])}">{c}</td>' for k, c in zip(COLUMNS, cells)) + "</tr>")
     head = "".join(f"<th>{e(t[k])}</th>" for k in COLUMNS)
     pager = []
-    if page > 1:
-        pager.append(f'<a rel="prev" href="/games?page={page - 1}">← {e(t["newer"])}</a>')
-    if more:
-        pager.append(f'<a rel="next" href="/games?page={page + 1}">{e(t["older"])} →</a>')
+    if newer and games:
+        pager.append(f'<a rel="prev" href="/games?after={games[0].id}">← {e(t["newer"])}</a>')
+    if more and games:
+        pager.append(f'<a rel="next" href="/games?before={games[-1].id}">{e(t["older"])} →</a>')
     table = f'<table class="history"><tr class="head">{head}</tr>{"".join(rows)}</table>' if rows else \
         f'<p class="empty">{e(t["no_store"])}</p>'
     legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if "🤖" in table else ""
@@ -207,10 +208,16 @@ def _stored(text: str | None) -> str:
 # -- statistics per person ---------------------------------------------------------
 
 
-def people_page(lang: str, found, contests: int) -> str:
+def people_page(lang: str, found, contests: int, counting: tuple[int, int] | None = None) -> str:
+    """The statistics; ``counting``: (games added up so far, finished games) while the sums are being brought up
+    to date (said above them), else None."""
     t = TEXT[lang]
     w = words.language(lang)
-    if not found:
+    note = (f'<p class="counting" id="counting">{e(t["counting"].format(done=counting[0], total=counting[1]))}</p>'
+            if counting is not None else "")
+    if not found and counting is not None:
+        body = note
+    elif not found:
         body = f'<p class="empty">{e(t["no_people"])}</p>'
     else:
         cards = []
@@ -223,5 +230,5 @@ def people_page(lang: str, found, contests: int) -> str:
                 name = f'<span class="bot" title="{e(t["bot_legend"])}">🤖</span> {e(w.BOX_PLAYER)}'
             cards.append(f'<section class="person"><h2>{name}</h2><table>{cells}</table></section>')
         legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if any(p.name == people.BOX for p in found) else ""
-        body = f'<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>{legend}'
+        body = f'{note}<p>{e(w.games_count(contests))}</p><div class="people">{"".join(cards)}</div>{legend}'
     return layout(lang, t["people"], f'<h1>{e(t["people"])}</h1>{body}', nav="people", path="/people")

@@ -64,11 +64,13 @@ class Reader:
     Thread-safe: every use holds the reader's lock (reads take milliseconds).
     """
 
-    def __init__(self, state_dir: pathlib.Path | str, *, clock=time.time, proc_locks: str = "/proc/locks"):
+    def __init__(self, state_dir: pathlib.Path | str, *, clock=time.time, proc_locks: str = "/proc/locks",
+                 cache_kib: int = 512):
         self.state_dir = pathlib.Path(state_dir)
         self.path = self.state_dir / DB_NAME
         self._clock = clock
         self._proc_locks = proc_locks
+        self._cache_kib = int(cache_kib)
         self._lock = threading.RLock()
         self._store: Store | None = None
         self._ino: int | None = None
@@ -95,7 +97,7 @@ class Reader:
         try:
             db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-            db.execute("PRAGMA cache_size=-512")  # 512 KiB of pages: the web view is small on a Pi
+            db.execute(f"PRAGMA cache_size=-{self._cache_kib}")  # 512 KiB of pages or less: small on a Pi
             version = schema.check(db)
             if version == 0:
                 raise StoreError(f"no saved games in {self.state_dir} yet")

@@ -25,6 +25,7 @@ import signal
 import threading
 
 from .app import MAX_STREAMS, create_app
+from .guard import RAW_HEADERS, raw_refusal
 
 log = logging.getLogger("cantstop.web")
 
@@ -35,9 +36,10 @@ MAX_CONNECTIONS = MAX_STREAMS + 50
 #: hundreds of streams or slow requests cannot use up the places everyone else's pages need. The next is
 #: answered 503 and closed.
 PER_CLIENT = 32
-_BUSY_TEXT = b"too many connections from this address\n"
-_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nretry-after: 5\r\n"
-         b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
+#: The refusals the server writes itself, before any route, carry the security headers as every response does.
+_BUSY = raw_refusal(503, "Service Unavailable", b"too many connections from this address\n",
+                    [(b"retry-after", b"5")])
+_FULL_TEXT = b"too many connections: try again in a moment\n"
 
 
 def config(app, host: str, port: int):
@@ -57,6 +59,29 @@ def _slow_headers_protocol():
     held: dict[str, int] = {}  # client address -> its connections open now (on the event loop only)
 
     class Protocol(H11Protocol):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            # uvicorn's own 503 past limit_concurrency carries none of the security headers: the same limit,
+            # checked here at the same moment (the request's task is counted already, hence ">"), answered with them
+            self._limit, self.limit_concurrency = self.limit_concurrency, None
+            self._app, self.app = self.app, self._app_unless_full
+
+        async def _app_unless_full(self, scope, receive, send):
+            limit = self._limit
+            if limit is not None and (len(self.connections) >= limit or len(self.tasks) > limit):
+                log.warning("too many connections: a request answered 503")
+                await send({"type": "http.response.start", "status": 503, "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(_FULL_TEXT)),
+                    (b"connection", b"close"), (b"retry-after", b"5"), *RAW_HEADERS]})
+                await send({"type": "http.response.body", "body": _FULL_TEXT})
+                return
+            await self._app(scope, receive, send)
+
+        def send_400_response(self, msg: str) -> None:
+            # uvicorn's own 400 (a request h11 cannot read) without the security headers: this one with them
+            self.transport.write(raw_refusal(400, "Bad Request", msg.encode("ascii", "replace")))
+            self.transport.close()
+
         def connection_made(self, transport):
             super().connection_made(transport)
             self._head_timer = None

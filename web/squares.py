@@ -21,6 +21,8 @@ from engine import HEIGHTS, GameState
 
 from firmware.table.seat import symbols
 
+from .patch import El
+
 #: CSS colours for the usual names of the pieces' colours; other names take one by their symbol.
 PIECE_COLOURS = {
     "red": "#e0303f", "blue": "#4c8dff", "green": "#1f9d55", "yellow": "#f4c20d", "white": "#f5f5f5",
@@ -62,6 +64,16 @@ def board(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] 
     """The eleven columns, bottom square 1, with markers (each seat's symbol in ``marks``), runners and claims;
     ``lost``: runners a bust just cost (column -> square), drawn ghosted. With ``t`` (the page's words) and
     ``names``, the positions as a list for a screen reader too (the drawing itself is hidden from it)."""
+    return "".join(part.html() for part in board_parts(state, moved, marks, names=names, t=t, lost=lost,
+                                                       lost_seat=lost_seat))
+
+
+def board_parts(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] = (), *,
+                names: tuple[str, ...] = (), t: dict | None = None, lost: dict | None = None, lost_seat: int = 0,
+                ids: bool = False) -> tuple:
+    """:func:`board` as elements (:class:`web.patch.El`): the drawing, then the list; ``ids``: each column and
+    the list with an id of its own (``g-c7``, each square ``s7-3``, ``g-pos``), so a press sends only the squares
+    it changed."""
     cols = []
     n = len(state.players)
     lost = lost or {}
@@ -74,17 +86,21 @@ def board(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] 
                 pieces += '<span class="runner" title="runner">▲</span>'
             if lost.get(c) == step:
                 pieces += f'<span class="lost p{lost_seat}">▲</span>'
-            cells.append(f'<div class="sq" data-col="{c}" data-step="{step}">{pieces}</div>')
-        attrs = f' data-owner="{owner}"' if owner >= 0 else ""
+            cells.append(El("div", (("class", "sq"), ("data-col", c), ("data-step", step),
+                                    ("id", f"s{c}-{step}" if ids else None)), (pieces,)))
         classes = "col" + (f" claimed p{owner}" if owner >= 0 else "") + (" moved" if c in moved else "")
-        cols.append(f'<div class="{classes}" data-col="{c}"{attrs}><div class="squares">{"".join(cells)}</div>'
-                    f'<div class="num">{c}</div></div>')
-    turn = f' data-turn="{state.current}"' if not state.is_over else ""
-    drawn = f'<div class="board"{turn} aria-hidden="true">{"".join(cols)}</div>'
-    return drawn + (positions(state, names, t) if t is not None else "")
+        cols.append(El("div", (("class", classes), ("data-col", c), ("data-owner", owner if owner >= 0 else None),
+                               ("id", f"g-c{c}" if ids else None)),
+                       (El("div", (("class", "squares"), ("id", f"g-q{c}" if ids else None)), cells),
+                        f'<div class="num">{c}</div>')))
+    drawn = El("div", (("class", "board"), ("data-turn", None if state.is_over else state.current),
+                       ("aria-hidden", "true"), ("id", "g-board" if ids else None)), cols)
+    if t is None:
+        return (drawn,)
+    return drawn, positions(state, names, t, ident="g-pos" if ids else None)
 
 
-def positions(state: GameState, names: tuple[str, ...], t: dict) -> str:
+def positions(state: GameState, names: tuple[str, ...], t: dict, ident: str | None = None) -> El:
     """The board in words, a column a line: "7: Ann 3, Bob 5; runners 4" or "12: claimed Bob"."""
     def who(i: int) -> str:
         return names[i] if i < len(names) else f"P{i + 1}"
@@ -100,4 +116,4 @@ def positions(state: GameState, names: tuple[str, ...], t: dict) -> str:
                 parts.append(f'{t["runner"]} {state.runners[c]}')
             text = ", ".join(parts) or t["nobody"]
         rows.append(f"<li>{c}: {e(text)}</li>")
-    return f'<ol class="sr positions" aria-label="{e(t["positions"])}">{"".join(rows)}</ol>'
+    return El("ol", (("class", "sr positions"), ("aria-label", t["positions"]), ("id", ident)), ("".join(rows),))

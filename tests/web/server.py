@@ -35,7 +35,17 @@ class Server:
             if time.monotonic() > deadline:
                 raise RuntimeError("the web view did not start")
             time.sleep(0.01)
+        self.settled()
         return self
+
+    def settled(self, timeout: float = 30.0) -> None:
+        """Wait until the background work (the statistics' sums, the history's checks) has caught up with the store."""
+        deadline = time.monotonic() + timeout
+        time.sleep(0.02)
+        while not self.app.state.background.idle:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the web view's background work did not settle")
+            time.sleep(0.01)
 
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True

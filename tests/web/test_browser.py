@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 
+import httpx
+
 import pytest
 
 from firmware.commands import cli
 
 from tests.kit.rig import Rig
+from tests.web import patchkit
 from tests.web.browser import READ_BOARD, chrome, missing
 from tests.web.server import Server
 
@@ -62,6 +65,14 @@ def table(tmp_path_factory):
     rig.close()
 
 
+#: Counts the page's fetches of /now.json (the whole live part), which a page following patches never needs.
+COUNT_POLLS = """window.polls = 0; var open = XMLHttpRequest.prototype.open;
+XMLHttpRequest.prototype.open = function (method, url) {
+  if (String(url).indexOf("/now.json") === 0) { window.polls++; }
+  return open.apply(this, arguments);
+};"""
+
+
 @pytest.mark.parametrize("size", ["phone", "tv"])
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_the_live_page_matches_the_record_and_follows_presses(table, size, lang, capsys, tmp_path):
@@ -76,6 +87,7 @@ def test_the_live_page_matches_the_record_and_follows_presses(table, size, lang,
         assert [n.text for n in names] == ["Ann", XSS]  # shown as text, never run
         assert not driver.find_elements("css selector", "#game img")
         driver.execute_script("window.notReloaded = true")
+        driver.execute_script(COUNT_POLLS)
         wait_for(driver, lambda d: d.execute_script("return window.EventSource !== undefined"))
         for _ in range(3):
             rig.play_on(presses=1)
@@ -83,6 +95,13 @@ def test_the_live_page_matches_the_record_and_follows_presses(table, size, lang,
             wait_for(driver, lambda d: events_shown(d) == count, 3.0)
             assert driver.execute_script(READ_BOARD) == expected(replayed(capsys, state, 2, tmp_path / "r.json"))
         assert driver.execute_script("return window.notReloaded") is True  # updated in place
+        # each press sent only what changed, and the page, applying it, shows what a page loaded now shows
+        now = httpx.get(server.url + f"/now.json?lang={lang}", timeout=5).json()
+        assert driver.execute_script("return document.getElementById('live').getAttribute('data-version')") \
+            == str(now["v"])
+        shown = driver.execute_script("return document.getElementById('live').innerHTML")
+        assert patchkit.first_difference(patchkit.parse(shown), patchkit.parse(now["html"])) is None
+        assert driver.execute_script("return window.polls") == 0  # never the whole part fetched instead
         width = driver.execute_script("return document.documentElement.scrollWidth")
         assert width <= driver.execute_script("return window.innerWidth") + 1  # nothing wider than the screen
         board = driver.find_element("css selector", "#game .board").rect

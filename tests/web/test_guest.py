@@ -89,7 +89,7 @@ def test_a_bust_keeps_its_dice_and_lost_runners_on_the_board_and_the_heading_and
     app = rig.box.app
     before, dice = app.states[-2], app.events[-1].dice
     html = get(server, "/").text
-    lost = dict(re.findall(r'<div class="sq" data-col="(\d+)" data-step="(\d+)">[^<]*(?:<span[^>]*>[^<]*</span>)*'
+    lost = dict(re.findall(r'<div class="sq" data-col="(\d+)" data-step="(\d+)"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)*'
                            r'<span class="lost p\d">', html))
     assert {int(c): int(s) for c, s in lost.items()} == before.runner_steps()
     assert re.findall(r'<span class="die lost">(\d)</span>', html) == [str(d) for d in dice]

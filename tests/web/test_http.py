@@ -19,6 +19,7 @@ from firmware.commands import cli
 from web.live import view_text
 
 from tests.kit.rig import Rig
+from tests.web import patchkit
 from tests.web.server import Server
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -59,7 +60,7 @@ def board_of(html: str) -> dict:
     """The board drawn in the page, read back: markers per seat, runners, claims (as the state view holds them)."""
     markers: dict[int, dict[str, int]] = {}
     runners: dict[str, int] = {}
-    for col, step, cell in re.findall(r'<div class="sq" data-col="(\d+)" data-step="(\d+)">(.*?)</div>', html):
+    for col, step, cell in re.findall(r'<div class="sq" data-col="(\d+)" data-step="(\d+)"[^>]*>(.*?)</div>', html):
         for seat in re.findall(r'data-seat="(\d)"', cell):
             markers.setdefault(int(seat), {})[col] = int(step)
         if 'class="runner"' in cell:
@@ -277,17 +278,31 @@ def test_a_box_speaking_japanese_gives_a_japanese_page(tmp_path):
 
 
 def test_a_page_follows_presses_over_server_sent_events(played, tmp_path):
+    """A new stream gets the whole live part; each press after it only what changed, which, applied as the page
+    does, is exactly the part a page loaded afresh shows, and much smaller."""
     with Server(tmp_path) as s:
         with httpx.stream("GET", s.url + "/events?lang=en", timeout=10) as stream:
             lines = stream.iter_lines()
             first = _next_event(lines)
             assert live_attrs(first["html"])["events"] == str(len(played.box.app.events))
-            for _ in range(5):
+            shown = patchkit.parse(first["html"])
+            for _ in range(6):
                 played.play_on(events=1)  # a press the box saves (a pick alone is not)
                 event = _next_event(lines)  # (how soon: benchmarks/web.py; here only that it comes by itself)
-                assert event["v"] > first["v"]
-                assert live_attrs(event["html"])["events"] == str(len(played.box.app.events))
-                first = event
+                while True:
+                    assert event["v"] > first["v"] and event["base"] == first["v"] and "html" not in event
+                    shown = patchkit.apply(shown, event["patch"])
+                    assert len(json.dumps(event["patch"])) < len(live_fragment_of(s)) / 2
+                    first = event
+                    now = get(s, "/now.json?lang=en").json()
+                    if now["v"] == event["v"]:
+                        break
+                    event = _next_event(lines)  # a press saved in two commits a moment apart: two changes
+                assert shown == patchkit.parse(now["html"])
+
+
+def live_fragment_of(s) -> str:
+    return get(s, "/now.json?lang=en").json()["html"]
 
 
 def _next_event(lines) -> dict:

@@ -103,3 +103,41 @@ def test_huge_headers_are_refused(game, tmp_path):
         head = _read_head(sock)
         assert head == b"" or head.startswith(b"HTTP/1.1 4")
         sock.close()
+
+
+def _security_headers(head: bytes) -> set[str]:
+    lines = head.decode("latin-1").lower().split("\r\n")
+    names = {line.partition(":")[0] for line in lines[1:]}
+    return {"content-security-policy", "x-content-type-options", "x-frame-options"} - names
+
+
+def test_every_refusal_of_the_server_itself_carries_the_security_headers(game, tmp_path, monkeypatch):
+    monkeypatch.setattr(serve, "MAX_CONNECTIONS", 4)  # uvicorn's own limit (limit_concurrency)
+    monkeypatch.setattr(serve, "PER_CLIENT", 3)
+    with Server(tmp_path) as s:
+        held = [_open_stream(s.port, f"127.0.0.{20 + i}") for i in range(3)]  # three phones' pages
+        try:
+            for sock in held:
+                assert _read_head(sock).startswith(b"HTTP/1.1 200")
+            # the fourth connection: past the server's limit of connections
+            with socket.create_connection(("127.0.0.1", s.port), timeout=5, source_address=("127.0.0.30", 0)) as c:
+                c.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                head = _read_head(c)
+            assert head.startswith(b"HTTP/1.1 503") and _security_headers(head) == set(), head
+        finally:
+            for sock in held:
+                sock.close()
+        # one client past its own cap of connections
+        mine = [socket.create_connection(("127.0.0.1", s.port), timeout=5, source_address=("127.0.0.40", 0))
+                for _ in range(4)]
+        try:
+            head = _read_head(mine[-1])
+            assert head.startswith(b"HTTP/1.1 503") and _security_headers(head) == set(), head
+        finally:
+            for sock in mine:
+                sock.close()
+        # a request the server cannot read
+        with socket.create_connection(("127.0.0.1", s.port), timeout=5) as c:
+            c.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            head = _read_head(c)
+        assert head.startswith(b"HTTP/1.1 400") and _security_headers(head) == set(), head

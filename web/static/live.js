@@ -1,4 +1,4 @@
-// The live page: replaces the game part when the store changes.
+// The live page: changes the game part when the store changes (only what changed, see web/patch.py).
 // Server-sent events at /events; when they cannot be had (an old browser, too
 // many open pages, a proxy that buffers), it polls /now.json instead.
 (function () {
@@ -27,6 +27,38 @@
   }
   announce();
 
+  // What changed since the version the page shows (web/patch.py): ["h", id, html] replaces an element,
+  // ["a", id, {name: value or null}] sets (or removes) its attributes. False if one is not there to change.
+  function patch(ops) {
+    for (var i = 0; i < ops.length; i++) {
+      var op = ops[i];
+      var el = document.getElementById(op[1]);
+      if (!el || !live.contains(el)) { return false; }
+      if (op[0] === "h") {
+        el.outerHTML = op[2];  // built and escaped by the box
+      } else {
+        for (var name in op[2]) {
+          if (op[2][name] === null) { el.removeAttribute(name); } else { el.setAttribute(name, op[2][name]); }
+        }
+      }
+    }
+    return true;
+  }
+
+  // One event of the stream: the whole part, or what changed since the version it names (the page's own, else
+  // the whole is fetched once).
+  function take(data) {
+    if (data.patch === undefined) { show(data.v, data.html); return; }
+    if (data.v === version) { return; }
+    if (data.base === version && patch(data.patch)) {
+      version = data.v;
+      live.setAttribute("data-version", String(data.v));
+      announce();
+    } else {
+      poll();
+    }
+  }
+
   function poll() {
     var request = new XMLHttpRequest();
     request.open("GET", "/now.json?lang=" + encodeURIComponent(lang));
@@ -48,10 +80,7 @@
   if (!window.EventSource) { startPolling(); return; }
   var source = new EventSource("/events?lang=" + encodeURIComponent(lang) + "&v=" + version);
   var failedAt = null;
-  source.addEventListener("live", function (event) {
-    var data = JSON.parse(event.data);
-    show(data.v, data.html);
-  });
+  source.addEventListener("live", function (event) { take(JSON.parse(event.data)); });
   source.onopen = function () {
     conn.hidden = true;
     failedAt = null;
