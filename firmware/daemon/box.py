@@ -41,6 +41,7 @@ log = logging.getLogger("cantstop.daemon")
 _SHUTDOWN = "shutdown"
 #: Seconds between two looks at whether another process changed the roster.
 ROSTER_CHECK = 1.0
+_PHONE = "phone"  # a queue item from a paired phone: (_PHONE, phones.Asked)
 _WORKER = "worker"  # a queue item from the statistics worker: (_WORKER, a UI input or a KeepTallies)
 
 #: A write that failed (a locked, full or read-only card) is tried again after this long, by the loop's
@@ -108,6 +109,7 @@ class Box:
         self._retry_after = RETRY_SECONDS
         self._ping_period: float | None = None  # seconds between watchdog pings (None: no watchdog, or not running)
         self._pinged = 0.0  # when the watchdog was last pinged, by self.clock
+        self.door = None  # the socket a paired phone's changes come through (phones.PhoneDoor; None: none)
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
@@ -122,6 +124,18 @@ class Box:
     def sink(self, name: str, pressed: bool) -> None:
         """Button callback target (any thread): queue the raw edge with its time."""
         self.queue.put((name, pressed, self.clock()))
+
+    def open_door(self, state_dir) -> None:
+        """Take a paired phone's changes from the web view, through the box's own socket in ``state_dir``."""
+        from .phones import PhoneDoor
+
+        door = PhoneDoor(state_dir, lambda asked: self.queue.put((_PHONE, asked)))
+        try:
+            door.open()
+        except OSError as err:  # the game goes on without phones
+            log.error("no phone socket in %s: %s", state_dir, err)
+            return
+        self.door = door
 
     def request_shutdown(self, reason: str = "Game saved") -> None:
         """Ask the loop to stop (signal handlers, other threads)."""
@@ -186,6 +200,9 @@ class Box:
             return
         if item is not None and item[0] == _WORKER:
             self._from_worker(item[1])
+            item = None
+        if item is not None and item[0] == _PHONE:
+            self._from_phone(item[1])
             item = None
         self._fire_timer()
         self._retry_writes()
@@ -321,6 +338,25 @@ class Box:
         else:
             self.feed(item)
 
+    def _from_phone(self, asked) -> None:
+        """A paired phone's request, taken between two presses; a screen that is off takes none."""
+        from .phones import take
+
+        if self.app.screen.kind is ui.Screen.OFF:
+            asked.reply({"ok": False, "error": "the box is stopping"})
+            return
+        try:
+            answer = take(self, asked.request)
+        except Exception as err:  # a request must never stop the box
+            log.error("a phone's request: %s", err)
+            answer = {"ok": False, "error": "the box could not take it"}
+        asked.reply(answer)
+
+    def keep_from_phone(self, facts: dict) -> None:
+        """Write what a phone changed (the roster) as the loop writes: kept pending if the card refuses it."""
+        with self._lock:
+            self._take(self.keeper.keep_facts(facts))
+
     def _update(self, inp) -> None:
         app, effects = ui.update(self.app, inp)
         self.app = app
@@ -415,6 +451,8 @@ class Box:
             self._draw()
             self.signals.off()
         self.running = False
+        if self.door is not None:
+            self.door.close()
         if self.worker is not None:
             self.worker.close()
         if self.store is not None:

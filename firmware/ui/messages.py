@@ -115,6 +115,23 @@ class RosterChanged:
 
 
 @dataclass(frozen=True)
+class PhoneSaid:
+    """A paired phone changed something (the names, the settings): the box says what, over the top line."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class PhoneSetup:
+    """A paired phone sent the next game (checked by the daemon): the new-game screen shows it at once,
+    unless a game is being played (then it waits for the menu's New game). Only ROLL on the box starts it."""
+
+    setup: object  # model.Setup
+    language: str | None = None
+    said: str = ""
+
+
+@dataclass(frozen=True)
 class Shutdown:
     reason: str = "Game saved"
 
@@ -125,7 +142,7 @@ class Timer:
 
 
 Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
-         | RosterChanged | Shutdown | Timer)
+         | RosterChanged | PhoneSaid | PhoneSetup | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 

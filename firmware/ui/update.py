@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import menus, people, setup, turns
-from .messages import (Press, After, DiceRolled, GameContinued, Input, RosterChanged, Saved, SaveFailed, Shutdown,
+from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneSaid, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
                        StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
@@ -61,6 +61,10 @@ def _update(app: App, inp: Input) -> Result:
         return turns.on_timer(app)
     if isinstance(inp, RosterChanged):  # not a press: a flash stays up
         return setup.roster_changed(app, inp.names, inp.ids, inp.removed, inp.legacy), ()
+    if isinstance(inp, PhoneSaid):  # the box says what a phone changed, until the next press
+        return replace(app, flash=inp.text), ()
+    if isinstance(inp, PhoneSetup):
+        return setup.from_phone(app, inp.setup, inp.language, inp.said), ()
     if isinstance(inp, StatsProgress):  # not a press: a flash stays
         if app.screen.kind is Screen.STATS and app.screen.rows is None:
             return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()

@@ -1,0 +1,85 @@
+"""The box's socket for a paired phone: a change taken in the loop like a press, checked like the command line."""
+
+from __future__ import annotations
+
+import socket
+import pytest
+
+from firmware import views
+from firmware.config import GameConfig
+from firmware.table import phone_link as link, roster as R
+from tests.kit.rig import Rig
+
+
+@pytest.fixture
+def rig(tmp_path):
+    r = Rig(tmp_path, settings=GameConfig(roster=("Bob",)), live=True)
+    r.box.open_door(tmp_path)
+    yield r
+    r.shutdown()
+
+
+def _names(rig):
+    return R.load(rig.store, ()).names
+
+
+def test_a_name_added_through_the_socket_is_kept_offered_and_said_on_the_screen(rig, tmp_path):
+    answer = link.ask(tmp_path, {"do": "add", "name": "Ａｎｎ"})
+    assert answer["ok"] and answer["said"] == "Ann added from a phone"
+    assert _names(rig) == ("Bob", "Ann")
+    assert rig.box.app.roster == ("Bob", "Ann")
+    assert rig.box.app.flash == "Ann added from a phone"  # the box's screen says what a phone changed
+    assert isinstance(rig.box.last_view, views.SetupView)
+
+
+def test_the_roster_rules_refuse_as_the_command_line_does(rig, tmp_path):
+    assert link.ask(tmp_path, {"do": "add", "name": "bob"}) == {"ok": False, "error": R.add.__globals__[
+        "name_problem"]("bob", {"bob"})}
+    assert not link.ask(tmp_path, {"do": "remove", "name": "Zed"})["ok"]
+    assert link.ask(tmp_path, {"do": "rename", "old": "Bob", "new": "Rob"})["ok"]
+    assert _names(rig) == ("Rob",)
+    assert link.ask(tmp_path, {"do": "remove", "name": "rob"})["said"] == "Rob removed from a phone"
+    assert _names(rig) == ()
+
+
+def test_a_bad_line_is_one_line_and_the_box_goes_on(rig, tmp_path, monkeypatch):
+    from firmware.daemon import phones
+
+    monkeypatch.setattr(phones, "READ_SECONDS", 0.2)
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(tmp_path / link.SOCKET))
+        s.sendall(b'{"do": "format the card"}\n')
+        assert b"not a request the box takes" in s.recv(1000)
+    with socket.socket(socket.AF_UNIX) as s:  # a client that says nothing holds the door only its READ_SECONDS
+        s.connect(str(tmp_path / link.SOCKET))
+        answer = link.ask(tmp_path, {"do": "add", "name": "Cat"})
+    assert answer["ok"]
+
+
+def test_a_three_player_setup_with_a_box_seat_is_shown_at_once_and_started_only_by_roll(rig, tmp_path):
+    request = {"do": "setup", "seats": [{"colour": "Blue", "name": "Bob"}, {"colour": "red", "name": None},
+                                        {"colour": "Green", "box": True}], "first": 1, "win": 4,
+               "speedy": False, "risky": True, "language": ""}
+    answer = link.ask(tmp_path, request)
+    assert answer["ok"], answer
+    app = rig.box.app
+    assert app.screen.kind.value == "setup" and app.game is None
+    assert [(s.colour, s.name, s.bot) for s in app.setup.seats] == [("Blue", "Bob", None), ("Red", None, None),
+                                                                   ("Green", None, "strong")]
+    assert app.setup.rules.columns_to_win == 4 and app.setup.rules.risky and app.setup.first == 1
+    assert rig.store.open_game() is None  # nothing started from a phone
+
+
+@pytest.mark.parametrize("seats, why", [
+    ([{"colour": "Pink"}], "not one of the colours"),
+    ([{"colour": "Red"}, {"colour": "red"}], "same colour"),
+    ([{"colour": "Red", "name": "Zed"}], "no player called"),
+])
+def test_a_setup_the_config_would_refuse_is_refused(rig, tmp_path, seats, why):
+    answer = link.ask(tmp_path, {"do": "setup", "seats": seats})
+    assert not answer["ok"] and why in answer["error"]
+
+
+def test_no_box_no_socket(tmp_path):
+    with pytest.raises(link.BoxOff):
+        link.ask(tmp_path, {"do": "add", "name": "Ann"})
