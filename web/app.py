@@ -30,6 +30,7 @@ from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import history as deep, pages
+from .phone import routes as phone
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
 from .reader import Reader
@@ -191,6 +192,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             Route("/games/{ident}", game, methods=GET),
             Route("/people", person_stats, methods=GET),
             Route("/static/{name}", static, methods=GET),
+            *phone.routes(state_dir, settings, lang_of),  # the only writes: a paired phone's (web.phone)
         ],
         exception_handlers={HTTPException: not_found, Exception: failed},
         lifespan=lifespan,

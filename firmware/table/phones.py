@@ -142,3 +142,13 @@ def forget(state_dir) -> None:
     """Unpair every phone and drop every code (the menu's "forget phones")."""
     with _changing(state_dir) as data:
         data["codes"], data["phones"] = [], []
+
+
+def page_address(port: int, code: str | None = None, host: str | None = None) -> str:
+    """The pairing page as a phone on the box's network opens it: the box's ``.local`` name (mDNS), its port,
+    and the code (the QR code's address: scanning it pairs at once)."""
+    import socket
+
+    name = (host or socket.gethostname() or "cantstop-box").split(".")[0].lower()
+    address = f"http://{name}.local" + ("" if port == 80 else f":{port}") + "/pair"
+    return address + (f"?code={code}" if code else "")

@@ -1,0 +1,203 @@
+"""The phone's routes: ``/pair``, ``/players`` and ``/setup`` (GET shows, POST changes).
+
+A page that only shows stays open to every guest. A POST passes
+:func:`.door.write` first (same site, 16 KB, a paired phone and its form
+token), then becomes one request to the box on its own socket
+(:mod:`firmware.table.phone_link`), which checks it as the command line
+does and says the change on its screen. The web view never writes the game
+store: with the box off, a name change is made as ``cantstop-box players``
+makes it (one short transaction on the roster alone), and nothing else is.
+No code, token or form is ever logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.routing import Route
+
+from firmware.store import Store, StoreError, StoreMissingError
+from firmware.store.shared import update_fact
+from firmware.table import names as N, phone_link as link, phones, roster as R
+from firmware import words
+
+from . import door, pages
+from .text import TEXT
+
+log = logging.getLogger("cantstop.web")
+
+HEADERS = {"Content-Security-Policy": pages.CSP, "Cache-Control": "no-store"}
+
+
+def _html(text: str, status: int = 200, headers: dict | None = None) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers=HEADERS | (headers or {}))
+
+
+def read_roster(state_dir, config_names) -> tuple[str, ...]:
+    """The names a seat can take now, read as the command line reads them (the store opened read-only)."""
+    try:
+        store = Store.open(state_dir, readonly=True)
+    except StoreMissingError:
+        return R.from_fact(None, config_names).names
+    except StoreError:
+        return R.from_fact(None, config_names).names
+    try:
+        return R.load(store, config_names).names
+    finally:
+        store.close()
+
+
+def roster_request(fields: dict) -> dict:
+    """The posted /players form as a request to the box (``add`` unless told)."""
+    action = fields.get("action", "add")
+    if action == "rename":
+        return {"do": "rename", "old": fields.get("old", ""), "new": fields.get("new", "")}
+    if action in ("add", "remove"):
+        return {"do": action, "name": fields.get("name", "")}
+    raise link.LinkError("not a change of the names")
+
+
+def setup_request(fields: dict) -> dict:
+    """The posted /setup form as a request to the box: the seats someone plays, in seat order."""
+    seats, where = [], {}
+    for i in range(pages.SEATS):
+        plays = fields.get(f"plays{i}", "")
+        if plays not in ("", "person", "box"):
+            raise link.LinkError("a seat is played by nobody, a person or the box")
+        if plays:
+            where[i] = len(seats)
+            seats.append({"colour": fields.get(f"colour{i}", ""), "name": fields.get(f"name{i}") or None,
+                          "box": plays == "box"})
+    raw_first = fields.get("first", "0")
+    first = int(raw_first) if raw_first.isdigit() and len(raw_first) < 3 else -1
+    if first not in where:
+        raise link.LinkError("the seat that starts must be one somebody plays")
+    win = fields.get("win", "3")
+    return {"do": "setup", "seats": seats, "first": where[first],
+            "win": int(win) if win.isdigit() and len(win) < 3 else 0,
+            "speedy": fields.get("speedy") == "on", "risky": fields.get("risky") == "on",
+            "language": fields.get("language", "")}
+
+
+def _without_box(state_dir, config_names, request: dict) -> dict:
+    """A name change with the box off, as ``cantstop-box players`` makes it."""
+    change = {"add": lambda r: R.add(r, request["name"]), "remove": lambda r: R.remove(r, request["name"]),
+              "rename": lambda r: R.rename(r, request["old"], request["new"])}[request["do"]]
+    update_fact(state_dir, R.ROSTER_KEY, lambda raw: change(R.from_fact(raw, config_names)).to_json())
+    return {"ok": True}
+
+
+def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]:
+    """The phone's routes for the web view of ``state_dir``; ``lang_of(request)`` is the page's language."""
+    wrong = door.WrongCodes(clock)
+    config_names = settings.roster
+
+    async def lang(request) -> str:
+        return await run_in_threadpool(lang_of, request)
+
+    async def refused(request, err: door.Refused, render) -> HTMLResponse:
+        language = await lang(request)
+        return _html(render(language, TEXT[language][err.key]), err.status)
+
+    async def pair(request):
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            code = request.query_params.get("code", "")
+            return _html(pages.pair_page(language, code, paired=token is not None))
+        try:
+            if not door.same_site(request):
+                raise door.Refused(403, "other_site")
+            fields = await door.form(request)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.pair_page(lg, note=text, ok=False))
+        t = TEXT[language]
+        if wrong.blocked():
+            return _html(pages.pair_page(language, note=t["too_many"], ok=False), 429, {"Retry-After": "60"})
+        token = await run_in_threadpool(phones.redeem, state_dir, fields.get("code", "").strip(), now=time.time())
+        if token is None:
+            wrong.wrong()
+            log.info("a wrong pairing code")  # never the code itself
+            return _html(pages.pair_page(language, note=t["wrong_code"], ok=False), 403)
+        log.info("a phone was paired")
+        response = RedirectResponse("/players", status_code=303, headers=HEADERS)
+        response.headers.append("set-cookie", door.set_cookie(token))
+        return response
+
+    async def players(request):
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            names = await run_in_threadpool(read_roster, state_dir, config_names)
+            return _html(pages.players_page(language, names, None if token is None else phones.csrf_of(token)))
+        try:
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            names = await run_in_threadpool(read_roster, state_dir, config_names)
+            return await refused(request, err, lambda lg, text: pages.players_page(lg, names, None, text, ok=False))
+        note, ok, status = await run_in_threadpool(_change_names, fields, language)
+        names = await run_in_threadpool(read_roster, state_dir, config_names)
+        return _html(pages.players_page(language, names, phones.csrf_of(token), note, ok), status)
+
+    def _change_names(fields: dict, language: str) -> tuple[str, bool, int]:
+        w = words.language(language)
+        try:
+            request = link.check(roster_request(fields))
+            try:
+                answer = link.ask(state_dir, request)
+            except link.BoxOff:
+                _without_box(state_dir, config_names, request)
+                return TEXT[language]["box_off_names"], True, 200
+        except (link.LinkError, R.RosterError) as err:
+            return str(err), False, 400
+        except (link.BoxSilent, StoreError) as err:
+            return str(err), False, 503
+        if not answer["ok"]:
+            return str(answer.get("error", "")), False, 400
+        return w.from_phone(answer.get("kind", ""), N.escaped(answer.get("name", "")),
+                            N.escaped(answer.get("new", ""))), True, 200
+
+    async def setup(request):
+        language = await lang(request)
+        names = await run_in_threadpool(read_roster, state_dir, config_names)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            return _html(pages.setup_page(language, names, settings.colours, _defaults(settings, language),
+                                          None if token is None else phones.csrf_of(token)))
+        try:
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.setup_page(
+                lg, names, settings.colours, {}, None, text, ok=False))
+        note, ok, status = await run_in_threadpool(_send_setup, fields, language)
+        return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
+                     status)
+
+    def _send_setup(fields: dict, language: str) -> tuple[str, bool, int]:
+        try:
+            answer = link.ask(state_dir, link.check(setup_request(fields)))
+        except link.LinkError as err:
+            return str(err), False, 400
+        except link.BoxOff:
+            return TEXT[language]["box_off"], False, 503
+        except link.BoxSilent as err:
+            return str(err), False, 503
+        if not answer["ok"]:
+            return str(answer.get("error", "")), False, 400
+        return words.language(language).from_phone("setup"), True, 200
+
+    both = ["GET", "HEAD", "POST"]
+    return [Route("/pair", pair, methods=both), Route("/players", players, methods=both),
+            Route("/setup", setup, methods=both)]
+
+
+def _defaults(settings, language: str) -> dict:
+    """The form as the config would set up a game: its number of players, by colour, people only."""
+    n = max(1, min(settings.players, pages.SEATS, len(settings.colours)))
+    chosen = {f"plays{i}": "person" for i in range(n)}
+    chosen |= {f"colour{i}": settings.colours[i % len(settings.colours)] for i in range(pages.SEATS)}
+    chosen |= {"win": str(settings.rules.columns_to_win), "language": language, "first": "0"}
+    return chosen
