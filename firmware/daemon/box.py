@@ -110,6 +110,7 @@ class Box:
         self._ping_period: float | None = None  # seconds between watchdog pings (None: no watchdog, or not running)
         self._pinged = 0.0  # when the watchdog was last pinged, by self.clock
         self.door = None  # the socket a paired phone's changes come through (phones.PhoneDoor; None: none)
+        self.web_port = 8080  # the web view's port, for the Phone screen's address (the config's [web] port)
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
@@ -382,6 +383,10 @@ class Box:
             self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
         elif isinstance(effect, ui.ContinueGame):
             self._take(self.keeper.continue_game(effect.game_id))
+        elif isinstance(effect, (ui.PairPhone, ui.ForgetPhones)):
+            from .phones import pairing
+
+            self._update(pairing(self, effect))
 
     def _take(self, inputs) -> None:
         """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).

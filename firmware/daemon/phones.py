@@ -21,13 +21,14 @@ import logging
 import os
 import socket
 import threading
+import time
 from dataclasses import replace
 
 from engine import RulesError
 
 from firmware import i18n, ui, words
 from firmware.table import names as N, roster as R
-from firmware.table import phone_link as link
+from firmware.table import phone_link as link, phones
 from firmware.ui.model import BOX_PLAYER, Seat, Setup
 
 from .opening import roster_input
@@ -198,3 +199,20 @@ def _setup(box, request: dict) -> dict:
     log.info("from a phone: the next game, %d seats", len(seats))
     return {"ok": True, "said": said, "kind": "setup"}
 
+
+
+def pairing(box, effect) -> ui.PhoneCode:
+    """The Phone screen's effects: a fresh code (and the page's address with it), or every phone forgotten."""
+    if box.store is None:
+        return ui.PhoneCode("", "", 0)
+    state_dir = box.store.path.parent
+    try:
+        if isinstance(effect, ui.ForgetPhones):
+            phones.forget(state_dir)
+            log.info("every paired phone forgotten")
+            return ui.PhoneCode("", "", 0, forgot=True)
+        code = phones.new_code(state_dir, now=time.time())  # never logged
+        return ui.PhoneCode(code, phones.page_address(box.web_port, code), phones.count(state_dir))
+    except OSError as err:
+        log.error("the phones' file: %s", err)
+        return ui.PhoneCode("", "", 0)

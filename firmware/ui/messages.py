@@ -132,6 +132,16 @@ class PhoneSetup:
 
 
 @dataclass(frozen=True)
+class PhoneCode:
+    """The daemon made a pairing code (the Phone screen shows it), or forgot the phones (``forgot``)."""
+
+    code: str
+    address: str
+    paired: int = 0
+    forgot: bool = False
+
+
+@dataclass(frozen=True)
 class Shutdown:
     reason: str = "Game saved"
 
@@ -142,7 +152,7 @@ class Timer:
 
 
 Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
-         | RosterChanged | PhoneSaid | PhoneSetup | Shutdown | Timer)
+         | RosterChanged | PhoneSaid | PhoneSetup | PhoneCode | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 
@@ -190,8 +200,19 @@ class ContinueGame:
 
 
 @dataclass(frozen=True)
+class PairPhone:
+    """Make a fresh pairing code (good ten minutes, once) and feed it back as :class:`PhoneCode`."""
+
+
+@dataclass(frozen=True)
+class ForgetPhones:
+    """Unpair every phone and drop every code; fed back as :class:`PhoneCode` with ``forgot``."""
+
+
+@dataclass(frozen=True)
 class After:
     seconds: float
 
 
-Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | After
+Effect = (DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | PairPhone
+          | ForgetPhones | After)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import menus, people, setup, turns
-from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneSaid, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
+from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneCode, PhoneSaid, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
                        StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
@@ -28,6 +28,7 @@ _PRESS = {
     Screen.RECAP: people.recap_press,
     Screen.CONTINUE: people.continue_press,
     Screen.MESSAGE: menus.back_press,
+    Screen.PHONE: menus.phone_press,
     Screen.OFF: lambda app, p: (app, ()),
 }
 
@@ -90,6 +91,8 @@ def _update(app: App, inp: Input) -> Result:
         if app.screen.kind is Screen.CONTINUE:
             return replace(app, screen=replace(app.screen, games=tuple(inp.games), cursor=0)), ()
         return app, ()
+    if isinstance(inp, PhoneCode):
+        return menus.on_phone_code(app, inp)
     if isinstance(inp, GameContinued):
         return people.on_continued(app, inp)
     if isinstance(inp, Shutdown):

@@ -221,15 +221,13 @@ def off_reason(reason: str) -> str:
 PHONE = N_("Phone")
 
 
-def phone_lines(code: str, paired: int) -> tuple[str, ...]:
-    """The Phone screen's words beside the QR code: the code, for how long, how many phones are paired."""
-    # TRANSLATORS: {code} is six digits, typed on a phone at the web page's /pair.
-    first = _("Code {code}").format(code=code)
-    # TRANSLATORS: the code works this long, once.
-    second = _("10 minutes, once")
+def phone_lines(paired: int) -> tuple[str, ...]:
+    """The Phone screen's words under the code (drawn large beside the QR code): for how long, how many phones."""
+    # TRANSLATORS: the six-digit code on the Phone screen works this long, once.
+    first = _("10 minutes, once")
     # TRANSLATORS: how many phones can change names and the next game now.
-    third = ngettext("{n} phone paired", "{n} phones paired", paired).format(n=paired)
-    return first, second, third
+    second = ngettext("{n} phone paired", "{n} phones paired", paired).format(n=paired)
+    return first, second
 
 
 # TRANSLATORS: bottom line of the Phone screen. Keep the button names; no space inside a label.

@@ -83,3 +83,29 @@ def test_a_setup_the_config_would_refuse_is_refused(rig, tmp_path, seats, why):
 def test_no_box_no_socket(tmp_path):
     with pytest.raises(link.BoxOff):
         link.ask(tmp_path, {"do": "add", "name": "Ann"})
+
+
+def _menu_to_phone(rig):
+    rig.tap("MENU")
+    items = rig.box.last_view.items
+    for _ in range(items.index("Phone")):
+        rig.tap("B")
+    rig.tap("ROLL")
+
+
+def test_the_phone_menu_shows_a_fresh_code_that_pairs_and_forget_unpairs(tmp_path):
+    from firmware.table import phones
+
+    rig = Rig(tmp_path)
+    try:
+        _menu_to_phone(rig)
+        v = rig.box.last_view
+        assert isinstance(v, views.PhoneView) and len(v.code) == 6 and v.address.endswith(f"/pair?code={v.code}")
+        token = phones.redeem(tmp_path, v.code, now=__import__("time").time())
+        assert token is not None and phones.paired(tmp_path, token)
+        rig.tap("C")  # forget phones
+        assert not phones.paired(tmp_path, token) and rig.box.app.flash == "Phones forgotten"
+        rig.tap("ROLL")
+        assert isinstance(rig.box.last_view, views.SetupView)  # back where the menu was opened from
+    finally:
+        rig.close()
