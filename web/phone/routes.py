@@ -29,7 +29,9 @@ from .text import TEXT
 
 log = logging.getLogger("cantstop.web")
 
-HEADERS = {"Content-Security-Policy": pages.CSP, "Cache-Control": "no-store"}
+#: A form page's policy (its forms post to this box only), and a referrer policy under which the browser sends the
+#: page's real Origin with them (under the site's no-referrer Chromium sends "Origin: null", which is refused).
+HEADERS = {"Content-Security-Policy": pages.CSP, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
 
 
 def _html(text: str, status: int = 200, headers: dict | None = None) -> HTMLResponse:
