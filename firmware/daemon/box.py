@@ -165,6 +165,9 @@ class Box:
         """The app the table left and the notices to show first (:mod:`firmware.daemon.opening`)."""
         self.roster = roster.load(self.store, self.settings.roster)
         self._data_version = self._store_version()
+        from .phones import recall_settings
+
+        recall_settings(self)  # the dimming and lamps a phone set
         return Opening(self.settings, self.store, self.keeper, self.roster, self.language, self.paginate,
                        self.store_error).read()
 

@@ -132,7 +132,7 @@ def take(box, request: dict) -> dict:
             return _roster(box, request)
         if kind == "setup":
             return _setup(box, request)
-        return {"ok": False, "error": "the box does not take settings from a phone yet"}
+        return _settings(box, request)
     except (R.RosterError, link.LinkError) as err:
         return {"ok": False, "error": str(err)}
 
@@ -216,3 +216,63 @@ def pairing(box, effect) -> ui.PhoneCode:
     except OSError as err:
         log.error("the phones' file: %s", err)
         return ui.PhoneCode("", "", 0)
+
+
+#: The store fact holding the settings a phone changed that the table's memory does not keep (dimming, lamps).
+SETTINGS_KEY = "phone_settings"
+
+
+def _settings(box, request: dict) -> dict:
+    """Language, dimming, sound and lamps: checked as the config checks them, kept across a restart."""
+    language = request.get("language") or None
+    if language is not None and language not in i18n.LANGUAGES:
+        raise link.LinkError(f"the box speaks {', '.join(i18n.LANGUAGES)}, not {N.quoted(language)}")
+    if "sound" in request and box.settings.sound is None:
+        raise link.LinkError("this box has no buzzer: there is no sound to turn on or off")
+    if "lamps" in request and box.signals.lamps is None:
+        raise link.LinkError("this box has no lamps wired: there are none to turn on or off")
+    kept = dict(_kept_settings(box))
+    if "dim_after_min" in request:
+        kept["dim_after_min"] = request["dim_after_min"]
+    if "lamps" in request:
+        kept["lamps"] = request["lamps"]
+    if box.store is not None:
+        box.keep_from_phone({SETTINGS_KEY: kept})
+    _apply(box, kept)
+    muted = None if "sound" not in request else not request["sound"]
+    said = words.language(language or box.app.language).from_phone("settings")
+    box.feed(ui.PhoneSettings(language, muted, said))
+    log.info("from a phone: the settings (%s)", ", ".join(sorted(k for k in request if k != "do")) or "none")
+    return {"ok": True, "said": said, "kind": "settings"}
+
+
+def _kept_settings(box) -> dict:
+    if box.store is None:
+        return {}
+    try:
+        raw = box.store.fact(SETTINGS_KEY)
+    except Exception:
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    out = {}
+    dim = raw.get("dim_after_min")
+    if type(dim) is int and 0 <= dim <= link.MAX_DIM_MINUTES:
+        out["dim_after_min"] = dim
+    if type(raw.get("lamps")) is bool:
+        out["lamps"] = raw["lamps"]
+    return out
+
+
+def _apply(box, kept: dict) -> None:
+    if "dim_after_min" in kept:
+        box.dim_after = kept["dim_after_min"] * 60 or None
+        if box.dim_after is None and box.dimmed:
+            box._dim(False)
+    if "lamps" in kept:
+        box.signals.switch_lamps(kept["lamps"])
+
+
+def recall_settings(box) -> None:
+    """At start: the dimming and lamps a phone set, over the config's (the language and sound are the app's)."""
+    _apply(box, _kept_settings(box))

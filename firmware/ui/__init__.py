@@ -33,6 +33,7 @@ from .messages import (
     PairPhone,
     PhoneCode,
     PhoneSaid,
+    PhoneSettings,
     PhoneSetup,
     Unfinished,
     UnfinishedLoaded,
@@ -61,6 +62,6 @@ from .update import timer_for, update
 __all__ = [
     "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Press", "RosterChanged", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
-    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneSaid", "PhoneSetup", "Unfinished", "UnfinishedLoaded",
+    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneSaid", "PhoneSettings", "PhoneSetup", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
 ]

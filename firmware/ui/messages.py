@@ -132,6 +132,15 @@ class PhoneSetup:
 
 
 @dataclass(frozen=True)
+class PhoneSettings:
+    """A paired phone changed the language or the sound (None: unchanged); kept like the table's own choice."""
+
+    language: str | None = None
+    muted: bool | None = None
+    said: str = ""
+
+
+@dataclass(frozen=True)
 class PhoneCode:
     """The daemon made a pairing code (the Phone screen shows it), or forgot the phones (``forgot``)."""
 
@@ -152,7 +161,7 @@ class Timer:
 
 
 Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
-         | RosterChanged | PhoneSaid | PhoneSetup | PhoneCode | Shutdown | Timer)
+         | RosterChanged | PhoneSaid | PhoneSetup | PhoneSettings | PhoneCode | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 

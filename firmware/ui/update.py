@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import menus, people, setup, turns
-from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneCode, PhoneSaid, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
+from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneCode, PhoneSaid, PhoneSettings, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
                        StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
@@ -64,6 +64,10 @@ def _update(app: App, inp: Input) -> Result:
         return setup.roster_changed(app, inp.names, inp.ids, inp.removed, inp.legacy), ()
     if isinstance(inp, PhoneSaid):  # the box says what a phone changed, until the next press
         return replace(app, flash=inp.text), ()
+    if isinstance(inp, PhoneSettings):  # as the new-game screen's language row and the menu's sound item
+        language = inp.language or app.language
+        muted = app.muted if inp.muted is None else inp.muted
+        return replace(app, language=language, muted=muted, flash=inp.said or None), ()
     if isinstance(inp, PhoneSetup):
         return setup.from_phone(app, inp.setup, inp.language, inp.said), ()
     if isinstance(inp, StatsProgress):  # not a press: a flash stays

@@ -109,3 +109,39 @@ def test_the_phone_menu_shows_a_fresh_code_that_pairs_and_forget_unpairs(tmp_pat
         assert isinstance(rig.box.last_view, views.SetupView)  # back where the menu was opened from
     finally:
         rig.close()
+
+
+def test_settings_from_a_phone_change_the_box_at_once_and_outlive_a_restart(tmp_path):
+    from firmware.daemon.signals import Signals
+
+    class Lamps:
+        shown: list = []
+
+        def show(self, states, dimmed):
+            self.shown.append(dict(states))
+
+    lamps = Lamps()
+    settings = GameConfig(sound=True)
+    rig = Rig(tmp_path, settings=settings, live=True, signals=Signals(lamps=lamps))
+    rig.box.open_door(tmp_path)
+    try:
+        answer = link.ask(tmp_path, {"do": "settings", "language": "ja", "dim_after_min": 0, "sound": False,
+                                     "lamps": False})
+        assert answer["ok"], answer
+        app = rig.box.app
+        assert app.language == "ja" and app.muted and rig.box.dim_after is None
+        assert lamps.shown[-1] == {} and app.flash == "スマホから設定を変更"
+        assert not link.ask(tmp_path, {"do": "settings", "language": "fr"})["ok"]
+    finally:
+        rig.shutdown()
+    again = Rig(tmp_path, settings=settings, signals=Signals(lamps=lamps), dim_after=600)
+    try:
+        assert again.box.app.language == "ja" and again.box.app.muted and again.box.dim_after is None
+        assert again.box.signals.dark
+    finally:
+        again.close()
+
+
+def test_a_box_without_a_buzzer_refuses_a_sound_change_in_one_line(rig, tmp_path):
+    answer = link.ask(tmp_path, {"do": "settings", "sound": True})
+    assert answer == {"ok": False, "error": "this box has no buzzer: there is no sound to turn on or off"}

@@ -82,9 +82,10 @@ def test_every_write_without_pairing_is_refused_and_changes_nothing(running):
     said = rig.box.app.flash
     assert guest.get("/players").status_code == 200 and 'name="csrf"' not in guest.get("/players").text
     for path, form in (("/players", {"name": "Eve"}), ("/players", {"action": "remove", "name": "Bob"}),
-                       ("/setup", {"plays0": "person", "colour0": "Red"})):
+                       ("/setup", {"plays0": "person", "colour0": "Red"}), ("/settings", {"language": "ko"})):
         assert guest.post(path, form | {"csrf": "x" * 32}).status_code == 403
     assert _names(state_dir) == ("Bob",) and rig.box.app.flash == said  # the box said nothing either
+    assert rig.box.app.language == "en" and rig.box.app.screen.kind.value == "setup"
 
 
 def test_a_stale_or_another_phones_token_is_refused(running):
@@ -139,3 +140,22 @@ def test_with_the_box_off_a_phone_changes_names_and_nothing_else_and_ten_wrong_c
             statuses.append(guesser.pair(wrong).status_code)
         assert statuses == [403] * 5 + [429] * 5
         assert Phone(server).pair(code).status_code == 429  # even the right code, until the minute is over
+
+
+def test_a_paired_phone_sends_the_next_game_and_the_settings(running):
+    state_dir, rig, server = running
+    phone = _paired(server, state_dir)
+    form = {"csrf": phone.csrf("/setup"), "plays0": "person", "colour0": "Blue", "name0": "Bob", "plays1": "box",
+            "colour1": "Green", "first": "1", "win": "2", "risky": "on", "language": "en"}
+    answer = phone.post("/setup", form)
+    assert answer.status_code == 200 and "Next game from a phone" in answer.text
+    seats = rig.box.app.setup.seats
+    assert [(s.colour, s.name, s.bot) for s in seats] == [("Blue", "Bob", None), ("Green", None, "strong")]
+    assert rig.box.app.setup.first == 1 and rig.box.app.setup.rules.columns_to_win == 2 and rig.store.open_game() is None
+    wrong = phone.post("/setup", form | {"colour1": "Blue"})  # refused as the config would be: one line
+    assert wrong.status_code == 400 and "two seats have the same colour, Blue" in wrong.text
+    done = phone.post("/settings", {"csrf": phone.csrf("/settings"), "language": "ko", "dim": "5"})
+    assert done.status_code == 200 and rig.box.app.language == "ko" and rig.box.dim_after == 300
+    assert 'value="ko" selected' in phone.get("/settings").text  # what the box keeps now
+    phone.post("/settings", {"csrf": phone.csrf("/settings"), "language": "en", "dim": "10"})
+    assert rig.box.app.language == "en"

@@ -16,7 +16,7 @@ SEATS = 4
 
 def _nav(lang: str, here: str) -> str:
     t = TEXT[lang]
-    links = (("players", "/players"), ("setup", "/setup"), ("pair", "/pair"))
+    links = (("players", "/players"), ("setup", "/setup"), ("settings", "/settings"), ("pair", "/pair"))
     return '<nav class="phone">' + "".join(
         f'<a href="{href}"' + (' aria-current="page"' if key == here else "") + f">{e(t[key])}</a>"
         for key, href in links) + "</nav>"
@@ -115,3 +115,24 @@ def setup_page(lang: str, roster: tuple[str, ...], colours: tuple[str, ...], cho
             f'{_hidden(csrf)}{"".join(seats)}<fieldset class="rules">{first}{win}{flags}{language}</fieldset>'
             f'<button type="submit" id="send">{e(t["send"])}</button></form>')
     return page(lang, "setup", t["setup"], body, note, ok)
+
+
+DIM_MINUTES = (0, 1, 2, 5, 10, 20, 30, 60)
+
+
+def settings_page(lang: str, chosen: dict, csrf: str | None, note: str | None = None, ok: bool = True) -> str:
+    """Language, dimming, sound, lamps; each "as it is" unless chosen (``chosen``: what the box keeps now)."""
+    t = TEXT[lang]
+    if csrf is None:
+        return page(lang, "settings", t["settings"], f'<p>{e(t["settings_intro"])}</p>' + _pair_prompt(lang), note, ok)
+    same = ("", t["as_now"])
+    language = _select("language", [same] + [(c, i18n.NAMES[c]) for c in i18n.LANGUAGES], chosen.get("language", ""),
+                       t["language"])
+    dim = _select("dim", [same] + [(str(n), t["minutes"].format(n=n) if n else t["never"]) for n in DIM_MINUTES],
+                  chosen.get("dim", ""), t["dim"])
+    flags = "".join(_select(k, (same, ("on", t["on"]), ("off", t["off"])), chosen.get(k, ""), t[k])
+                    for k in ("sound", "lamps"))
+    body = (f'<p>{e(t["settings_intro"])}</p><form method="post" action="/settings" class="setup" id="settings">'
+            f'{_hidden(csrf)}<fieldset class="rules">{language}{dim}{flags}</fieldset>'
+            f'<button type="submit" id="save">{e(t["save"])}</button></form>')
+    return page(lang, "settings", t["settings"], body, note, ok)

@@ -1,4 +1,4 @@
-"""The phone's routes: ``/pair``, ``/players`` and ``/setup`` (GET shows, POST changes).
+"""The phone's routes: ``/pair``, ``/players``, ``/setup`` and ``/settings`` (GET shows, POST changes).
 
 A page that only shows stays open to every guest. A POST passes
 :func:`.door.write` first (same site, 16 KB, a paired phone and its form
@@ -84,6 +84,48 @@ def setup_request(fields: dict) -> dict:
             "language": fields.get("language", "")}
 
 
+def settings_request(fields: dict) -> dict:
+    """The posted /settings form as a request to the box: only what was chosen ("as it is" sends nothing)."""
+    out: dict = {"do": "settings"}
+    if fields.get("language"):
+        out["language"] = fields["language"]
+    dim = fields.get("dim", "")
+    if dim:
+        if not (dim.isdigit() and len(dim) < 4):
+            raise link.LinkError("dimming is a number of minutes")
+        out["dim_after_min"] = int(dim)
+    for key in ("sound", "lamps"):
+        value = fields.get(key, "")
+        if value not in ("", "on", "off"):
+            raise link.LinkError(f"{key} is on or off")
+        if value:
+            out[key] = value == "on"
+    return out
+
+
+def kept_settings(state_dir) -> dict:
+    """The language and dimming the box keeps now, as the settings form shows them (read-only). Sound and
+    lamps stay "as it is": a box without a buzzer or lamps refuses a change of them, not a form left alone."""
+    from firmware.table import restart
+
+    try:
+        store = Store.open(state_dir, readonly=True)
+    except StoreError:
+        return {}
+    try:
+        table, phone = store.fact(restart.MEMORY_KEY), store.fact("phone_settings")
+    except Exception:
+        return {}
+    finally:
+        store.close()
+    out = {}
+    if isinstance(table, dict) and isinstance(table.get("language"), str):
+        out["language"] = table["language"]
+    if isinstance(phone, dict) and type(phone.get("dim_after_min")) is int:
+        out["dim"] = str(phone["dim_after_min"])
+    return out
+
+
 def _without_box(state_dir, config_names, request: dict) -> dict:
     """A name change with the box off, as ``cantstop-box players`` makes it."""
     change = {"add": lambda r: R.add(r, request["name"]), "remove": lambda r: R.remove(r, request["name"]),
@@ -167,20 +209,35 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         names = await run_in_threadpool(read_roster, state_dir, config_names)
         if request.method != "POST":
             token = await run_in_threadpool(door.phone_of, request, state_dir)
-            return _html(pages.setup_page(language, names, settings.colours, _defaults(settings, language),
+            return _html(pages.setup_page(language, names, settings.colours, _defaults(settings, language, names),
                                           None if token is None else phones.csrf_of(token)))
         try:
             token, fields = await door.write(request, state_dir)
         except door.Refused as err:
             return await refused(request, err, lambda lg, text: pages.setup_page(
                 lg, names, settings.colours, {}, None, text, ok=False))
-        note, ok, status = await run_in_threadpool(_send_setup, fields, language)
+        note, ok, status = await run_in_threadpool(_send, setup_request, fields, language)
         return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
                      status)
 
-    def _send_setup(fields: dict, language: str) -> tuple[str, bool, int]:
+    async def settings_route(request):
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            kept = await run_in_threadpool(kept_settings, state_dir)
+            return _html(pages.settings_page(language, kept, None if token is None else phones.csrf_of(token)))
         try:
-            answer = link.ask(state_dir, link.check(setup_request(fields)))
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.settings_page(lg, {}, None, text, ok=False))
+        note, ok, status = await run_in_threadpool(_send, settings_request, fields, language)
+        kept = await run_in_threadpool(kept_settings, state_dir)
+        return _html(pages.settings_page(language, kept, phones.csrf_of(token), note, ok), status)
+
+    def _send(make, fields: dict, language: str) -> tuple[str, bool, int]:
+        """One request to the box (the next game, the settings): with the box off, nothing but names changes."""
+        try:
+            answer = link.ask(state_dir, link.check(make(fields)))
         except link.LinkError as err:
             return str(err), False, 400
         except link.BoxOff:
@@ -189,17 +246,19 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
             return str(err), False, 503
         if not answer["ok"]:
             return str(answer.get("error", "")), False, 400
-        return words.language(language).from_phone("setup"), True, 200
+        return words.language(language).from_phone(answer.get("kind", "")), True, 200
 
     both = ["GET", "HEAD", "POST"]
     return [Route("/pair", pair, methods=both), Route("/players", players, methods=both),
-            Route("/setup", setup, methods=both)]
+            Route("/setup", setup, methods=both), Route("/settings", settings_route, methods=both)]
 
 
-def _defaults(settings, language: str) -> dict:
-    """The form as the config would set up a game: its number of players, by colour, people only."""
+def _defaults(settings, language: str, names: tuple[str, ...] = ()) -> dict:
+    """The form as the box would set up a game: the config's number of players and colours, each seat the
+    next name of the list (as a seat added on the box takes it), people only."""
     n = max(1, min(settings.players, pages.SEATS, len(settings.colours)))
     chosen = {f"plays{i}": "person" for i in range(n)}
+    chosen |= {f"name{i}": name for i, name in enumerate(names[:n])}
     chosen |= {f"colour{i}": settings.colours[i % len(settings.colours)] for i in range(pages.SEATS)}
     chosen |= {"win": str(settings.rules.columns_to_win), "language": language, "first": "0"}
     return chosen
