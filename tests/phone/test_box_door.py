@@ -145,3 +145,12 @@ def test_settings_from_a_phone_change_the_box_at_once_and_outlive_a_restart(tmp_
 def test_a_box_without_a_buzzer_refuses_a_sound_change_in_one_line(rig, tmp_path):
     answer = link.ask(tmp_path, {"do": "settings", "sound": True})
     assert answer == {"ok": False, "error": "this box has no buzzer: there is no sound to turn on or off"}
+
+
+def test_a_phone_that_never_finishes_its_request_holds_no_press_up(rig, tmp_path):
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(tmp_path / link.SOCKET))
+        s.sendall(b'{"do": "add", ')  # and nothing more: the door's thread waits, the loop does not
+        before = rig.box.app.setup.cursor
+        rig.tap("B")
+        assert rig.box.app.setup.cursor == before + 1

@@ -79,9 +79,27 @@ def _socket_up(state_dir: Path, timeout: float = 15.0) -> bool:
     return False
 
 
+def _says(driver, text: str, timeout: float = 15.0) -> bool:
+    """Whether the page comes to say ``text`` in its note (the answer to the form just posted)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def said(d):
+        try:
+            return d.find_element(By.ID, "note").text == text
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+
+    try:
+        return WebDriverWait(driver, timeout).until(said)
+    except Exception:
+        return False
+
+
 def test_chromium_pairs_adds_names_and_sets_up_three_seats_the_emulator_shows_and_starts(tmp_path):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     state = tmp_path / "state"
     box = Emulator(state)
@@ -94,11 +112,11 @@ def test_chromium_pairs_adds_names_and_sets_up_three_seats_the_emulator_shows_an
             driver.get(server.url + "/pair")
             driver.find_element(By.ID, "code").send_keys(pair_code(state))
             driver.find_element(By.ID, "pair").click()
-            assert driver.current_url.endswith("/players")
+            WebDriverWait(driver, 15).until(lambda d: d.current_url.endswith("/players"))
             for name in ("Ann", "Bob"):
                 driver.find_element(By.ID, "name").send_keys(name)
                 driver.find_element(By.ID, "add-button").click()
-                assert driver.find_element(By.ID, "note").text == f"{name} added from a phone"
+                assert _says(driver, f"{name} added from a phone"), driver.page_source[-600:]
             assert [w.text for w in driver.find_elements(By.CSS_SELECTOR, "ul.names .who")] == ["Ann", "Bob"]
             driver.get(server.url + "/setup")
             for seat, (plays, name) in enumerate((("person", "Ann"), ("person", "Bob"), ("box", ""), ("", ""))):
@@ -107,7 +125,7 @@ def test_chromium_pairs_adds_names_and_sets_up_three_seats_the_emulator_shows_an
             Select(driver.find_element(By.ID, "first")).select_by_value("1")  # Bob starts
             seen = len(box.shown)
             driver.find_element(By.ID, "send").click()
-            assert driver.find_element(By.ID, "note").text == "Next game from a phone"
+            assert _says(driver, "Next game from a phone"), driver.page_source[-600:]
         # the emulator's new-game screen showed it at once, and nothing started
         assert box.wait(lambda: len(box.shown) > seen), box.other
         assert box.shown[-1].endswith("view=SetupView"), box.shown[-3:]
