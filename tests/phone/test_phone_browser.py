@@ -5,7 +5,8 @@ The emulator is ``cantstop-box emulate`` in its own process (the daemon of
 two meet only where they meet on a box: the store (read-only for the web) and
 the box's own socket. The code comes from ``cantstop-box pair``. The new-game
 screen must show the phone's game at once and start it only on ROLL (``r``).
-Skipped in one line without Chromium, as the web view's browser tests are.
+Skipped in one line without Chromium, as the web view's browser tests are; 17 s, so not in
+``make test``: ``make test-phone`` runs it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tests.web.browser import chrome, missing
 from tests.web.server import Server
 
 WHY = missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
+pytestmark = [pytest.mark.skipif(WHY is not None, reason=WHY or ""), pytest.mark.emulator_browser]
 ROOT = Path(__file__).resolve().parents[2]
 
 
