@@ -1,6 +1,7 @@
 """The routes: the live game, its event stream, the history, one game, its record, the statistics.
 
-Read-only by construction: every route answers GET (and HEAD) only, other
+Read-only by construction: every route answers GET (and HEAD) only (but a
+paired phone's forms, :mod:`web.phone`, which never write the game), other
 methods get 405 and unknown paths 404 (a page, never a traceback). Store
 reads run in worker threads; the event stream is a small ASGI app of its own
 that also listens for the client leaving, so a closed tab frees its place at

@@ -11,7 +11,8 @@ The loop sleeps on the queue. It wakes early only when the debouncer or a
 long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
 seat's pace, the guard after a handover), for the next page of a frame, to feed systemd's watchdog, and once
 every :data:`ROSTER_CHECK` seconds to see whether ``cantstop-box players`` changed the roster (one
-``PRAGMA data_version``, which reads no table and waits on no lock).
+``PRAGMA data_version``, which reads no table and waits on no lock). A paired phone's request comes on
+the same queue from the box's socket (:mod:`firmware.daemon.phones`) and is taken like a press.
 """
 
 from __future__ import annotations
