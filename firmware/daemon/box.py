@@ -357,6 +357,16 @@ class Box:
             answer = {"ok": False, "error": "the box could not take it"}
         asked.reply(answer)
 
+    def _phones_left(self) -> None:
+        """Stopping: the phones' requests still queued are taken first (never lost); presses left are not."""
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if item[0] == _PHONE:
+                self._from_phone(item[1])
+
     def keep_from_phone(self, facts: dict) -> None:
         """Write what a phone changed (the roster) as the loop writes: kept pending if the card refuses it."""
         with self._lock:
@@ -455,6 +465,7 @@ class Box:
             return
         if self.notifier is not None:
             self.notifier.stopping()
+        self._phones_left()
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()

@@ -154,3 +154,21 @@ def test_a_phone_that_never_finishes_its_request_holds_no_press_up(rig, tmp_path
         before = rig.box.app.setup.cursor
         rig.tap("B")
         assert rig.box.app.setup.cursor == before + 1
+
+
+def test_a_request_queued_when_the_box_stops_is_still_taken(tmp_path):
+    from firmware.daemon.box import _PHONE
+    from firmware.daemon.phones import Asked
+
+    rig = Rig(tmp_path, settings=GameConfig(roster=("Bob",)))
+    asked = Asked({"do": "add", "name": "Ann"})
+    rig.box.queue.put((_PHONE, asked))
+    try:
+        rig.box.shutdown("Box is off")  # before the loop ever took it
+        assert asked.done.is_set() and asked.answer["ok"]
+    finally:
+        rig.close()
+    from firmware.store import Store
+
+    with Store.open(tmp_path, readonly=True) as store:
+        assert R.load(store, ()).names == ("Bob", "Ann")
