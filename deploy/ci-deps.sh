@@ -2,7 +2,6 @@
 # Install the system tools the test suite uses, when they are missing:
 #   systemd-analyze (Debian package "systemd"): verifies and rates the units
 #   the shell linter (package "shellcheck"): lints deploy/*.sh
-#   zbarimg (package "zbar-tools"): reads the Phone screen's QR code back (tests/phone)
 # or the ones named as TOOL=PACKAGE arguments, e.g. the web view's browser tests'
 #   deploy/ci-deps.sh chromium=chromium chromedriver=chromium-driver
 # A TOOL that starts with / is a file the package puts there (fonts have no command):
@@ -12,7 +11,7 @@
 # Called by .ci/run before `make test`. Without root it uses sudo if present.
 set -euo pipefail
 
-if [ $# -gt 0 ]; then wanted=("$@"); else wanted=(systemd-analyze=systemd shellcheck=shellcheck zbarimg=zbar-tools); fi
+if [ $# -gt 0 ]; then wanted=("$@"); else wanted=(systemd-analyze=systemd shellcheck=shellcheck); fi
 missing=()
 for pair in "${wanted[@]}"; do
     tool=${pair%%=*}
