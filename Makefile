@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-floors soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check
+.PHONY: run test test-phone test-floors soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check
 
 setup: $(STAMP)
 
@@ -35,7 +35,13 @@ endif
 # Both cores (pytest-xdist); TEST_JOBS=1 runs in one process, TEST_ARGS adds pytest options.
 TEST_JOBS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest -q -n $(TEST_JOBS) -m 'not slow' $(TEST_ARGS)
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m 'not slow and not emulator_browser' $(TEST_ARGS)
+
+# The phone as the table's keyboard (docs/phone.md), whole: its HTTP attacks and the QR code read back
+# (in make test too), and Chromium pairing, adding names and setting up a game beside the real emulator.
+test-phone: $(STAMP)
+	bash deploy/ci-deps.sh chromium=chromium chromedriver=chromium-driver zbarimg=zbar-tools
+	$(PY) -m pytest -q tests/phone
 
 # The same code against the lowest versions pyproject.toml allows: tools/floors.py turns each
 # `>=X` of the dependencies and the test extra into `==X`, a venv of its own gets exactly those

@@ -265,6 +265,19 @@ class SetupView:
 
 
 @dataclass(frozen=True)
+class PhoneView:
+    """Pairing a phone: the address (drawn as a QR code, with the code in it) and the code with a few words."""
+
+    title: str
+    address: str  # "" until the daemon made a code: no QR code yet
+    code: str
+    lines: tuple[str, ...]
+    keys: str = "C:forget ROLL:back"
+    alert: str | None = None
+    lang: str = "en"  # the language of the words the renderer adds (firmware.words)
+
+
+@dataclass(frozen=True)
 class MessageView:
     """A notice, an error, or a yes/no question."""
 
@@ -348,5 +361,5 @@ class OffView:
 
 View = (
     TurnView | DiceView | PickView | MoveView | InstructionsView | WinView | BoardView | MenuView
-    | SetupView | MessageView | HintView | StatsView | TableView | RecapView | OffView
+    | SetupView | MessageView | HintView | StatsView | TableView | RecapView | PhoneView | OffView
 )

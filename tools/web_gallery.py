@@ -4,7 +4,9 @@ A box (firmware's Box on mock pins, a real store in a temporary folder)
 plays a seeded game, the web view serves it on 127.0.0.1, and Chromium
 takes the live page mid-game and after the win, the history, one game
 stepped part way, and the statistics, at a phone's size (390x844, drawn at
-2x) and a TV's (1920x1080), in English, Japanese and Korean.
+2x) and a TV's (1920x1080), in English, Japanese and Korean; and the phone's
+own pages (docs/phone.md): pairing, the names, the next game and the settings, at a phone's
+size, paired with a code as the box's Phone screen gives one.
 
 Run: ``make web-gallery`` or ``.venv/bin/python -m tools.web_gallery docs/gallery/web``
 (needs Debian's chromium and chromium-driver, and fonts-noto-cjk for the
@@ -67,6 +69,42 @@ def shots(out: Path) -> list[tuple[str, str]]:
     return made
 
 
+PHONE_PAGES = (("pair", "/pair"), ("players", "/players"), ("setup", "/setup"), ("settings", "/settings"))
+
+
+def phone_shots(out: Path) -> list[tuple[str, str]]:
+    """The phone pages at a phone's size: pairing (the code typed in), then the names and the next game, paired."""
+    import time
+
+    from selenium.webdriver.common.by import By
+
+    from firmware.config import GameConfig
+    from firmware.table import phones
+
+    made = []
+    for lang in LANGS:
+        with tempfile.TemporaryDirectory() as state:
+            settings = GameConfig(roster=NAMES[lang], players=3)
+            rig = Rig(Path(state), settings=settings, language=lang)
+            with Server(Path(state), settings=settings, lang=lang) as server:
+                driver = chrome("phone", lang)
+                try:
+                    code = phones.new_code(state, now=time.time())
+                    for name, path in PHONE_PAGES:
+                        driver.get(server.url + path + (f"?code={code}&" if name == "pair" else "?") + f"lang={lang}")
+                        file = out / f"phone-{name}-{lang}.png"
+                        full_screenshot(driver, file)
+                        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                            "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+                        made.append((file.name, f"phone {name}, {lang}"))
+                        if name == "pair":
+                            driver.find_element(By.ID, "pair").click()  # paired: the next pages have their forms
+                finally:
+                    driver.quit()
+            rig.close()
+    return made
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m tools.web_gallery OUT_DIR", file=sys.stderr)
@@ -77,7 +115,7 @@ def main(argv: list[str]) -> int:
         return 1
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
-    made = shots(out)
+    made = shots(out) + phone_shots(out)
     lines = ["# Web view gallery", "",
              "The live web view (`cantstop-box web`, [docs/web.md](../../web.md)) in headless Chromium beside a",
              "box being played: a phone held upright (390x844, drawn at 2x) and a TV (1920x1080), in every",
@@ -89,6 +127,13 @@ def main(argv: list[str]) -> int:
             cells = " | ".join(f"![{kind} {size} {lang}]({kind}-{size}-{lang}.png)" for lang in LANGS)
             lines.append(f"| {size} | {cells} |")
         lines.append("")
+    lines += ["## The phone as the table's keyboard ([docs/phone.md](../../phone.md))", "",
+              "Pairing with the code from the box's Phone screen, then (paired) the names, the next game, the settings.", "",
+              "| | English | 日本語 | 한국어 |", "|---|---|---|---|"]
+    for name, _ in PHONE_PAGES:
+        cells = " | ".join(f"![phone {name} {lang}](phone-{name}-{lang}.png)" for lang in LANGS)
+        lines.append(f"| {name} | {cells} |")
+    lines.append("")
     (out / "README.md").write_text("\n".join(lines))
     print(f"wrote {len(made)} screenshots and README.md to {out}")
     return 0

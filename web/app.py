@@ -1,6 +1,7 @@
 """The routes: the live game, its event stream, the history, one game, its record, the statistics.
 
-Read-only by construction: every route answers GET (and HEAD) only, other
+Read-only by construction: every route answers GET (and HEAD) only (but a
+paired phone's forms, :mod:`web.phone`, which never write the game), other
 methods get 405 and unknown paths 404 (a page, never a traceback). Store
 reads run in worker threads; the event stream is a small ASGI app of its own
 that also listens for the client leaving, so a closed tab frees its place at
@@ -32,6 +33,7 @@ from firmware.store import StoreError
 from . import history as deep, pages
 from .background import Background
 from .counting import Counter, page_sums
+from .phone import routes as phone
 from .sweep import Sweep
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
@@ -207,6 +209,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             Route("/games/{ident}", game, methods=GET),
             Route("/people", person_stats, methods=GET),
             Route("/static/{name}", static, methods=GET),
+            *phone.routes(state_dir, settings, lang_of),  # the only writes: a paired phone's (web.phone)
         ],
         exception_handlers={HTTPException: not_found, Exception: failed},
         lifespan=lifespan,

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backup": ("firmware.commands.backup", "write a consistent copy of the saved games to FILE, while the box runs"),
     "import": ("firmware.commands.imports", "bring games back from a backup or from game records (the box stopped)"),
     "players": ("firmware.commands.players", "list, add, remove or rename the players' names a seat can take"),
+    "pair": ("firmware.commands.pair", "print a code that pairs a phone with the box for ten minutes (docs/phone.md)"),
     "run": ("firmware.commands.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
     "emulate": ("firmware.commands.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
     "web": ("firmware.commands.web", "serve the live game, the history and the statistics as a web page (docs/web.md)"),

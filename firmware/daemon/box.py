@@ -11,7 +11,8 @@ The loop sleeps on the queue. It wakes early only when the debouncer or a
 long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
 seat's pace, the guard after a handover), for the next page of a frame, to feed systemd's watchdog, and once
 every :data:`ROSTER_CHECK` seconds to see whether ``cantstop-box players`` changed the roster (one
-``PRAGMA data_version``, which reads no table and waits on no lock).
+``PRAGMA data_version``, which reads no table and waits on no lock). A paired phone's request comes on
+the same queue from the box's socket (:mod:`firmware.daemon.phones`) and is taken like a press.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ log = logging.getLogger("cantstop.daemon")
 _SHUTDOWN = "shutdown"
 #: Seconds between two looks at whether another process changed the roster.
 ROSTER_CHECK = 1.0
+_PHONE = "phone"  # a queue item from a paired phone: (_PHONE, phones.Asked)
 _WORKER = "worker"  # a queue item from the statistics worker: (_WORKER, a UI input or a KeepTallies)
 
 #: A write that failed (a locked, full or read-only card) is tried again after this long, by the loop's
@@ -108,6 +110,8 @@ class Box:
         self._retry_after = RETRY_SECONDS
         self._ping_period: float | None = None  # seconds between watchdog pings (None: no watchdog, or not running)
         self._pinged = 0.0  # when the watchdog was last pinged, by self.clock
+        self.door = None  # the socket a paired phone's changes come through (phones.PhoneDoor; None: none)
+        self.web_port = 8080  # the web view's port, for the Phone screen's address (the config's [web] port)
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
@@ -122,6 +126,18 @@ class Box:
     def sink(self, name: str, pressed: bool) -> None:
         """Button callback target (any thread): queue the raw edge with its time."""
         self.queue.put((name, pressed, self.clock()))
+
+    def open_door(self, state_dir) -> None:
+        """Take a paired phone's changes from the web view, through the box's own socket in ``state_dir``."""
+        from .phones import PhoneDoor
+
+        door = PhoneDoor(state_dir, lambda asked: self.queue.put((_PHONE, asked)))
+        try:
+            door.open()
+        except OSError as err:  # the game goes on without phones
+            log.error("no phone socket in %s: %s", state_dir, err)
+            return
+        self.door = door
 
     def request_shutdown(self, reason: str = "Game saved") -> None:
         """Ask the loop to stop (signal handlers, other threads)."""
@@ -150,6 +166,9 @@ class Box:
         """The app the table left and the notices to show first (:mod:`firmware.daemon.opening`)."""
         self.roster = roster.load(self.store, self.settings.roster)
         self._data_version = self._store_version()
+        from .phones import recall_settings
+
+        recall_settings(self)  # the dimming and lamps a phone set
         return Opening(self.settings, self.store, self.keeper, self.roster, self.language, self.paginate,
                        self.store_error).read()
 
@@ -186,6 +205,9 @@ class Box:
             return
         if item is not None and item[0] == _WORKER:
             self._from_worker(item[1])
+            item = None
+        if item is not None and item[0] == _PHONE:
+            self._from_phone(item[1])
             item = None
         self._fire_timer()
         self._retry_writes()
@@ -321,6 +343,35 @@ class Box:
         else:
             self.feed(item)
 
+    def _from_phone(self, asked) -> None:
+        """A paired phone's request, taken between two presses; a screen that is off takes none."""
+        from .phones import take
+
+        if self.app.screen.kind is ui.Screen.OFF:
+            asked.reply({"ok": False, "error": "the box is stopping"})
+            return
+        try:
+            answer = take(self, asked.request)
+        except Exception as err:  # a request must never stop the box
+            log.error("a phone's request: %s", err)
+            answer = {"ok": False, "error": "the box could not take it"}
+        asked.reply(answer)
+
+    def _phones_left(self) -> None:
+        """Stopping: the phones' requests still queued are taken first (never lost); presses left are not."""
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if item[0] == _PHONE:
+                self._from_phone(item[1])
+
+    def keep_from_phone(self, facts: dict) -> None:
+        """Write what a phone changed (the roster) as the loop writes: kept pending if the card refuses it."""
+        with self._lock:
+            self._take(self.keeper.keep_facts(facts))
+
     def _update(self, inp) -> None:
         app, effects = ui.update(self.app, inp)
         self.app = app
@@ -346,6 +397,10 @@ class Box:
             self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
         elif isinstance(effect, ui.ContinueGame):
             self._take(self.keeper.continue_game(effect.game_id))
+        elif isinstance(effect, (ui.PairPhone, ui.ForgetPhones)):
+            from .phones import pairing
+
+            self._update(pairing(self, effect))
 
     def _take(self, inputs) -> None:
         """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
@@ -410,11 +465,14 @@ class Box:
             return
         if self.notifier is not None:
             self.notifier.stopping()
+        self._phones_left()
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()
             self.signals.off()
         self.running = False
+        if self.door is not None:
+            self.door.close()
         if self.worker is not None:
             self.worker.close()
         if self.store is not None:

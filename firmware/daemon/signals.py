@@ -23,6 +23,7 @@ class Signals:
         self.lamps = lamps
         self.buzzer = buzzer
         self.dimmed = False
+        self.dark = False  # the lamps switched off (from a phone's settings): every lamp out until switched on
         self._states: dict[str, str] = {}
         self._game: tuple | None = None  # the states of the game at the last frame
         self._failed: set[str] = set()
@@ -49,7 +50,12 @@ class Signals:
 
     def _lamps(self, states) -> None:
         if self.lamps is not None:
-            self._guard("lamps", lambda: self.lamps.show(states, self.dimmed))
+            self._guard("lamps", lambda: self.lamps.show({} if self.dark else states, self.dimmed))
+
+    def switch_lamps(self, on: bool) -> None:
+        """Lamps on (they show what the buttons do) or off (every lamp out), from the next frame on: at once."""
+        self.dark = not on
+        self._lamps(self._states)
 
     def _guard(self, part: str, action) -> None:
         try:

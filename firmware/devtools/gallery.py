@@ -150,6 +150,8 @@ CAPTIONS = {
     "continue_list": "Games left unfinished, to continue one.",
     "turn_name_hangul": "A player's name in Hangul (Galmuri glyphs beside Spleen).",
     "stats_people_scripts": "Names in Korean, Japanese and with an accent.",
+    "phone": "Menu, Phone: the pairing page's address with its one-time code as a QR code, and the code to type.",
+    "phone_wait": "Menu, Phone, the moment before the box has made its code.",
     "off": "Shutting down: safe to unplug.",
     "off_reason": "Shutting down with a reason.",
 }

@@ -26,6 +26,7 @@ from firmware.views import (
     MoveView,
     OffView,
     Option,
+    PhoneView,
     PickView,
     RunnerMove,
     RecapRow,
@@ -340,6 +341,10 @@ def _people(w, K, red, stop, setup, names_rows, box, **_) -> dict:
         "continue_list": MenuView(w.CONTINUE, (w.continue_item(41, ("Ann", "Bob"), 17),
                                                w.continue_item(37, ("Maximiliane-Louise", red, box), 5)), 0,
                                   keys=K["menu"]),
+        # pairing a phone: the QR code of the page's address with its one-time code, and the code beside it
+        "phone": PhoneView(w.PHONE, "http://cantstop-box.local:8080/pair?code=482913", "482913",
+                           w.phone_lines(2), w.PHONE_KEYS),
+        "phone_wait": PhoneView(w.PHONE, "", "", (), w.PHONE_KEYS),
         "off": OffView(w.off_reason("Game saved")),
         "off_reason": OffView(w.off_reason("Power button: game saved")),
     }

@@ -22,7 +22,8 @@ The package, file by file:
 - ``board``: the board overview and one column in words;
 - ``lists``: setup, menu and statistics;
 - ``messages``: a message, a hint, the safe-to-unplug frame;
-- ``people``: one person's statistics, a finished game's recap.
+- ``people``: one person's statistics, a finished game's recap;
+- ``phone``: pairing a phone, its QR code beside the code.
 - ``small``: the same families of screens for the 128x32 layout, and its pages;
 - ``wide``: the 256x64 layout: these painters, but a turn in play beside a compact board.
 """
@@ -42,6 +43,7 @@ from ..views import (
     MessageView,
     MoveView,
     OffView,
+    PhoneView,
     PickView,
     SetupView,
     RecapView,
@@ -51,7 +53,7 @@ from ..views import (
     View,
     WinView,
 )
-from . import board, game, handover, lists, messages, people
+from . import board, game, handover, lists, messages, people, phone
 from .icons import SEAT_SYMBOLS, draw_seat, seat_symbol
 from .kit import HEIGHT, STANDARD, WIDTH, Canvas, Drawn, Layout, fit, width_of, wrap
 
@@ -77,6 +79,7 @@ PAINTERS = {
     RecapView: people.recap,
     MessageView: messages.message,
     HintView: messages.hint,
+    PhoneView: phone.phone,
     OffView: messages.off,
 }
 

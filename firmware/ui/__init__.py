@@ -29,6 +29,12 @@ from .messages import (
     GameContinued,
     LoadUnfinished,
     PersonStats,
+    ForgetPhones,
+    PairPhone,
+    PhoneCode,
+    PhoneSaid,
+    PhoneSettings,
+    PhoneSetup,
     Unfinished,
     UnfinishedLoaded,
     DiceRolled,
@@ -56,6 +62,6 @@ from .update import timer_for, update
 __all__ = [
     "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Press", "RosterChanged", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
-    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "Unfinished", "UnfinishedLoaded",
+    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneSaid", "PhoneSettings", "PhoneSetup", "Unfinished", "UnfinishedLoaded",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
 ]

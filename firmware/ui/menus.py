@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .messages import Press, LoadStats, LoadUnfinished
-from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Screen, SetupScreen, StatsScreen,
-                    hint_possible, undo_blocker)
+from .messages import ForgetPhones, LoadStats, LoadUnfinished, PairPhone, PhoneCode, Press
+from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, PhoneScreen, Screen, SetupScreen,
+                    StatsScreen, hint_possible, undo_blocker)
 from .navigate import Result, flash, leave_menu, open_board, open_hint, open_menu, open_setup, to_game
 from .turns import undo
 
 
 #: The menu's entries, as keys of :data:`words.MENU_ITEMS`, always in these places: fingers learn them
 #: (``m b r`` is Statistics whatever the game is doing); one that cannot be used now is shown as such.
-MENU_ITEMS = ("back", "stats", "undo", "hint", "board", "new", "continue")
+MENU_ITEMS = ("back", "stats", "undo", "hint", "board", "new", "continue", "phone")
 
 
 def menu_items(app: App) -> tuple[str, ...]:
@@ -75,6 +75,8 @@ def _choose(app: App, item: str) -> Result:
         return open_setup(app, fresh=False)
     if item in ("mute", "sound_on"):
         return replace(app, muted=item == "mute"), ()
+    if item == "phone":
+        return replace(app, screen=PhoneScreen(back=leave_menu(app)[0].screen)), (PairPhone(),)
     if item == "continue":
         return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
     # ROLL on the statistics goes back where leaving the menu goes, not to the menu (whose ROLL opens them again)
@@ -126,3 +128,23 @@ def back_press(app: App, p: Press) -> Result:
     if back.kind is Screen.GAME and app.game is None:
         back = SetupScreen()
     return replace(app, screen=back), ()
+
+
+def phone_press(app: App, p: Press) -> Result:
+    """The Phone screen: C forgets every phone paired (they pair again by this screen), ROLL goes back, MENU the menu."""
+    if p.button == Button.C:
+        return app, (ForgetPhones(),)
+    if p.button == Button.MENU:
+        return open_menu(app)
+    if p.button == Button.ROLL:
+        return replace(app, screen=app.screen.back), ()
+    return app, ()
+
+
+def on_phone_code(app: App, inp: PhoneCode) -> Result:
+    """The code the daemon made (or the phones it forgot), on the Phone screen if it is still up."""
+    if app.screen.kind is not Screen.PHONE:
+        return app, ()
+    screen = replace(app.screen, code=inp.code or app.screen.code, address=inp.address or app.screen.address,
+                     paired=inp.paired)
+    return replace(app, screen=screen, flash=app.words.PHONES_FORGOTTEN if inp.forgot else app.flash), ()

@@ -115,6 +115,42 @@ class RosterChanged:
 
 
 @dataclass(frozen=True)
+class PhoneSaid:
+    """A paired phone changed something (the names, the settings): the box says what, over the top line."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class PhoneSetup:
+    """A paired phone sent the next game (checked by the daemon): the new-game screen shows it at once,
+    unless a game is being played (then it waits for the menu's New game). Only ROLL on the box starts it."""
+
+    setup: object  # model.Setup
+    language: str | None = None
+    said: str = ""
+
+
+@dataclass(frozen=True)
+class PhoneSettings:
+    """A paired phone changed the language or the sound (None: unchanged); kept like the table's own choice."""
+
+    language: str | None = None
+    muted: bool | None = None
+    said: str = ""
+
+
+@dataclass(frozen=True)
+class PhoneCode:
+    """The daemon made a pairing code (the Phone screen shows it), or forgot the phones (``forgot``)."""
+
+    code: str
+    address: str
+    paired: int = 0
+    forgot: bool = False
+
+
+@dataclass(frozen=True)
 class Shutdown:
     reason: str = "Game saved"
 
@@ -125,7 +161,7 @@ class Timer:
 
 
 Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
-         | RosterChanged | Shutdown | Timer)
+         | RosterChanged | PhoneSaid | PhoneSetup | PhoneSettings | PhoneCode | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 
@@ -173,8 +209,19 @@ class ContinueGame:
 
 
 @dataclass(frozen=True)
+class PairPhone:
+    """Make a fresh pairing code (good ten minutes, once) and feed it back as :class:`PhoneCode`."""
+
+
+@dataclass(frozen=True)
+class ForgetPhones:
+    """Unpair every phone and drop every code; fed back as :class:`PhoneCode` with ``forgot``."""
+
+
+@dataclass(frozen=True)
 class After:
     seconds: float
 
 
-Effect = DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | After
+Effect = (DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | PairPhone
+          | ForgetPhones | After)

@@ -54,6 +54,7 @@ class Screen(StrEnum):
     CONTINUE = "continue"
     MESSAGE = "message"
     UNDONE = "undone"
+    PHONE = "phone"
     OFF = "off"
 
 
@@ -194,6 +195,18 @@ class UndoneScreen:
 
 
 @dataclass(frozen=True)
+class PhoneScreen:
+    """Pairing a phone: the page's address with a one-time code (a QR code) and the code; ``code`` "" until
+    the daemon made one. C forgets every phone paired."""
+
+    kind: ClassVar[Screen] = Screen.PHONE
+    code: str = ""
+    address: str = ""
+    paired: int = 0
+    back: object = MenuScreen()
+
+
+@dataclass(frozen=True)
 class OffScreen:
     kind: ClassVar[Screen] = Screen.OFF
     reason: str = "Game saved"
@@ -201,7 +214,7 @@ class OffScreen:
 
 AnyScreen = (
     SetupScreen | GameScreen | PickScreen | MenuScreen | ConfirmScreen | BoardScreen | HintScreen
-    | StatsScreen | RecapScreen | ContinueScreen | MessageScreen | UndoneScreen | OffScreen
+    | StatsScreen | RecapScreen | ContinueScreen | MessageScreen | UndoneScreen | PhoneScreen | OffScreen
 )
 
 # --------------------------------------------------------------------------

@@ -49,6 +49,12 @@ def _menu(app: App, alert) -> v.View:
                       lang=app.language, off=tuple(i for i, k in enumerate(keys) if k in off))
 
 
+def _phone(app: App, alert) -> v.View:
+    s = app.screen
+    lines = app.words.phone_lines(s.paired) if s.code else ()
+    return v.PhoneView(app.words.PHONE, s.address, s.code, lines, app.words.PHONE_KEYS, alert, lang=app.language)
+
+
 def _confirm(app: App, alert) -> v.View:
     title, lines = app.words.CONFIRM_NEW
     return v.MessageView(title, lines, app.words.KEYS["confirm"], alert, lang=app.language)
@@ -259,4 +265,5 @@ _VIEWS = {
     Screen.GAME: _game,
     Screen.RECAP: people.recap_view,
     Screen.CONTINUE: people.continue_view,
+    Screen.PHONE: _phone,
 }

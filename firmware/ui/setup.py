@@ -13,7 +13,7 @@ from .. import i18n, words
 from .messages import Press, StartGame
 from ..config import GameConfig
 from ..table.names import fold
-from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, seat_name, with_states
+from .model import BOX_PLAYER, App, Button, GameScreen, Seat, Setup, SetupScreen, seat_name, with_states
 from .navigate import Result, open_menu
 
 
@@ -143,6 +143,21 @@ def _follow(seat: Seat, names, ids, by_id: dict, gone: set, was: dict) -> Seat:
     if seat.person is None and seat.name in names:
         return replace(seat, person=_id_of(names, ids, seat.name))
     return seat  # a name the roster never had (kept by an older version): the players' choice stays
+
+
+def from_phone(app: App, chosen: Setup, language: str | None, said: str) -> App:
+    """The next game a phone sent (checked against the config and the roster by the daemon).
+
+    Without a game being played the new-game screen shows it at once, cursor on
+    top; during a game it waits as the next game's choices (the menu's New
+    game opens on it). Nothing starts: ROLL on the box does that.
+    """
+    app = replace(app, setup=replace(chosen, cursor=0), flash=said or None)
+    if language:
+        app = replace(app, language=language)
+    if app.in_game:
+        return app
+    return replace(app, screen=SetupScreen())
 
 
 def next_language(lang: str, direction: int = 1) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import menus, people, setup, turns
-from .messages import (Press, After, DiceRolled, GameContinued, Input, RosterChanged, Saved, SaveFailed, Shutdown,
+from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneCode, PhoneSaid, PhoneSettings, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
                        StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
@@ -28,6 +28,7 @@ _PRESS = {
     Screen.RECAP: people.recap_press,
     Screen.CONTINUE: people.continue_press,
     Screen.MESSAGE: menus.back_press,
+    Screen.PHONE: menus.phone_press,
     Screen.OFF: lambda app, p: (app, ()),
 }
 
@@ -61,6 +62,14 @@ def _update(app: App, inp: Input) -> Result:
         return turns.on_timer(app)
     if isinstance(inp, RosterChanged):  # not a press: a flash stays up
         return setup.roster_changed(app, inp.names, inp.ids, inp.removed, inp.legacy), ()
+    if isinstance(inp, PhoneSaid):  # the box says what a phone changed, until the next press
+        return replace(app, flash=inp.text), ()
+    if isinstance(inp, PhoneSettings):  # as the new-game screen's language row and the menu's sound item
+        language = inp.language or app.language
+        muted = app.muted if inp.muted is None else inp.muted
+        return replace(app, language=language, muted=muted, flash=inp.said or None), ()
+    if isinstance(inp, PhoneSetup):
+        return setup.from_phone(app, inp.setup, inp.language, inp.said), ()
     if isinstance(inp, StatsProgress):  # not a press: a flash stays
         if app.screen.kind is Screen.STATS and app.screen.rows is None:
             return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()
@@ -86,6 +95,8 @@ def _update(app: App, inp: Input) -> Result:
         if app.screen.kind is Screen.CONTINUE:
             return replace(app, screen=replace(app.screen, games=tuple(inp.games), cursor=0)), ()
         return app, ()
+    if isinstance(inp, PhoneCode):
+        return menus.on_phone_code(app, inp)
     if isinstance(inp, GameContinued):
         return people.on_continued(app, inp)
     if isinstance(inp, Shutdown):

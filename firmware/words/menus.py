@@ -95,6 +95,8 @@ MENU_ITEMS = {
     "mute": N_("Mute sounds"),
     # TRANSLATORS: menu item: the buzzer sounds again.
     "sound_on": N_("Sounds on"),
+    # TRANSLATORS: menu item: pair a phone (a QR code and a six-digit code), or forget the phones paired.
+    "phone": N_("Phone"),
 }
 
 CONTINUE = N_("Continue")
@@ -211,3 +213,42 @@ def _on_off(value: bool) -> str:
 def off_reason(reason: str) -> str:
     """Why the box stopped, under "Safe to unplug": the usual "Game saved" in the language, another as given."""
     return _("Game saved") if reason == "Game saved" else reason
+
+
+# -- a paired phone ------------------------------------------------------------
+
+# TRANSLATORS: the Phone screen's title: a phone scans the QR code or types the six digits.
+PHONE = N_("Phone")
+
+
+def phone_lines(paired: int) -> tuple[str, ...]:
+    """The Phone screen's words under the code (drawn large beside the QR code): for how long, how many phones."""
+    # TRANSLATORS: the six-digit code on the Phone screen works this long, once.
+    first = _("10 minutes, once")
+    # TRANSLATORS: how many phones can change names and the next game now.
+    second = ngettext("{n} phone paired", "{n} phones paired", paired).format(n=paired)
+    return first, second
+
+
+# TRANSLATORS: bottom line of the Phone screen. Keep the button names; no space inside a label.
+PHONE_KEYS = N_("C:forget ROLL:back")
+# TRANSLATORS: over the top line: every paired phone must pair again.
+PHONES_FORGOTTEN = N_("Phones forgotten")
+
+
+def from_phone(kind: str, name: str = "", new: str = "") -> str:
+    """What the box says over its top line when a paired phone changed something (also the phone's answer)."""
+    if kind == "add":
+        # TRANSLATORS: a player was added to the names a seat can take, from a paired phone.
+        return _("{name} added from a phone").format(name=name)
+    if kind == "rename":
+        # TRANSLATORS: a player was renamed from a paired phone.
+        return _("{name} is {new} now (phone)").format(name=name, new=new)
+    if kind == "remove":
+        # TRANSLATORS: a player was taken off the list from a paired phone.
+        return _("{name} removed from a phone").format(name=name)
+    if kind == "setup":
+        # TRANSLATORS: the next game's players and rules came from a phone; ROLL on the box starts it.
+        return _("Next game from a phone")
+    # TRANSLATORS: the box's settings (language, dimming, sound, lamps) were changed from a phone.
+    return _("Settings from a phone")

@@ -62,7 +62,8 @@ def _screens(lang: str):
              v.RunnerMove(8, 11, False, False, (2, 4, 6)), v.RunnerMove(6, 5, False, False, (4,)),
              v.RunnerMove(8, 3, True, False, (1, 2))]
     # the top bar: every flash and alert, every legend, over the screen of a turn
-    for text in [*w.FLASH.values(), w.cannot_move("C"), w.not_saved("disk full")]:
+    phone = [w.from_phone(kind, long, long) for kind in ("add", "rename", "remove", "setup", "settings")]
+    for text in [*w.FLASH.values(), w.cannot_move("C"), w.not_saved("disk full"), w.PHONES_FORGOTTEN, *phone]:
         yield text, v.TurnView(long, 1, 88, (2, 12), alert=text, lang=lang)
     for key, keys in w.KEYS.items():
         yield key, v.MessageView(w.NEW_GAME, (), keys, lang=lang)
@@ -150,6 +151,10 @@ def _screens(lang: str):
         yield "menu", v.MenuView(w.MENU, tuple(w.MENU_ITEMS.values()), cursor, w.KEYS["menu"], lang=lang)
     yield "stats empty", v.StatsView((), 0, w.KEYS["stats_one"], lang=lang)
     yield "off", v.OffView(w.off_reason("Game saved"), lang=lang)
+    for paired in (1, 16):  # pairing a phone: its QR code, the code, how long, how many are paired
+        yield "phone", v.PhoneView(w.PHONE, "http://cantstop-box.local:8080/pair?code=482913", "482913",
+                                   w.phone_lines(paired), w.PHONE_KEYS, lang=lang)
+    yield "phone wait", v.PhoneView(w.PHONE, "", "", (), w.PHONE_KEYS, lang=lang)
     rows = [("players", 4), ("win", 11), ("win", 1), ("speedy", True), ("risky", False), ("start", None)]
     rows += [(f"colour{i}", c) for i, c in enumerate(COLOURS[:4])] + [("plays3", "strong"), ("plays2", None)]
     rows += [("language", lang) for lang in i18n.LANGUAGES]

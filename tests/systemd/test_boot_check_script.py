@@ -61,7 +61,8 @@ class EmulatedBoard:
         """A new box on a copy of the store as it is now (no shutdown), rolling on where this one was."""
         source = self.reference.state if self.store is None else self.store.path.parent
         copy = self.tmp_path / f"cut-{self.exports}"
-        shutil.copytree(source, copy, ignore=lambda _, names: [n for n in names if "lock" in n])
+        # the locks and the phones' socket are the running box's, not the card's: the next box makes its own
+        shutil.copytree(source, copy, ignore=lambda _, names: [n for n in names if "lock" in n or n == "box.sock"])
         rolled = sum(1 for event in self.export()["events"] if "roll" in event)
         left = iter(self.dice[rolled:])
         if self.store is not None:

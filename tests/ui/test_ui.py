@@ -204,7 +204,7 @@ def test_ui_menu_navigates_and_returns():
     app, _ = press(app, "MENU")
     v = ui.view(app)
     assert isinstance(v, views.MenuView)
-    assert v.items == ("Back to game", "Statistics", "Undo", "Hint", "Board", "New game", "Continue a game")
+    assert v.items == ("Back to game", "Statistics", "Undo", "Hint", "Board", "New game", "Continue a game", "Phone")
     app, _ = run(app, "B", "B", "B", "B", "ROLL")
     assert isinstance(ui.view(app), views.BoardView)
     app, _ = run(app, "B")
@@ -274,7 +274,8 @@ def test_ui_new_game_mid_game_asks_first():
 def test_ui_statistics_loads_from_the_store():
     app, _ = run(ui.boot(GameConfig()), "MENU")
     v = ui.view(app)
-    assert [item for i, item in enumerate(v.items) if i not in v.off] == ["Statistics", "New game", "Continue a game"]
+    assert [item for i, item in enumerate(v.items) if i not in v.off] == ["Statistics", "New game", "Continue a game",
+                                                                          "Phone"]
     app, eff = run(app, *["B"] * v.items.index("Statistics"), "ROLL")
     assert eff == [ui.LoadStats()]
     app, _ = ui.update(app, ui.StatsLoaded((("Red", 3), ("Blue", 1)), 4))
@@ -595,7 +596,7 @@ def test_ui_menu_items_keep_their_places_whatever_the_game_is_doing():
         menu, _ = press(app, "MENU")
         places.add(ui.view(menu).items)
         assert _stats_opened(app)
-    assert len(places) == 1 and len(next(iter(places))) == 7
+    assert len(places) == 1 and len(next(iter(places))) == 8
     v = ui.view(press(won, "MENU")[0])
     assert [v.items[i] for i in v.off] == ["Back to game", "Undo", "Hint"]
     assert ui.view(press(can_undo, "MENU")[0]).off == ()

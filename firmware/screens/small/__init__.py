@@ -13,7 +13,8 @@ pages, shown in turns by the daemon. See docs/display.md.
 - ``board``: the overview and one column;
 - ``lists``: menu, setup, wins;
 - ``messages``: a message, a hint, the shutdown frame;
-- ``people``: a person's numbers, a game's recap.
+- ``people``: a person's numbers, a game's recap;
+- ``phone``: pairing a phone, the QR code one pixel a module.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ...views import (
     MessageView,
     MoveView,
     OffView,
+    PhoneView,
     PickView,
     RecapView,
     SetupView,
@@ -35,7 +37,7 @@ from ...views import (
     TurnView,
     WinView,
 )
-from . import board, game, handover, lists, messages, people
+from . import board, game, handover, lists, messages, people, phone
 from .frame import LAYOUT
 
 __all__ = ["LAYOUT", "PAINTERS"]
@@ -56,5 +58,6 @@ PAINTERS = {
     RecapView: people.recap,
     MessageView: messages.message,
     HintView: messages.hint,
+    PhoneView: phone.phone,
     OffView: messages.off,
 }

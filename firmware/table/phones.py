@@ -1,0 +1,154 @@
+"""The phones paired with the box: one-time pairing codes and the paired phones, kept in ``phones.json``.
+
+The file sits in the state directory beside the game store (mode 0600, the
+box's user) and is shared by three processes: the box (its menu's Phone
+screen makes a code, "forget phones" empties the file), ``cantstop-box
+pair`` (a code for an owner at a terminal) and the web view (a code typed
+or scanned on a phone is redeemed for a paired phone). Every change is one
+read-modify-write under an exclusive ``flock`` on ``phones.lock``, written
+to a temporary file and renamed over the old one: a reader sees the old file
+or the new one, never half of one.
+
+Nothing secret is kept in the clear: a code and a phone's token are kept as
+their SHA-256, so the file (or a backup of it) pairs nobody. A code is six
+digits, valid :data:`CODE_SECONDS` and good once. A paired phone holds a
+random token in its cookie; its form token (``csrf``) is derived from it, so
+one phone's form token is worth nothing with another's cookie.
+
+>>> import tempfile
+>>> d = tempfile.mkdtemp()
+>>> code = new_code(d, now=1000.0)
+>>> len(code), code.isdigit()
+(6, True)
+>>> redeem(d, "000000" if code != "000000" else "111111", now=1001.0) is None
+True
+>>> token = redeem(d, code, now=1001.0)
+>>> paired(d, token), redeem(d, code, now=1002.0) is None  # good once
+(True, True)
+>>> forget(d); paired(d, token)
+False
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from pathlib import Path
+
+FILE = "phones.json"
+LOCK = "phones.lock"
+CODE_SECONDS = 600  # a pairing code is good for ten minutes
+CODES_KEPT = 4  # codes alive at once (the box's screen, a `pair` at a terminal, ...): the oldest goes first
+PHONES_KEPT = 16  # paired phones at once: the seventeenth pairing unpairs the one paired longest ago
+MAX_FILE = 64 * 1024  # bytes: a bigger file is not one of ours and is read as empty
+TOKEN_BYTES = 32
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+def csrf_of(token: str) -> str:
+    """The form token of the phone holding ``token`` (derived: nothing more is kept)."""
+    return hmac.new(token.encode("utf-8", "replace"), b"cantstop-box form", hashlib.sha256).hexdigest()[:32]
+
+
+def _read(path: Path) -> dict:
+    """The file's content, checked: what does not read as ours is an empty file (nobody paired)."""
+    try:
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size > MAX_FILE:
+                return {}
+            raw = f.read(MAX_FILE + 1)
+    except OSError:
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    codes = [c for c in data.get("codes", []) if isinstance(c, dict) and isinstance(c.get("h"), str)
+             and isinstance(c.get("until"), (int, float))] if isinstance(data.get("codes"), list) else []
+    phones = [p for p in data.get("phones", []) if isinstance(p, dict) and isinstance(p.get("h"), str)
+              and isinstance(p.get("since"), (int, float))] if isinstance(data.get("phones"), list) else []
+    return {"codes": codes[-CODES_KEPT:], "phones": phones[-PHONES_KEPT:]}
+
+
+@contextlib.contextmanager
+def _changing(state_dir):
+    """The file's content to change in place, written back (atomically) when the block ends without raising."""
+    folder = Path(state_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        data = _read(folder / FILE) or {"codes": [], "phones": []}
+        yield data
+        temp = folder / f".{FILE}.{os.getpid()}"
+        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, folder / FILE)
+    finally:
+        os.close(fd)
+
+
+def new_code(state_dir, *, now: float) -> str:
+    """A fresh six-digit code, good for :data:`CODE_SECONDS` from ``now`` (wall clock) and once."""
+    code = f"{secrets.randbelow(10 ** 6):06d}"
+    with _changing(state_dir) as data:
+        live = [c for c in data["codes"] if c["until"] > now]
+        data["codes"] = (live + [{"h": _hash(code), "until": now + CODE_SECONDS}])[-CODES_KEPT:]
+    return code
+
+
+def redeem(state_dir, code: str, *, now: float) -> str | None:
+    """A paired phone's new token for a live ``code`` (which is then used up), else None."""
+    if not (isinstance(code, str) and len(code) == 6 and code.isascii() and code.isdigit()):
+        return None
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    wanted = _hash(code)
+    with _changing(state_dir) as data:
+        live = [c for c in data["codes"] if c["until"] > now]
+        hit = next((c for c in live if hmac.compare_digest(c["h"], wanted)), None)
+        data["codes"] = [c for c in live if c is not hit]
+        if hit is None:
+            return None
+        data["phones"] = (data["phones"] + [{"h": _hash(token), "since": now}])[-PHONES_KEPT:]
+    return token
+
+
+def paired(state_dir, token: str | None) -> bool:
+    """Whether ``token`` (a cookie's value) is a phone paired now."""
+    if not token or len(token) > 100:
+        return False
+    wanted = _hash(token)
+    return any(hmac.compare_digest(p["h"], wanted) for p in _read(Path(state_dir) / FILE).get("phones", []))
+
+
+def count(state_dir) -> int:
+    """How many phones are paired now."""
+    return len(_read(Path(state_dir) / FILE).get("phones", []))
+
+
+def forget(state_dir) -> None:
+    """Unpair every phone and drop every code (the menu's "forget phones")."""
+    with _changing(state_dir) as data:
+        data["codes"], data["phones"] = [], []
+
+
+def page_address(port: int, code: str | None = None, host: str | None = None) -> str:
+    """The pairing page as a phone on the box's network opens it: the box's ``.local`` name (mDNS), its port,
+    and the code (the QR code's address: scanning it pairs at once)."""
+    import socket
+
+    name = (host or socket.gethostname() or "cantstop-box").split(".")[0].lower()
+    address = f"http://{name}.local" + ("" if port == 80 else f":{port}") + "/pair"
+    return address + (f"?code={code}" if code else "")

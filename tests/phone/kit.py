@@ -1,0 +1,64 @@
+"""A box with its phone door open and a real web view beside it, and a phone's HTTP client for them."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import httpx
+
+from firmware.commands import cli
+from firmware.config import GameConfig
+from tests.kit.rig import Rig
+from tests.web.server import Server
+
+
+def pair_code(state_dir) -> str:
+    """A fresh code, as an owner gets one at a terminal: ``cantstop-box pair``."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["pair", "--state-dir", str(state_dir)]) == 0
+    return out.getvalue().strip()
+
+
+@contextlib.contextmanager
+def table(state_dir, *, roster=("Bob",), box=True):
+    """(rig or None, server): a live box on ``state_dir`` taking phones' changes, and the web view of it."""
+    settings = GameConfig(roster=roster)
+    rig = Rig(state_dir, settings=settings, live=True) if box else None
+    try:
+        if rig is not None:
+            rig.box.open_door(state_dir)
+        with Server(state_dir, settings=settings) as server:
+            yield rig, server
+    finally:
+        if rig is not None:
+            rig.shutdown()
+
+
+class Phone:
+    """A browser on the box's network: its own cookies, the Origin a browser sends with a form."""
+
+    def __init__(self, server, origin: str | None = None):
+        self.url = server.url
+        self.origin = server.url if origin is None else origin
+        self.client = httpx.Client(base_url=server.url, timeout=15, follow_redirects=False)
+
+    def get(self, path: str, **kw) -> httpx.Response:
+        return self.client.get(path, **kw)
+
+    def post(self, path: str, data: dict | None = None, *, headers: dict | None = None, **kw) -> httpx.Response:
+        sent = {"Origin": self.origin} if self.origin else {}
+        return self.client.post(path, data=data, headers=sent | (headers or {}), **kw)
+
+    def pair(self, code: str) -> httpx.Response:
+        return self.post("/pair", {"code": code})
+
+    def csrf(self, path: str = "/players") -> str:
+        found = re.search(r'name="csrf" value="([^"]+)"', self.get(path).text)
+        assert found, "no form token: not paired"
+        return found.group(1)
+
+    def close(self) -> None:
+        self.client.close()

@@ -1,0 +1,264 @@
+"""The phone's routes: ``/pair``, ``/players``, ``/setup`` and ``/settings`` (GET shows, POST changes).
+
+A page that only shows stays open to every guest. A POST passes
+:func:`.door.write` first (same site, 16 KB, a paired phone and its form
+token), then becomes one request to the box on its own socket
+(:mod:`firmware.table.phone_link`), which checks it as the command line
+does and says the change on its screen. The web view never writes the game
+store: with the box off, a name change is made as ``cantstop-box players``
+makes it (one short transaction on the roster alone), and nothing else is.
+No code, token or form is ever logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.routing import Route
+
+from firmware.store import Store, StoreError, StoreMissingError
+from firmware.store.shared import update_fact
+from firmware.table import names as N, phone_link as link, phones, roster as R
+from firmware import words
+
+from . import door, pages
+from .text import TEXT
+
+log = logging.getLogger("cantstop.web")
+
+#: A form page's policy (its forms post to this box only), and a referrer policy under which the browser sends the
+#: page's real Origin with them (under the site's no-referrer Chromium sends "Origin: null", which is refused).
+HEADERS = {"Content-Security-Policy": pages.CSP, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+
+
+def _html(text: str, status: int = 200, headers: dict | None = None) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers=HEADERS | (headers or {}))
+
+
+def read_roster(state_dir, config_names) -> tuple[str, ...]:
+    """The names a seat can take now, read as the command line reads them (the store opened read-only)."""
+    try:
+        store = Store.open(state_dir, readonly=True)
+    except StoreMissingError:
+        return R.from_fact(None, config_names).names
+    except StoreError:
+        return R.from_fact(None, config_names).names
+    try:
+        return R.load(store, config_names).names
+    finally:
+        store.close()
+
+
+def roster_request(fields: dict) -> dict:
+    """The posted /players form as a request to the box (``add`` unless told)."""
+    action = fields.get("action", "add")
+    if action == "rename":
+        return {"do": "rename", "old": fields.get("old", ""), "new": fields.get("new", "")}
+    if action in ("add", "remove"):
+        return {"do": action, "name": fields.get("name", "")}
+    raise link.LinkError("not a change of the names")
+
+
+def setup_request(fields: dict) -> dict:
+    """The posted /setup form as a request to the box: the seats someone plays, in seat order."""
+    seats, where = [], {}
+    for i in range(pages.SEATS):
+        plays = fields.get(f"plays{i}", "")
+        if plays not in ("", "person", "box"):
+            raise link.LinkError("a seat is played by nobody, a person or the box")
+        if plays:
+            where[i] = len(seats)
+            seats.append({"colour": fields.get(f"colour{i}", ""), "name": fields.get(f"name{i}") or None,
+                          "box": plays == "box"})
+    raw_first = fields.get("first", "0")
+    first = int(raw_first) if raw_first.isdigit() and len(raw_first) < 3 else -1
+    if first not in where:
+        raise link.LinkError("the seat that starts must be one somebody plays")
+    win = fields.get("win", "3")
+    return {"do": "setup", "seats": seats, "first": where[first],
+            "win": int(win) if win.isdigit() and len(win) < 3 else 0,
+            "speedy": fields.get("speedy") == "on", "risky": fields.get("risky") == "on",
+            "language": fields.get("language", "")}
+
+
+def settings_request(fields: dict) -> dict:
+    """The posted /settings form as a request to the box: only what was chosen ("as it is" sends nothing)."""
+    out: dict = {"do": "settings"}
+    if fields.get("language"):
+        out["language"] = fields["language"]
+    dim = fields.get("dim", "")
+    if dim:
+        if not (dim.isdigit() and len(dim) < 4):
+            raise link.LinkError("dimming is a number of minutes")
+        out["dim_after_min"] = int(dim)
+    for key in ("sound", "lamps"):
+        value = fields.get(key, "")
+        if value not in ("", "on", "off"):
+            raise link.LinkError(f"{key} is on or off")
+        if value:
+            out[key] = value == "on"
+    return out
+
+
+def kept_settings(state_dir) -> dict:
+    """The language and dimming the box keeps now, as the settings form shows them (read-only). Sound and
+    lamps stay "as it is": a box without a buzzer or lamps refuses a change of them, not a form left alone."""
+    from firmware.table import restart
+
+    try:
+        store = Store.open(state_dir, readonly=True)
+    except StoreError:
+        return {}
+    try:
+        table, phone = store.fact(restart.MEMORY_KEY), store.fact("phone_settings")
+    except Exception:
+        return {}
+    finally:
+        store.close()
+    out = {}
+    if isinstance(table, dict) and isinstance(table.get("language"), str):
+        out["language"] = table["language"]
+    if isinstance(phone, dict) and type(phone.get("dim_after_min")) is int:
+        out["dim"] = str(phone["dim_after_min"])
+    return out
+
+
+def _without_box(state_dir, config_names, request: dict) -> dict:
+    """A name change with the box off, as ``cantstop-box players`` makes it."""
+    change = {"add": lambda r: R.add(r, request["name"]), "remove": lambda r: R.remove(r, request["name"]),
+              "rename": lambda r: R.rename(r, request["old"], request["new"])}[request["do"]]
+    update_fact(state_dir, R.ROSTER_KEY, lambda raw: change(R.from_fact(raw, config_names)).to_json())
+    return {"ok": True}
+
+
+def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]:
+    """The phone's routes for the web view of ``state_dir``; ``lang_of(request)`` is the page's language."""
+    wrong = door.WrongCodes(clock)
+    config_names = settings.roster
+
+    async def lang(request) -> str:
+        return await run_in_threadpool(lang_of, request)
+
+    async def refused(request, err: door.Refused, render) -> HTMLResponse:
+        language = await lang(request)
+        return _html(render(language, TEXT[language][err.key]), err.status)
+
+    async def pair(request):
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            code = request.query_params.get("code", "")
+            return _html(pages.pair_page(language, code, paired=token is not None))
+        try:
+            if not door.same_site(request):
+                raise door.Refused(403, "other_site")
+            fields = await door.form(request)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.pair_page(lg, note=text, ok=False))
+        t = TEXT[language]
+        if wrong.blocked():
+            return _html(pages.pair_page(language, note=t["too_many"], ok=False), 429, {"Retry-After": "60"})
+        token = await run_in_threadpool(phones.redeem, state_dir, fields.get("code", "").strip(), now=time.time())
+        if token is None:
+            wrong.wrong()
+            log.info("a wrong pairing code")  # never the code itself
+            return _html(pages.pair_page(language, note=t["wrong_code"], ok=False), 403)
+        log.info("a phone was paired")
+        response = RedirectResponse("/players", status_code=303, headers=HEADERS)
+        response.headers.append("set-cookie", door.set_cookie(token))
+        return response
+
+    async def players(request):
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            names = await run_in_threadpool(read_roster, state_dir, config_names)
+            return _html(pages.players_page(language, names, None if token is None else phones.csrf_of(token)))
+        try:
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            names = await run_in_threadpool(read_roster, state_dir, config_names)
+            return await refused(request, err, lambda lg, text: pages.players_page(lg, names, None, text, ok=False))
+        note, ok, status = await run_in_threadpool(_change_names, fields, language)
+        names = await run_in_threadpool(read_roster, state_dir, config_names)
+        return _html(pages.players_page(language, names, phones.csrf_of(token), note, ok), status)
+
+    def _change_names(fields: dict, language: str) -> tuple[str, bool, int]:
+        w = words.language(language)
+        try:
+            request = link.check(roster_request(fields))
+            try:
+                answer = link.ask(state_dir, request)
+            except link.BoxOff:
+                _without_box(state_dir, config_names, request)
+                return TEXT[language]["box_off_names"], True, 200
+        except (link.LinkError, R.RosterError) as err:
+            return str(err), False, 400
+        except (link.BoxSilent, StoreError) as err:
+            return str(err), False, 503
+        if not answer["ok"]:
+            return str(answer.get("error", "")), False, 400
+        return w.from_phone(answer.get("kind", ""), N.escaped(answer.get("name", "")),
+                            N.escaped(answer.get("new", ""))), True, 200
+
+    async def setup(request):
+        language = await lang(request)
+        names = await run_in_threadpool(read_roster, state_dir, config_names)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            return _html(pages.setup_page(language, names, settings.colours, _defaults(settings, language, names),
+                                          None if token is None else phones.csrf_of(token)))
+        try:
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.setup_page(
+                lg, names, settings.colours, {}, None, text, ok=False))
+        note, ok, status = await run_in_threadpool(_send, setup_request, fields, language)
+        return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
+                     status)
+
+    async def settings_route(request):
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            kept = await run_in_threadpool(kept_settings, state_dir)
+            return _html(pages.settings_page(language, kept, None if token is None else phones.csrf_of(token)))
+        try:
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.settings_page(lg, {}, None, text, ok=False))
+        note, ok, status = await run_in_threadpool(_send, settings_request, fields, language)
+        kept = await run_in_threadpool(kept_settings, state_dir)
+        return _html(pages.settings_page(language, kept, phones.csrf_of(token), note, ok), status)
+
+    def _send(make, fields: dict, language: str) -> tuple[str, bool, int]:
+        """One request to the box (the next game, the settings): with the box off, nothing but names changes."""
+        try:
+            answer = link.ask(state_dir, link.check(make(fields)))
+        except link.LinkError as err:
+            return str(err), False, 400
+        except link.BoxOff:
+            return TEXT[language]["box_off"], False, 503
+        except link.BoxSilent as err:
+            return str(err), False, 503
+        if not answer["ok"]:
+            return str(answer.get("error", "")), False, 400
+        return words.language(language).from_phone(answer.get("kind", "")), True, 200
+
+    both = ["GET", "HEAD", "POST"]
+    return [Route("/pair", pair, methods=both), Route("/players", players, methods=both),
+            Route("/setup", setup, methods=both), Route("/settings", settings_route, methods=both)]
+
+
+def _defaults(settings, language: str, names: tuple[str, ...] = ()) -> dict:
+    """The form as the box would set up a game: the config's number of players and colours, each seat the
+    next name of the list (as a seat added on the box takes it), people only."""
+    n = max(1, min(settings.players, pages.SEATS, len(settings.colours)))
+    chosen = {f"plays{i}": "person" for i in range(n)}
+    chosen |= {f"name{i}": name for i, name in enumerate(names[:n])}
+    chosen |= {f"colour{i}": settings.colours[i % len(settings.colours)] for i in range(pages.SEATS)}
+    chosen |= {"win": str(settings.rules.columns_to_win), "language": language, "first": "0"}
+    return chosen
