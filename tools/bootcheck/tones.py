@@ -21,13 +21,13 @@ from statistics import median
 
 REST_SHARE = 0.7  # a silence this share of the melody's shortest rest or longer may be a rest; shorter, a stall
 MELODY_GAP_S = 0.2  # no edge for this long: the melody ended (the self test's are 0.3 s apart, presses seconds)
-# A note never reads more than 15 % above its pitch: jitter, and cycles bunched as the PWM catches up,
-# while a reading of the same edges (cycles over time) stays true.
-PITCH_TOLERANCE = 0.15
-# A busy host makes a software PWM slow, never fast: the emulated processor runs each cycle late and loses
-# some in stalls. The run behind issue 33, on a host with both cores busy, read a roll at 0.69 of its pitch
-# (605 Hz for 880). Slower than 0.6 of the pitch played is no host's doing (a note an octave down reads 0.5).
-SLOW_FLOOR = 0.6
+# A busy host makes a software PWM slow: the emulated processor runs each cycle late and loses some in
+# stalls. The run behind issue 33, on a host with both cores busy, read a roll at 0.69 of its pitch (605 Hz
+# for 880), an earlier one at 0.61 (535 Hz). Slower than 0.55 is no host's doing (an octave down reads 0.5).
+SLOW_FLOOR = 0.55
+# Fast, it reads only where the PWM catches up in a burst that no reading untangles: 1.3 (1144 Hz for 880)
+# once in the runs so far. Faster than 0.35 above is no host's doing (a fifth up reads 1.5).
+PITCH_TOLERANCE = 0.35
 # The step from each note to the next (its interval) the way it was played (up or down) and within 25 % of its
 # size: the melody's shape, which a host's load bends a little (it slows the high notes most) but keeps, and a
 # melody in another's place does not (the box's steps are 19 % to 50 %, and they differ in direction).
@@ -363,7 +363,7 @@ def judge_tones(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tupl
                 names: list[str]) -> tuple[bool, str]:
     """Whether the melodies heard (:func:`melodies`) are the ones wanted, in order: the same rests and phrase
     lengths, each step from note to note within INTERVAL_TOLERANCE, each pitch between SLOW_FLOOR and
-    1 + PITCH_TOLERANCE of the one played (a busy host slows a software PWM; nothing makes it fast).
+    1 + PITCH_TOLERANCE of the one played (a busy host slows a software PWM, or bunches its cycles).
 
     ``names`` names each wanted melody ("roll", "bust"); the detail line says what was heard.
     """
