@@ -114,6 +114,8 @@ pi-check: $(STAMP)
 # would, reboots and checks it on a real kernel, GPIO simulator and I2C bus. Kernel, modules
 # and disk are cached in /var/cache/cantstop-boot-check (BOOT_CHECK_CACHE to move it):
 # root built in 7.6 min cold; a cached run took 8 min here (18 min on a busier machine).
+# It installs Debian's packages for what it runs here when missing (qemu's ROMs, ipxe-qemu, included):
+# `make boot-check BOOT_CHECK_ARGS=--packages` lists them and does nothing else.
 # See tools/bootcheck/ and docs/building.md ("Booted in"), docs/verified.md (the last run).
 boot-check: $(STAMP)
 	$(SUDO) $(PY) -m tools.bootcheck $(BOOT_CHECK_ARGS)

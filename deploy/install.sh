@@ -23,6 +23,8 @@
 #   - turns the display's bus on in the Pi's boot config (/boot/firmware/config.txt
 #     or /boot/config.txt): I2C at 400 kHz, or SPI, as the settings say; it keeps
 #     the old file as config.txt.cantstop-box.bak and says when a reboot is due
+#   - loads the display's bus module (i2c-dev, or spidev for SPI) at every boot
+#     (/etc/modules-load.d/cantstop-box.conf), and now, where systemd runs
 #
 # --root DIR (or ROOT=DIR) installs the files (and the service links) under DIR instead of / and only
 # prints the system commands (useradd, pip, systemctl): used by the tests.
@@ -348,6 +350,42 @@ if [ -e "$boot_config" ]; then
 elif [ ! -e "$R/dev/i2c-1" ] && [ ! -e "$R/dev/spidev0.0" ]; then
     note "no /boot/firmware/config.txt or /boot/config.txt here, and no /dev/i2c-1: turn the display's bus on"
     note "  (on a Raspberry Pi: sudo raspi-config nonint do_i2c 0), then reboot."
+fi
+
+# 6. The display's bus module at every boot: i2c-dev (what makes /dev/i2c-1) or spidev,
+# as the settings say. raspi-config lists it in /etc/modules when it turns the bus on;
+# step 5 turns the bus on without raspi-config, so the module is listed here, in a
+# file of the box's own, and loaded now where this system runs (no reboot for it).
+MODULES_CONF=$R/etc/modules-load.d/$NAME.conf
+bus_module=$("$PYTHON" -c 'import sys, tomllib
+try:
+    display = tomllib.load(open(sys.argv[1], "rb")).get("display", {})
+except (OSError, ValueError):
+    sys.exit(1)
+interface = display.get("interface", "i2c") if isinstance(display, dict) else None
+if interface not in ("i2c", "spi"):
+    sys.exit(1)
+print("i2c-dev" if interface == "i2c" else "spidev")' "$settings" 2>/dev/null) || bus_module=
+if [ -z "$bus_module" ]; then
+    note "no bus module loaded at boot: the settings do not say \"i2c\" or \"spi\" ([display] interface)"
+else
+    modules_text="# The Can't Stop box's display bus ([display] interface), from deploy/install.sh
+$bus_module"
+    if [ -e "$MODULES_CONF" ] && [ "$(cat "$MODULES_CONF")" = "$modules_text" ]; then
+        say "$bus_module is loaded at boot already (${MODULES_CONF#"$R"})"
+    elif [ "$DRY_RUN" -eq 1 ]; then
+        say "would write $MODULES_CONF: $bus_module, loaded at every boot"
+    else
+        install -d -m 0755 "$R/etc/modules-load.d"
+        printf '%s\n' "$modules_text" > "$MODULES_CONF.new"
+        chmod 0644 "$MODULES_CONF.new"
+        mv -f "$MODULES_CONF.new" "$MODULES_CONF"
+        say "$bus_module is loaded at every boot (${MODULES_CONF#"$R"})"
+    fi
+    record "modules-load ${MODULES_CONF#"$R"}"
+    if systemd_running; then
+        system_step modprobe "$bus_module" || note "modprobe $bus_module failed: it loads at the next boot"
+    fi
 fi
 
 if [ "$reboot_due" -eq 1 ] && [ "$DRY_RUN" -eq 1 ]; then

@@ -6,9 +6,9 @@
 #     deploy/uninstall.sh --dry-run       # print what it would do, change nothing
 #
 # Removes what install.sh added, as listed in /opt/cantstop-box/install.record:
-# the service, the udev rule, the program, the packages it installed, the
-# 'cantstop' user and the groups it made, and the settings if you never
-# changed them. Kept unless --purge: /var/lib/cantstop-box (every game
+# the service, the udev rule, the bus module's modules-load.d file, the program,
+# the packages it installed, the 'cantstop' user and the groups it made, and the
+# settings if you never changed them. Kept unless --purge: /var/lib/cantstop-box (every game
 # played) and settings you edited.
 # --root DIR (or ROOT=DIR) works under DIR and only prints the system commands
 # (systemctl, dpkg, userdel): used by the tests.
@@ -55,6 +55,7 @@ recorded() { [ ! -e "$RECORD" ] || sed -n "s/^$1 //p" "$RECORD"; }
 mapfile -t added_packages < <(recorded package)
 added_user=$(recorded user)
 mapfile -t added_groups < <(recorded group)
+mapfile -t added_modules_conf < <(recorded modules-load)
 config_sum=$(recorded config)
 
 # The service's links without a running systemd (a chroot, an image, --root).
@@ -103,6 +104,10 @@ if [ -e "$UDEV_RULE" ]; then
     file_step rm -f "$UDEV_RULE"
     if systemd_running; then system_step udevadm control --reload || true; fi
 fi
+# The display's bus module, loaded at boot by the install's own file (it stays loaded until the next boot).
+for conf in "${added_modules_conf[@]}"; do
+    if [ -e "$R$conf" ]; then file_step rm -f "$R$conf"; fi
+done
 if [ -e "$OPT" ]; then
     file_step rm -rf "$OPT"
 else

@@ -93,3 +93,5 @@ def test_deploy_install_settings_it_cannot_read_leave_the_boot_config_alone(root
     assert boot_config(root).read_text() == "dtparam=audio=on\n"
     assert "cannot tell which bus to turn on: the settings are not valid TOML" in out
     assert "NOTE: the display's bus was left as it is in /boot/firmware/config.txt" in out
+    assert 'NOTE: no bus module loaded at boot: the settings do not say "i2c" or "spi"' in out
+    assert not (root / "etc/modules-load.d/cantstop-box.conf").exists()

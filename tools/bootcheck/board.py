@@ -38,6 +38,7 @@ class Board:
         self.lamp_log: list[str] = []  # every reading's rows, for $BOOT_CHECK_CACHE/run/lamps.txt
         self.lamp_s = 0.0  # time spent reading them
         self.settings = b""  # the settings as the check edited them
+        self.bus_loaded_now = False  # i2c-dev loaded by the install before the reboot
         self.controller = None
         self.seen = 0  # messages of this boot already played
 

@@ -9,7 +9,7 @@ through its sysfs 'value', the level the box drives), an I2C bus 1 whose device 
 board revision of a Pi Zero 2 W in the device tree. The guest is driven with
 the QEMU guest agent only. What is built is cached (tools/bootcheck/image.py).
 
-    sudo .venv/bin/python -m tools.bootcheck [--build-only] [--markdown FILE] [--keep]
+    sudo .venv/bin/python -m tools.bootcheck [--build-only] [--markdown FILE] [--keep] [--packages]
 
 Prints a table of each check and its time; also written to
 $BOOT_CHECK_CACHE/booted-in.md (docs/verified.md keeps the last one).
@@ -54,7 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-only", action="store_true", help="build the cached kernel, modules and disk; boot nothing")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the run's disk and logs in $BOOT_CHECK_CACHE/run")
+    parser.add_argument("--packages", action="store_true",
+                        help="list the Debian packages it installs on this machine when missing; do nothing")
     args = parser.parse_args(argv)
+    if args.packages:
+        for package, there in image.host_packages().items():
+            print(f"{package}\t{'installed' if there else 'missing: installed by the check'}")
+        return 0
     if os.geteuid() != 0:
         print("boot-check: needs root (debootstrap, chroot, mounts): sudo make boot-check", file=sys.stderr)
         return 1

@@ -16,7 +16,7 @@ from .check_lamps import (SETTINGS, box_settings, check_lamps_out, check_tones, 
 from .check_selftest import check_selftest
 from .guest import Guest
 from .lamps import judge_screens, kernel_sets
-from .parse import exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
+from .parse import BUS_MODULE_FILE, bus_module_at_boot, exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
 from .reference import Reference, comparable, rolls
 from .wiring import LAMPS, PINS
 
@@ -31,7 +31,7 @@ TRIES = 6  # rolls at most before a pairing button is pressed anyway
 INSTALL_WITHIN_S = 2400
 
 PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh clone",
-           "lamps and buzzer in the settings", "active at boot, no login",
+           "lamps and buzzer in the settings", "active at boot, no login", "i2c-dev loaded at boot by the install",
            "every button reaches the game", "each screen on the bus", "each lamp's line as the emulator's lamp",
            "each melody on the buzzer's line as the emulator's", "export equals the emulator's",
            "watchdog kills a stopped daemon", "power cut after a roll", "power cut after a move",
@@ -39,7 +39,7 @@ PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh 
            "selftest: each lamp alone, each melody, each button",
            "journal: no traceback, no denial", "systemd-analyze security <= 2.0",
            "uninstall leaves the games and the edited settings"]
-(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUTTONS, P_SCREENS, P_LAMPS, P_TONES, P_EXPORT, P_WATCHDOG, P_CUT_ROLL,
+(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUS_MODULE, P_BUTTONS, P_SCREENS, P_LAMPS, P_TONES, P_EXPORT, P_WATCHDOG, P_CUT_ROLL,
  P_CUT_MOVE, P_CUT_BOOT, P_LAMPS_OUT, P_SELFTEST, P_JOURNAL, P_SECURITY, P_UNINSTALL) = PLANNED
 
 
@@ -72,13 +72,16 @@ def run_checks(board: Board) -> None:
         said = guest.sh("journalctl --no-pager -o cat -u cantstop-box | grep '^cantstop-box: ' | tail -1").stdout
         why = f"exit {done.returncode}: " + (said.strip() or (done.stderr.strip().splitlines() or ["?"])[-1])[:200]
     report.add(P_INSTALL, done.returncode == 0, time.monotonic() - t, why or "exit 0")
+    # Loaded by the install itself on this running system (modprobe), before any reboot.
+    board.bus_loaded_now = guest.run("/usr/bin/test", "-d", "/sys/module/i2c_dev").returncode == 0
     if guest.run("/usr/bin/test", "-e", f"/etc/systemd/system/{UNIT}").returncode:
         return  # nothing to boot into
     wire_lamps(board, P_SETTINGS)
     # The owner reboots, as the install says (and as a failed start would make them do).
     guest.shut_down()
-    check_boot(board)
-    if report.checks[-1].passed:
+    booted = check_boot(board)
+    check_bus_module(board)
+    if booted:
         check_buttons(board)
         check_watchdog(board)
         check_power_cuts(board)
@@ -117,6 +120,23 @@ def check_boot(board: Board, name: str = P_BOOT) -> bool:
         why = f"; restarted {restarts}x at boot: {said[0].split(': ', 1)[-1][:120] if said else '?'}"
     return report.add(name, state == "active" and restarts == "0", up + waited,
                       f"{state}; READY=1 {ready or 0:.1f} s, first frame {frame or 0:.1f} s after power-on" + why)
+
+
+def check_bus_module(board: Board) -> None:
+    """The boot after the install loaded i2c-dev from the installer's modules-load file (the guest's own loads
+    only the simulated board's modules, as a Raspberry Pi OS root loads none)."""
+    t = time.monotonic()
+    guest = board.guest
+    conf = guest.sh(f"cat {BUS_MODULE_FILE} 2>/dev/null").stdout
+    naming = guest.sh("grep -lsxE 'i2c[-_]dev' /etc/modules /etc/modules-load.d/*.conf /run/modules-load.d/*.conf "
+                      "/usr/lib/modules-load.d/*.conf").stdout.split()
+    journal = guest.sh("journalctl -b --no-pager -o cat -u systemd-modules-load.service").stdout
+    ok, detail = bus_module_at_boot(conf, naming, journal)
+    bus = guest.run("/usr/bin/test", "-c", "/dev/i2c-1").returncode == 0
+    now = board.bus_loaded_now
+    board.report.add(P_BUS_MODULE, ok and bus and now, time.monotonic() - t,
+                     detail + ("; /dev/i2c-1 there" if bus else "; no /dev/i2c-1")
+                     + ("; loaded by the install before the reboot" if now else "; not loaded by the install itself"))
 
 
 def peek(dice: list, presses: list[str], button: str) -> bool:

@@ -44,7 +44,7 @@ MEMORY_MB = 1024
 CPUS = 2
 ROOT_RECIPE = (f"debootstrap {SUITE} arm64 minbase; include {','.join(PACKAGES)}; "
                f"initramfs MODULES=list {','.join(INITRAMFS_MODULES)}; linux-image-arm64; user pi (sudo); "
-               "networkd dhcp; modules-load gpio-sim i2c-sink i2c-dev; sim board unit v2\n")
+               "networkd dhcp; modules-load gpio-sim i2c-sink; sim board unit v2\n")
 
 
 def say(text: str) -> None:
@@ -67,13 +67,26 @@ HOST_PACKAGES = {
     "qemu-system-aarch64": "qemu-system-arm", "qemu-img": "qemu-utils", "dtc": "device-tree-compiler",
     "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "mkfs.ext4": "e2fsprogs", "make": "make", "xz": "xz-utils",
 }
-HOST_FILES = {"/usr/src/linux-source-6.1.tar.xz": "linux-source-6.1"}
+# Files a package puts there that no command names. qemu-system-aarch64 reads the virt
+# board's network ROM from ipxe-qemu, which qemu-system-arm only recommends (and
+# --no-install-recommends leaves out): without it qemu stops at "failed to find romfile".
+HOST_FILES = {"/usr/src/linux-source-6.1.tar.xz": "linux-source-6.1",
+              "/usr/lib/ipxe/qemu/efi-virtio.rom": "ipxe-qemu"}
+
+
+def host_packages() -> dict[str, bool]:
+    """Each Debian package the check needs on this machine, and whether it is there (its command or file)."""
+    out: dict[str, bool] = {}
+    for tool, pkg in HOST_PACKAGES.items():
+        out[pkg] = out.get(pkg, True) and shutil.which(tool) is not None
+    for path, pkg in HOST_FILES.items():
+        out[pkg] = out.get(pkg, True) and Path(path).exists()
+    return dict(sorted(out.items()))
 
 
 def ensure_host_tools() -> None:
     """Debian's packages for everything run on this machine, installed when missing."""
-    missing = sorted({pkg for tool, pkg in HOST_PACKAGES.items() if shutil.which(tool) is None}
-                     | {pkg for path, pkg in HOST_FILES.items() if not Path(path).exists()})
+    missing = [pkg for pkg, there in host_packages().items() if not there]
     if not missing:
         return
     say(f"installing {' '.join(missing)} with apt-get")
@@ -148,7 +161,9 @@ def root_dir() -> Path:
     (conf / "conf.d/boot-check").write_text("MODULES=list\nCOMPRESS=gzip\n")
     (conf / "modules").write_text("\n".join(INITRAMFS_MODULES) + "\n")
     (etc / "systemd/network/10-wired.network").write_text("[Match]\nName=en* eth*\n\n[Network]\nDHCP=yes\n")
-    (etc / "modules-load.d/boot-check.conf").write_text("gpio-sim\ni2c-sink\ni2c-dev\n")
+    # The simulated board's own modules only: i2c-dev (what makes /dev/i2c-1) is the install's
+    # to load at boot, as on a Raspberry Pi OS card, and the check sees whether it does.
+    (etc / "modules-load.d/boot-check.conf").write_text("gpio-sim\ni2c-sink\n")
     (etc / "systemd/system/sim-board.service").write_text(SIM_BOARD_UNIT)
     script = building / "usr/local/sbin/sim-board"
     script.write_text(SIM_BOARD_SCRIPT)

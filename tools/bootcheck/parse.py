@@ -159,3 +159,21 @@ def table(report: Report, planned: list[str]) -> list[str]:
     if report.figures:
         lines += ["", "| measured | |", "|---|---|"] + [f"| {what} | {value} |" for what, value in report.figures]
     return lines
+
+
+BUS_MODULE_FILE = "/etc/modules-load.d/cantstop-box.conf"  # deploy/install.sh's
+
+
+def bus_module_at_boot(conf: str, naming: list[str], modules_load: str, module: str = "i2c-dev") -> tuple[bool, str]:
+    """Whether ``module`` was loaded at this boot by the install's file alone: ``conf`` is that file's text,
+    ``naming`` every modules-load file (and /etc/modules) that names the module, ``modules_load`` the boot's
+    journal of systemd-modules-load.service. A detail line says what was seen."""
+    kernel_name = module.replace("-", "_")
+    listed = module in [line.split("#", 1)[0].strip() for line in conf.splitlines()]
+    others = [path for path in naming if path != BUS_MODULE_FILE]
+    inserted = f"Inserted module '{kernel_name}'" in modules_load
+    detail = (f"{BUS_MODULE_FILE} " + ("names" if listed else "missing" if not conf else "does not name")
+              + f" {module}; systemd-modules-load " + ("inserted" if inserted else "did not insert") + " it")
+    if others:
+        detail += f"; also named in {', '.join(others)}"
+    return listed and inserted and not others, detail
