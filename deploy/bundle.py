@@ -1,0 +1,248 @@
+"""A release bundle: one file with the project and every wheel it needs on a Pi, so an update needs no internet.
+
+    python3 deploy/bundle.py [--out DIR]     (make bundle): dist/cantstop-box-<version>.bundle
+
+The file is a tar of two members, in this order:
+
+    bundle.json      {"name", "version", "schema", "payload_sha256", "payload_bytes", "wheels"}
+    payload.tar.gz   src/ (the project's files as git tracks them), wheels/<arch>/*.whl
+                     (the project's own wheel and its dependencies' for aarch64 and armhf,
+                     Python 3.11 and 3.13: Raspberry Pi OS bookworm and trixie)
+
+A dependency with no binary wheel for an architecture (spidev has none) is
+left to the distribution's package, which deploy/install.sh installed; the
+venvs see it (--system-site-packages). The updater reads bundle.json (a few
+KB, limit checked), then checks the payload's size and SHA-256 before it
+unpacks anything (``open_bundle``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+if __package__:  # deploy.bundle (the tests)
+    from .releases import UpdateError, parse_version
+else:  # a script beside releases.py (the box)
+    from releases import UpdateError, parse_version
+
+NAME = "cantstop-box"
+MANIFEST_LIMIT = 256 * 1024
+PAYLOAD_LIMIT = 400 * 1024 * 1024
+#: The Pi's architectures, as platform.machine() says them, and pip's platform tags for their wheels.
+ARCHES = {
+    "aarch64": ["manylinux2014_aarch64", "manylinux_2_28_aarch64", "manylinux_2_36_aarch64", "linux_aarch64"],
+    "armhf": ["manylinux2014_armv7l", "manylinux_2_28_armv7l", "manylinux_2_36_armv7l", "linux_armv7l"],
+}
+MACHINES = {"aarch64": "aarch64", "armv7l": "armhf", "armv6l": "armhf"}
+PYTHONS = ["3.11", "3.13"]
+EXTRAS = "pi,web"
+
+
+# -- reading one (on the box) ----------------------------------------------------------
+
+class Bundle:
+    def __init__(self, path: Path, manifest: dict, payload: tarfile.TarInfo) -> None:
+        self.path, self.manifest, self.payload = path, manifest, payload
+        self.version: str = manifest["version"]
+        self.schema: int | None = manifest.get("schema")
+
+    def unpack(self, into: Path) -> None:
+        """The payload's files under ``into`` (src/, wheels/): regular files and folders only, none outside."""
+        with tarfile.open(self.path) as outer:
+            data = outer.extractfile(self.payload)
+            with tarfile.open(fileobj=data, mode="r:gz") as inner:
+                for member in inner:
+                    name = member.name
+                    if name.startswith("/") or ".." in Path(name).parts or not (member.isfile() or member.isdir()):
+                        raise UpdateError(f"{self.path.name}: refused: {name[:60]!r} is not a plain file in the bundle")
+                    target = into / name
+                    if member.isdir():
+                        target.mkdir(parents=True, exist_ok=True)
+                        continue
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    with inner.extractfile(member) as src, open(target, "wb") as out:
+                        while chunk := src.read(1 << 20):
+                            out.write(chunk)
+                    target.chmod(0o755 if member.mode & 0o100 else 0o644)
+
+
+def open_bundle(path: Path) -> Bundle:
+    """The bundle at ``path``, checked: its manifest, its payload's size and checksum (UpdateError: one line)."""
+    path = Path(path)
+    if not path.is_file():
+        raise UpdateError(f"{path}: no such file (a bundle is made by 'make bundle')")
+    try:
+        with tarfile.open(path, mode="r:") as outer:
+            members = outer.getmembers()
+            names = [m.name for m in members]
+            if names[:2] != ["bundle.json", "payload.tar.gz"] or len(names) != 2:
+                raise UpdateError(f"{path.name}: not a cantstop-box bundle (it holds {', '.join(names[:3]) or 'nothing'})")
+            info, payload = members
+            if info.size > MANIFEST_LIMIT:
+                raise UpdateError(f"{path.name}: its bundle.json is {info.size} bytes: not a bundle's")
+            manifest = json.loads(outer.extractfile(info).read())
+            check_manifest(path, manifest, payload.size)
+            digest = hashlib.sha256()
+            data = outer.extractfile(payload)
+            while chunk := data.read(1 << 20):
+                digest.update(chunk)
+    except (tarfile.TarError, EOFError, ValueError, OSError) as err:
+        raise UpdateError(f"{path.name}: not a whole bundle ({str(err)[:80] or type(err).__name__}): copy it again") from None
+    if digest.hexdigest() != manifest["payload_sha256"]:
+        raise UpdateError(f"{path.name}: checksum mismatch (the copy is damaged): copy it again")
+    return Bundle(path, manifest, payload)
+
+
+def check_manifest(path: Path, manifest, size: int) -> None:
+    if not isinstance(manifest, dict) or manifest.get("name") != NAME:
+        raise UpdateError(f"{path.name}: not a {NAME} bundle")
+    parse_version(manifest.get("version"))
+    schema = manifest.get("schema")
+    if schema is not None and not (isinstance(schema, int) and 0 <= schema < 10_000):
+        raise UpdateError(f"{path.name}: its store schema {str(schema)[:20]!r} is not a number")
+    if not isinstance(manifest.get("payload_sha256"), str) or manifest.get("payload_bytes") != size:
+        raise UpdateError(f"{path.name}: not a whole bundle (payload {size} bytes, the manifest says "
+                          f"{manifest.get('payload_bytes')}): copy it again")
+    if size > PAYLOAD_LIMIT:
+        raise UpdateError(f"{path.name}: its payload is {size / 1e6:.0f} MB, over the {PAYLOAD_LIMIT / 1e6:.0f} MB a bundle may be")
+
+
+def write_bundle(target: Path, manifest: dict, payload: bytes) -> None:
+    """The two members, the manifest saying the payload's size and checksum."""
+    manifest = {"name": NAME, **manifest, "payload_sha256": hashlib.sha256(payload).hexdigest(),
+                "payload_bytes": len(payload)}
+    text = json.dumps(manifest, indent=1, sort_keys=True).encode()
+    tmp = target.with_name(target.name + ".tmp")
+    with tarfile.open(tmp, mode="w:", format=tarfile.PAX_FORMAT) as out:
+        for name, data in (("bundle.json", text), ("payload.tar.gz", payload)):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+            out.addfile(info, io.BytesIO(data))
+    tmp.replace(target)
+
+
+# -- making one (make bundle) --------------------------------------------------------
+
+def project_version(src: Path) -> str:
+    text = (src / "pyproject.toml").read_text()
+    found = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
+    if not found:
+        raise UpdateError("pyproject.toml names no version")
+    parse_version(found.group(1))
+    return found.group(1)
+
+
+def store_schema(src: Path) -> int:
+    found = re.search(r"^SCHEMA_VERSION\s*=\s*(\d+)", (src / "firmware/store/schema.py").read_text(), re.M)
+    if not found:
+        raise UpdateError("firmware/store/schema.py names no SCHEMA_VERSION")
+    return int(found.group(1))
+
+
+def tracked_files(src: Path) -> list[str]:
+    out = subprocess.run(["git", "-C", str(src), "ls-files", "-z"], capture_output=True, check=True).stdout
+    return [name for name in out.decode().split("\0") if name and (src / name).is_file()]
+
+
+def pip(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
+                          capture_output=True, text=True, check=False)
+
+
+def requirements(src: Path, wheel: Path) -> list[str]:
+    """What the project's wheel asks for with its extras, one requirement per line (markers kept)."""
+    import zipfile
+    with zipfile.ZipFile(wheel) as z:
+        meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        lines = z.read(meta).decode().splitlines()
+    wanted = set(EXTRAS.split(","))
+    out = []
+    for line in lines:
+        if not line.startswith("Requires-Dist: "):
+            continue
+        req = line[len("Requires-Dist: "):]
+        extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", req)
+        if extra and extra.group(1) not in wanted:
+            continue
+        out.append(re.sub(r"\s*(and\s+)?extra\s*==\s*['\"][^'\"]+['\"]", "", req).rstrip(" ;"))
+    return out
+
+
+def download(arch: str, python: str, requirement: str, dest: Path) -> bool:
+    """The binary wheel of ``requirement`` and its dependencies for ``arch`` and ``python``; False when none exists."""
+    plat = [a for tag in ARCHES[arch] for a in ("--platform", tag)]
+    done = pip("download", "--quiet", "--only-binary=:all:", *plat, "--python-version", python,
+               "--implementation", "cp", "--dest", str(dest), requirement)
+    if done.returncode and "No matching distribution" not in done.stderr + done.stdout:
+        raise UpdateError(f"pip download {requirement} for {arch}: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+    return done.returncode == 0
+
+
+def make(src: Path, out_dir: Path) -> Path:
+    version = project_version(src)
+    with tempfile.TemporaryDirectory(prefix="bundle-") as tmp:
+        work = Path(tmp)
+        built = pip("wheel", "--quiet", "--no-deps", "--wheel-dir", str(work / "own"), str(src))
+        if built.returncode:
+            raise UpdateError(f"cannot build the project's wheel: {(built.stderr.strip().splitlines() or ['?'])[-1]}")
+        own = next((work / "own").glob("*.whl"))
+        reqs = [r for r in requirements(src, own) if ";" not in r or "platform_machine" in r or "sys_platform" in r]
+        got: dict[str, list[str]] = {}
+        system: dict[str, list[str]] = {}
+        for arch in ARCHES:
+            dest = work / "wheels" / arch
+            dest.mkdir(parents=True)
+            (dest / own.name).write_bytes(own.read_bytes())
+            for req in reqs:
+                for python in PYTHONS:
+                    if not download(arch, python, req.split(";")[0].strip(), dest):
+                        system.setdefault(arch, []).append(f"{req.split(';')[0].strip()} (Python {python})")
+            got[arch] = sorted(p.name for p in dest.iterdir())
+        payload = io.BytesIO()
+        with tarfile.open(fileobj=payload, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
+            for name in tracked_files(src):
+                tar.add(src / name, arcname=f"src/{name}", recursive=False)
+            for arch in ARCHES:
+                for wheel in sorted((work / "wheels" / arch).iterdir()):
+                    tar.add(wheel, arcname=f"wheels/{arch}/{wheel.name}")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        target = out_dir / f"{NAME}-{version}.bundle"
+        write_bundle(target, {"version": version, "schema": store_schema(src), "wheels": got,
+                              "from_the_system": system, "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                     payload.getvalue())
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="make bundle", description="a release bundle for an offline update")
+    parser.add_argument("--out", default="dist", help="the folder to write it in (default dist/)")
+    parser.add_argument("--src", default=str(Path(__file__).resolve().parents[1]), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    try:
+        target = make(Path(args.src), Path(args.out))
+        bundle = open_bundle(target)
+    except (UpdateError, subprocess.CalledProcessError) as err:
+        print(f"bundle: {err}", file=sys.stderr)
+        return 1
+    m = bundle.manifest
+    for arch, names in m["wheels"].items():
+        print(f"{arch}: {len(names)} wheels" + (f"; from the distribution: {', '.join(m['from_the_system'][arch])}"
+                                                 if m["from_the_system"].get(arch) else ""))
+    print(f"{target}: version {bundle.version}, store schema {bundle.schema}, {target.stat().st_size / 1e6:.1f} MB, "
+          f"made in {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
