@@ -178,17 +178,25 @@ def requirements(src: Path, wheel: Path) -> list[str]:
     return out
 
 
-def download(arch: str, python: str, requirement: str, dest: Path) -> bool:
-    """The binary wheel of ``requirement`` and its dependencies for ``arch`` and ``python``; False when none exists."""
+def download(arch: str, python: str, requirements: list[str], dest: Path, deps: bool) -> bool:
+    """Binary wheels of ``requirements`` for ``arch`` and ``python`` into ``dest``; False when pip finds none."""
     plat = [a for tag in ARCHES[arch] for a in ("--platform", tag)]
     done = pip("download", "--quiet", "--only-binary=:all:", *plat, "--python-version", python,
-               "--implementation", "cp", "--dest", str(dest), requirement)
-    if done.returncode and "No matching distribution" not in done.stderr + done.stdout:
-        raise UpdateError(f"pip download {requirement} for {arch}: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+               "--implementation", "cp", "--dest", str(dest), *([] if deps else ["--no-deps"]), *requirements)
+    said = done.stderr + done.stdout
+    if done.returncode and "No matching distribution" not in said and "ResolutionImpossible" not in said:
+        raise UpdateError(f"pip download for {arch}: {(said.strip().splitlines() or ['?'])[-1]}")
     return done.returncode == 0
 
 
-def make(src: Path, out_dir: Path) -> Path:
+def pins(wheels: Path) -> list[str]:
+    """name==version of each wheel pip chose (a wheel's file name starts with both)."""
+    return sorted({"==".join(w.name.split("-")[:2]) for w in wheels.glob("*.whl")})
+
+
+def make(src: Path, out_dir: Path, arches: list[str], pythons: list[str]) -> Path:
+    """The bundle: the dependencies resolved once (for the first arch and Python), then each of them
+    fetched as a binary wheel for every arch and Python; one without is left to the distribution."""
     version = project_version(src)
     with tempfile.TemporaryDirectory(prefix="bundle-") as tmp:
         work = Path(tmp)
@@ -196,49 +204,70 @@ def make(src: Path, out_dir: Path) -> Path:
         if built.returncode:
             raise UpdateError(f"cannot build the project's wheel: {(built.stderr.strip().splitlines() or ['?'])[-1]}")
         own = next((work / "own").glob("*.whl"))
-        reqs = [r for r in requirements(src, own) if ";" not in r or "platform_machine" in r or "sys_platform" in r]
-        got: dict[str, list[str]] = {}
+        reqs = [r.split(";")[0].strip() for r in requirements(src, own)]
+        first = work / "resolved"
         system: dict[str, list[str]] = {}
-        for arch in ARCHES:
+        if not download(arches[0], pythons[0], reqs, first, deps=True):
+            # One has no wheel at all (spidev): the others resolved without it.
+            lacking = [r for r in reqs if not download(arches[0], pythons[0], [r], work / "probe", deps=True)]
+            system[arches[0]] = [f"{r} (Python {pythons[0]})" for r in lacking]
+            reqs = [r for r in reqs if r not in lacking]
+            if not reqs or not download(arches[0], pythons[0], reqs, first, deps=True):
+                raise UpdateError(f"no binary wheels of {', '.join(reqs)} for {arches[0]}, Python {pythons[0]}")
+        wanted = pins(first)
+        got: dict[str, list[str]] = {}
+        for arch in arches:
             dest = work / "wheels" / arch
             dest.mkdir(parents=True)
             (dest / own.name).write_bytes(own.read_bytes())
-            for req in reqs:
-                for python in PYTHONS:
-                    if not download(arch, python, req.split(";")[0].strip(), dest):
-                        system.setdefault(arch, []).append(f"{req.split(';')[0].strip()} (Python {python})")
+            for python in pythons:
+                if download(arch, python, wanted, dest, deps=False):
+                    continue
+                for pin in wanted:  # one at a time: which have no wheel here
+                    if not download(arch, python, [pin], dest, deps=False):
+                        system.setdefault(arch, []).append(f"{pin} (Python {python})")
+            system[arch] = sorted(set(system.get(arch, [])))
             got[arch] = sorted(p.name for p in dest.iterdir())
         payload = io.BytesIO()
         with tarfile.open(fileobj=payload, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
             for name in tracked_files(src):
                 tar.add(src / name, arcname=f"src/{name}", recursive=False)
-            for arch in ARCHES:
+            for arch in arches:
                 for wheel in sorted((work / "wheels" / arch).iterdir()):
                     tar.add(wheel, arcname=f"wheels/{arch}/{wheel.name}")
         out_dir.mkdir(parents=True, exist_ok=True)
         target = out_dir / f"{NAME}-{version}.bundle"
-        write_bundle(target, {"version": version, "schema": store_schema(src), "wheels": got,
+        write_bundle(target, {"version": version, "schema": store_schema(src), "wheels": got, "pythons": pythons,
                               "from_the_system": system, "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
                      payload.getvalue())
     return target
 
 
+def bundle_member_sizes(bundle: Bundle, prefix: str) -> dict[str, int]:
+    with tarfile.open(bundle.path) as outer, tarfile.open(fileobj=outer.extractfile(bundle.payload), mode="r:gz") as inner:
+        return {m.name: m.size for m in inner if m.name.startswith(prefix)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make bundle", description="a release bundle for an offline update")
     parser.add_argument("--out", default="dist", help="the folder to write it in (default dist/)")
+    parser.add_argument("--arch", action="append", choices=list(ARCHES), help="only this architecture (again for more; "
+                        "default: all)")
+    parser.add_argument("--python", action="append", choices=PYTHONS, help="only this Python (default: all)")
     parser.add_argument("--src", default=str(Path(__file__).resolve().parents[1]), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
-        target = make(Path(args.src), Path(args.out))
+        target = make(Path(args.src), Path(args.out), args.arch or list(ARCHES), args.python or PYTHONS)
         bundle = open_bundle(target)
     except (UpdateError, subprocess.CalledProcessError) as err:
         print(f"bundle: {err}", file=sys.stderr)
         return 1
     m = bundle.manifest
     for arch, names in m["wheels"].items():
-        print(f"{arch}: {len(names)} wheels" + (f"; from the distribution: {', '.join(m['from_the_system'][arch])}"
-                                                 if m["from_the_system"].get(arch) else ""))
+        size = sum(bundle_member_sizes(bundle, f"wheels/{arch}/").values())
+        print(f"{arch}: {len(names)} wheels, {size / 1e6:.1f} MB" +
+              (f"; from the distribution: {', '.join(m['from_the_system'][arch])}" if m["from_the_system"].get(arch) else ""))
     print(f"{target}: version {bundle.version}, store schema {bundle.schema}, {target.stat().st_size / 1e6:.1f} MB, "
           f"made in {time.monotonic() - started:.0f} s")
     return 0

@@ -138,7 +138,8 @@ class Switcher:
         releases.switch(good)
         if aside is not None:
             system.import_games(good, aside)
-        releases.save({"phase": IDLE, "good": good, "previous": None, "failed": bad})
+        previous = state.get("previous")  # still there for --rollback, unless that is where we went
+        releases.save({"phase": IDLE, "good": good, "previous": previous if previous != good else None, "failed": bad})
         releases.tell(line)
         system.log(line)
         if start:
