@@ -38,13 +38,13 @@ else:  # a script beside releases.py (the box)
 NAME = "cantstop-box"
 MANIFEST_LIMIT = 256 * 1024
 PAYLOAD_LIMIT = 400 * 1024 * 1024
-#: The Pi's architectures, as platform.machine() says them, and pip's platform tags for their wheels.
-ARCHES = {
-    "aarch64": ["manylinux2014_aarch64", "manylinux_2_28_aarch64", "manylinux_2_36_aarch64", "linux_aarch64"],
-    "armhf": ["manylinux2014_armv7l", "manylinux_2_28_armv7l", "manylinux_2_36_armv7l", "linux_armv7l"],
-}
+#: The Pi's architectures (as the bundle names them) and the machine their wheels are tagged for.
+ARCHES = {"aarch64": "aarch64", "armhf": "armv7l"}
+#: The Pythons a bundle is for, and the newest glibc each system with it has (Raspberry Pi OS
+#: bookworm: Python 3.11, glibc 2.36; trixie: 3.13, 2.41): a wheel for a newer glibc would not load.
+GLIBC = {"3.11": 36, "3.13": 41}
 MACHINES = {"aarch64": "aarch64", "armv7l": "armhf", "armv6l": "armhf"}
-PYTHONS = ["3.11", "3.13"]
+PYTHONS = list(GLIBC)
 EXTRAS = "pi,web"
 
 
@@ -149,9 +149,14 @@ def store_schema(src: Path) -> int:
     return int(found.group(1))
 
 
+#: Left out of a bundle's src/: what only a developer's machine uses (the screens' pictures, the tests).
+NOT_SHIPPED = ("docs/gallery/", "tests/")
+
+
 def tracked_files(src: Path) -> list[str]:
     out = subprocess.run(["git", "-C", str(src), "ls-files", "-z"], capture_output=True, check=True).stdout
-    return [name for name in out.decode().split("\0") if name and (src / name).is_file()]
+    return [name for name in out.decode().split("\0")
+            if name and (src / name).is_file() and not name.startswith(NOT_SHIPPED)]
 
 
 def pip(*args: str) -> subprocess.CompletedProcess:
@@ -180,7 +185,9 @@ def requirements(src: Path, wheel: Path) -> list[str]:
 
 def download(arch: str, python: str, requirements: list[str], dest: Path, deps: bool) -> bool:
     """Binary wheels of ``requirements`` for ``arch`` and ``python`` into ``dest``; False when pip finds none."""
-    plat = [a for tag in ARCHES[arch] for a in ("--platform", tag)]
+    machine = ARCHES[arch]
+    tags = [f"manylinux_2_{minor}_{machine}" for minor in range(17, GLIBC[python] + 1)]
+    plat = [a for tag in (*tags, f"manylinux2014_{machine}", f"linux_{machine}") for a in ("--platform", tag)]
     done = pip("download", "--quiet", "--only-binary=:all:", *plat, "--python-version", python,
                "--implementation", "cp", "--dest", str(dest), *([] if deps else ["--no-deps"]), *requirements)
     said = done.stderr + done.stdout

@@ -27,6 +27,7 @@ What touches the system (systemd, the box's commands, SQLite) is a ``System``
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Protocol
 
@@ -124,14 +125,15 @@ class Switcher:
         aside = None
         backup = state.get("backup")
         if backup and Path(backup).exists():
-            aside = releases.kept / f"from-{bad}.sqlite3"
             if not state.get("restored"):
                 now = system.store_schema()
                 if now is not None and now > (state.get("backup_schema") or 0):
-                    if not aside.exists():
-                        system.copy_store(aside)
+                    if not state.get("aside"):  # a name of its own, kept before the copy is made
+                        state["aside"] = str(self.new_name(f"from-{bad}-{time.strftime('%Y%m%d-%H%M%S')}"))
+                        releases.save(state)
+                    if not Path(state["aside"]).exists():
+                        system.copy_store(Path(state["aside"]))
                     system.restore_store(Path(backup))
-                    state["aside"] = str(aside)
                 state["restored"] = True
                 releases.save(state)
             aside = Path(state["aside"]) if state.get("aside") else None
@@ -146,6 +148,14 @@ class Switcher:
             why = system.start(good)
             if why is not None:
                 system.log(f"{good} did not start either: {why}")
+
+    def new_name(self, stem: str) -> Path:
+        """A file name in the kept folder that no earlier going back used."""
+        n, path = 1, self.releases.kept / f"{stem}.sqlite3"
+        while path.exists() or path.with_name(path.name + ".tmp").exists():
+            n += 1
+            path = self.releases.kept / f"{stem}-{n}.sqlite3"
+        return path
 
     # -- at boot ----------------------------------------------------------------------
 

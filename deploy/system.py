@@ -60,7 +60,8 @@ class RealSystem:
         return self.run("systemctl", "is-enabled", "--quiet", WEB_UNIT, check=False).returncode == 0
 
     def stop(self) -> None:
-        self.run("systemctl", "stop", UNIT, WEB_UNIT, check=False, timeout=60)
+        for unit in (WEB_UNIT, UNIT):  # one at a time: a web view never installed stops nothing else
+            self.run("systemctl", "stop", unit, check=False, timeout=60)
 
     def start(self, version: str) -> str | None:
         started = time.monotonic()

@@ -296,7 +296,13 @@ def update_then_rollback(switcher, releases, disk):
     switcher.rollback()
 
 
-@pytest.mark.parametrize("run", [good_update, bad_update, update_then_rollback])
+def rollback_then_update_again(switcher, releases, disk):
+    update_then_rollback(switcher, releases, disk)
+    disk.store["games"].append("played on 0.1.0 after going back")
+    good_update(switcher, releases, disk)  # a second store kept aside must not be taken for the first
+
+
+@pytest.mark.parametrize("run", [good_update, bad_update, update_then_rollback, rollback_then_update_again])
 def test_a_power_cut_at_any_step_boots_into_a_version_that_runs_with_every_game(tmp_path, box, run):
     total = steps_of(box, run)
     assert total >= 5

@@ -37,6 +37,9 @@ PLANNED = [P_UPDATE_GOOD, P_UPDATE_BROKEN, P_UPDATE_SCHEMA, P_UPDATE_CUT]
 OPT = "/opt/cantstop-box"
 UPDATE = "/usr/local/sbin/cantstop-box-update"
 UPDATE_WITHIN_S = 1800
+# The bound for READY and the check: 60 s on a Pi Zero 2 W (the default); the emulator on a
+# shared machine starts the box slower (15 s to READY at best, twice that when busy).
+BOUND = "--bound 120"
 COUNTS = ("import sqlite3; db = sqlite3.connect('file:/var/lib/cantstop-box/games.sqlite3?mode=ro', uri=True); "
           "print(*(db.execute(q).fetchone()[0] for q in ('SELECT count(*) FROM games', 'SELECT count(*) FROM events', "
           "'PRAGMA user_version')))")
@@ -131,7 +134,7 @@ def current(board: Board) -> str:
 
 def update(board: Board, *args: str) -> tuple[int, str, float]:
     t = time.monotonic()
-    done = board.as_pi(f"sudo {UPDATE} {' '.join(args)}", timeout=UPDATE_WITHIN_S)
+    done = board.as_pi(f"sudo {UPDATE} {BOUND} {' '.join(args)}", timeout=UPDATE_WITHIN_S)
     out = (done.stdout + done.stderr).strip()
     (board.workdir / "update.log").open("a").write(f"$ cantstop-box-update {' '.join(args)}\n{out}\n\n")
     return done.returncode, (out.splitlines() or ["no output"])[-1], time.monotonic() - t
@@ -204,7 +207,7 @@ def check_updates(board: Board, bundles: Bundles) -> None:
     t = time.monotonic()
     before = counts(board)
     target = send(board, made["0.2.0"])
-    board.guest.sh(f"nohup {UPDATE} {target} > /var/tmp/update-cut.log 2>&1 &")
+    board.guest.sh(f"nohup {UPDATE} {BOUND} {target} > /var/tmp/update-cut.log 2>&1 &")
     seen, deadline = "", time.monotonic() + UPDATE_WITHIN_S
     while time.monotonic() < deadline:
         state = board.guest.sh(f"grep -o '\"phase\": \"[a-z-]*\"' {OPT}/update-state.json; readlink {OPT}/current").stdout
