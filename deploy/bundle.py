@@ -201,9 +201,39 @@ def pins(wheels: Path) -> list[str]:
     return sorted({"==".join(w.name.split("-")[:2]) for w in wheels.glob("*.whl")})
 
 
-def make(src: Path, out_dir: Path, arches: list[str], pythons: list[str]) -> Path:
+def fetch_wheels(src: Path, own: Path, work: Path, arches: list[str], pythons: list[str]):
+    """work/wheels/<arch>/: the project's wheel and its dependencies'; (the wheels by arch, what has none)."""
+    reqs = [r.split(";")[0].strip() for r in requirements(src, own)]
+    first = work / "resolved"
+    system: dict[str, list[str]] = {}
+    if not download(arches[0], pythons[0], reqs, first, deps=True):
+        # One has no wheel at all (spidev): the others resolved without it.
+        lacking = [r for r in reqs if not download(arches[0], pythons[0], [r], work / "probe", deps=True)]
+        system[arches[0]] = [f"{r} (Python {pythons[0]})" for r in lacking]
+        reqs = [r for r in reqs if r not in lacking]
+        if not reqs or not download(arches[0], pythons[0], reqs, first, deps=True):
+            raise UpdateError(f"no binary wheels of {', '.join(reqs)} for {arches[0]}, Python {pythons[0]}")
+    wanted = pins(first)
+    got: dict[str, list[str]] = {}
+    for arch in arches:
+        dest = work / "wheels" / arch
+        dest.mkdir(parents=True)
+        (dest / own.name).write_bytes(own.read_bytes())
+        for python in pythons:
+            if download(arch, python, wanted, dest, deps=False):
+                continue
+            for pin in wanted:  # one at a time: which have no wheel here
+                if not download(arch, python, [pin], dest, deps=False):
+                    system.setdefault(arch, []).append(f"{pin} (Python {python})")
+        system[arch] = sorted(set(system.get(arch, [])))
+        got[arch] = sorted(p.name for p in dest.iterdir())
+    return got, system
+
+
+def make(src: Path, out_dir: Path, arches: list[str], pythons: list[str], reuse: Path | None = None) -> Path:
     """The bundle: the dependencies resolved once (for the first arch and Python), then each of them
-    fetched as a binary wheel for every arch and Python; one without is left to the distribution."""
+    fetched as a binary wheel for every arch and Python; one without is left to the distribution.
+    ``reuse``, an earlier bundle of the same dependencies: its wheels, without asking the index."""
     version = project_version(src)
     with tempfile.TemporaryDirectory(prefix="bundle-") as tmp:
         work = Path(tmp)
@@ -211,30 +241,20 @@ def make(src: Path, out_dir: Path, arches: list[str], pythons: list[str]) -> Pat
         if built.returncode:
             raise UpdateError(f"cannot build the project's wheel: {(built.stderr.strip().splitlines() or ['?'])[-1]}")
         own = next((work / "own").glob("*.whl"))
-        reqs = [r.split(";")[0].strip() for r in requirements(src, own)]
-        first = work / "resolved"
-        system: dict[str, list[str]] = {}
-        if not download(arches[0], pythons[0], reqs, first, deps=True):
-            # One has no wheel at all (spidev): the others resolved without it.
-            lacking = [r for r in reqs if not download(arches[0], pythons[0], [r], work / "probe", deps=True)]
-            system[arches[0]] = [f"{r} (Python {pythons[0]})" for r in lacking]
-            reqs = [r for r in reqs if r not in lacking]
-            if not reqs or not download(arches[0], pythons[0], reqs, first, deps=True):
-                raise UpdateError(f"no binary wheels of {', '.join(reqs)} for {arches[0]}, Python {pythons[0]}")
-        wanted = pins(first)
-        got: dict[str, list[str]] = {}
-        for arch in arches:
-            dest = work / "wheels" / arch
-            dest.mkdir(parents=True)
-            (dest / own.name).write_bytes(own.read_bytes())
-            for python in pythons:
-                if download(arch, python, wanted, dest, deps=False):
-                    continue
-                for pin in wanted:  # one at a time: which have no wheel here
-                    if not download(arch, python, [pin], dest, deps=False):
-                        system.setdefault(arch, []).append(f"{pin} (Python {python})")
-            system[arch] = sorted(set(system.get(arch, [])))
-            got[arch] = sorted(p.name for p in dest.iterdir())
+        if reuse is not None:
+            earlier = open_bundle(reuse)
+            earlier.unpack(work / "earlier")
+            got, system = {}, earlier.manifest.get("from_the_system", {})
+            for arch in arches:
+                dest = work / "wheels" / arch
+                dest.mkdir(parents=True)
+                for wheel in (work / "earlier/wheels" / arch).glob("*.whl"):
+                    if not wheel.name.startswith(f"{NAME.replace('-', '_')}-"):
+                        wheel.rename(dest / wheel.name)
+                (dest / own.name).write_bytes(own.read_bytes())
+                got[arch] = sorted(p.name for p in dest.iterdir())
+        else:
+            got, system = fetch_wheels(src, own, work, arches, pythons)
         payload = io.BytesIO()
         with tarfile.open(fileobj=payload, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
             for name in tracked_files(src):

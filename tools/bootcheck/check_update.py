@@ -101,8 +101,9 @@ class Bundles:
             with tarfile.open(fileobj=io.BytesIO(self.tarball)) as tar:
                 tar.extractall(self.tmp / "clone")
             trees = variants(self.tmp / "clone/cantstop-box")
-            for version, tree in trees.items():
-                self.made[version] = make_bundle(tree, self.tmp / "out", ["aarch64"], ["3.11"])
+            for version, tree in trees.items():  # the wheels fetched once, for the first
+                first = self.made.get("0.1.1")
+                self.made[version] = make_bundle(tree, self.tmp / "out", ["aarch64"], ["3.11"], reuse=first)
                 say(f"bundle {version}: {self.made[version].stat().st_size / 1e6:.1f} MB")
         except Exception as err:  # shown in the table's rows
             self.error = f"{type(err).__name__}: {str(err)[:160]}"
