@@ -50,7 +50,7 @@ def install(releases: Releases, bundle: Bundle, say) -> Path:
     if done.returncode:
         raise UpdateError(f"cannot make the venv: {(done.stderr.strip().splitlines() or ['?'])[-1]} "
                           "(sudo apt install python3-venv)")
-    done = subprocess.run([*nice, str(place / "venv/bin/python"), "-m", "pip", "install", "--quiet",
+    done = subprocess.run([*nice, str(place / "venv/bin/python"), "-m", "pip", "install", "--quiet", "--no-cache-dir",
                            "--disable-pip-version-check", "--no-index", "--only-binary=:all:", "--find-links",
                            str(wheels), f"cantstop-box[{EXTRAS}]=={bundle.version}"],
                           capture_output=True, text=True, check=False)
