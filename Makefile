@@ -120,7 +120,7 @@ gallery: $(STAMP)
 # with pip (binary wheels only; needs PyPI). On the box: sudo cantstop-box-update FILE.
 # BUNDLE_ARGS='--arch aarch64 --python 3.11' makes a smaller one for one kind of Pi.
 bundle: $(STAMP)
-	cd deploy && ../$(PY) bundle.py --src .. --out ../$(or $(OUT),dist) $(BUNDLE_ARGS)
+	$(PY) deploy/bundle.py --out $(or $(OUT),dist) $(BUNDLE_ARGS)
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
 # Installs what it draws with (Debian's chromium, its driver, the CJK fonts) when they are missing.
