@@ -361,3 +361,11 @@ def test_the_copy_aside_holds_what_is_still_in_the_wal_and_a_restore_drops_the_o
     assert sqlite3.connect(store / storeops.DB_NAME).execute("SELECT count(*) FROM games").fetchone() == (0,)
     assert sqlite3.connect(tmp_path / "aside.sqlite3").execute("SELECT count(*) FROM games").fetchone() == (1,)
     assert storeops.schema(tmp_path / "none") is None
+
+
+def test_the_installer_update_option_needs_a_bundle_and_says_so_in_one_line():
+    from tests.kit.deploykit import INSTALL, run
+
+    done = run(INSTALL, "--update", check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "install.sh: --update needs a bundle FILE" in done.stderr
