@@ -8,6 +8,7 @@ before the box starts), never from a release's own venv.
                                             folder without it is removed at boot)
     /opt/cantstop-box/current -> releases/<version>   the one the units run (one rename(2))
     /opt/cantstop-box/update-state.json     where an update or a going back is (see Releases)
+    /opt/cantstop-box/update-pending        there while one is under way (the boot's step runs then)
     /var/lib/cantstop-box/update/           the store's backup before a migration, and
                                             the newer store kept aside when going back
     /var/lib/cantstop-box/update-notice.txt  one line the box shows when it next starts
@@ -89,6 +90,8 @@ class Releases:
         self.root = self.opt / "releases"
         self.current_link = self.opt / "current"
         self.state_file = self.opt / "update-state.json"
+        #: There while an update or a going back is under way: the boot's recover step runs only then.
+        self.pending = self.opt / "update-pending"
         self.state_dir = Path(state_dir)
         self.kept = self.state_dir / "update"
         self.notice_file = self.state_dir / "update-notice.txt"
@@ -181,6 +184,13 @@ class Releases:
     def save(self, state: dict) -> None:
         self.opt.mkdir(parents=True, exist_ok=True)
         write_atomic(self.state_file, (json.dumps(state, indent=1, sort_keys=True) + "\n").encode())
+
+    def set_pending(self, on: bool) -> None:
+        if on:
+            write_atomic(self.pending, b"")
+        else:
+            self.pending.unlink(missing_ok=True)
+            fsync_dir(self.opt)
 
     def tell(self, line: str) -> None:
         """One line for the box's screen when it next starts (it reads and removes the file)."""

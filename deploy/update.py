@@ -114,22 +114,28 @@ def main(argv: list[str] | None = None) -> int:
                 line = switcher.recover()
                 if line:
                     system.log(line)
+                releases.set_pending(False)
                 return 0
+            releases.set_pending(True)
             if releases.state()["phase"] != "idle":
                 system.log(switcher.recover() or "finished an earlier update")
                 system.start(releases.current())
             if args.rollback:
                 system.log(switcher.rollback())
+                releases.set_pending(False)
                 return 0
             bundle = open_bundle(Path(args.file))
             switcher.check_update(bundle.version, args.allow_older)
             install(releases, bundle, system.log)
             system.log(switcher.switch_to(bundle.version, bundle.schema)
                        + f" ({time.monotonic() - started:.0f} s in all)")
+            releases.set_pending(False)
             return 0
         except UpdateError as err:
             system.log(str(err))
             releases.clear_partials()  # a version half installed goes; the running one stays
+            if releases.state()["phase"] == "idle":
+                releases.set_pending(False)
             # A failure after the switch went back by itself (exit 1); before it, nothing changed (2).
             return 1 if "back on" in str(err) else 2
         except subprocess.TimeoutExpired as err:
