@@ -153,10 +153,20 @@ def store_schema(src: Path) -> int:
 NOT_SHIPPED = ("docs/gallery/", "tests/")
 
 
+#: Never in a bundle, in a tree that is not a git checkout (a copy of a fresh clone).
+NOT_TRACKED = {".git", ".venv", ".venv-floors", "build", "dist", "__pycache__"}
+
+
 def tracked_files(src: Path) -> list[str]:
-    out = subprocess.run(["git", "-C", str(src), "ls-files", "-z"], capture_output=True, check=True).stdout
-    return [name for name in out.decode().split("\0")
-            if name and (src / name).is_file() and not name.startswith(NOT_SHIPPED)]
+    """The project's files: as git tracks them, or (no git checkout) every file but a build's."""
+    done = subprocess.run(["git", "-C", str(src), "ls-files", "-z"], capture_output=True, check=False)
+    if done.returncode == 0:
+        names = done.stdout.decode().split("\0")
+    else:
+        names = [p.relative_to(src).as_posix() for p in sorted(src.rglob("*"))
+                 if p.is_file() and not NOT_TRACKED & set(p.relative_to(src).parts)
+                 and not any(part.endswith(".egg-info") for part in p.parts)]
+    return [name for name in names if name and (src / name).is_file() and not name.startswith(NOT_SHIPPED)]
 
 
 def pip(*args: str) -> subprocess.CompletedProcess:
