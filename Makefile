@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-phone test-floors soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check
+.PHONY: run test test-phone test-floors soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle
 
 setup: $(STAMP)
 
@@ -122,6 +122,13 @@ boot-check: $(STAMP)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
+
+# A release bundle for an offline update (docs/update.md): dist/cantstop-box-<version>.bundle, the
+# project and every wheel it needs on a Pi (aarch64 and armhf, Python 3.11 and 3.13), downloaded
+# with pip (binary wheels only; needs PyPI). On the box: sudo cantstop-box-update FILE.
+# BUNDLE_ARGS='--arch aarch64 --python 3.11' makes a smaller one for one kind of Pi.
+bundle: $(STAMP)
+	$(PY) deploy/bundle.py --out $(or $(OUT),dist) $(BUNDLE_ARGS)
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
 # Installs what it draws with (Debian's chromium, its driver, the CJK fonts) when they are missing.

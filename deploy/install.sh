@@ -3,6 +3,9 @@
 #
 #     sudo deploy/install.sh            # install or update, then (re)start
 #     deploy/install.sh --dry-run       # print what it would do, change nothing
+#     sudo deploy/install.sh --update FILE [--allow-older] | --rollback
+#                                       # an offline update from a bundle (docs/update.md):
+#                                       # the same as sudo cantstop-box-update FILE
 #
 # What it does (safe to run again: it updates the program and never
 # overwrites your settings):
@@ -10,7 +13,10 @@
 #     of these groups the system lacks, as on plain Debian and Ubuntu)
 #   - installs a udev rule (/etc/udev/rules.d/60-cantstop-box.rules) giving
 #     /dev/gpiochip*, /dev/gpiomem, /dev/i2c-* and /dev/spidev* to those groups
-#   - creates /opt/cantstop-box/venv and installs this checkout with the 'pi' extra
+#   - creates /opt/cantstop-box/releases/<version>/venv, installs this checkout there with the
+#     'pi' extra and makes it current (/opt/cantstop-box/current, one symlink swap; the units run
+#     it); /opt/cantstop-box/venv points at current/venv. Each version has its own place, so an
+#     update (cantstop-box-update, in /usr/local/sbin) installs beside and can go back (docs/update.md)
 #   - installs /etc/cantstop-box/config.toml from firmware/default_config.toml if there is none
 #   - installs the systemd unit, enables it and (re)starts it; where systemd
 #     is not running (a chroot, an SD-image build) it enables it offline and
@@ -30,7 +36,7 @@
 # prints the system commands (useradd, pip, systemctl): used by the tests.
 set -euo pipefail
 
-usage="usage: sudo deploy/install.sh [--dry-run] [--root DIR]"
+usage="usage: sudo deploy/install.sh [--dry-run] [--root DIR] | --update FILE [--allow-older] | --rollback"
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=${ROOT:-/}
 DRY_RUN=0
@@ -40,6 +46,11 @@ while [ $# -gt 0 ]; do
         --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory; $usage" >&2; exit 2; }
                 ROOT=$2; shift ;;
         --root=*) ROOT=${1#--root=} ;;
+        --update|--rollback)
+            # The updater does it all (deploy/update.py), with the system's python3.
+            [ "$1" = --rollback ] || [ $# -ge 2 ] || { echo "install.sh: --update needs a bundle FILE; $usage" >&2; exit 2; }
+            if [ "$1" = --rollback ]; then set -- --rollback "${@:2}"; else set -- "${@:2}"; fi
+            exec "${PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/update.py" "$@" ;;
         -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option '$1'; $usage" >&2; exit 2 ;;
     esac
@@ -54,7 +65,6 @@ R=${ROOT%/}                                   # "" for the real system
 [ -z "$R" ] || R=$(cd "$R" 2>/dev/null && pwd) || { echo "install.sh: --root $ROOT is not a directory" >&2; exit 2; }
 REAL=0; [ -z "$R" ] && REAL=1
 OPT=$R/opt/$NAME
-VENV=$OPT/venv
 ETC=$R/etc/$NAME
 UNIT_DIR=$R/etc/systemd/system
 DROPIN_DIR=$UNIT_DIR/$NAME.service.d
@@ -65,6 +75,13 @@ UDEV_RULE=60-$NAME.rules
 . "$(dirname "$0")/steps.sh"
 # shellcheck source-path=SCRIPTDIR source=platform.sh
 . "$(dirname "$0")/platform.sh"
+# shellcheck source-path=SCRIPTDIR source=releases.sh
+. "$(dirname "$0")/releases.sh"
+VERSION=$(release_version)
+[ -n "$VERSION" ] || { echo "install.sh: pyproject.toml names no version" >&2; exit 2; }
+RELEASE=$OPT/releases/$VERSION
+VENV=$RELEASE/venv
+OLD_CURRENT=$(readlink "$OPT/current" 2>/dev/null || true); OLD_CURRENT=${OLD_CURRENT##*/}
 note() { printf 'NOTE: %s\n' "$*"; }
 fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
@@ -211,6 +228,7 @@ fi
 if [ -x "$VENV/bin/python" ]; then
     say "virtual environment $VENV exists: updating it"
 else
+    [ "$REAL" -eq 0 ] || [ "$DRY_RUN" -eq 1 ] || rm -rf "$RELEASE"  # a half install of this version
     system_step "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
 # Build from a copy, so no root-owned build/ or *.egg-info lands in the checkout.
@@ -256,6 +274,9 @@ if ! pip_install "${build}${extra}"; then
     cat "$pip_log" >&2
     fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
 fi
+release_files "$RELEASE"
+make_current "$VERSION"
+install_updater
 file_step install -d -m 0755 "$OPT/docs"
 for doc in building.md wiring.png web.md; do
     if [ -f "$SRC/docs/$doc" ]; then file_step install -m 0644 "$SRC/docs/$doc" "$OPT/docs/$doc"; fi
@@ -302,11 +323,12 @@ else
 fi
 if systemd_running; then
     system_step systemctl daemon-reload
-    system_step systemctl enable "$NAME.service"
+    system_step systemctl enable "$RECOVER_UNIT.service" "$NAME.service"
     system_step systemctl restart "$NAME.service"
     started=1
 else
     # A chroot, an image being built, or --root: no systemd to talk to.
+    enable_offline "$RECOVER_UNIT"
     enable_offline
     started=0
 fi

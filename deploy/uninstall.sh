@@ -95,6 +95,14 @@ WEB_UNIT=$UNIT_DIR/$NAME-web.service
 if [ -e "$WEB_UNIT" ]; then
     remove_unit "$NAME-web"
 fi
+# The updater's boot-time step and its command (docs/update.md).
+if [ -e "$UNIT_DIR/$NAME-update-recover.service" ]; then
+    remove_unit "$NAME-update-recover"
+fi
+UPDATE_LINK=$R/usr/local/sbin/$NAME-update
+if [ -L "$UPDATE_LINK" ] && [ "$(readlink "$UPDATE_LINK")" = "/opt/$NAME/updater/update.py" ]; then
+    file_step rm -f "$UPDATE_LINK"
+fi
 BIN_LINK=$R/usr/local/bin/$NAME
 if [ -L "$BIN_LINK" ] && [ "$(readlink "$BIN_LINK")" = "/opt/$NAME/venv/bin/$NAME" ]; then
     file_step rm -f "$BIN_LINK"  # only the link install.sh made

@@ -17,6 +17,22 @@ from firmware.table.seat import seats_from_meta
 from .keeper import short
 
 log = logging.getLogger("cantstop.daemon")
+#: One line the updater leaves beside the store when it went back to this version (deploy/releases.py).
+UPDATE_NOTICE = "update-notice.txt"
+NOTICE_LIMIT = 1024
+
+
+def update_notice(state_dir) -> str | None:
+    """The updater's line (why an update was undone), read once: the file goes as it is read."""
+    path = state_dir / UPDATE_NOTICE
+    try:
+        size = path.stat().st_size
+        text = path.read_text(errors="replace") if size <= NOTICE_LIMIT else ""
+        path.unlink()
+    except OSError:
+        return None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0][:160] if lines else None
 
 
 class Opening:
@@ -39,6 +55,9 @@ class Opening:
             return app, notices
         if store.notice:
             notices.append(("reset", store.notice))
+        updated = update_notice(store.path.parent)
+        if updated:
+            notices.append(("update", updated))
         kept = restart.kept(store)
         try:
             stored = store.open_game() or restart.last_result(store, kept)

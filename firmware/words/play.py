@@ -231,6 +231,7 @@ _NOTICES = {
     "reset": (N_("Saved games reset"), ()),
     "unreadable": (N_("Saved game unreadable"), ()),
     "damaged": (N_("Saved game damaged"), (N_("It stays in history."),)),
+    "update": (N_("Update undone"), ()),  # the updater went back to this version (docs/update.md)
 }
 
 

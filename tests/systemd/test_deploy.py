@@ -27,8 +27,14 @@ def test_deploy_install_puts_config_unit_and_docs_under_the_root(root):
     # system changes are only printed under a root override
     assert "would run: useradd --system --user-group" in out
     assert "--groups gpio\\,i2c\\,spi cantstop" in out
-    assert f"would run: python3 -m venv --system-site-packages {root}/opt/cantstop-box/venv" in out
-    assert f"would run: {root}/opt/cantstop-box/venv/bin/python -m pip install" in out and "\\[pi\\]" in out
+    # each version in its own place, made current by a symlink; the old path points at it (docs/update.md)
+    assert f"would run: python3 -m venv --system-site-packages {root}/opt/cantstop-box/releases/0.1.0/venv" in out
+    assert f"would run: {root}/opt/cantstop-box/releases/0.1.0/venv/bin/python -m pip install" in out
+    assert "\\[pi\\]" in out
+    assert os.readlink(root / "opt/cantstop-box/current") == "releases/0.1.0"
+    assert os.readlink(root / "opt/cantstop-box/venv") == "current/venv"
+    assert os.readlink(root / "usr/local/sbin/cantstop-box-update") == "/opt/cantstop-box/updater/update.py"
+    assert (root / "opt/cantstop-box/updater/switching.py").read_bytes() == (REPO / "deploy/switching.py").read_bytes()
     assert ("would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
             + " ".join(RPI_OS_PACKAGES)) in out
     assert "--only-binary=:all:" in out  # never a compiler
@@ -74,7 +80,7 @@ def test_deploy_install_dry_run_on_the_real_system_only_prints(tmp_path):
     assert done.returncode == 0, done.stderr
     assert enables(done.stdout) or "would run: systemctl enable cantstop-box.service" in done.stdout
     assert "/etc/systemd/system/cantstop-box.service" in done.stdout
-    assert " /opt/cantstop-box/venv" in done.stdout or "/opt/cantstop-box/venv exists" in done.stdout
+    assert " /opt/cantstop-box/releases/" in done.stdout and "would make /opt/cantstop-box/current point at" in done.stdout
 
 
 def test_deploy_install_root_from_the_environment(root):
@@ -165,8 +171,8 @@ def test_deploy_scripts_reject_a_missing_root(script, tmp_path):
 
 def test_deploy_uninstall_keeps_history_and_edited_settings(root):
     run(INSTALL, "--root", str(root))
-    (root / "opt/cantstop-box/venv/bin").mkdir(parents=True)
-    (root / "opt/cantstop-box/venv/bin/cantstop-box").write_text("#!/bin/sh\n")
+    (root / "opt/cantstop-box/current/venv/bin").mkdir(parents=True)
+    (root / "opt/cantstop-box/current/venv/bin/cantstop-box").write_text("#!/bin/sh\n")
     (root / "var/lib/cantstop-box").mkdir(parents=True)
     (root / "var/lib/cantstop-box/games.sqlite").write_bytes(b"SQLite format 3\0")
     (root / "etc/cantstop-box/config.toml").write_text("[game]\nplayers = 3\n")

@@ -16,7 +16,7 @@ from firmware import config
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "cantstop-box.service"
 ANALYZE = shutil.which("systemd-analyze")
-EXEC_START = "/opt/cantstop-box/venv/bin/cantstop-box run --config /etc/cantstop-box/config.toml"
+EXEC_START = "/opt/cantstop-box/current/venv/bin/cantstop-box run --config /etc/cantstop-box/config.toml"
 MAX_EXPOSURE = 2.0  # "SAFE" in systemd-analyze security (issue 20: it stays 2.0 or lower)
 
 # Directives a real unit may carry (from systemd.unit/.service/.exec/.kill/.resource-control);

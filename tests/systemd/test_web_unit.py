@@ -15,7 +15,7 @@ from tests.systemd.test_systemd_unit import ANALYZE, KNOWN, every, one, parse_un
 REPO = Path(__file__).resolve().parents[2]
 WEB_UNIT = REPO / "systemd" / "cantstop-box-web.service"
 BOX_UNIT = REPO / "systemd" / "cantstop-box.service"
-EXEC_START = "/opt/cantstop-box/venv/bin/cantstop-box web --config /etc/cantstop-box/config.toml"
+EXEC_START = "/opt/cantstop-box/current/venv/bin/cantstop-box web --config /etc/cantstop-box/config.toml"
 MAX_EXPOSURE = 2.5
 WEB_KNOWN = KNOWN["Service"] | {"MemoryHigh", "MemoryMax", "TasksMax", "Nice", "CPUWeight", "IOWeight",
                                 "IPAddressAllow"}

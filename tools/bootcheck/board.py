@@ -135,3 +135,22 @@ class Board:
 
 def same(a, b) -> bool:
     return a is not None and b is not None and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def press_until(board: Board, buttons: tuple[str, ...], kind: str):
+    """Press ``buttons`` in turn until the stored game gains an event of ``kind`` ("roll", "move"):
+    the screen then and the record, or None when none did.
+
+    A press that stores nothing (a flash such as "Choose A, B or C", or a pairing's
+    "which one?" question) leaves nothing a restart must bring back, so the cut
+    waits for the press that stored something.
+    """
+    events = len((board.export() or {}).get("events", []))
+    for button in buttons:
+        board.press(button)
+        screen = board.screen(settle=1.0)
+        record = board.export() or {}
+        if any(kind in event for event in record.get("events", [])[events:]):
+            return screen, record
+        events = len(record.get("events", []))
+    return None

@@ -9,7 +9,9 @@ through its sysfs 'value', the level the box drives), an I2C bus 1 whose device 
 board revision of a Pi Zero 2 W in the device tree. The guest is driven with
 the QEMU guest agent only. What is built is cached (tools/bootcheck/image.py).
 
-    sudo .venv/bin/python -m tools.bootcheck [--build-only] [--markdown FILE] [--keep] [--packages]
+    sudo .venv/bin/python -m tools.bootcheck [--build-only] [--only update] [--markdown FILE] [--keep] [--packages]
+
+--only update runs the install, the boot and the update rows (tools/bootcheck/check_update.py) only.
 
 Prints a table of each check and its time; also written to
 $BOOT_CHECK_CACHE/booted-in.md (docs/verified.md keeps the last one).
@@ -32,7 +34,7 @@ from tools.picheck.roots import ensure_binfmt
 
 from . import image
 from .board import Board
-from .check_steps import PLANNED, run_checks
+from .check_steps import PLANNED, PLANNED_UPDATE, run_checks
 from .guest import AgentError, Guest
 from .parse import Report, table
 
@@ -53,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="boot-check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--build-only", action="store_true", help="build the cached kernel, modules and disk; boot nothing")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
+    parser.add_argument("--only", choices=["update"], help="only the install, the boot and these rows")
     parser.add_argument("--keep", action="store_true", help="keep the run's disk and logs in $BOOT_CHECK_CACHE/run")
     parser.add_argument("--packages", action="store_true",
                         help="list the Debian packages it installs on this machine when missing; do nothing")
@@ -81,14 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     report = Report()
     commit = head_commit()
     try:
-        run_checks(Board(guest, report, clone_tarball(), workdir, started))
+        run_checks(Board(guest, report, clone_tarball(), workdir, started), args.only)
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
         image.say(f"stopped: {err} (console: {workdir}/console.log.*)")
     finally:
         guest.cut_power()
     report.figure("the whole run", time.monotonic() - started)
-    lines = table(report, PLANNED)
+    lines = table(report, PLANNED_UPDATE if args.only == "update" else PLANNED)
     print("\n".join(lines))
     target = Path(args.markdown) if args.markdown else image.CACHE / "booted-in.md"
     stamp = time.strftime("%Y-%m-%d", time.gmtime())

@@ -10,10 +10,12 @@ from pathlib import Path
 from firmware.cues import lamp_states  # the lamps a view lights, as the emulator's box lights them
 
 from . import image
-from .board import STORE, UNIT, Board, same
+from .board import STORE, UNIT, Board, press_until, same
 from .check_lamps import (SETTINGS, box_settings, check_lamps_out, check_tones, gpio_lines, start_trace, stop_trace,
                           wire_lamps)
 from .check_selftest import check_selftest
+from .check_update import PLANNED as UPDATE_ROWS
+from .check_update import Bundles, check_updates
 from .guest import Guest
 from .lamps import judge_screens, kernel_sets
 from .parse import BUS_MODULE_FILE, bus_module_at_boot, exposure, first_frame_ns, journal_faults, monotonic_s, unit_starts
@@ -36,11 +38,13 @@ PLANNED = ["plain Debian: no gpio group, chip root-only", "install from a fresh 
            "each melody on the buzzer's line as the emulator's", "export equals the emulator's",
            "watchdog kills a stopped daemon", "power cut after a roll", "power cut after a move",
            "power cut during boot", "lamps out when the box stops",
-           "selftest: each lamp alone, each melody, each button",
+           "selftest: each lamp alone, each melody, each button", *UPDATE_ROWS,
            "journal: no traceback, no denial", "systemd-analyze security <= 2.0",
            "uninstall leaves the games and the edited settings"]
-(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUS_MODULE, P_BUTTONS, P_SCREENS, P_LAMPS, P_TONES, P_EXPORT, P_WATCHDOG, P_CUT_ROLL,
- P_CUT_MOVE, P_CUT_BOOT, P_LAMPS_OUT, P_SELFTEST, P_JOURNAL, P_SECURITY, P_UNINSTALL) = PLANNED
+(P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUS_MODULE, P_BUTTONS, P_SCREENS, P_LAMPS, P_TONES, P_EXPORT, P_WATCHDOG,
+ P_CUT_ROLL, P_CUT_MOVE, P_CUT_BOOT, P_LAMPS_OUT, P_SELFTEST, *_, P_JOURNAL, P_SECURITY, P_UNINSTALL) = PLANNED
+#: --only update: the install, the boot, then the update rows (and the journal after them).
+PLANNED_UPDATE = [P_PLAIN, P_INSTALL, P_SETTINGS, P_BOOT, P_BUS_MODULE, *UPDATE_ROWS, P_JOURNAL, P_SECURITY]
 
 
 def say(text: str) -> None:
@@ -49,7 +53,15 @@ def say(text: str) -> None:
 
 # -- the checks, in order -------------------------------------------------------------
 
-def run_checks(board: Board) -> None:
+def run_checks(board: Board, only: str | None = None) -> None:
+    bundles = Bundles(board.tarball)  # made here while the guest installs
+    try:
+        _run_checks(board, only, bundles)
+    finally:
+        bundles.close()
+
+
+def _run_checks(board: Board, only: str | None, bundles: Bundles) -> None:
     report, guest = board.report, board.guest
     board.boot()
     t = time.monotonic()
@@ -81,12 +93,17 @@ def run_checks(board: Board) -> None:
     guest.shut_down()
     booted = check_boot(board)
     check_bus_module(board)
+    if booted and only == "update":
+        check_updates(board, bundles)
+        check_journal(board)
+        return
     if booted:
         check_buttons(board)
         check_watchdog(board)
         check_power_cuts(board)
         check_lamps_out(board, P_LAMPS_OUT, UNIT)
         check_selftest(board, P_SELFTEST)  # as an owner runs it: with the service stopped
+        check_updates(board, bundles)
     check_journal(board)
     check_uninstall(board, before)
 
@@ -259,25 +276,6 @@ def check_watchdog(board: Board) -> None:
     report.add(P_WATCHDOG, restarted and now.get("ActiveState") == "active" and resumed, time.monotonic() - t,
                f"restarts {restarts} -> {now.get('NRestarts')}; " + ("same screen and game" if resumed else
                                                                       "the game did not resume as it was"))
-
-
-def press_until(board: Board, buttons: tuple[str, ...], kind: str):
-    """Press ``buttons`` in turn until the stored game gains an event of ``kind`` ("roll", "move"):
-    the screen then and the record, or None when none did.
-
-    A press that stores nothing (a flash such as "Choose A, B or C", or a pairing's
-    "which one?" question) leaves nothing a restart must bring back, so the cut
-    waits for the press that stored something.
-    """
-    events = len((board.export() or {}).get("events", []))
-    for button in buttons:
-        board.press(button)
-        screen = board.screen(settle=1.0)
-        record = board.export() or {}
-        if any(kind in event for event in record.get("events", [])[events:]):
-            return screen, record
-        events = len(record.get("events", []))
-    return None
 
 
 def check_power_cuts(board: Board) -> None:
