@@ -16,6 +16,7 @@ from firmware import words
 from firmware.devtools.samples import HEIGHTS
 from firmware.screens import layout_for
 from firmware.views import InstructionsView, MoveView, RunnerMove
+from tests.kit.examples import examples
 
 from .fitgen import alerts, langs, names, seat_name, sizes
 from .fitkit import problems, who
@@ -50,7 +51,7 @@ def moves(draw):
     return view, who(lang, name, bot) | set(owners), (*said, w.percent(view.bust), *beside)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(test=300, soak=1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(moves(), sizes)
 def test_fit_property_the_move_screen_cuts_nothing_but_a_name(case, size):
     view, allowed, needs = case
@@ -77,7 +78,7 @@ def handovers(draw):
     return lang, name, other, w.handover_title(name, bust), lines, draw(alerts(lang))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(test=100, soak=300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(handovers(), sizes)
 def test_fit_property_what_to_do_on_the_board_is_never_cut(case, size):
     lang, name, other, title, lines, alert = case
