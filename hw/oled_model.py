@@ -20,8 +20,8 @@ frame or every other row: either mismatch is a warning.
 
 Anything the model does not know, or a command that has no effect in the
 current addressing mode, changes nothing and is noted in ``warnings``, so a
-test can insist on a clean conversation. ``image()`` reads the RAM back pixel
-by pixel (deliberately the plain way, independent of the drivers' packing).
+test can insist on a clean conversation. ``image()`` reads the RAM back by
+the controller's own layout (deliberately independent of the drivers' packing).
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ from luma.core.error import DeviceNotFoundError
 from PIL import Image
 
 PAGE, HORIZONTAL, VERTICAL = "page", "horizontal", "vertical"
+
+
+#: For each bit 0..7: a RAM byte to 255 where that bit (that row of its page) is lit, else 0.
+_LIT = [bytes(255 if b >> bit & 1 else 0 for b in range(256)) for bit in range(8)]
 
 
 class Controller:
@@ -99,14 +103,10 @@ class Controller:
     def image(self, width: int = 128, height: int | None = None, offset: int = 0) -> Image.Image:
         """The RAM as a 1-bit picture (the panel's rows by default): pixel (x, y) is bit y % 8 of column x + offset on page y // 8."""
         height = self.rows if height is None else height
-        picture = Image.new("1", (width, height))
+        lit = bytearray()  # a byte a pixel, 0 or 255, built a row at a time
         for y in range(height):
-            row = self.ram[y // 8]
-            bit = 1 << (y % 8)
-            for x in range(width):
-                if row[x + offset] & bit:
-                    picture.putpixel((x, y), 255)
-        return picture
+            lit += bytes(self.ram[y // 8][offset:offset + width]).translate(_LIT[y % 8])
+        return Image.frombytes("L", (width, height), bytes(lit)).convert("1")  # only 0 and 255: nothing to dither
 
     def glass(self, width: int = 128, height: int | None = None, offset: int = 0) -> Image.Image:
         """What the panel lights: off is dark, start line scrolls, inverse and entire-on apply."""

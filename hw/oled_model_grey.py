@@ -22,7 +22,7 @@ A 256-pixel panel sits in the middle of the 480-pixel RAM: luma's column
 offset is (480 - 256) / 2 = 112 pixels, column address 28. Data with no
 write under way, a command the model does not know, or a remap other than
 luma's is noted in ``warnings``, so a test can insist on a clean conversation.
-``image()`` reads the RAM back pixel by pixel (the plain way, independent of
+``image()`` reads the RAM back by the controller's own layout (independent of
 the driver's packing), each 4-bit level n as the grey n x 17.
 """
 
@@ -38,6 +38,11 @@ ARGUMENTS = {0xFD: 1, 0xB3: 1, 0xCA: 1, 0xA2: 1, 0xA1: 1, 0xA0: 2, 0xB5: 1, 0xAB
              0xB1: 1, 0xD1: 2, 0xBB: 1, 0xB6: 1, 0xBE: 1, 0xC1: 1, 0x15: 2, 0x75: 2, 0xB8: 15}
 LUMA_REMAP = (0x14, 0x11)  # nibble remap on, COM scan remapped, dual COM: the pixel order modelled here
 NO_ARGUMENTS = {0xA4, 0xA5, 0xA6, 0xA7, 0xA9, 0xAE, 0xAF, 0xB9, 0x5C}
+
+
+#: A RAM byte to the grey (0..255) of its even pixel (high nibble) and of its odd one (low nibble).
+_HIGH = bytes((b >> 4) * 17 for b in range(256))
+_LOW = bytes((b & 0x0F) * 17 for b in range(256))
 
 
 class SSD1322:
@@ -97,12 +102,19 @@ class SSD1322:
         return byte >> 4 if x % 2 == 0 else byte & 0x0F
 
     def image(self, width: int = 256, height: int = 64, offset: int = (COLUMNS - 256) // 2) -> Image.Image:
-        """The RAM under a ``width`` x ``height`` panel whose first pixel is RAM column ``offset``, as grey."""
-        picture = Image.new("L", (width, height))
+        """The RAM under a ``width`` x ``height`` panel whose first pixel is RAM column ``offset``, as grey.
+
+        Pixel (x, y) is :meth:`level` (x + offset, y) times 17; built a row at a time (the
+        high nibbles are the even pixels, the low the odd), not a pixel at a time.
+        """
+        picture = bytearray()
         for y in range(height):
-            for x in range(width):
-                picture.putpixel((x, y), self.level(x + offset, y) * 17)
-        return picture
+            packed = bytes(self.ram[y])
+            row = bytearray(2 * len(packed))
+            row[0::2] = packed.translate(_HIGH)
+            row[1::2] = packed.translate(_LOW)
+            picture += row[offset:offset + width]
+        return Image.frombytes("L", (width, height), bytes(picture))
 
     # -- the decoder ----------------------------------------------------------------
 

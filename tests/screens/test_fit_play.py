@@ -14,12 +14,13 @@ from firmware import words
 from firmware.table.bot import HintFacts
 from firmware.devtools.samples import HEIGHTS
 from firmware.views import DiceView, HintView, Option, PickView, Track, TurnView, WinView
+from tests.kit.examples import examples
 
 from .fitgen import alerts, column_set, langs, names, seat_name, seats, sizes
 from .fitkit import problems, who
 
 SMALL = (128, 32)
-FIT = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FIT = settings(max_examples=examples(test=100, soak=400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 dice4 = st.tuples(*(st.integers(1, 6),) * 4)
 
 
