@@ -21,6 +21,17 @@ PAUSE = 0.01  # seconds between two steps (the event loop and the pages get thei
 HOLD_OFF = 0.3  # seconds after a change of the store before a step (the live update first)
 
 
+async def cancel(task: asyncio.Task | None) -> None:
+    """Cancel a task of the web view's own and wait for it to end, whatever it ended with."""
+    if task is None:
+        return
+    task.cancel()
+    try:
+        await task
+    except (asyncio.CancelledError, Exception):
+        pass
+
+
 class Background:
     def __init__(self, lane, jobs, *, changed_at=lambda: 0.0, closing=lambda: False, pause: float = PAUSE,
                  hold_off: float = HOLD_OFF):
@@ -46,13 +57,8 @@ class Background:
         self.kick()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
-            self._task = None
+        await cancel(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         while True:

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 
 from . import live as live_data
+from .background import cancel
 from .board import live_tree
 from .patch import diff
 
@@ -67,12 +68,7 @@ class Hub:
         self._task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await cancel(self._task)
         self._task = None
         await _in_thread(self.reader.close)
 
