@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from tools.picheck.check import fresh_clone, head_commit
-from tools.picheck.roots import MIRROR, Mounted, chroot, sh
+from tools.picheck.roots import MIRROR, Mounted, chroot, sh, trust_host_cas
 
 from . import card
 
@@ -139,9 +139,17 @@ def installed_root(base: Path) -> Path:
         clone = fresh_clone(Path(tmp) / "cantstop-box")
         shutil.copytree(clone, building / "tmp/cantstop-box", symlinks=True)
     log = CACHE / "install.log"
-    with Mounted(building), open(log, "w") as out:
-        done = chroot(building, "/tmp/cantstop-box/deploy/install.sh", check=False, stdout=out,
-                      stderr=subprocess.STDOUT)
+    # This network's TLS-inspecting proxy, if any, trusted for pip during the install only:
+    # the card ships Debian's own CA bundle and hosts file.
+    kept = {name: (building / name).read_bytes() for name in ("etc/ssl/certs/ca-certificates.crt", "etc/hosts")}
+    trust_host_cas(building)
+    try:
+        with Mounted(building), open(log, "w") as out:
+            done = chroot(building, "/tmp/cantstop-box/deploy/install.sh", check=False, stdout=out,
+                          stderr=subprocess.STDOUT)
+    finally:
+        for name, data in kept.items():
+            (building / name).write_bytes(data)
     if done.returncode:
         raise SystemExit(f"image: deploy/install.sh failed in the root (exit {done.returncode}): see {log}")
     shutil.rmtree(building / "tmp/cantstop-box")
