@@ -102,7 +102,7 @@ def make_image(stage: Path, out: Path) -> dict:
         img = work / f"{name}.img"
         sh("mkfs.ext4", "-q", "-F", "-L", card.LABELS[name], "-N", str(layout.inodes(count_files(stage / name))),
            "-O", "has_journal" if journal else "^has_journal", "-E", "lazy_itable_init=0,lazy_journal_init=0",
-           "-d", str(stage / name), str(img), f"{parts[name].size // 1024}k")
+           "-d", str(stage / name), str(img), f"{parts[name].size // 1024}k", stdout=subprocess.DEVNULL)
     out.unlink(missing_ok=True)
     with open(out, "wb") as f:
         f.truncate(layout.image_size(list(parts.values())))
