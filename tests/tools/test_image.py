@@ -67,6 +67,7 @@ def test_fstab_mounts_boot_and_data_by_label_binds_the_box_and_leaves_the_root_t
     assert data[0] == "LABEL=cantstop-data" and "x-systemd.growfs" in data[3]
     assert all("bind" in r[3] and r[0].startswith("/data/") for r in rows if r[1].startswith(("/opt", "/var")))
     assert card.raspi_cmdline().split()[0] == "ro" and "LABEL=cantstop-root" in card.raspi_firmware_defaults()
+    assert "CMA=0" in card.NO_CMA.splitlines()  # raspi-firmware then writes no cma=, which a Pi 4 does not boot with
 
 
 def test_the_network_has_mdns_and_a_dhcp_id_of_its_own():

@@ -25,7 +25,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from tools.picheck.roots import ensure_binfmt, sh
+from tools.picheck.roots import Mounted, chroot, ensure_binfmt, sh
 
 from . import card, hosttools, layout, root
 
@@ -75,6 +75,11 @@ def stage_card(installed: Path) -> Path:
     (stage / "boot").mkdir()
     (stage / "data").mkdir()
     system = stage / "root"
+    defaults = system / "etc/default/raspi-firmware"
+    if "CMA=" not in defaults.read_text():
+        defaults.write_text(defaults.read_text() + card.NO_CMA)
+    with Mounted(system):  # raspi-firmware's own hook writes config.txt and cmdline.txt again, as on a kernel update
+        chroot(system, "/etc/kernel/postinst.d/z50-raspi-firmware", root.kernel_version(system), stdout=subprocess.DEVNULL)
     card.write_card(system, stage / "boot", stage / "data", root.HERE, box_owner(system))
     module = bus_module((stage / "boot" / card.BOOT_SETTINGS).read_text())
     if module not in card.modules_loaded(system):

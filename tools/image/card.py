@@ -55,6 +55,11 @@ def raspi_firmware_defaults() -> str:
     return f"ROOTPART=LABEL={LABELS['root']}\nCONSOLES=\"ttyS1,115200 tty1\"\n"
 
 
+# No cma= on the kernel's command line: raspi-firmware leaves it out only when it runs on a
+# Pi 4, where 64M "renders it unbootable" (its own words), and the card is built elsewhere.
+NO_CMA = "# No cma= in cmdline.txt: the same card boots a Pi 4 (see raspi-firmware's hook)\nCMA=0\n"
+
+
 def raspi_cmdline() -> str:
     """/etc/default/raspi-extra-cmdline: read-only root (the initramfs puts a RAM overlay on it), quiet."""
     return "ro quiet\n"
