@@ -76,10 +76,13 @@ def build(initrd: Path, kernel_version: str, check_root: Path, modules: Path, wo
     shutil.rmtree(tree, ignore_errors=True)
     payload = tree / "cantstop-check"
     for path in agent_files(check_root):
-        target = payload / path.lstrip("/")
+        # Where it really is (/lib is /usr/lib on a merged /usr): cp -a cannot put a directory over a link.
+        source = check_root / path.lstrip("/")
+        where = source.parent.resolve().relative_to(check_root.resolve())
+        target = payload / where / source.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2((check_root / path.lstrip("/")).resolve(), target)
-    extra = payload / "lib/modules" / kernel_version / "extra"
+        shutil.copy2(source.resolve(), target)
+    extra = payload / "usr/lib/modules" / kernel_version / "extra"
     extra.mkdir(parents=True)
     for ko in sorted(modules.glob("*.ko")):
         shutil.copyfile(ko, extra / ko.name)
