@@ -111,11 +111,21 @@ def base_root() -> Path:
     started = time.monotonic()
     sh("cp", "-a", "--reflink=auto", str(plain), str(building))
     card.write_base(building, (HERE / "overlay-root").read_text())
-    with Mounted(building):
-        chroot(building, "apt-get", "update", "-qq")
-        chroot(building, "apt-get", "install", "-y", "-qq", "--no-install-recommends", *BOOT_PACKAGES,
-               stdout=subprocess.DEVNULL)
-        chroot(building, "apt-get", "clean")
+    firmware = building / "boot/firmware"
+    firmware.mkdir(parents=True, exist_ok=True)
+    log = CACHE / "base.log"
+    with Mounted(building), open(log, "w") as out:
+        # raspi-firmware's postinst wants /boot/firmware mounted (as on a Pi): a bind of itself.
+        sh("mount", "--bind", str(firmware), str(firmware))
+        try:
+            chroot(building, "apt-get", "update", "-qq")
+            done = chroot(building, "apt-get", "install", "-y", "-q", "--no-install-recommends", *BOOT_PACKAGES,
+                          stdout=out, stderr=subprocess.STDOUT, check=False)
+            chroot(building, "apt-get", "clean")
+        finally:
+            sh("umount", "-l", str(firmware), check=False)
+    if done.returncode:
+        raise SystemExit(f"image: installing {' '.join(BOOT_PACKAGES)} failed: see {log}")
     building.rename(root)
     _stamp(root, recipe)
     say(f"built the base root in {time.monotonic() - started:.0f} s")
