@@ -119,7 +119,9 @@ def base_root() -> Path:
         sh("mount", "--bind", str(firmware), str(firmware))
         try:
             chroot(building, "apt-get", "update", "-qq")
-            done = chroot(building, "apt-get", "install", "-y", "-q", "--no-install-recommends", *BOOT_PACKAGES,
+            # --force-confold: keep the /etc/default files written above (raspi-firmware ships its own).
+            done = chroot(building, "apt-get", "install", "-y", "-q", "--no-install-recommends",
+                          "-o", "Dpkg::Options::=--force-confold", *BOOT_PACKAGES,
                           stdout=out, stderr=subprocess.STDOUT, check=False)
             chroot(building, "apt-get", "clean")
         finally:
