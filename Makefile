@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE :=
 export PYTHONPYCACHEPREFIX ?= $(abspath $(VENV))/pycache
 
-.PHONY: run test test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle
+.PHONY: run test test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle image image-check
 
 setup: $(STAMP)
 
@@ -139,6 +139,19 @@ pi-check: $(STAMP)
 # See tools/bootcheck/ and docs/building.md ("Booted in"), docs/verified.md (the last run).
 boot-check: $(STAMP)
 	$(SUDO) $(PY) -m tools.bootcheck $(BOOT_CHECK_ARGS)
+
+# The SD card image an owner flashes (docs/image.md): build/image/cantstop-box-<version>-arm64.img.xz,
+# its .bmap and .sha256, from Debian bookworm's packages and PyPI, the box installed by its own
+# deploy/install.sh. Needs root and network. Stages cached in /var/cache/cantstop-image
+# (IMAGE_CACHE to move it). It installs what it runs with apt; `$(PY) -m tools.image --packages` lists them.
+image: $(STAMP)
+	$(SUDO) $(PY) -m tools.image $(IMAGE_ARGS)
+
+# Boots that image (a copy, its own kernel, initramfs and partitions) in qemu-system-aarch64 with
+# boot-check's simulated header and bus (its cache: BOOT_CHECK_CACHE) and checks it; prints a table.
+# `$(PY) -m tools.image.check --packages` lists what it installs.
+image-check: $(STAMP)
+	$(SUDO) $(PY) -m tools.image.check $(IMAGE_CHECK_ARGS)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery

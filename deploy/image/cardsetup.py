@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The card's own steps at boot (installed by `make image` in /usr/local/lib/cantstop-card).
+
+    cardsetup.py grow    the data partition grown to the card's end (before it is mounted)
+    cardsetup.py boot    Wi-Fi from the boot partition's wifi.txt (then removed), SSH only
+                         with a key in ssh.pub, the display's bus in config.txt as the
+                         settings on the boot partition say (a reboot when it changed)
+
+Standard library only; each problem is one line in the journal (journalctl -u cantstop-card)
+and the box plays on. The pure parts are tested in tests/tools/test_image.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+BOOT = Path("/boot/firmware")
+DATA = Path("/data")
+LABEL = "cantstop-data"
+WIFI_FILE = "wifi.txt"
+SSH_KEY_FILE = "ssh.pub"
+SETTINGS = "cantstop-box.toml"
+WPA_CONF = DATA / "etc/wpa_supplicant-wlan0.conf"
+SSH_DIR = DATA / "ssh"
+HERE = Path(__file__).resolve().parent
+MAX_WIFI_BYTES = 4096
+MAX_KEYS_BYTES = 64 * 1024
+ALIGN_SECTORS = 8192  # 4 MiB
+MBR_LIMIT = 2**32  # sectors an MBR entry can reach
+KEY_KINDS = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-")
+
+
+class Unusable(ValueError):
+    """A file on the boot partition the card cannot use (one line)."""
+
+
+def log(text: str) -> None:
+    print(f"cantstop-card: {text}", flush=True)
+
+
+# -- Wi-Fi ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Wifi:
+    network: str
+    password: str
+    country: str = ""
+
+
+def read_limited(path: Path, limit: int) -> str:
+    """A small text file, its size checked before it is read whole."""
+    size = path.stat().st_size
+    if size > limit:
+        raise Unusable(f"{path.name} is {size} bytes: more than {limit} is not a settings file")
+    return path.read_bytes().decode("utf-8-sig", "strict")
+
+
+def parse_wifi(text: str) -> Wifi:
+    """``network = ...``, ``password = ...`` and an optional ``country = GB``, one per line;
+    a value may be in double quotes; lines starting with # are comments."""
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not sep or key not in ("network", "password", "country"):
+            raise Unusable(f"{WIFI_FILE} line {number}: expected network = ..., password = ... or country = ..")
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        values[key] = value
+    network, password = values.get("network", ""), values.get("password", "")
+    country = values.get("country", "").upper()
+    if not network:
+        raise Unusable(f"{WIFI_FILE} names no network (a line: network = your Wi-Fi's name)")
+    if len(network.encode()) > 32:
+        raise Unusable(f"{WIFI_FILE}: a Wi-Fi network's name is at most 32 bytes")
+    if password and not (8 <= len(password) <= 63 and password.isascii() and password.isprintable()):
+        raise Unusable(f"{WIFI_FILE}: a Wi-Fi password (WPA) has 8 to 63 plain characters")
+    if country and not (len(country) == 2 and country.isalpha() and country.isascii()):
+        raise Unusable(f"{WIFI_FILE}: country is two letters, like GB or DE")
+    return Wifi(network, password, country)
+
+
+def wpa_conf(wifi: Wifi) -> str:
+    """wpa_supplicant's settings: the name in hex, the password as its key (never in plain text)."""
+    ssid = wifi.network.encode()
+    lines = ["# Written by the card's first boot from wifi.txt (which was then removed).",
+             "ctrl_interface=DIR=/run/wpa_supplicant", "update_config=0"]
+    if wifi.country:
+        lines.append(f"country={wifi.country}")
+    lines += ["network={", f"\tssid={ssid.hex()}", "\tscan_ssid=1"]
+    if wifi.password:
+        psk = hashlib.pbkdf2_hmac("sha1", wifi.password.encode(), ssid, 4096, 32).hex()
+        lines.append(f"\tpsk={psk}")
+    else:
+        lines.append("\tkey_mgmt=NONE")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_safely(path: Path, text: str, mode: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".new")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(part, path)
+    dirfd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dirfd)
+    finally:
+        os.close(dirfd)
+
+
+def take_wifi(boot: Path = BOOT, conf: Path = WPA_CONF) -> str:
+    """wifi.txt into wpa_supplicant's settings on the data partition, then off the card: what happened, one line."""
+    source = boot / WIFI_FILE
+    if not source.exists():
+        return "Wi-Fi: " + ("as set up before" if conf.exists() else f"none set (no {WIFI_FILE} on the boot partition)")
+    try:
+        wifi = parse_wifi(read_limited(source, MAX_WIFI_BYTES))
+    except (Unusable, UnicodeDecodeError) as err:
+        return f"Wi-Fi: {WIFI_FILE} not used: {err}"
+    write_safely(conf, wpa_conf(wifi), 0o600)
+    source.unlink()
+    os.sync()
+    return f"Wi-Fi: joining {wifi.network!r} (read from {WIFI_FILE}, which is now removed)"
+
+
+# -- SSH -------------------------------------------------------------------------------
+
+def parse_keys(text: str) -> list[str]:
+    keys = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not line.startswith(KEY_KINDS) or len(line.split()) < 2:
+            raise Unusable(f"{SSH_KEY_FILE} line {number} is not an OpenSSH public key (ssh-ed25519 AAAA...)")
+        keys.append(line)
+    if not keys:
+        raise Unusable(f"{SSH_KEY_FILE} has no key")
+    return keys
+
+
+def take_ssh(boot: Path = BOOT, ssh_dir: Path = SSH_DIR, run=subprocess.run) -> str:
+    source = boot / SSH_KEY_FILE
+    keys_file = ssh_dir / "authorized_keys"
+    if not source.exists():
+        keys_file.unlink(missing_ok=True)
+        return f"SSH: off (no {SSH_KEY_FILE} on the boot partition)"
+    try:
+        keys = parse_keys(read_limited(source, MAX_KEYS_BYTES))
+    except (Unusable, UnicodeDecodeError) as err:
+        keys_file.unlink(missing_ok=True)
+        return f"SSH: off: {err}"
+    ssh_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    write_safely(keys_file, "\n".join(keys) + "\n", 0o600)
+    host_key = ssh_dir / "ssh_host_ed25519_key"
+    if not host_key.exists():
+        run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "cantstop", "-f", str(host_key)], check=True)
+    run(["systemctl", "--no-block", "start", "ssh.service"], check=True)
+    return f"SSH: on for root with the {len(keys)} key(s) in {SSH_KEY_FILE}"
+
+
+# -- the display's bus -------------------------------------------------------------------
+
+def bus(boot: Path = BOOT, run=subprocess.run) -> str:
+    """deploy/bootconfig.py on config.txt with the settings on the boot partition; a reboot when it changed."""
+    config, settings = boot / "config.txt", boot / SETTINGS
+    if not config.exists() or not settings.exists():
+        return "bus: no config.txt or settings on the boot partition"
+    done = run([sys.executable, str(HERE / "bootconfig.py"), str(settings), str(config)],
+               capture_output=True, text=True)
+    if done.returncode == 10:
+        run(["systemctl", "--no-block", "reboot"], check=False)
+        return "bus: the display's bus changed in config.txt: rebooting for it"
+    return "bus: " + (done.stdout.strip() or done.stderr.strip() or "as the settings say").splitlines()[-1]
+
+
+# -- the data partition ----------------------------------------------------------------
+
+def grown_size(disk_sectors: int, start: int, size: int, align: int = ALIGN_SECTORS) -> int | None:
+    """The partition's size (sectors) once grown to the card's end, or None when it is there already."""
+    limit = min(disk_sectors, MBR_LIMIT)
+    new = (limit - start) // align * align
+    return new if new > size else None
+
+
+def grow(label: str = LABEL) -> str:
+    part = Path(f"/dev/disk/by-label/{label}").resolve()
+    sys_part = Path("/sys/class/block") / part.name
+    disk = sys_part.resolve().parent.name
+    number = int((sys_part / "partition").read_text())
+    start, size = int((sys_part / "start").read_text()), int((sys_part / "size").read_text())
+    disk_sectors = int((Path("/sys/class/block") / disk / "size").read_text())
+    new = grown_size(disk_sectors, start, size)
+    if new is None:
+        return f"data: {part.name} fills the card already"
+    subprocess.run(["sfdisk", "--quiet", "--no-reread", "--no-tell-kernel", "-N", str(number), f"/dev/{disk}"],
+                   input=f"{start},{new}\n", text=True, check=True, capture_output=True)
+    subprocess.run(["partx", "--update", "--nr", str(number), f"/dev/{disk}"], check=True)
+    return f"data: {part.name} grown from {size // 2048} MiB to {new // 2048} MiB (its file system follows on mount)"
+
+
+def main(argv: list[str]) -> int:
+    if argv[1:] == ["grow"]:
+        log(grow())
+    elif argv[1:] == ["boot"]:
+        for step in (take_wifi, take_ssh, bus):
+            try:
+                log(step())
+            except (OSError, subprocess.CalledProcessError) as err:
+                log(f"{step.__name__}: {err}")
+    else:
+        print("usage: cardsetup.py grow|boot", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

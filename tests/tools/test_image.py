@@ -1,0 +1,206 @@
+"""make image's pure parts: the partition table, the files written into the card, the card's
+own boot steps (Wi-Fi file, SSH keys, growing the data partition), what the check adds, and the
+packages both targets install (tools/image/, deploy/image/cardsetup.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools.image import card, check, extras, hosttools, layout
+
+REPO = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("cardsetup", REPO / "deploy/image/cardsetup.py")
+cardsetup = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("cardsetup", cardsetup)
+_spec.loader.exec_module(cardsetup)
+MiB = layout.MiB
+
+
+# -- the partition table ----------------------------------------------------------------
+
+def test_the_card_has_boot_root_and_data_in_order_aligned_and_not_overlapping():
+    parts = layout.plan(700 * MiB, 90 * MiB)
+    assert [p.name for p in parts] == ["boot", "root", "data"]
+    assert all(p.start % (4 * MiB) == 0 and p.size % (4 * MiB) == 0 for p in parts)
+    assert all(a.end == b.start for a, b in zip(parts, parts[1:]))
+    boot, root, data = parts
+    assert (boot.kind, boot.bootable, boot.start) == ("c", True, 4 * MiB)
+    assert root.size >= 700 * MiB + 70 * MiB and data.size >= 90 * MiB + layout.DATA_SPARE
+    assert layout.image_size(parts) == data.end
+
+
+def test_sfdisk_gets_an_mbr_table_in_sectors():
+    parts = [layout.Partition("boot", 4 * MiB, 256 * MiB, "c", True), layout.Partition("root", 260 * MiB, 8 * MiB, "83")]
+    assert layout.sfdisk_script(parts) == ("label: dos\nunit: sectors\n\nstart=8192, size=524288, type=c, bootable\n"
+                                           "start=532480, size=16384, type=83\n")
+    with pytest.raises(ValueError):
+        layout.sfdisk_script([layout.Partition("odd", 4 * MiB + 1, MiB, "83")])
+
+
+def test_sizes_round_up_and_inodes_cover_the_files():
+    assert layout.fs_size(0, 0) == 0 and layout.fs_size(1, 0) == 4 * MiB
+    assert layout.fs_size(100 * MiB, 0) == 112 * MiB  # 110 MiB, aligned up
+    assert layout.inodes(10) == 16384 and layout.inodes(30000) == 40000
+    with pytest.raises(ValueError):
+        layout.fs_size(-1, 0)
+
+
+# -- the files written into the card ------------------------------------------------------
+
+def test_the_board_settings_are_the_ones_bootconfig_wants_for_each_display():
+    i2c = card.board_settings(card.default_settings())
+    assert "dtparam=i2c_arm=on\n" in i2c and "dtparam=i2c_arm_baudrate=400000\n" in i2c and "dtparam=spi" not in i2c
+    spi = card.board_settings('[display]\ninterface = "spi"\n')
+    assert "dtparam=spi=on\n" in spi and "dtparam=i2c" not in spi
+
+
+def test_fstab_mounts_boot_and_data_by_label_binds_the_box_and_leaves_the_root_to_the_initramfs():
+    text = card.fstab()
+    rows = [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
+    assert {r[1] for r in rows} == {"/boot/firmware", "/data", "/opt/cantstop-box", "/var/lib/cantstop-box"}
+    data = next(r for r in rows if r[1] == "/data")
+    assert data[0] == "LABEL=cantstop-data" and "x-systemd.growfs" in data[3]
+    assert all("bind" in r[3] and r[0].startswith("/data/") for r in rows if r[1].startswith(("/opt", "/var")))
+    assert card.raspi_cmdline().split()[0] == "ro" and "LABEL=cantstop-root" in card.raspi_firmware_defaults()
+    assert "CMA=0" in card.NO_CMA.splitlines()  # raspi-firmware then writes no cma=, which a Pi 4 does not boot with
+
+
+def test_the_network_has_mdns_and_a_dhcp_id_of_its_own():
+    text = card.network("wlan*")
+    assert "Name=wlan*" in text and "MulticastDNS=yes" in text and "ClientIdentifier=mac" in text
+    assert "MulticastDNS=yes" in card.RESOLVED and "ssh.service" in card.DISABLE and "ssh.socket" in card.MASK
+
+
+def fake_installed_root(tmp_path: Path) -> tuple[Path, Path, Path]:
+    root, boot, data = tmp_path / "root", tmp_path / "boot", tmp_path / "data"
+    for d in ("boot/firmware", "opt/cantstop-box/venv/bin", "etc/cantstop-box", "etc/ssh", "var/lib/apt/lists",
+              "tmp/junk", "etc/modules-load.d"):
+        (root / d).mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text("kernel=vmlinuz-x\n")
+    (root / "opt/cantstop-box/venv/bin/cantstop-box").write_text("#!\n")
+    (root / "etc/cantstop-box/config.toml").write_text("[display]\n")
+    (root / "etc/ssh/ssh_host_ed25519_key").write_text("secret")
+    (root / "var/lib/apt/lists/x_Packages").write_text("big")
+    boot.mkdir()
+    data.mkdir()
+    return root, boot, data
+
+
+def test_write_card_splits_the_installed_root_into_the_cards_three_trees(tmp_path):
+    root, boot, data = fake_installed_root(tmp_path)
+    owner = (root.stat().st_uid, root.stat().st_gid)
+    card.write_card(root, boot, data, REPO / "deploy/image", owner)
+    assert (boot / "config.txt").exists() and (boot / card.BOOT_SETTINGS).read_text() == "[display]\n"
+    assert (boot / "wifi-example.txt").exists() and not (boot / card.WIFI_FILE).exists()
+    settings = root / "etc/cantstop-box/config.toml"
+    assert settings.is_symlink() and str(settings.readlink()) == "/boot/firmware/cantstop-box.toml"
+    assert (data / "opt/venv/bin/cantstop-box").exists() and list((root / "opt/cantstop-box").iterdir()) == []
+    assert stat.S_IMODE((data / "games").stat().st_mode) == 0o700 and (root / "var/lib/cantstop-box").is_dir()
+    assert not list((root / "etc/ssh").glob("ssh_host_*")) and not list((root / "var/lib/apt/lists").iterdir())
+    assert not (root / "tmp/junk").exists() and (root / "data").is_dir()
+    assert str((root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf").readlink()) == "/data/etc/wpa_supplicant-wlan0.conf"
+    assert (root / "usr/local/lib/cantstop-card/cardsetup.py").stat().st_mode & 0o111
+    assert str((root / "etc/resolv.conf").readlink()).endswith("stub-resolv.conf")
+
+
+def test_the_modules_a_root_loads_are_read_from_modules_load_d_and_etc_modules(tmp_path):
+    (tmp_path / "etc/modules-load.d").mkdir(parents=True)
+    (tmp_path / "etc/modules-load.d/a.conf").write_text("# the bus\ni2c_dev\n")
+    (tmp_path / "etc/modules").write_text("spidev # display\n")
+    assert card.modules_loaded(tmp_path) == {"i2c-dev", "spidev"}
+
+
+# -- the card's own steps at boot -----------------------------------------------------------
+
+def test_the_wifi_file_takes_quotes_comments_a_bom_and_windows_line_ends():
+    text = '\ufeff# mine\r\nnetwork = "Home = Net"\r\npassword=pa#ss word1\r\ncountry = de\r\n'
+    assert cardsetup.parse_wifi(text.encode().decode("utf-8-sig")) == cardsetup.Wifi("Home = Net", "pa#ss word1", "DE")
+    assert cardsetup.parse_wifi("network = Cafe\n") == cardsetup.Wifi("Cafe", "", "")
+
+
+@pytest.mark.parametrize("text, said", [("", "names no network"), ("password = abcdefgh\n", "names no network"),
+                                        ("ssid = x\n", "line 1"), ("network = x\npassword = short\n", "8 to 63"),
+                                        ("network = " + "x" * 33 + "\n", "32 bytes"),
+                                        ("network = x\ncountry = GBR\n", "two letters")])
+def test_a_wifi_file_the_card_cannot_use_says_why_in_one_line(text, said):
+    with pytest.raises(cardsetup.Unusable) as err:
+        cardsetup.parse_wifi(text)
+    assert said in str(err.value) and "\n" not in str(err.value)
+
+
+def test_wpa_supplicant_gets_the_key_not_the_password():
+    conf = cardsetup.wpa_conf(cardsetup.Wifi("IEEE", "password", "GB"))
+    # IEEE 802.11i's test vector for passphrase "password", SSID "IEEE".
+    assert "psk=f42c6fc52df0ebef9ebb4b90b38a5f902e83fe1b135a70e23aed762e9710a12e" in conf
+    assert f"ssid={b'IEEE'.hex()}" in conf and "country=GB" in conf and "password" not in conf.split("psk=")[1]
+    assert "key_mgmt=NONE" in cardsetup.wpa_conf(cardsetup.Wifi("Cafe", ""))
+
+
+def test_the_wifi_file_is_read_then_removed_and_a_bad_one_is_left_with_the_reason(tmp_path):
+    boot, conf = tmp_path / "boot", tmp_path / "data/etc/wpa.conf"
+    boot.mkdir()
+    assert "none set" in cardsetup.take_wifi(boot, conf)
+    (boot / "wifi.txt").write_text("network = Home\npassword = short\n")
+    said = cardsetup.take_wifi(boot, conf)
+    assert "not used" in said and "8 to 63" in said and (boot / "wifi.txt").exists() and not conf.exists()
+    (boot / "wifi.txt").write_text("network = Home\npassword = long enough\n")
+    assert "joining 'Home'" in cardsetup.take_wifi(boot, conf)
+    assert not (boot / "wifi.txt").exists() and stat.S_IMODE(conf.stat().st_mode) == 0o600
+    assert "as set up before" in cardsetup.take_wifi(boot, conf)
+    (boot / "wifi.txt").write_bytes(b"x" * (cardsetup.MAX_WIFI_BYTES + 1))
+    assert "more than 4096" in cardsetup.take_wifi(boot, conf)
+
+
+def test_ssh_starts_only_with_a_public_key_on_the_boot_partition(tmp_path):
+    boot, ssh = tmp_path / "boot", tmp_path / "ssh"
+    boot.mkdir()
+    ran = []
+    run = lambda argv, **kw: ran.append(argv[0])  # noqa: E731
+    assert "off" in cardsetup.take_ssh(boot, ssh, run) and ran == []
+    (boot / "ssh.pub").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    assert "not an OpenSSH public key" in cardsetup.take_ssh(boot, ssh, run) and ran == []
+    (boot / "ssh.pub").write_text("# mine\nssh-ed25519 AAAAC3Nz me@home\n")
+    assert "on for root with the 1 key" in cardsetup.take_ssh(boot, ssh, run)
+    assert ran == ["ssh-keygen", "systemctl"] and (ssh / "authorized_keys").read_text() == "ssh-ed25519 AAAAC3Nz me@home\n"
+    (boot / "ssh.pub").unlink()
+    assert "off" in cardsetup.take_ssh(boot, ssh, run) and not (ssh / "authorized_keys").exists()
+
+
+def test_the_data_partition_grows_to_the_cards_end_once():
+    card_8g = 8 * 1024**3 // 512
+    new = cardsetup.grown_size(card_8g, start=2_000_000, size=500_000)
+    assert new is not None and 2_000_000 + new <= card_8g and card_8g - (2_000_000 + new) < 8192 and new % 8192 == 0
+    assert cardsetup.grown_size(card_8g, 2_000_000, new) is None
+    assert cardsetup.grown_size(2**33, 8192, 1000) == (2**32 - 8192) // 8192 * 8192  # an MBR's limit
+
+
+# -- the check's own parts and the packages ---------------------------------------------------
+
+def test_the_check_boots_what_config_txt_names_on_virts_serial_port():
+    text = "# Debian\n[all]\nkernel=vmlinuz-6.1.0-41-arm64\ninitramfs initrd.img-6.1.0-41-arm64 followkernel\n"
+    assert check.boot_names(text) == ("vmlinuz-6.1.0-41-arm64", "initrd.img-6.1.0-41-arm64")
+    with pytest.raises(SystemExit):
+        check.boot_names("[all]\n")
+    assert check.qemu_cmdline("console=tty0 console=ttyS1,115200 root=LABEL=r rw ro\n") == "root=LABEL=r rw ro console=ttyAMA0"
+
+
+def test_the_checks_step_runs_last_in_the_initramfs():
+    order = '/scripts/init-bottom/cantstop-overlay "$@"\n[ -e /conf/param.conf ] && . /conf/param.conf\n'
+    lines = extras.order_with_step(order).splitlines()
+    assert lines[0].startswith("/scripts/init-bottom/cantstop-overlay")
+    assert lines[-2] == '/scripts/init-bottom/cantstop-check "$@"'
+    assert "overlay" in extras.STEP and "i2c-dev" not in extras.STEP + extras.MODULES_DROPIN
+
+
+def test_both_targets_list_the_packages_they_install_on_a_fresh_machine():
+    build = set(hosttools.packages(hosttools.BUILD))
+    assert {"debootstrap", "qemu-user-static", "dosfstools", "mtools", "fdisk", "bmap-tools", "xz-utils",
+            "e2fsprogs"} <= build
+    checking = set(hosttools.packages(hosttools.CHECK, hosttools.CHECK_FILES))
+    assert {"qemu-system-arm", "ipxe-qemu", "qemu-utils", "linux-source-6.1", "cpio", "mtools"} <= checking
+    assert hosttools.missing({"sh": "dash", "no-such-tool-here": "nothing"}, {"/no/such/file": "x"}) == ["nothing", "x"]

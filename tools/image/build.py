@@ -1,0 +1,172 @@
+"""make image: the box's SD card image, from Debian bookworm's packages and PyPI only.
+
+    sudo .venv/bin/python -m tools.image [--out DIR] [--packages]
+
+Builds (or finds cached in $IMAGE_CACHE, default /var/cache/cantstop-image) the root
+(tools/image/root.py), installs the box there with its own deploy/install.sh, then makes
+the card: three file systems made from directories (mkfs.vfat and mtools, mkfs.ext4 -d),
+a partition table written into the file by sfdisk, no loop device. Writes to DIR
+(default build/image):
+
+    cantstop-box-<version>-arm64.img.xz         the card, compressed
+    cantstop-box-<version>-arm64.img.bmap       its block map (bmaptool copy skips the empty blocks)
+    cantstop-box-<version>-arm64.img.xz.sha256  sha256sum -c checks the download
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+from tools.picheck.roots import Mounted, chroot, ensure_binfmt, sh
+
+from . import card, hosttools, layout, root
+
+REPO = Path(__file__).resolve().parents[2]
+XZ_LEVEL = "-3"  # -6 saves a tenth of the size and takes three times as long on two cores
+
+
+def say(text: str) -> None:
+    root.say(text)
+
+
+def version() -> str:
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+
+
+def image_name(ver: str) -> str:
+    return f"cantstop-box-{ver}-arm64.img"
+
+
+def du_bytes(path: Path) -> int:
+    return int(sh("du", "-s", "--block-size=1", str(path), capture_output=True, text=True).stdout.split()[0])
+
+
+def count_files(path: Path) -> int:
+    return sum(len(dirs) + len(files) for _, dirs, files in os.walk(path))
+
+
+def box_owner(root_dir: Path) -> tuple[int, int]:
+    for line in (root_dir / "etc/passwd").read_text().splitlines():
+        fields = line.split(":")
+        if fields[0] == "cantstop":
+            return int(fields[2]), int(fields[3])
+    raise SystemExit("image: deploy/install.sh made no user cantstop in the root")
+
+
+def bus_module(settings_text: str) -> str:
+    """The kernel module that gives the display's bus its /dev node (i2c-dev, or spidev)."""
+    return "spidev" if "spi" in card._bootconfig().wanted(settings_text) else "i2c-dev"
+
+
+def stage_card(installed: Path) -> Path:
+    """A copy of the installed root, split into the card's three trees: root/, boot/, data/."""
+    stage = root.CACHE / "card"
+    root._clear(stage)
+    stage.mkdir(parents=True)
+    sh("cp", "-a", "--reflink=auto", str(installed), str(stage / "root"))
+    (stage / "boot").mkdir()
+    (stage / "data").mkdir()
+    system = stage / "root"
+    defaults = system / "etc/default/raspi-firmware"
+    if "CMA=" not in defaults.read_text():
+        defaults.write_text(defaults.read_text() + card.NO_CMA)
+    with Mounted(system):  # raspi-firmware's own hook writes config.txt and cmdline.txt again, as on a kernel update
+        chroot(system, "/etc/kernel/postinst.d/z50-raspi-firmware", root.kernel_version(system), stdout=subprocess.DEVNULL)
+    card.write_card(system, stage / "boot", stage / "data", root.HERE, box_owner(system))
+    module = bus_module((stage / "boot" / card.BOOT_SETTINGS).read_text())
+    if module not in card.modules_loaded(system):
+        # deploy/install.sh of this commit loads no bus module at boot: the card does.
+        (system / "etc/modules-load.d/cantstop-card.conf").write_text(
+            f"# The display's bus (its /dev node), for the box\n{module}\n")
+    sh("systemctl", f"--root={system}", "--quiet", "enable", *card.ENABLE)
+    sh("systemctl", f"--root={system}", "--quiet", "disable", *card.DISABLE, check=False, stderr=subprocess.DEVNULL)
+    sh("systemctl", f"--root={system}", "--quiet", "mask", *card.MASK)
+    return stage
+
+
+def make_image(stage: Path, out: Path) -> dict:
+    """The three file systems, the table, the whole card in ``out`` (raw, not yet compressed)."""
+    sizes = {name: du_bytes(stage / name) for name in ("root", "data")}
+    parts = {p.name: p for p in layout.plan(sizes["root"], sizes["data"])}
+    work = stage / "fs"
+    work.mkdir()
+    boot_img = work / "boot.img"
+    sh("mkfs.vfat", "-C", "-F", "32", "-n", card.LABELS["boot"], str(boot_img), str(parts["boot"].size // 1024),
+       stdout=subprocess.DEVNULL)
+    entries = sorted(str(p) for p in (stage / "boot").iterdir())
+    sh("mcopy", "-s", "-p", "-m", "-i", str(boot_img), *entries, "::/")
+    for name, journal in (("root", False), ("data", True)):
+        img = work / f"{name}.img"
+        sh("mkfs.ext4", "-q", "-F", "-L", card.LABELS[name], "-N", str(layout.inodes(count_files(stage / name))),
+           "-O", "has_journal" if journal else "^has_journal", "-E", "lazy_itable_init=0,lazy_journal_init=0",
+           "-d", str(stage / name), str(img), f"{parts[name].size // 1024}k", stdout=subprocess.DEVNULL)
+    out.unlink(missing_ok=True)
+    with open(out, "wb") as f:
+        f.truncate(layout.image_size(list(parts.values())))
+    sh("sfdisk", "--quiet", str(out), input=layout.sfdisk_script(list(parts.values())), text=True)
+    for name, part in parts.items():
+        sh("dd", f"if={work / f'{name}.img'}", f"of={out}", "bs=4M", f"seek={part.start // (4 * layout.MiB)}",
+           "conv=notrunc,sparse", "status=none")
+    shutil.rmtree(work)
+    return {"partitions": {n: {"start": p.start, "size": p.size} for n, p in parts.items()},
+            "content": sizes, "image_bytes": out.stat().st_size}
+
+
+def finish(raw: Path) -> dict:
+    """bmap, xz, sha256 beside the raw card (which is then removed)."""
+    bmap = raw.with_suffix(".img.bmap")
+    sh("bmaptool", "-q", "create", "-o", str(bmap), str(raw))
+    xz = raw.with_name(raw.name + ".xz")
+    xz.unlink(missing_ok=True)
+    sh("xz", "-T2", XZ_LEVEL, "--force", str(raw))
+    digest = sh("sha256sum", xz.name, cwd=xz.parent, capture_output=True, text=True).stdout
+    xz.with_name(xz.name + ".sha256").write_text(digest)
+    return {"xz_bytes": xz.stat().st_size, "files": [xz.name, bmap.name, xz.name + ".sha256"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="image", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=str(REPO / "build/image"), help="where the card's files go (build/image)")
+    parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
+    args = parser.parse_args(argv)
+    if args.packages:
+        print(" ".join(hosttools.packages(hosttools.BUILD)))
+        return 0
+    if os.geteuid() != 0:
+        print("image: needs root (debootstrap, chroot, mounts): sudo make image", file=sys.stderr)
+        return 1
+    started = time.monotonic()
+    hosttools.ensure(hosttools.BUILD, say=say)
+    ensure_binfmt()
+    times = {}
+    base = root.base_root()
+    times["base"] = time.monotonic() - started
+    installed = root.installed_root(base)
+    times["installed"] = time.monotonic() - started - times["base"]
+    t = time.monotonic()
+    stage = stage_card(installed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    raw = out / image_name(version())
+    figures = make_image(stage, raw)
+    times["card"] = time.monotonic() - t
+    t = time.monotonic()
+    figures |= finish(raw)
+    times["compress"] = time.monotonic() - t
+    root._clear(stage)
+    figures["seconds"] = {k: round(v) for k, v in times.items()} | {"total": round(time.monotonic() - started)}
+    figures["kernel"] = root.kernel_version(installed)
+    (out / "build.json").write_text(json.dumps(figures, indent=1) + "\n")
+    mib = layout.MiB
+    say(f"{raw.name}: {figures['image_bytes'] / mib:.0f} MiB, {figures['xz_bytes'] / mib:.0f} MiB compressed; "
+        f"built in {figures['seconds']['total']} s ({', '.join(f'{k} {v} s' for k, v in figures['seconds'].items())})")
+    say(f"in {out}: {', '.join(figures['files'])}")
+    return 0
