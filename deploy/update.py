@@ -23,11 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bundle import EXTRAS, MACHINES, Bundle, open_bundle  # noqa: E402
-from releases import Releases, UpdateError  # noqa: E402
-from switching import Switcher  # noqa: E402
+# Run as a script (through the /usr/local/sbin link too: Python puts the script's own folder,
+# its links resolved, first on the path), so its parts beside it are found by their plain names.
+from bundle import EXTRAS, MACHINES, Bundle, open_bundle
+from releases import Releases, UpdateError
+from switching import Switcher
 
 OPT = Path("/opt/cantstop-box")
 STATE_DIR = Path("/var/lib/cantstop-box")

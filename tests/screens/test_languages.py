@@ -140,7 +140,7 @@ def _screens(lang: str):
     yield "counting", v.MessageView(title, lines, w.KEYS["stats_one"], lang=lang)
     yield "recap key", v.WinView(long, 0, (2, 7, 12), 188, (), w.win_keys(True), lang=lang)
     yield "nobody", v.WinView(None, None, (), 188, (w.nobody_can_win(3),), w.win_keys(False), lang=lang)
-    for kind in ("reset", "unreadable", "damaged"):
+    for kind in ("reset", "unreadable", "damaged", "update"):
         title, lines = w.notice(kind, "game 12: event 40 does not replay")
         yield kind, v.MessageView(title, lines, w.KEYS["box_ok"], lang=lang)
     title, lines = w.CONFIRM_NEW
