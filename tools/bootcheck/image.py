@@ -25,7 +25,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tools.picheck.roots import MIRROR, Mounted, chroot, sh, trust_host_cas
+from tools.picheck.roots import MIRROR, Mounted, chroot, fresh, sh, stamp, trust_host_cas
 
 CACHE = Path(os.environ.get("BOOT_CHECK_CACHE", "/var/cache/cantstop-boot-check"))
 HERE = Path(__file__).resolve().parent
@@ -49,15 +49,6 @@ ROOT_RECIPE = (f"debootstrap {SUITE} arm64 minbase; include {','.join(PACKAGES)}
 
 def say(text: str) -> None:
     print(f"boot-check: {text}", flush=True)
-
-
-def _fresh(path: Path, recipe: str) -> bool:
-    stamp = path.with_name(path.name + ".recipe")
-    return path.exists() and stamp.exists() and stamp.read_text() == recipe
-
-
-def _stamp(path: Path, recipe: str) -> None:
-    path.with_name(path.name + ".recipe").write_text(recipe)
 
 
 # -- the host's tools --------------------------------------------------------------
@@ -139,7 +130,7 @@ echo 1 > "$dir/live"
 def root_dir() -> Path:
     """The guest's root, built once: debootstrap, then the kernel with a small initramfs."""
     root = CACHE / "root"
-    if _fresh(root, ROOT_RECIPE):
+    if fresh(root, ROOT_RECIPE):
         return root
     CACHE.mkdir(parents=True, exist_ok=True)
     building = CACHE / "root.building"
@@ -182,7 +173,7 @@ def root_dir() -> Path:
     # An id of its own: an empty one would make the first boot apply systemd's presets to every unit.
     (etc / "machine-id").write_text(os.urandom(16).hex() + "\n")
     building.rename(root)
-    _stamp(root, ROOT_RECIPE)
+    stamp(root, ROOT_RECIPE)
     say(f"built the root in {time.monotonic() - started:.0f} s")
     return root
 
@@ -202,7 +193,7 @@ def headers_dir(root: Path) -> Path:
     version = kernel_version(root)
     out = CACHE / "headers"
     recipe = f"linux-headers-{version} + common + linux-kbuild, dpkg -x\n"
-    if _fresh(out, recipe):
+    if fresh(out, recipe):
         return out / f"usr/src/linux-headers-{version}"
     shutil.rmtree(out, ignore_errors=True)
     debs = CACHE / "debs"
@@ -226,7 +217,7 @@ def headers_dir(root: Path) -> Path:
             link.symlink_to(os.path.relpath(target, link.parent))
     makefile = out / f"usr/src/linux-headers-{version}/Makefile"  # "include /usr/src/...-common/Makefile"
     makefile.write_text(makefile.read_text().replace(" /usr/src/", f" {out}/usr/src/"))
-    _stamp(out, recipe)
+    stamp(out, recipe)
     return out / f"usr/src/linux-headers-{version}"
 
 
@@ -242,7 +233,7 @@ def modules_dir(root: Path) -> Path:
     sink = (HERE / "modules/i2c-sink.c").read_text()
     recipe = f"{headers.name}; gpio-sim from linux-source-6.1 with irq_sim; i2c-sink {hash_text(sink)}\n"
     out = CACHE / "modules"
-    if _fresh(out, recipe):
+    if fresh(out, recipe):
         return out
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -268,7 +259,7 @@ def modules_dir(root: Path) -> Path:
     # with the guest's C library.
     sh("make", "-s", "-C", str(headers), f"M={out}", "ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-", "modules",
        stdout=subprocess.DEVNULL, env={**os.environ, "QEMU_LD_PREFIX": str(root)})
-    _stamp(out, recipe)
+    stamp(out, recipe)
     return out
 
 
@@ -299,14 +290,14 @@ def patch_tree(dts: str, revision: int = BOARD_REVISION) -> str:
 def board_dtb() -> Path:
     dtb = CACHE / "board.dtb"
     recipe = f"virt {' '.join(qemu_machine_args())}; pl061 off; revision {BOARD_REVISION:#x}\n"
-    if _fresh(dtb, recipe):
+    if fresh(dtb, recipe):
         return dtb
     raw = CACHE / "virt.dtb"
     sh("qemu-system-aarch64", *qemu_machine_args(), "-machine", f"dumpdtb={raw}", "-nographic",
        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     dts = sh("dtc", "-q", "-I", "dtb", "-O", "dts", str(raw), capture_output=True, text=True).stdout
     sh("dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(dtb), "-", input=patch_tree(dts), text=True)
-    _stamp(dtb, recipe)
+    stamp(dtb, recipe)
     return dtb
 
 
@@ -319,7 +310,7 @@ def disk_image(root: Path, modules: Path) -> Path:
     """The root, with the two modules in its /lib/modules, as a raw ext4 image."""
     disk = CACHE / "disk.raw"
     recipe = ROOT_RECIPE + (modules.with_name("modules.recipe")).read_text()
-    if _fresh(disk, recipe):
+    if fresh(disk, recipe):
         return disk
     marker = root / ".boot-check-cas"
     if not marker.exists():  # this network's TLS-inspecting proxy, if any, for pip in the guest
@@ -340,7 +331,7 @@ def disk_image(root: Path, modules: Path) -> Path:
     building.unlink(missing_ok=True)
     sh("mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(root), str(building), DISK_SIZE)
     building.rename(disk)
-    _stamp(disk, recipe)
+    stamp(disk, recipe)
     return disk
 
 

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from tools.picheck.check import fresh_clone, head_commit
-from tools.picheck.roots import MIRROR, Mounted, chroot, sh, trust_host_cas
+from tools.picheck.roots import MIRROR, Mounted, chroot, fresh, sh, stamp, trust_host_cas
 
 from . import card
 
@@ -45,15 +45,6 @@ BOOT_PACKAGES = ["busybox", "initramfs-tools", "linux-image-arm64", "raspi-firmw
 
 def say(text: str) -> None:
     print(f"image: {text}", flush=True)
-
-
-def _fresh(path: Path, recipe: str) -> bool:
-    stamp = path.with_name(path.name + ".recipe")
-    return path.exists() and stamp.exists() and stamp.read_text() == recipe
-
-
-def _stamp(path: Path, recipe: str) -> None:
-    path.with_name(path.name + ".recipe").write_text(recipe)
 
 
 def _clear(path: Path) -> None:
@@ -81,7 +72,7 @@ def bootstrapped() -> Path:
     """debootstrap's root, untouched (cached)."""
     root = CACHE / "debootstrap"
     recipe = bootstrap_recipe()
-    if _fresh(root, recipe):
+    if fresh(root, recipe):
         return root
     CACHE.mkdir(parents=True, exist_ok=True)
     building = CACHE / "debootstrap.building"
@@ -92,7 +83,7 @@ def bootstrapped() -> Path:
     sh("debootstrap", "--arch=arm64", "--variant=minbase", f"--components={','.join(COMPONENTS)}",
        f"--include={','.join(PACKAGES)}", SUITE, str(building), MIRROR, stdout=subprocess.DEVNULL)
     building.rename(root)
-    _stamp(root, recipe)
+    stamp(root, recipe)
     say(f"debootstrap done in {time.monotonic() - started:.0f} s")
     return root
 
@@ -101,7 +92,7 @@ def base_root() -> Path:
     """A copy of debootstrap's root with the kernel, its initramfs and the Pi's firmware (cached)."""
     root = CACHE / "base"
     recipe = base_recipe()
-    if _fresh(root, recipe):
+    if fresh(root, recipe):
         return root
     plain = bootstrapped()
     building = CACHE / "base.building"
@@ -129,7 +120,7 @@ def base_root() -> Path:
     if done.returncode:
         raise SystemExit(f"image: installing {' '.join(BOOT_PACKAGES)} failed: see {log}")
     building.rename(root)
-    _stamp(root, recipe)
+    stamp(root, recipe)
     say(f"built the base root in {time.monotonic() - started:.0f} s")
     return root
 
@@ -139,7 +130,7 @@ def installed_root(base: Path) -> Path:
     root = CACHE / "installed"
     commit = head_commit()
     recipe = base_recipe() + f"deploy/install.sh of {commit}\n"
-    if _fresh(root, recipe):
+    if fresh(root, recipe):
         return root
     building = CACHE / "installed.building"
     _clear(building)
@@ -166,7 +157,7 @@ def installed_root(base: Path) -> Path:
         raise SystemExit(f"image: deploy/install.sh failed in the root (exit {done.returncode}): see {log}")
     shutil.rmtree(building / "tmp/cantstop-box")
     building.rename(root)
-    _stamp(root, recipe)
+    stamp(root, recipe)
     say(f"installed in {time.monotonic() - started:.0f} s (its output: {log})")
     return root
 

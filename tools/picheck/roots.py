@@ -246,3 +246,14 @@ def trust_host_cas(root: Path) -> None:
                 bundle.write(cert.read_text())
     with open(root / "etc/hosts", "a") as hosts:  # sudo looks up this host's name
         hosts.write(f"127.0.1.1 {os.uname().nodename}\n")
+
+
+def fresh(path: Path, recipe: str) -> bool:
+    """Whether a cached piece at ``path`` exists and was built by ``recipe`` (kept beside it as ``<name>.recipe``)."""
+    stamp = path.with_name(path.name + ".recipe")
+    return path.exists() and stamp.exists() and stamp.read_text() == recipe
+
+
+def stamp(path: Path, recipe: str) -> None:
+    """Write down that the piece at ``path`` was built by ``recipe``, once it is whole."""
+    path.with_name(path.name + ".recipe").write_text(recipe)
