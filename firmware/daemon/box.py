@@ -32,6 +32,7 @@ from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper
 from .loaders import load_stats, unfinished
+from . import phones
 from .opening import Opening, roster_input
 from .pager import Pager
 from .signals import Signals
@@ -129,15 +130,7 @@ class Box:
 
     def open_door(self, state_dir) -> None:
         """Take a paired phone's changes from the web view, through the box's own socket in ``state_dir``."""
-        from .phones import PhoneDoor
-
-        door = PhoneDoor(state_dir, lambda asked: self.queue.put((_PHONE, asked)))
-        try:
-            door.open()
-        except OSError as err:  # the game goes on without phones
-            log.error("no phone socket in %s: %s", state_dir, err)
-            return
-        self.door = door
+        self.door = phones.open_door(state_dir, lambda asked: self.queue.put((_PHONE, asked)))
 
     def request_shutdown(self, reason: str = "Game saved") -> None:
         """Ask the loop to stop (signal handlers, other threads)."""
@@ -166,9 +159,7 @@ class Box:
         """The app the table left and the notices to show first (:mod:`firmware.daemon.opening`)."""
         self.roster = roster.load(self.store, self.settings.roster)
         self._data_version = self._store_version()
-        from .phones import recall_settings
-
-        recall_settings(self)  # the dimming and lamps a phone set
+        phones.recall_settings(self)  # the dimming and lamps a phone set
         return Opening(self.settings, self.store, self.keeper, self.roster, self.language, self.paginate,
                        self.store_error).read()
 
@@ -207,7 +198,7 @@ class Box:
             self._from_worker(item[1])
             item = None
         if item is not None and item[0] == _PHONE:
-            self._from_phone(item[1])
+            phones.serve(self, item[1])
             item = None
         self._fire_timer()
         self._retry_writes()
@@ -337,40 +328,16 @@ class Box:
     def _from_worker(self, item) -> None:
         """What the statistics worker found: a batch of tallies to write, or an input for the UI."""
         if isinstance(item, KeepTallies):
-            with self._lock:
-                self._take(self.keeper.keep_facts(item.facts))
-                self._draw()
+            self.keep_facts(item.facts, draw=True)
         else:
             self.feed(item)
 
-    def _from_phone(self, asked) -> None:
-        """A paired phone's request, taken between two presses; a screen that is off takes none."""
-        from .phones import take
-
-        if self.app.screen.kind is ui.Screen.OFF:
-            asked.reply({"ok": False, "error": "the box is stopping"})
-            return
-        try:
-            answer = take(self, asked.request)
-        except Exception as err:  # a request must never stop the box
-            log.error("a phone's request: %s", err)
-            answer = {"ok": False, "error": "the box could not take it"}
-        asked.reply(answer)
-
-    def _phones_left(self) -> None:
-        """Stopping: the phones' requests still queued are taken first (never lost); presses left are not."""
-        while True:
-            try:
-                item = self.queue.get_nowait()
-            except queue.Empty:
-                return
-            if item[0] == _PHONE:
-                self._from_phone(item[1])
-
-    def keep_from_phone(self, facts: dict) -> None:
-        """Write what a phone changed (the roster) as the loop writes: kept pending if the card refuses it."""
+    def keep_facts(self, facts: dict, draw: bool = False) -> None:
+        """Write facts (tallies, what a phone changed) as the loop writes: kept pending if the card refuses them."""
         with self._lock:
             self._take(self.keeper.keep_facts(facts))
+            if draw:
+                self._draw()
 
     def _update(self, inp) -> None:
         app, effects = ui.update(self.app, inp)
@@ -398,9 +365,7 @@ class Box:
         elif isinstance(effect, ui.ContinueGame):
             self._take(self.keeper.continue_game(effect.game_id))
         elif isinstance(effect, (ui.PairPhone, ui.ForgetPhones)):
-            from .phones import pairing
-
-            self._update(pairing(self, effect))
+            self._update(phones.pairing(self, effect))
 
     def _take(self, inputs) -> None:
         """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
@@ -465,7 +430,7 @@ class Box:
             return
         if self.notifier is not None:
             self.notifier.stopping()
-        self._phones_left()
+        phones.serve_left(self, self.queue, _PHONE)
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()

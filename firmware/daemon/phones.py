@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import socket
 import threading
 import time
@@ -124,6 +125,42 @@ class PhoneDoor:
 # -- the loop's side ------------------------------------------------------------------
 
 
+def open_door(state_dir, put) -> PhoneDoor | None:
+    """The box's socket in ``state_dir``, open; None when it cannot be made (the game goes on without phones)."""
+    door = PhoneDoor(state_dir, put)
+    try:
+        door.open()
+    except OSError as err:
+        log.error("no phone socket in %s: %s", state_dir, err)
+        return None
+    return door
+
+
+def serve(box, asked: Asked) -> None:
+    """A paired phone's request, taken between two presses; a screen that is off takes none."""
+    if box.app.screen.kind is ui.Screen.OFF:
+        asked.reply({"ok": False, "error": "the box is stopping"})
+        return
+    try:
+        answer = take(box, asked.request)
+    except Exception as err:  # a request must never stop the box
+        log.error("a phone's request: %s", err)
+        answer = {"ok": False, "error": "the box could not take it"}
+    asked.reply(answer)
+
+
+def serve_left(box, waiting, tag: str) -> None:
+    """Stopping: the phones' requests still on the loop's queue (items ``(tag, Asked)``) are taken first, never
+    lost; whatever else is left there (presses) is not."""
+    while True:
+        try:
+            item = waiting.get_nowait()
+        except queue.Empty:
+            return
+        if item[0] == tag:
+            serve(box, item[1])
+
+
 def take(box, request: dict) -> dict:
     """Carry out one phone's request on the loop; the answer for the phone."""
     kind = request["do"]
@@ -151,7 +188,7 @@ def _roster(box, request: dict) -> dict:
         changed = R.rename(fresh, request["old"], request["new"])
         name = next((n for n in fresh.names if N.fold(n) == N.fold(request["old"])), request["old"])
         new = N.normalise(request["new"])
-    box.keep_from_phone({R.ROSTER_KEY: changed.to_json()})
+    box.keep_facts({R.ROSTER_KEY: changed.to_json()})
     box.roster = changed
     box.feed(roster_input(changed))
     said = box.app.words.from_phone(kind, N.escaped(name), N.escaped(new))
@@ -237,7 +274,7 @@ def _settings(box, request: dict) -> dict:
     if "lamps" in request:
         kept["lamps"] = request["lamps"]
     if box.store is not None:
-        box.keep_from_phone({SETTINGS_KEY: kept})
+        box.keep_facts({SETTINGS_KEY: kept})
     _apply(box, kept)
     muted = None if "sound" not in request else not request["sound"]
     said = words.language(language or box.app.language).from_phone("settings")
