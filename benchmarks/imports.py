@@ -37,7 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine import ALL_ROLLS, STOP, Phase, Roll, Rules, apply, can_stop, new_game
+from benchmarks.scripted import random_event
+from engine import Phase, Rules, apply, new_game
 from firmware.store import DB_NAME, Store
 from tests.kit.peak import measure
 
@@ -58,12 +59,7 @@ def _played(seed: int = 21):
         rules = Rules(columns_to_win=rng.choice((1, 2, 3)) if n == 1 else 3)
         state, events = new_game(COLOURS[:n], rules), []
         while state.phase is not Phase.OVER:
-            if state.phase is Phase.MOVE:
-                event = rng.choice(state.moves)
-            elif state.phase is Phase.DECIDE and can_stop(state) and rng.random() < 0.4:
-                event = STOP
-            else:
-                event = Roll(rng.choice(ALL_ROLLS))
+            event = random_event(state, rng, stop_chance=0.4)
             state = apply(state, event)
             events.append(event)
         out.append((COLOURS[:n], rules, events, state.winner))
