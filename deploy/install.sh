@@ -324,13 +324,10 @@ fi
 if systemd_running; then
     system_step systemctl daemon-reload
     system_step systemctl enable "$RECOVER_UNIT.service" "$NAME.service"
-    system_step systemctl restart "$NAME.service"
-    started=1
 else
     # A chroot, an image being built, or --root: no systemd to talk to.
     enable_offline "$RECOVER_UNIT"
     enable_offline
-    started=0
 fi
 
 # 4b. The live web view, its own service, only when [web] enabled = true.
@@ -341,7 +338,6 @@ if [ "$WEB" -eq 1 ]; then
     if systemd_running; then
         system_step systemctl daemon-reload
         system_step systemctl enable "$WEB_NAME.service"
-        system_step systemctl restart "$WEB_NAME.service"
     else
         enable_offline "$WEB_NAME"
     fi
@@ -410,13 +406,35 @@ $bus_module"
     fi
 fi
 
+# 7. Start (or restart) the box, last: its display's bus is on and its module loaded by now.
+# Where the bus waits for a reboot (step 5 just turned it on), it starts at that boot: started
+# now, it would wait for a bus that is not there. A start that fails is said in one line and
+# the install still ends whole (every file in place), with status 1.
+started=0 start_failed=0
+if systemd_running && [ "$reboot_due" -eq 0 ]; then
+    if system_step systemctl restart "$NAME.service"; then
+        started=1
+    else
+        start_failed=1
+        note "$NAME did not start: see journalctl -u $NAME -b (everything else is installed)"
+    fi
+    if [ "$WEB" -eq 1 ]; then
+        system_step systemctl restart "$WEB_NAME.service" ||
+            { start_failed=1; note "$WEB_NAME did not start: see journalctl -u $WEB_NAME -b"; }
+    fi
+fi
+
 if [ "$reboot_due" -eq 1 ] && [ "$DRY_RUN" -eq 1 ]; then
     note "after that change the Pi would need a reboot"
 elif [ "$reboot_due" -eq 1 ]; then
-    note "the display's bus changed in $shown_config: reboot for it to take effect (sudo reboot)"
+    note "the display's bus changed in $shown_config: reboot for it to take effect (sudo reboot); $NAME starts then"
 fi
-if [ "$started" -eq 1 ]; then
+if [ "$start_failed" -eq 1 ]; then
+    exit 1
+elif [ "$started" -eq 1 ]; then
     say "Done. Status: systemctl status $NAME    Log: journalctl -u $NAME -f"
+elif systemd_running; then
+    say "Done. $NAME is enabled and starts when the Pi reboots."
 else
     say "Done. systemd is not running here (a chroot or an image being built): $NAME is enabled and starts on the next boot."
 fi
