@@ -300,6 +300,7 @@ class Box:
 
         One ``PRAGMA data_version`` (never waiting on a lock); the roster fact
         is read only when it moved, and the new-game screen shows it at once.
+        The Phone screen's code is looked at as often (a phone may have used it).
         """
         if self.store is None:
             return
@@ -307,6 +308,7 @@ class Box:
         if self.roster_due is not None and now < self.roster_due:
             return
         self.roster_due = now + ROSTER_CHECK
+        phones.renew(self)
         version = self._store_version()
         if version is None or version == self._data_version:
             return

@@ -255,6 +255,25 @@ def pairing(box, effect) -> ui.PhoneCode:
         return ui.PhoneCode("", "", 0)
 
 
+#: A code on the Phone screen is replaced this long before it runs out: the one shown is always good.
+RENEW_BEFORE = 30.0
+
+
+def renew(box, now: float | None = None) -> None:
+    """While the Phone screen is up, a fresh code once a phone used the one shown (it is good once) or when
+    it is about to run out (ten minutes), so the next guest can always scan it; ``now`` is the wall clock."""
+    screen = box.app.screen
+    if screen.kind is not ui.Screen.PHONE or not screen.code or box.store is None:
+        return
+    now = time.time() if now is None else now
+    try:
+        left = phones.lasts(box.store.path.parent, screen.code, now=now)
+    except OSError:
+        return
+    if left <= RENEW_BEFORE:
+        box.feed(pairing(box, ui.PairPhone()))
+
+
 #: The store fact holding the settings a phone changed that the table's memory does not keep (dimming, lamps).
 SETTINGS_KEY = "phone_settings"
 

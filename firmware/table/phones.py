@@ -125,6 +125,15 @@ def redeem(state_dir, code: str, *, now: float) -> str | None:
     return token
 
 
+def lasts(state_dir, code: str, *, now: float) -> float:
+    """How many seconds ``code`` is still good from ``now`` (wall clock): 0 once a phone used it, or it ran out."""
+    wanted = _hash(code)
+    for kept in _read(Path(state_dir) / FILE).get("codes", []):
+        if hmac.compare_digest(kept["h"], wanted):
+            return max(0.0, kept["until"] - now)
+    return 0.0
+
+
 def paired(state_dir, token: str | None) -> bool:
     """Whether ``token`` (a cookie's value) is a phone paired now."""
     if not token or len(token) > 100:
