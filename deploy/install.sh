@@ -18,6 +18,8 @@
 #     it); /opt/cantstop-box/venv points at current/venv. Each version has its own place, so an
 #     update (cantstop-box-update, in /usr/local/sbin) installs beside and can go back (docs/update.md)
 #   - installs /etc/cantstop-box/config.toml from firmware/default_config.toml if there is none
+#   - installs cantstop-box-network.service with deploy/netstatus.py (/opt/cantstop-box/network):
+#     the box's name, addresses and Wi-Fi written down for its screen (the box keeps no network)
 #   - installs the systemd unit, enables it and (re)starts it; where systemd
 #     is not running (a chroot, an SD-image build) it enables it offline and
 #     the box starts on the next boot
@@ -59,6 +61,7 @@ done
 
 NAME=cantstop-box
 WEB_NAME=$NAME-web
+NET_NAME=$NAME-network
 USER_NAME=cantstop
 GROUPS_WANTED=(gpio i2c spi)
 R=${ROOT%/}                                   # "" for the real system
@@ -344,6 +347,22 @@ if [ "$WEB" -eq 1 ]; then
 elif [ -e "$WEB_UNIT" ]; then
     remove_unit "$WEB_NAME"  # [web] enabled is false now: the web view stops and goes
     [ "$DRY_RUN" -eq 1 ] || say "removed the web view's service ([web] enabled is not true)"
+fi
+
+# 4c. The box's network written down for its screen (the box itself keeps no network): the
+# name, the addresses, whether the Wi-Fi worked, in /run/cantstop-box-network/network.json.
+# Its own small program (the system's python3) and its own unit, on every box.
+NET_UNIT=$UNIT_DIR/$NET_NAME.service
+file_step install -d -m 0755 "$OPT/network"
+file_step install -m 0755 "$SRC/deploy/netstatus.py" "$OPT/network/netstatus.py"
+file_step install -m 0644 "$SRC/systemd/$NET_NAME.service" "$NET_UNIT"
+[ "$DRY_RUN" -eq 1 ] || say "installed the network status for the box's screen as $NET_UNIT"
+if systemd_running; then
+    system_step systemctl daemon-reload
+    system_step systemctl enable "$NET_NAME.service"
+    system_step systemctl restart "$NET_NAME.service"
+else
+    enable_offline "$NET_NAME"
 fi
 
 # 5. The display's bus (I2C at 400 kHz, or SPI, as the settings say) on in the

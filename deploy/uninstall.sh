@@ -6,7 +6,7 @@
 #     deploy/uninstall.sh --dry-run       # print what it would do, change nothing
 #
 # Removes what install.sh added, as listed in /opt/cantstop-box/install.record:
-# the service, the udev rule, the bus module's modules-load.d file, the program,
+# the services, the udev rule, the bus module's modules-load.d file, the program,
 # the packages it installed, the 'cantstop' user and the groups it made, and the
 # settings if you never changed them. Kept unless --purge: /var/lib/cantstop-box (every game
 # played) and settings you edited.
@@ -94,6 +94,10 @@ fi
 WEB_UNIT=$UNIT_DIR/$NAME-web.service
 if [ -e "$WEB_UNIT" ]; then
     remove_unit "$NAME-web"
+fi
+# The network status for the box's screen (its program goes with $OPT below).
+if [ -e "$UNIT_DIR/$NAME-network.service" ]; then
+    remove_unit "$NAME-network"
 fi
 # The updater's boot-time step and its command (docs/update.md).
 if [ -e "$UNIT_DIR/$NAME-update-recover.service" ]; then

@@ -2,7 +2,8 @@
 """The card's own steps at boot (installed by `make image` in /usr/local/lib/cantstop-card).
 
     cardsetup.py grow    the data partition grown to the card's end (before it is mounted)
-    cardsetup.py boot    Wi-Fi from the boot partition's wifi.txt (then removed), SSH only
+    cardsetup.py boot    Wi-Fi from the boot partition's wifi.txt (then removed; what it found is
+                         left in /run/cantstop-box-network for the box's screen), SSH only
                          with a key in ssh.pub, the display's bus in config.txt as the
                          settings on the boot partition say (a reboot when it changed)
 
@@ -13,6 +14,7 @@ and the box plays on. The pure parts are tested in tests/tools/test_image.py.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -27,6 +29,9 @@ SSH_KEY_FILE = "ssh.pub"
 SETTINGS = "cantstop-box.toml"
 WPA_CONF = DATA / "etc/wpa_supplicant-wlan0.conf"
 SSH_DIR = DATA / "ssh"
+#: Where the card leaves its Wi-Fi result for the box's screen (deploy/netstatus.py reads it there).
+NOTE_DIR = Path("/run/cantstop-box-network")
+NOTE_FILE = "card-wifi.json"
 HERE = Path(__file__).resolve().parent
 MAX_WIFI_BYTES = 4096
 MAX_KEYS_BYTES = 64 * 1024
@@ -121,19 +126,45 @@ def write_safely(path: Path, text: str, mode: int) -> None:
         os.close(dirfd)
 
 
-def take_wifi(boot: Path = BOOT, conf: Path = WPA_CONF) -> str:
-    """wifi.txt into wpa_supplicant's settings on the data partition, then off the card: what happened, one line."""
+def wifi_result(boot: Path = BOOT, conf: Path = WPA_CONF) -> tuple[str, str, str]:
+    """wifi.txt into wpa_supplicant's settings on the data partition, then off the card: (what the card
+    found: none, unusable, taken or kept; the network's name; what happened, one line)."""
     source = boot / WIFI_FILE
     if not source.exists():
-        return "Wi-Fi: " + ("as set up before" if conf.exists() else f"none set (no {WIFI_FILE} on the boot partition)")
+        if conf.exists():
+            return "kept", "", "Wi-Fi: as set up before"
+        return "none", "", f"Wi-Fi: none set (no {WIFI_FILE} on the boot partition)"
     try:
         wifi = parse_wifi(read_limited(source, MAX_WIFI_BYTES))
     except (Unusable, UnicodeDecodeError) as err:
-        return f"Wi-Fi: {WIFI_FILE} not used: {err}"
+        return "unusable", "", f"Wi-Fi: {WIFI_FILE} not used: {err}"
     write_safely(conf, wpa_conf(wifi), 0o600)
     source.unlink()
     os.sync()
-    return f"Wi-Fi: joining {wifi.network!r} (read from {WIFI_FILE}, which is now removed)"
+    return "taken", wifi.network, f"Wi-Fi: joining {wifi.network!r} (read from {WIFI_FILE}, which is now removed)"
+
+
+def take_wifi(boot: Path = BOOT, conf: Path = WPA_CONF) -> str:
+    """:func:`wifi_result`'s line."""
+    return wifi_result(boot, conf)[2]
+
+
+def note_wifi(result: tuple[str, str, str], folder: Path = NOTE_DIR) -> None:
+    """What the card found, left for the box's screen: the network status writer
+    (deploy/netstatus.py) reads it beside its status file, in RAM (/run), gone at the next boot."""
+    state, network, line = result
+    folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+    part = folder / (NOTE_FILE + ".new")
+    part.write_text(json.dumps({"state": state, "network": network, "line": line}) + "\n", encoding="utf-8")
+    part.chmod(0o644)
+    os.replace(part, folder / NOTE_FILE)
+
+
+def wifi(boot: Path = BOOT, conf: Path = WPA_CONF, folder: Path = NOTE_DIR) -> str:
+    """The boot's Wi-Fi step: wifi.txt taken (or not), and the result noted for the box's screen."""
+    result = wifi_result(boot, conf)
+    note_wifi(result, folder)
+    return result[2]
 
 
 # -- SSH -------------------------------------------------------------------------------
@@ -216,7 +247,7 @@ def main(argv: list[str]) -> int:
     if argv[1:] == ["grow"]:
         log(grow())
     elif argv[1:] == ["boot"]:
-        for step in (take_wifi, take_ssh, bus):
+        for step in (wifi, take_ssh, bus):
             try:
                 log(step())
             except (OSError, subprocess.CalledProcessError) as err:
