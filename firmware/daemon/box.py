@@ -7,12 +7,12 @@ is committed to the store *before* the frame that shows its result is drawn.
 A frame is rendered and sent only when the view changed; a frame of several
 pages (a small screen) shows them in turns (:mod:`firmware.daemon.pager`).
 
-The loop sleeps on the queue. It wakes early only when the debouncer or a
-long press needs it, when the UI's one timer is due (:class:`ui.After`: a box
-seat's pace, the guard after a handover), for the next page of a frame, to feed systemd's watchdog, and once
-every :data:`ROSTER_CHECK` seconds to see whether ``cantstop-box players`` changed the roster (one
-``PRAGMA data_version``, which reads no table and waits on no lock). A paired phone's request comes on
-the same queue from the box's socket (:mod:`firmware.daemon.phones`) and is taken like a press.
+The loop sleeps on the queue. It wakes early only when the debouncer or a long press needs it, when the
+UI's one timer is due (:class:`ui.After`: a box seat's pace, the guard after a handover), for the next page
+of a frame, to feed systemd's watchdog, every :data:`ROSTER_CHECK` s to see whether ``cantstop-box players``
+changed the roster (one ``PRAGMA data_version``: no table read, no lock waited on), and every few seconds to
+read the network status another service writes (:mod:`firmware.daemon.network`). A paired phone's request
+comes on the same queue from the box's socket (:mod:`firmware.daemon.phones`) and is taken like a press.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .debounce import Debouncer
 from .dice import os_dice
 from .keeper import Keeper
 from .loaders import load_stats, unfinished
-from . import phones
+from . import network, phones
 from .opening import Opening, roster_input
 from .pager import Pager
 from .signals import Signals
@@ -114,6 +114,7 @@ class Box:
         self.door = None  # the socket a paired phone's changes come through (phones.PhoneDoor; None: none)
         self.web_port = 8080  # the web view's port, for the Phone screen's address (the config's [web] port)
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
+        self.network = network.NetworkWatch(due=clock())  # the network status file, read every few seconds
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
 
@@ -203,6 +204,7 @@ class Box:
         self._fire_timer()
         self._retry_writes()
         self._watch_roster()
+        self.network.watch(self)
         self._flip_page()
         presses = self._debounce(item)
         if self._still_waking():
@@ -223,6 +225,7 @@ class Box:
         yield None if self.dimmed else self.pager.due  # the next page (a dim screen waits on its page)
         yield self.retry_at  # writes kept pending
         yield self.roster_due  # a look at whether another process changed the roster
+        yield self.network.due  # a look at the network status (firmware.daemon.network)
 
     def _next_deadline(self) -> float | None:
         """The one place that knows when the loop must wake next: the earliest of :meth:`_deadlines`."""
@@ -296,12 +299,9 @@ class Box:
         return self.store.data_version() if self.store is not None else None
 
     def _watch_roster(self) -> None:
-        """Every ROSTER_CHECK seconds: did another process (``cantstop-box players``) commit? Then read the roster.
-
-        One ``PRAGMA data_version`` (never waiting on a lock); the roster fact
-        is read only when it moved, and the new-game screen shows it at once.
-        The Phone screen's code is looked at as often (a phone may have used it).
-        """
+        """Every ROSTER_CHECK seconds: did another process (``cantstop-box players``) commit? Then read the roster
+        (one ``PRAGMA data_version``, never waiting on a lock; the new-game screen shows a new roster at once).
+        The Phone screen's code is looked at as often (a phone may have used it)."""
         if self.store is None:
             return
         now = self.clock()
@@ -371,9 +371,7 @@ class Box:
 
     def _take(self, inputs) -> None:
         """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
-
-        While writes wait in the store's pending queue, the loop tries them again at ``retry_at``.
-        """
+        While writes wait in the store's pending queue, the loop tries them again at ``retry_at``."""
         for inp in inputs:
             if isinstance(inp, ui.Saved) and not self.app.alert:
                 continue

@@ -14,6 +14,7 @@ from engine import Decision, Move, Roll, Rules, Stop
 
 from firmware import i18n, words
 from firmware.table.bot import HintFacts
+from firmware.ui.menus import MENU_ITEMS
 from firmware.screens import LAYOUTS, STANDARD, Layout
 from firmware.views import (
     BoardView,
@@ -295,6 +296,14 @@ def _lists(w, K, red, blue, yellow, menu_items, setup, setup_two, setup_lang, ti
                                                                          "stats", "continue")),
                                    3, keys=K["menu"], off=(0, 1, 2)),
         "menu_short": MenuView(w.MENU, (w.MENU_ITEMS["new"], w.MENU_ITEMS["stats"]), 0, keys=K["menu"]),
+        # the box's address on the home network, the menu's last row (the network status known)
+        "menu_network": MenuView(w.MENU, tuple(w.MENU_ITEMS[k] for k in MENU_ITEMS + ("mute",))
+                                 + (w.network_row(("192.168.1.23",)),), 9, keys=K["menu"]),
+        "network": MessageView(w.NETWORK, ("cantstop.local", "192.168.1.23") + w.wifi_state_lines("joined", "Home"),
+                               K["message"]),
+        # the Wi-Fi did not work: said once, in one line, and the box plays offline
+        "wifi_wrong_key": MessageView(*w.wifi_notice("wrong_key", "Home"), K["message"]),
+        "wifi_none": MessageView(*w.wifi_notice("none", ""), K["message"]),
         "setup_top": SetupView(w.NEW_GAME, setup, 0, keys=K["setup"]),
         "setup_scrolled": SetupView(w.NEW_GAME, setup, 6, keys=K["setup"]),
         "setup_last": SetupView(w.NEW_GAME, setup_two, 8, keys=K["setup"]),

@@ -28,6 +28,7 @@ from .messages import (
     ContinueGame,
     GameContinued,
     LoadUnfinished,
+    NetworkSeen,
     PersonStats,
     ForgetPhones,
     PairPhone,
@@ -55,6 +56,7 @@ from .messages import (
     Timer,
 )
 from .memory import memory, recall
+from .network import network_unsaid
 from .model import App, Button, Screen, Seat, Setup, boot, notify, resume
 from .present import view
 from .update import timer_for, update
@@ -62,6 +64,6 @@ from .update import timer_for, update
 __all__ = [
     "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Press", "RosterChanged", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
-    "ContinueGame", "GameContinued", "LoadUnfinished", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneSaid", "PhoneSettings", "PhoneSetup", "Unfinished", "UnfinishedLoaded",
-    "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "notify", "recall", "resume", "view", "update",
+    "ContinueGame", "GameContinued", "LoadUnfinished", "NetworkSeen", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneSaid", "PhoneSettings", "PhoneSetup", "Unfinished", "UnfinishedLoaded",
+    "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "network_unsaid", "notify", "recall", "resume", "view", "update",
 ]

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .messages import ForgetPhones, LoadStats, LoadUnfinished, PairPhone, PhoneCode, Press
-from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, PhoneScreen, Screen, SetupScreen,
+from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, MessageScreen, PhoneScreen, Screen, SetupScreen,
                     StatsScreen, hint_possible, undo_blocker)
+from .network import network_lines
 from .navigate import Result, flash, leave_menu, open_board, open_hint, open_menu, open_setup, to_game
 from .turns import undo
 
@@ -23,10 +24,14 @@ MENU_ITEMS = ("back", "stats", "undo", "hint", "board", "new", "continue", "phon
 
 
 def menu_items(app: App) -> tuple[str, ...]:
-    """The menu's entries (every one, always in the same places; the sound's last, where a buzzer is wired)."""
+    """The menu's entries (every one, always in the same places; the sound's next, where a buzzer is wired,
+    and the box's address last, once the network status is known: :mod:`.network`)."""
+    items = MENU_ITEMS
     if app.settings.sound is not None:  # one press mutes it (or turns it on again)
-        return MENU_ITEMS + ("sound_on" if app.muted else "mute",)
-    return MENU_ITEMS
+        items += ("sound_on" if app.muted else "mute",)
+    if app.network is not None:
+        items += ("network",)
+    return items
 
 
 def menu_unusable(app: App) -> dict[str, str]:
@@ -79,6 +84,8 @@ def _choose(app: App, item: str) -> Result:
         return replace(app, screen=PhoneScreen(back=leave_menu(app)[0].screen)), (PairPhone(),)
     if item == "continue":
         return replace(app, screen=ContinueScreen()), (LoadUnfinished(),)
+    if item == "network":  # the name and every address, and the Wi-Fi; ROLL goes back to the menu
+        return replace(app, screen=MessageScreen(app.words.NETWORK, network_lines(app), back=app.screen)), ()
     # ROLL on the statistics goes back where leaving the menu goes, not to the menu (whose ROLL opens them again)
     return replace(app, screen=StatsScreen(back=leave_menu(app)[0].screen)), (LoadStats(),)
 

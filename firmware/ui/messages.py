@@ -115,6 +115,21 @@ class RosterChanged:
 
 
 @dataclass(frozen=True)
+class NetworkSeen:
+    """What the box's network status says (:mod:`firmware.daemon.network`; ``known`` False: no status, or
+    none the box could read): its ``.local`` name ("" when no mDNS answers for it), its IPv4 addresses, the
+    Wi-Fi's ``wifi`` state (joined, joining, failed, none, unusable, unknown), its ``network`` and the
+    ``reason`` a join failed (WRONG_KEY: the password)."""
+
+    known: bool = True
+    local: str = ""
+    addresses: tuple[str, ...] = ()
+    wifi: str = "unknown"
+    network: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class PhoneSaid:
     """A paired phone changed something (the names, the settings): the box says what, over the top line."""
 

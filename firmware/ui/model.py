@@ -241,6 +241,8 @@ class App:
     language: str = i18n.DEFAULT  # the language of every word the app's views say
     paginate: Paginate = STANDARD.paginate  # the screen's pages of instructions (the 128x64 one unless told)
     muted: bool = False  # the buzzer is silent (the menu's Sound item; remembered across restarts)
+    network: object = None  # messages.NetworkSeen: the box's address for the menu (None: not known)
+    wifi_said: str = ""  # the Wi-Fi problem last said (ui.network): each is said once
 
     @property
     def words(self) -> i18n.Bound:

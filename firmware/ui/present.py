@@ -44,7 +44,8 @@ def _setup(app: App, alert) -> v.View:
 def _menu(app: App, alert) -> v.View:
     keys = menu_items(app)
     off = menu_unusable(app)
-    items = tuple(app.words.MENU_ITEMS[k] for k in keys)
+    items = tuple(app.words.network_row(app.network.addresses) if k == "network" else app.words.MENU_ITEMS[k]
+                  for k in keys)
     return v.MenuView(app.words.MENU, items, min(app.screen.cursor, len(items) - 1), app.words.KEYS["menu"], alert,
                       lang=app.language, off=tuple(i for i, k in enumerate(keys) if k in off))
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import menus, people, setup, turns
-from .messages import (Press, After, DiceRolled, GameContinued, Input, PhoneCode, PhoneSaid, PhoneSettings, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
+from . import menus, network, people, setup, turns
+from .messages import (Press, After, DiceRolled, GameContinued, Input, NetworkSeen, PhoneCode, PhoneSaid, PhoneSettings, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
                        StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
@@ -62,6 +62,8 @@ def _update(app: App, inp: Input) -> Result:
         return turns.on_timer(app)
     if isinstance(inp, RosterChanged):  # not a press: a flash stays up
         return setup.roster_changed(app, inp.names, inp.ids, inp.removed, inp.legacy), ()
+    if isinstance(inp, NetworkSeen):  # not a press: a flash stays
+        return network.on_network(app, inp), ()
     if isinstance(inp, PhoneSaid):  # the box says what a phone changed, until the next press
         return replace(app, flash=inp.text), ()
     if isinstance(inp, PhoneSettings):  # as the new-game screen's language row and the menu's sound item
