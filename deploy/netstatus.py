@@ -11,7 +11,8 @@ else, looks every few seconds and writes what it sees to one small file the daem
 
 - ``addresses``: the IPv4 addresses of the home network (``ip -j addr``: interfaces that are up,
   not the loopback, global scope);
-- ``local``: the ``.local`` name (mDNS), when an mDNS responder (Avahi) runs, else null;
+- ``local``: the ``.local`` name (mDNS), when an mDNS responder answers for it (Avahi, as on Raspberry
+  Pi OS, or systemd-resolved with MulticastDNS=yes, as on the card), else null;
 - ``wifi.state``: ``joined``, ``joining`` or ``failed`` (``reason`` WRONG_KEY when the password was
   refused), from wpa_supplicant's control interface (/run/wpa_supplicant); ``none`` (the card had
   no wifi.txt) or ``unusable`` (it had one it could not use) from the card's first-boot note
@@ -42,6 +43,9 @@ STATUS_FILE = "network.json"
 CARD_FILE = "card-wifi.json"  # cardsetup.py's first-boot note
 WPA_DIR = Path("/run/wpa_supplicant")
 AVAHI_PID = Path("/run/avahi-daemon/pid")
+RESOLVED_RUN = Path("/run/systemd/resolve")  # systemd-resolved runs (the card's mDNS responder)
+RESOLVED_CONFS = (Path("/etc/systemd/resolved.conf"), Path("/etc/systemd/resolved.conf.d"),
+                  Path("/run/systemd/resolved.conf.d"), Path("/usr/lib/systemd/resolved.conf.d"))
 CHECK_SECONDS = 3.0
 MAX_CARD_BYTES = 4096
 MAX_IP_BYTES = 256 * 1024
@@ -145,6 +149,30 @@ def read_card(folder: Path = STATUS_DIR) -> dict | None:
     if not isinstance(note, dict) or note.get("state") not in CARD_STATES:
         return None
     return {k: str(note.get(k) or "") for k in ("state", "network", "line")}
+
+
+def mdns_answers(avahi_pid: Path = AVAHI_PID, resolved_run: Path = RESOLVED_RUN,
+                 confs: tuple[Path, ...] = RESOLVED_CONFS) -> bool:
+    """Does an mDNS responder answer for the box's name: Avahi running, or systemd-resolved running with
+    ``MulticastDNS=yes`` in its settings?"""
+    if avahi_pid.exists():
+        return True
+    if not resolved_run.is_dir():
+        return False
+    files = [f for c in confs for f in ((sorted(c.glob("*.conf")) if c.is_dir() else [c]))]
+    setting = ""
+    for f in files:  # the later file wins, as systemd reads them
+        try:
+            if f.stat().st_size > MAX_CARD_BYTES * 4:
+                continue
+            lines = f.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            key, sep, value = line.strip().partition("=")
+            if sep and key.strip() == "MulticastDNS":
+                setting = value.strip().lower()
+    return setting in ("yes", "true", "1", "on")
 
 
 def ip_addr(run=subprocess.run) -> str:
@@ -273,7 +301,7 @@ def watch(folder: Path = STATUS_DIR, ctrl_dir: Path = WPA_DIR, rounds: int | Non
     try:
         while rounds is None or rounds > 0:
             status, listed = wpa.ask()
-            now = snapshot(socket.gethostname(), AVAHI_PID.exists(), ip_addr(), status, listed, wpa.failed,
+            now = snapshot(socket.gethostname(), mdns_answers(), ip_addr(), status, listed, wpa.failed,
                            read_card(folder))
             if now != last:
                 write_status(now, folder)

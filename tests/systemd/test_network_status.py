@@ -152,3 +152,19 @@ def test_cardsetup_leaves_its_wifi_result_for_the_status_writer(tmp_path, wifi_t
     assert note == {"state": state, "network": "Home" if state == "taken" else "", "line": line}
     assert oct((folder / netstatus.CARD_FILE).stat().st_mode & 0o777) == "0o644"
     assert cardsetup.NOTE_DIR / cardsetup.NOTE_FILE == netstatus.STATUS_DIR / netstatus.CARD_FILE
+
+
+def test_netstatus_the_local_name_only_when_an_mdns_responder_answers(tmp_path):
+    avahi, run_dir, conf, drop = tmp_path / "avahi.pid", tmp_path / "resolve", tmp_path / "resolved.conf", tmp_path / "d"
+    confs = (conf, drop)
+    assert not netstatus.mdns_answers(avahi, run_dir, confs)  # nothing runs
+    run_dir.mkdir()
+    conf.write_text("[Resolve]\n#MulticastDNS=no\n")
+    assert not netstatus.mdns_answers(avahi, run_dir, confs)  # resolved with its default
+    drop.mkdir()
+    (drop / "cantstop-box.conf").write_text("[Resolve]\nMulticastDNS=yes\nLLMNR=no\n")  # as the card sets it
+    assert netstatus.mdns_answers(avahi, run_dir, confs)
+    (drop / "zz-owner.conf").write_text("[Resolve]\nMulticastDNS=no\n")  # a later file wins
+    assert not netstatus.mdns_answers(avahi, run_dir, confs)
+    avahi.write_text("412\n")  # Raspberry Pi OS: Avahi
+    assert netstatus.mdns_answers(avahi, tmp_path / "none", confs)
