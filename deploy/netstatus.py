@@ -14,7 +14,8 @@ else, looks every few seconds and writes what it sees to one small file the daem
 - ``local``: the ``.local`` name (mDNS), when an mDNS responder answers for it (Avahi, as on Raspberry
   Pi OS, or systemd-resolved with MulticastDNS=yes, as on the card), else null;
 - ``wifi.state``: ``joined``, ``joining`` or ``failed`` (``reason`` WRONG_KEY when the password was
-  refused), from wpa_supplicant's control interface (/run/wpa_supplicant); ``none`` (the card had
+  refused, NOT_FOUND when no scan found it), from wpa_supplicant's control interface
+  (/run/wpa_supplicant); ``none`` (the card had
   no wifi.txt) or ``unusable`` (it had one it could not use) from the card's first-boot note
   (deploy/image/cardsetup.py leaves it beside the status file); ``unknown`` otherwise (a box whose
   Wi-Fi something else manages, or a cable);
@@ -51,6 +52,9 @@ MAX_CARD_BYTES = 4096
 MAX_IP_BYTES = 256 * 1024
 WPA_TIMEOUT = 2.0
 CARD_STATES = ("none", "unusable", "taken", "kept")  # what cardsetup.py found on the boot partition
+#: Scans in a row that found none of the networks set up before the box says it could not join (a router
+#: still starting answers after a scan or two; a name spelt wrong never does).
+NOT_FOUND_SCANS = 3
 
 #: wpa_supplicant's states while it is still on its way to a network.
 _JOINING = {"SCANNING", "AUTHENTICATING", "ASSOCIATING", "ASSOCIATED", "4WAY_HANDSHAKE", "GROUP_HANDSHAKE"}
@@ -121,7 +125,7 @@ def wifi_state(status: str | None, listed: str | None, failed: tuple[str, str] |
         return {"state": "none" if card_state == "none" else "unknown", "network": ""}
     disabled = [n for n, flags in rows if "TEMP-DISABLED" in flags]
     if failed is not None and (not disabled or failed[0] in disabled):
-        return {"state": "failed", "network": failed[0], "reason": failed[1]}
+        return {"state": "failed", "network": failed[0] or name, "reason": failed[1]}
     if disabled:
         return {"state": "failed", "network": disabled[0], "reason": ""}
     return {"state": "joining", "network": name}
@@ -195,6 +199,7 @@ class Supplicant:
         self.sock: socket.socket | None = None
         self.local: Path | None = None
         self.failed: tuple[str, str] | None = None  # the last refusal announced, until a network is joined
+        self.not_found = 0  # scans in a row that found no network set up
 
     def _interface(self) -> Path | None:
         try:
@@ -236,7 +241,13 @@ class Supplicant:
 
     def _event(self, text: str) -> None:
         if "CTRL-EVENT-CONNECTED" in text:
-            self.failed = None
+            self.failed, self.not_found = None, 0
+        elif "CTRL-EVENT-NETWORK-NOT-FOUND" in text:
+            self.not_found += 1
+            if self.not_found >= NOT_FOUND_SCANS and self.failed is None:
+                self.failed = ("", "NOT_FOUND")  # its name from LIST_NETWORKS
+        elif "Trying to associate" in text:
+            self.not_found = 0
         refused = failure(text)
         if refused is not None:
             self.failed = refused

@@ -168,3 +168,16 @@ def test_netstatus_the_local_name_only_when_an_mdns_responder_answers(tmp_path):
     assert not netstatus.mdns_answers(avahi, run_dir, confs)
     avahi.write_text("412\n")  # Raspberry Pi OS: Avahi
     assert netstatus.mdns_answers(avahi, tmp_path / "none", confs)
+
+
+def test_netstatus_a_network_no_scan_finds_is_failed_after_a_few_scans(tmp_path):
+    wpa = netstatus.Supplicant(tmp_path, tmp_path)
+    for _ in range(netstatus.NOT_FOUND_SCANS - 1):
+        wpa._event("<3>CTRL-EVENT-NETWORK-NOT-FOUND ")
+    assert wpa.failed is None  # a router still starting up
+    wpa._event("<3>CTRL-EVENT-NETWORK-NOT-FOUND ")
+    status, listed = fixture("wpa-status-disabled.txt"), fixture("wpa-list-current.txt")
+    assert netstatus.wifi_state(status, listed, wpa.failed, None) == {
+        "state": "failed", "network": "Home", "reason": "NOT_FOUND"}
+    wpa._event("<3>CTRL-EVENT-CONNECTED - Connection to 3c:a6:2f:11:22:33 completed [id=0 id_str=]")
+    assert wpa.failed is None and wpa.not_found == 0
