@@ -149,6 +149,17 @@ def _screens(lang: str):
     yield "no game", v.MessageView(title, lines, w.KEYS["box_ok"], lang=lang)
     for cursor in (0, 5, len(w.MENU_ITEMS) - 1):  # the last page too (the sound items)
         yield "menu", v.MenuView(w.MENU, tuple(w.MENU_ITEMS.values()), cursor, w.KEYS["menu"], lang=lang)
+    # the box's network: the menu's address row, the Network screen, the Wi-Fi notices (a long Wi-Fi name)
+    items = tuple(w.MENU_ITEMS.values()) + (w.network_row(("192.168.100.200",)), w.network_row(()))
+    for cursor in (len(items) - 2, len(items) - 1):
+        yield "menu network", v.MenuView(w.MENU, items, cursor, w.KEYS["menu"], lang=lang)
+    wifi = "Grandma's Wi-Fi 5 GHz"
+    for state in ("joined", "joining"):
+        lines = ("cantstop.local", "192.168.100.200") + w.wifi_state_lines(state, wifi)
+        yield "network", v.MessageView(w.NETWORK, lines, w.KEYS["message"], lang=lang)
+    for problem in ("wrong_key", "failed", "none", "unusable"):
+        title, lines = w.wifi_notice(problem, wifi)
+        yield "wifi", v.MessageView(title, lines, w.KEYS["message"], lang=lang)
     yield "stats empty", v.StatsView((), 0, w.KEYS["stats_one"], lang=lang)
     yield "off", v.OffView(w.off_reason("Game saved"), lang=lang)
     for paired in (1, 16):  # pairing a phone: its QR code, the code, how long, how many are paired
