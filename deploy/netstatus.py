@@ -72,12 +72,18 @@ def addresses(ip_json: str) -> list[str]:
     """The IPv4 addresses of the home network in ``ip -j addr``'s output: interfaces up, no loopback,
     global scope (not 127.0.0.1, not a 169.254 address made up for want of a DHCP server)."""
     found = []
-    for link in json.loads(ip_json or "[]"):
+    try:
+        links = json.loads(ip_json or "[]")
+    except ValueError:
+        return found
+    for link in links if isinstance(links, list) else []:
+        if not isinstance(link, dict):
+            continue
         flags = link.get("flags", [])
         if "UP" not in flags or "LOOPBACK" in flags:
             continue
         for info in link.get("addr_info", []):
-            if info.get("family") == "inet" and info.get("scope") == "global" and info.get("local"):
+            if isinstance(info, dict) and info.get("family") == "inet" and info.get("scope") == "global" and info.get("local"):
                 found.append(str(info["local"]))
     return found
 
@@ -179,14 +185,25 @@ def mdns_answers(avahi_pid: Path = AVAHI_PID, resolved_run: Path = RESOLVED_RUN,
     return setting in ("yes", "true", "1", "on")
 
 
+_said: set[str] = set()
+
+
+def log_once(text: str) -> None:
+    """A problem that would come back every few seconds, in the journal once."""
+    if text not in _said:
+        _said.add(text)
+        log(text)
+
+
 def ip_addr(run=subprocess.run) -> str:
     """``ip -j addr`` (iproute2), "[]" when it cannot say."""
     try:
         done = run(["ip", "-j", "addr"], capture_output=True, text=True, timeout=5)
     except (OSError, subprocess.SubprocessError) as err:
-        log(f"ip -j addr: {err}")
+        log_once(f"ip -j addr: {err}")
         return "[]"
     if done.returncode != 0 or len(done.stdout) > MAX_IP_BYTES:
+        log_once(f"ip -j addr: exit status {done.returncode}, {len(done.stdout)} characters: no address read")
         return "[]"
     return done.stdout
 
@@ -227,7 +244,7 @@ class Supplicant:
             if self.request("ATTACH") != "OK\n":
                 raise OSError("ATTACH refused")
         except OSError as err:
-            log(f"wpa_supplicant at {path}: {err}")
+            log_once(f"wpa_supplicant at {path}: {err}")
             self.close(sock)
             return False
         return True

@@ -181,3 +181,15 @@ def test_netstatus_a_network_no_scan_finds_is_failed_after_a_few_scans(tmp_path)
         "state": "failed", "network": "Home", "reason": "NOT_FOUND"}
     wpa._event("<3>CTRL-EVENT-CONNECTED - Connection to 3c:a6:2f:11:22:33 completed [id=0 id_str=]")
     assert wpa.failed is None and wpa.not_found == 0
+
+
+def test_netstatus_a_tool_that_fails_is_no_address_and_one_journal_line(capsys):
+    assert netstatus.addresses('[{"ifname": "wlan0", "flags": ["UP"], "addr_in') == []  # cut short
+    assert netstatus.addresses('{"not": "a list"}') == []
+
+    def missing(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", "ip")
+
+    for _ in range(3):
+        assert netstatus.ip_addr(run=missing) == "[]"
+    assert capsys.readouterr().out.count("ip -j addr:") == 1
