@@ -93,9 +93,12 @@ class NetworkWatch:
         return self._note(seen, None)
 
     def _note(self, seen: ui.NetworkSeen, problem: str | None) -> ui.NetworkSeen:
-        """One journal line when the file goes wrong (or right again), not one a look."""
-        if problem != self._said and (problem is not None or self._said is not None):
-            log.info("%s", problem or f"network status readable again ({self.path})")
+        """One journal line when the file goes wrong (or right again after being unreadable), not one a look;
+        at boot the file may come a moment after the box: its arrival is no news."""
+        if problem is not None and problem != self._said:
+            log.info("%s", problem)
+        elif problem is None and self._said is not None and not self._said.startswith("no network status yet"):
+            log.info("network status readable again (%s)", self.path)
         self._said = problem
         return seen
 
