@@ -359,8 +359,7 @@ file_step install -m 0644 "$SRC/systemd/$NET_NAME.service" "$NET_UNIT"
 [ "$DRY_RUN" -eq 1 ] || say "installed the network status for the box's screen as $NET_UNIT"
 if systemd_running; then
     system_step systemctl daemon-reload
-    system_step systemctl enable "$NET_NAME.service"
-    system_step systemctl restart "$NET_NAME.service"
+    system_step systemctl enable "$NET_NAME.service"  # (re)started in step 7
 else
     enable_offline "$NET_NAME"
 fi
@@ -441,6 +440,11 @@ if systemd_running && [ "$reboot_due" -eq 0 ]; then
         system_step systemctl restart "$WEB_NAME.service" ||
             { start_failed=1; note "$WEB_NAME did not start: see journalctl -u $WEB_NAME -b"; }
     fi
+fi
+# The network status needs no bus: it starts now wherever systemd runs, a reboot due or not.
+if systemd_running; then
+    system_step systemctl restart "$NET_NAME.service" ||
+        { start_failed=1; note "$NET_NAME did not start: see journalctl -u $NET_NAME -b"; }
 fi
 
 if [ "$reboot_due" -eq 1 ] && [ "$DRY_RUN" -eq 1 ]; then
