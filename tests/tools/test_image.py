@@ -204,3 +204,20 @@ def test_both_targets_list_the_packages_they_install_on_a_fresh_machine():
     checking = set(hosttools.packages(hosttools.CHECK, hosttools.CHECK_FILES))
     assert {"qemu-system-arm", "ipxe-qemu", "qemu-utils", "linux-source-6.1", "cpio", "mtools"} <= checking
     assert hosttools.missing({"sh": "dash", "no-such-tool-here": "nothing"}, {"/no/such/file": "x"}) == ["nothing", "x"]
+
+
+def test_the_card_leaves_apts_downloads_and_lists_behind_and_keeps_its_folders(tmp_path):
+    from tools.image.build import drop_apt_leftovers
+
+    archives, lists = tmp_path / "var/cache/apt/archives", tmp_path / "var/lib/apt/lists"
+    (archives / "partial").mkdir(parents=True)
+    (lists / "partial").mkdir(parents=True)
+    (archives / "python3-pil_9.4.0-1.1_arm64.deb").write_bytes(b"x" * 1000)
+    (archives / "lock").write_bytes(b"")
+    (tmp_path / "var/cache/apt/pkgcache.bin").write_bytes(b"y" * 200)
+    (lists / "deb.debian.org_debian_dists_bookworm_main_binary-arm64_Packages").write_bytes(b"z" * 300)
+    (lists / "lock").write_bytes(b"")
+    assert drop_apt_leftovers(tmp_path) == 1500
+    assert sorted(p.name for p in archives.iterdir()) == ["lock", "partial"]
+    assert sorted(p.name for p in lists.iterdir()) == ["lock", "partial"]
+    assert not (tmp_path / "var/cache/apt/pkgcache.bin").exists()

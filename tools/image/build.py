@@ -66,6 +66,18 @@ def bus_module(settings_text: str) -> str:
     return "spidev" if "spi" in card._bootconfig().wanted(settings_text) else "i2c-dev"
 
 
+def drop_apt_leftovers(system: Path) -> int:
+    """The packages apt downloaded for the install and its package lists (about 170 MB, a fifth of the
+    root): a card whose system is never written installs nothing. Bytes freed."""
+    freed = 0
+    leftovers = [*(system / "var/cache/apt/archives").glob("*.deb"), *(system / "var/cache/apt").glob("*.bin"),
+                 *(f for f in (system / "var/lib/apt/lists").glob("*") if f.is_file() and f.name != "lock")]
+    for path in leftovers:
+        freed += path.stat().st_size
+        path.unlink()
+    return freed
+
+
 def stage_card(installed: Path) -> Path:
     """A copy of the installed root, split into the card's three trees: root/, boot/, data/."""
     stage = root.CACHE / "card"
@@ -75,6 +87,7 @@ def stage_card(installed: Path) -> Path:
     (stage / "boot").mkdir()
     (stage / "data").mkdir()
     system = stage / "root"
+    drop_apt_leftovers(system)
     defaults = system / "etc/default/raspi-firmware"
     if "CMA=" not in defaults.read_text():
         defaults.write_text(defaults.read_text() + card.NO_CMA)
