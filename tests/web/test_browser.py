@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 
-import httpx
 
 import pytest
 
 from firmware.commands import cli
 
 from tests.kit.rig import Rig
-from tests.web import patchkit
+from tests.web import fetch, patchkit
 from tests.web.browser import READ_BOARD, chrome, missing
 from tests.web.server import Server
 
@@ -96,7 +95,7 @@ def test_the_live_page_matches_the_record_and_follows_presses(table, size, lang,
             assert driver.execute_script(READ_BOARD) == expected(replayed(capsys, state, 2, tmp_path / "r.json"))
         assert driver.execute_script("return window.notReloaded") is True  # updated in place
         # each press sent only what changed, and the page, applying it, shows what a page loaded now shows
-        now = httpx.get(server.url + f"/now.json?lang={lang}", timeout=5).json()
+        now = fetch.get(server.url + f"/now.json?lang={lang}", timeout=5).json()
         assert driver.execute_script("return document.getElementById('live').getAttribute('data-version')") \
             == str(now["v"])
         shown = driver.execute_script("return document.getElementById('live').innerHTML")

@@ -11,10 +11,10 @@ import re
 import sqlite3
 import tracemalloc
 
-import httpx
 import pytest
 
 from firmware.store import DB_NAME
+from tests.web import fetch
 from tests.kit.clock import FakeClock
 from tests.kit.storekit import finished_and_open
 from tests.web.server import Server
@@ -43,7 +43,7 @@ def damage(state_dir, where: str, game: int, cell: str) -> None:
 
 
 def get(server, path):
-    return httpx.get(server.url + path, timeout=30)
+    return fetch.get(server.url + path, timeout=30)
 
 
 @pytest.mark.parametrize("kind", sorted(DEEP))

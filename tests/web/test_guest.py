@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
 from engine import Move, Roll, Stop
@@ -21,6 +20,7 @@ from firmware.ui.model import handover_pending
 from web import squares, turns
 from web.text import TEXT
 
+from tests.web import fetch
 from tests.kit.rig import Rig
 from tests.web.server import Server
 
@@ -28,7 +28,7 @@ CSS = Path(__file__).resolve().parents[2] / "web" / "static" / "style.css"
 
 
 def get(server, path, **kw):
-    return httpx.get(server.url + path, timeout=10, **kw)
+    return fetch.get(server.url + path, timeout=10, **kw)
 
 
 def section(html: str, cls: str) -> str:

@@ -10,7 +10,6 @@ import re
 import sqlite3
 import time
 
-import httpx
 import pytest
 from html import escape
 
@@ -19,7 +18,7 @@ from firmware.commands import cli
 from web.live import view_text
 
 from tests.kit.rig import Rig
-from tests.web import patchkit
+from tests.web import fetch, patchkit
 from tests.web.server import Server
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -38,7 +37,7 @@ def played(tmp_path):
 
 
 def get(server, path, **kw):
-    return httpx.get(server.url + path, timeout=10, **kw)
+    return fetch.get(server.url + path, timeout=10, **kw)
 
 
 def raw(server, method: str, path: str) -> int:
@@ -281,7 +280,7 @@ def test_a_page_follows_presses_over_server_sent_events(played, tmp_path):
     """A new stream gets the whole live part; each press after it only what changed, which, applied as the page
     does, is exactly the part a page loaded afresh shows, and much smaller."""
     with Server(tmp_path) as s:
-        with httpx.stream("GET", s.url + "/events?lang=en", timeout=10) as stream:
+        with fetch.stream("GET", s.url + "/events?lang=en", timeout=10) as stream:
             lines = stream.iter_lines()
             first = _next_event(lines)
             assert live_attrs(first["html"])["events"] == str(len(played.box.app.events))

@@ -8,8 +8,8 @@ from __future__ import annotations
 import socket
 import time
 
-import httpx
 
+from tests.web import fetch
 from tests.web.server import Server
 from web import app as web_app
 from web import serve
@@ -43,7 +43,7 @@ def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_pa
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
             started = time.monotonic()
-            assert httpx.get(s.url + "/games", timeout=5).status_code == 200
+            assert fetch.get(s.url + "/games", timeout=5).status_code == 200
             assert time.monotonic() - started < 2.0
             game.play_on(events=1)  # a press that the box saves
             for sock in streams[:20]:  # every stream hears of it
@@ -67,9 +67,9 @@ def test_streams_past_the_cap_are_refused_and_the_page_polls(game, tmp_path, mon
         try:
             for sock in held:
                 assert _read_head(sock).startswith(b"HTTP/1.1 200")
-            refused = httpx.get(s.url + "/events", timeout=5)
+            refused = fetch.get(s.url + "/events", timeout=5)
             assert refused.status_code == 503 and refused.headers["retry-after"] == "5"
-            assert httpx.get(s.url + "/now.json", timeout=5).json()["html"].startswith('<div id="game"')
+            assert fetch.get(s.url + "/now.json", timeout=5).json()["html"].startswith('<div id="game"')
         finally:
             for sock in held:
                 sock.close()
@@ -84,7 +84,7 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
         started = time.monotonic()
         assert slow.recv(100) == b"" and idle.recv(100) == b""  # closed by the server
         assert time.monotonic() - started < 3
-        assert httpx.get(s.url + "/", timeout=5).status_code == 200
+        assert fetch.get(s.url + "/", timeout=5).status_code == 200
         slow.close()
         idle.close()
 

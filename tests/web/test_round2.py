@@ -10,14 +10,14 @@ import socket
 import sqlite3
 import time
 
-import httpx
 
+from tests.web import fetch
 from tests.kit.rig import Rig
 from tests.web.server import Server
 
 
 def get(server, path, **kw):
-    return httpx.get(server.url + path, timeout=10, **kw)
+    return fetch.get(server.url + path, timeout=10, **kw)
 
 
 def _damaged_store(tmp_path):
@@ -42,7 +42,7 @@ def test_a_damaged_game_is_logged_once_not_at_every_page_view(tmp_path, caplog):
 
 
 def test_the_language_chosen_is_kept_on_the_next_page(game, tmp_path):
-    with Server(tmp_path) as s, httpx.Client(base_url=s.url, timeout=10) as phone:
+    with Server(tmp_path) as s, fetch.client(base_url=s.url, timeout=10) as phone:
         assert 'lang="ja"' in phone.get("/?lang=ja").text
         history = phone.get("/games")  # the tap on 履歴: no ?lang= in its link
         assert history.status_code == 200 and '<html lang="ja"' in history.text
@@ -156,7 +156,7 @@ def test_one_client_holding_hundreds_of_streams_and_slow_requests_does_not_take_
             time.sleep(0.5)
             assert s.hub.streams <= 16  # one address's share
             answers = [get(s, path).status_code for _ in range(10) for path in ("/", "/now.json")]
-            with httpx.stream("GET", s.url + "/events", timeout=5) as stream:
+            with fetch.stream("GET", s.url + "/events", timeout=5) as stream:
                 answers.append(stream.status_code)
             assert answers == [200] * len(answers), answers
         finally:
@@ -210,7 +210,7 @@ def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
     monkeypatch.setattr(Reads, "games", slow_games)
     with Server(tmp_path) as s:
         get(s, "/now.json")
-        with httpx.Client(base_url=s.url, timeout=30) as other:  # they take their turns: 8 s for the last
+        with fetch.client(base_url=s.url, timeout=30) as other:  # they take their turns: 8 s for the last
             import concurrent.futures
 
             with concurrent.futures.ThreadPoolExecutor(4) as pool:
