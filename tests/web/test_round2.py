@@ -8,6 +8,7 @@ import logging
 import re
 import socket
 import sqlite3
+import threading
 import time
 
 
@@ -129,7 +130,7 @@ def test_a_page_from_before_a_restart_is_sent_the_game_as_it_is_now(box, tmp_pat
         now = get(s, "/now.json").json()
         assert str(now["v"]) != old  # a version never used before
         head = f"?lang=en&v={old} HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {old}".encode()
-        event = _first_event(port, head, 3.0)  # the page's EventSource reconnecting
+        event = _first_event(port, head, 15.0)  # the page's EventSource reconnecting
         assert event is not None and event["html"] == now["html"]
         # a page that has the current game is not sent it again (its Last-Event-ID honoured)
         head = f"?lang=en&v=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {now['v']}".encode()
@@ -201,27 +202,31 @@ def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
     from firmware.store.reads import Reads
 
     real = Reads.games
+    measured = threading.Event()
 
     def slow_games(self, limit=None, **kw):
         if limit is not None and limit > 1:  # the history's listing (the live game reads one at most)
-            time.sleep(2.0)  # a deep page on a slow card
+            measured.wait(10.0)  # a deep page on a slow card, until the live page has been timed
         return real(self, limit, **kw)
 
     monkeypatch.setattr(Reads, "games", slow_games)
     with Server(tmp_path) as s:
         get(s, "/now.json")
-        with fetch.client(base_url=s.url, timeout=30) as other:  # they take their turns: 8 s for the last
+        with fetch.client(base_url=s.url, timeout=60) as other:  # they take their turns
             import concurrent.futures
 
             with concurrent.futures.ThreadPoolExecutor(4) as pool:
                 deep = [pool.submit(other.get, "/games") for _ in range(4)]
                 time.sleep(0.3)
-                started = time.monotonic()
-                assert get(s, "/now.json").status_code == 200 and get(s, "/").status_code == 200
-                took = time.monotonic() - started
+                try:
+                    started = time.monotonic()
+                    assert get(s, "/now.json").status_code == 200 and get(s, "/").status_code == 200
+                    took = time.monotonic() - started
+                finally:
+                    measured.set()  # the slow reads end now, not 10 s each later
                 for f in deep:
-                    f.result()
-        assert took < 1.0, took  # behind them: 1.7 s
+                    assert f.result().status_code == 200
+        assert took < 3.0, took  # behind them: 9.7 s at least
 
 
 def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tmp_path):
@@ -238,7 +243,7 @@ def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tm
             data = b""
             while b"event: live" not in data:
                 data += sock.recv(65536)
-            assert time.monotonic() - pressed < 1.0
+            assert time.monotonic() - pressed < 5.0  # (a loaded machine is slow; the query is 10 s away)
 
 
 def test_one_press_is_one_update(game, tmp_path):
@@ -251,10 +256,14 @@ def test_one_press_is_one_update(game, tmp_path):
             while b"event: live" not in data:
                 data += sock.recv(65536)
             counts = []
+            sock.settimeout(0.1)
             for _ in range(5):
                 game.play_on(events=1)
-                data, deadline = b"", time.monotonic() + 0.6
-                sock.settimeout(0.1)
+                data, first = b"", time.monotonic() + 5  # the update, loaded or not (the query: 10 s) ...
+                while b"event: live" not in data and time.monotonic() < first:
+                    with contextlib.suppress(socket.timeout):
+                        data += sock.recv(65536)
+                deadline = time.monotonic() + 0.6  # ... then 0.6 s more for a second one
                 while time.monotonic() < deadline:
                     with contextlib.suppress(socket.timeout):
                         data += sock.recv(65536)
