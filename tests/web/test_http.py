@@ -7,6 +7,7 @@ import hashlib
 import http.client
 import json
 import re
+import shutil
 import sqlite3
 import time
 
@@ -200,8 +201,16 @@ def test_no_route_changes_the_store_and_the_box_never_waits(played, tmp_path):
         assert len(played.store.game(2).events) == len(played.box.app.events)
 
 
-def test_a_damaged_row_shows_as_damaged_never_a_traceback(played, tmp_path):
-    db = sqlite3.connect(tmp_path / "games.sqlite3")
+def copy_of(rig, state_dir):
+    """``state_dir`` holding a copy of the rig's store as it is now (the file and its WAL; the box is idle)."""
+    for name in ("games.sqlite3", "games.sqlite3-wal"):
+        if (rig.state_dir / name).exists():
+            shutil.copyfile(rig.state_dir / name, state_dir / name)
+    return state_dir
+
+
+def test_a_damaged_row_shows_as_damaged_never_a_traceback(seen, tmp_path):
+    db = sqlite3.connect(copy_of(seen, tmp_path) / "games.sqlite3")
     db.execute("UPDATE events SET payload = '{not json' WHERE game_id = 1 AND seq = 5")
     db.execute("UPDATE games SET winner = 7 WHERE id = 1")
     db.execute("UPDATE facts SET value = '{broken' WHERE key = 'tally:1'")
