@@ -38,13 +38,13 @@ def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_pa
         try:
             for sock in streams:
                 assert _read_head(sock).startswith(b"HTTP/1.1 200")
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 20  # (a loaded machine takes its time)
             while s.hub.streams < 200:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
             started = time.monotonic()
             assert fetch.get(s.url + "/games", timeout=5).status_code == 200
-            assert time.monotonic() - started < 2.0
+            assert time.monotonic() - started < 4.0  # a page stuck behind the streams: 5 s, the client's time-out
             game.play_on(events=1)  # a press that the box saves
             for sock in streams[:20]:  # every stream hears of it
                 sock.settimeout(10)
@@ -54,7 +54,7 @@ def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_pa
         finally:
             for sock in streams:
                 sock.close()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 10
         while s.hub.streams:  # closed tabs free their places at once
             assert time.monotonic() < deadline, f"{s.hub.streams} streams still held"
             time.sleep(0.02)
