@@ -27,10 +27,10 @@ def board_marks(html: str) -> dict[int, set[str]]:
     return found
 
 
-@pytest.fixture
-def blue_first(tmp_path):
-    """A game where Blue sits first and Red second (the palette's order is Red, Blue, ...), under way."""
-    rig = Rig(tmp_path, names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11, rest=1.0)
+@pytest.fixture(scope="module")
+def blue_first(tmp_path_factory):
+    """A game where Blue sits first and Red second (the palette's order is Red, Blue, ...), under way; only read."""
+    rig = Rig(tmp_path_factory.mktemp("blue"), names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11, rest=1.0)
     rig.play_on(presses=40)
     yield rig
     rig.close()
