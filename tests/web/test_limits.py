@@ -83,7 +83,7 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
         idle = socket.create_connection(("127.0.0.1", s.port), timeout=5)  # says nothing at all
         started = time.monotonic()
         assert slow.recv(100) == b"" and idle.recv(100) == b""  # closed by the server
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 4.5  # not dropped: the recv times out at 5 s
         assert fetch.get(s.url + "/", timeout=5).status_code == 200
         slow.close()
         idle.close()
