@@ -246,6 +246,36 @@ def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tm
             assert time.monotonic() - pressed < 5.0  # (a loaded machine is slow; the query is 10 s away)
 
 
+def test_a_commit_that_shows_a_moment_after_the_files_moved_still_reaches_the_page(game, tmp_path, monkeypatch):
+    """On a slow card a commit's pages are in the WAL (its stat moved) a few hundred ms before its fsync ends and
+    it shows (1 s here): the watcher asks again until it does, not only a few glances on (then the next query)."""
+    from web.reader import Reader
+
+    real, first_seen = Reader.token, {}
+
+    def late(self):  # each new token is seen only 1 s after the store has it
+        token = real(self)
+        seen = first_seen.setdefault(token, time.monotonic())
+        if time.monotonic() - seen < 1.0:
+            return list(first_seen)[-2]
+        return token
+
+    with Server(tmp_path, poll=10.0) as s:
+        first_seen[s.hub._token] = time.monotonic() - 10  # the game as the page has it
+        monkeypatch.setattr(Reader, "token", late)
+        with socket.create_connection(("127.0.0.1", s.port), timeout=15) as sock:
+            sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            pressed = time.monotonic()
+            game.play_on(events=1)
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            assert time.monotonic() - pressed < 5.0  # (the query is 10 s away)
+
+
 def test_one_press_is_one_update(game, tmp_path):
     """A press the box saves in more than one commit (its event, then what its screen keeps) reaches a page as
     one update: the watcher lets the files settle before it asks."""
