@@ -33,7 +33,10 @@ log = logging.getLogger("cantstop.web")
 POLL = 0.5  # seconds between two data_version queries (microseconds, but in a worker thread) when nothing moved
 GLANCE = 0.01  # seconds between two stat calls of the file and its WAL (on the event loop: a few microseconds)
 SETTLE = 2  # glances the files must stay still after moving before data_version is asked (one press, one update)
-RECHECK = 3  # glances, from then on, whose data_version is asked too (a commit may still be on its way)
+RECHECK = 2.0  # seconds after the files last moved in which data_version is asked again, less and less often: a
+# commit's pages are in the WAL (its stat moved) before its fsync ends and it shows, and a slow card's fsync takes
+# a few hundred ms; asked only a few glances on, such a commit was missed until the next poll
+RECHECK_EVERY = 0.25  # seconds at most between two of those asks
 BOX_EVERY = 1.0  # seconds between two looks at whether the box runs
 
 
@@ -73,28 +76,32 @@ class Hub:
         await _in_thread(self.reader.close)
 
     async def _watch(self) -> None:
-        """Glance at the files every :data:`GLANCE` s; ask data_version when they moved (and the few glances
-        after), and every :attr:`poll` s whatever they do; whether the box runs every :data:`BOX_EVERY` s."""
+        """Glance at the files every :data:`GLANCE` s; ask data_version once they moved and settled (and again,
+        less and less often, for :data:`RECHECK` s after), and every :attr:`poll` s whatever they do; whether the
+        box runs every :data:`BOX_EVERY` s."""
         box_due = time.monotonic() + BOX_EVERY
         token_due = time.monotonic() + self.poll
         stamp = self.reader.stamp()
-        recheck, still = 0, SETTLE
+        still, moved_at, ask_at, gap = SETTLE, 0.0, None, GLANCE
         while True:
             await asyncio.sleep(min(GLANCE, self.poll))
             try:
                 now_stamp = self.reader.stamp()
+                now = time.monotonic()
                 if now_stamp != stamp:  # moving: one press may be a few commits; ask once they have settled
-                    stamp, still = now_stamp, 0
+                    stamp, still, moved_at = now_stamp, 0, now
                 elif still < SETTLE:
                     still += 1
                     if still == SETTLE:
-                        recheck = RECHECK
-                now = time.monotonic()
+                        ask_at, gap = now, GLANCE
                 token, box = self._token, self._box
-                if (recheck and still >= SETTLE) or now >= token_due:
-                    recheck = max(0, recheck - 1)
+                rechecking = ask_at is not None and still >= SETTLE and now >= ask_at
+                if rechecking or now >= token_due:
                     token = await _in_thread(self.reader.token)
                     token_due = time.monotonic() + self.poll
+                    if rechecking:
+                        gap = min(gap * 2, RECHECK_EVERY)
+                        ask_at = now + gap if now + gap <= moved_at + RECHECK else None
                 if now >= box_due:
                     box = await _in_thread(self.reader.box_running)
                     box_due = time.monotonic() + BOX_EVERY

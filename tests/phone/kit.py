@@ -11,6 +11,7 @@ import httpx
 from firmware.commands import cli
 from firmware.config import GameConfig
 from tests.kit.rig import Rig
+from tests.web import fetch
 from tests.web.server import Server
 
 
@@ -43,7 +44,7 @@ class Phone:
     def __init__(self, server, origin: str | None = None):
         self.url = server.url
         self.origin = server.url if origin is None else origin
-        self.client = httpx.Client(base_url=server.url, timeout=15, follow_redirects=False)
+        self.client = fetch.client(base_url=server.url, timeout=15, follow_redirects=False)
 
     def get(self, path: str, **kw) -> httpx.Response:
         return self.client.get(path, **kw)

@@ -25,3 +25,14 @@ def game(tmp_path):
     rig.play_on(presses=4)
     yield rig
     rig.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session's browser tests (each worker its own), handed to each test reset:
+    ``browser.page(size, lang)`` is the driver as ``chrome(size, lang)`` would start it."""
+    from tests.web.browser import Shared
+
+    shared = Shared()
+    yield shared
+    shared.close()

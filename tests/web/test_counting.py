@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import threading
 
-import httpx
 
 from benchmarks.store import fill_history
 from firmware.store import Store
 from firmware.table import person_stats as people, tally_sums
 from firmware.table.seat import seats_from_meta
+from tests.web import fetch
 from tests.web.server import Server
 from web.counting import Counter, page_sums
 from web.reader import Reader
@@ -30,7 +30,7 @@ def test_the_page_never_replays_a_game_and_says_how_far_the_sums_are(tmp_path, m
     monkeypatch.setattr(Counter, "step", lambda self: False)  # the background work held back: the page alone
     with Server(tmp_path) as s:
         before = len(replayed)
-        page = httpx.get(s.url + "/people", timeout=10)
+        page = fetch.get(s.url + "/people", timeout=10)
         assert page.status_code == 200 and len(replayed) == before  # not one game replayed for the request
         assert 'id="counting"' in page.text and "0 of 6" in page.text
 

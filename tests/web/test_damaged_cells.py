@@ -11,10 +11,10 @@ import re
 import sqlite3
 import tracemalloc
 
-import httpx
 import pytest
 
 from firmware.store import DB_NAME
+from tests.web import fetch
 from tests.kit.clock import FakeClock
 from tests.kit.storekit import finished_and_open
 from tests.web.server import Server
@@ -37,13 +37,14 @@ def stored(tmp_path):
 
 def damage(state_dir, where: str, game: int, cell: str) -> None:
     db = sqlite3.connect(state_dir / DB_NAME)
+    db.execute("PRAGMA synchronous = OFF")  # what is written is the same; only not waited onto the disk
     assert db.execute(CELLS[where].format(game=game), (cell,)).rowcount == 1
     db.commit()
     db.close()
 
 
 def get(server, path):
-    return httpx.get(server.url + path, timeout=30)
+    return fetch.get(server.url + path, timeout=30)
 
 
 @pytest.mark.parametrize("kind", sorted(DEEP))

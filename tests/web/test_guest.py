@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
 from engine import Move, Roll, Stop
@@ -21,6 +20,7 @@ from firmware.ui.model import handover_pending
 from web import squares, turns
 from web.text import TEXT
 
+from tests.web import fetch
 from tests.kit.rig import Rig
 from tests.web.server import Server
 
@@ -28,7 +28,7 @@ CSS = Path(__file__).resolve().parents[2] / "web" / "static" / "style.css"
 
 
 def get(server, path, **kw):
-    return httpx.get(server.url + path, timeout=10, **kw)
+    return fetch.get(server.url + path, timeout=10, **kw)
 
 
 def section(html: str, cls: str) -> str:
@@ -101,40 +101,42 @@ def test_a_bust_keeps_its_dice_and_lost_runners_on_the_board_and_the_heading_and
 # -- 3. the winner -------------------------------------------------------------------
 
 
-def test_the_winner_is_big_outside_the_box_screen_and_best_turn_has_its_unit(tmp_path):
-    rig = Rig(tmp_path, names=("Ann", "Bob"), seed=11, rest=1.0)
+@pytest.fixture(scope="module")
+def won(tmp_path_factory):
+    """Ann and Bob, one game played to its winner's screen; only read by the tests that take it."""
+    rig = Rig(tmp_path_factory.mktemp("won"), names=("Ann", "Bob"), seed=11, rest=1.0)
     rig.play_on()
     try:
-        with Server(tmp_path) as server:
-            html = get(server, "/").text
-            winner = rig.box.app.game.winner
-            big = re.search(r'<p class="headline winner"[^>]*>(.*?)</p>', html, re.S).group(1)
-            assert ("Ann", "Bob")[winner] + " wins!" in big
-            recap = section(html, "recap")
-            assert re.search(r"<td>\d+ squares</td>", recap)
-            assert "マス" in section(get(server, "/?lang=ja").text, "recap")
+        with Server(rig.state_dir) as server:
+            yield rig, server
     finally:
         rig.close()
+
+
+def test_the_winner_is_big_outside_the_box_screen_and_best_turn_has_its_unit(won):
+    rig, server = won
+    html = get(server, "/").text
+    winner = rig.box.app.game.winner
+    big = re.search(r'<p class="headline winner"[^>]*>(.*?)</p>', html, re.S).group(1)
+    assert ("Ann", "Bob")[winner] + " wins!" in big
+    recap = section(html, "recap")
+    assert re.search(r"<td>\d+ squares</td>", recap)
+    assert "マス" in section(get(server, "/?lang=ja").text, "recap")
 
 
 # -- 6. a replay's steps -----------------------------------------------------------
 
 
-def test_each_replay_step_shows_its_dice_and_pairings_and_the_last_who_won(tmp_path):
-    rig = Rig(tmp_path, names=("Ann", "Bob"), seed=11, rest=1.0)
-    rig.play_on()
-    try:
-        with Server(tmp_path) as server:
-            first = get(server, "/games/1?step=1").text  # after the first roll
-            dice = section(first, "dice")
-            assert len(re.findall(r'<span class="die">\d</span>', dice)) == 4
-            assert len(re.findall(r'<li class="opt', dice)) == 3
-            moved = get(server, "/games/1?step=2").text  # after its move: the chosen pairing marked
-            assert 'class="opt chosen' in section(moved, "dice")
-            last = get(server, "/games/1").text
-            assert re.search(r'<p class="headline winner"[^>]*>.*wins!</p>', last, re.S)
-    finally:
-        rig.close()
+def test_each_replay_step_shows_its_dice_and_pairings_and_the_last_who_won(won):
+    rig, server = won
+    first = get(server, "/games/1?step=1").text  # after the first roll
+    dice = section(first, "dice")
+    assert len(re.findall(r'<span class="die">\d</span>', dice)) == 4
+    assert len(re.findall(r'<li class="opt', dice)) == 3
+    moved = get(server, "/games/1?step=2").text  # after its move: the chosen pairing marked
+    assert 'class="opt chosen' in section(moved, "dice")
+    last = get(server, "/games/1").text
+    assert re.search(r'<p class="headline winner"[^>]*>.*wins!</p>', last, re.S)
 
 
 # -- 8. the choice the box waits on --------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.kit.rig import Rig
-from tests.web.browser import chrome, missing
+from tests.web.browser import missing
 from tests.web.server import Server
 
 WHY = missing()
@@ -42,64 +42,52 @@ def rect(driver, selector):
 
 
 @pytest.mark.parametrize("size", ["phone", "tv"])
-def test_markers_are_half_a_square_and_runners_wear_their_players_colour(table, size):
+def test_markers_are_half_a_square_and_runners_wear_their_players_colour(table, browser, size):
     rig, server = table
-    driver = chrome(size, "en")
-    try:
-        driver.get(server.url + "/")
-        sizes = driver.execute_script("""
-            return [...document.querySelectorAll('#game .sq .piece')].map(p => {
-              const sq = p.closest('.sq').getBoundingClientRect(), r = p.getBoundingClientRect();
-              return [r.height / sq.height, parseFloat(getComputedStyle(p).fontSize) / sq.height];
-            });""")
-        assert sizes, "no markers on the board"
-        assert min(font for _, font in sizes) >= 0.5, sizes
-        current = rig.box.app.game.current
-        colours = driver.execute_script(f"""
-            const runner = document.querySelector('#game .sq .runner');
-            const badge = document.querySelector('#game .players li[data-seat="{current}"] .piece');
-            return [getComputedStyle(runner).color, getComputedStyle(badge).color];""")
-        assert colours[0] == colours[1]
-    finally:
-        driver.quit()
+    driver = browser.page(size, "en")
+    driver.get(server.url + "/")
+    sizes = driver.execute_script("""
+        return [...document.querySelectorAll('#game .sq .piece')].map(p => {
+          const sq = p.closest('.sq').getBoundingClientRect(), r = p.getBoundingClientRect();
+          return [r.height / sq.height, parseFloat(getComputedStyle(p).fontSize) / sq.height];
+        });""")
+    assert sizes, "no markers on the board"
+    assert min(font for _, font in sizes) >= 0.5, sizes
+    current = rig.box.app.game.current
+    colours = driver.execute_script(f"""
+        const runner = document.querySelector('#game .sq .runner');
+        const badge = document.querySelector('#game .players li[data-seat="{current}"] .piece');
+        return [getComputedStyle(runner).color, getComputedStyle(badge).color];""")
+    assert colours[0] == colours[1]
 
 
-def test_on_a_phone_the_dice_and_pairings_come_first_and_the_board_next(table):
+def test_on_a_phone_the_dice_and_pairings_come_first_and_the_board_next(table, browser):
     rig, server = table
-    driver = chrome("phone", "ja")
-    try:
-        driver.get(server.url + "/")
-        dice, board = rect(driver, "#game section.dice"), rect(driver, "#game .board")
-        assert dice["y"] + dice["height"] <= 844  # on the first screen, without scrolling
-        assert dice["y"] < board["y"]
-        assert rect(driver, "#game section.screen")["y"] > board["y"]  # the box's shorthand after the board
-        say = driver.find_element("id", "say").get_attribute("textContent")
-        assert say and say == driver.find_element("css selector", "#game [data-say]").get_attribute("textContent")
-    finally:
-        driver.quit()
+    driver = browser.page("phone", "ja")
+    driver.get(server.url + "/")
+    dice, board = rect(driver, "#game section.dice"), rect(driver, "#game .board")
+    assert dice["y"] + dice["height"] <= 844  # on the first screen, without scrolling
+    assert dice["y"] < board["y"]
+    assert rect(driver, "#game section.screen")["y"] > board["y"]  # the box's shorthand after the board
+    say = driver.find_element("id", "say").get_attribute("textContent")
+    assert say and say == driver.find_element("css selector", "#game [data-say]").get_attribute("textContent")
 
 
 @pytest.mark.parametrize("width,height", [(960, 540), (1280, 720)])
-def test_text_grows_with_a_tv_browsers_width(table, width, height):
+def test_text_grows_with_a_tv_browsers_width(table, browser, width, height):
     rig, server = table
-    driver = chrome("tv", "en")
-    try:
-        driver.set_window_size(width, height)
-        driver.get(server.url + "/")
-        inner = driver.execute_script("return window.innerWidth")
-        px = driver.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
-        assert inner <= width and px > 16.5, (inner, px)
-    finally:
-        driver.quit()
+    driver = browser.page("tv", "en")
+    driver.set_window_size(width, height)
+    driver.get(server.url + "/")
+    inner = driver.execute_script("return window.innerWidth")
+    px = driver.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
+    assert inner <= width and px > 16.5, (inner, px)
 
 
-def test_a_replay_fits_a_landscape_screens_height_and_shows_its_dice(table):
+def test_a_replay_fits_a_landscape_screens_height_and_shows_its_dice(table, browser):
     rig, server = table
-    driver = chrome("tv", "ko")
-    try:
-        driver.get(server.url + "/games/1?step=1")
-        board = rect(driver, "#replay .board")
-        assert board["y"] + board["height"] <= driver.execute_script("return window.innerHeight")
-        assert len(driver.find_elements("css selector", "#replay section.dice .die")) == 4
-    finally:
-        driver.quit()
+    driver = browser.page("tv", "ko")
+    driver.get(server.url + "/games/1?step=1")
+    board = rect(driver, "#replay .board")
+    assert board["y"] + board["height"] <= driver.execute_script("return window.innerHeight")
+    assert len(driver.find_elements("css selector", "#replay section.dice .die")) == 4

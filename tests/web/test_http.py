@@ -7,10 +7,10 @@ import hashlib
 import http.client
 import json
 import re
+import shutil
 import sqlite3
 import time
 
-import httpx
 import pytest
 from html import escape
 
@@ -19,26 +19,39 @@ from firmware.commands import cli
 from web.live import view_text
 
 from tests.kit.rig import Rig
-from tests.web import patchkit
+from tests.web import fetch, patchkit
 from tests.web.server import Server
 
 XSS = "<img src=x onerror=alert(1)>"
 
 
-@pytest.fixture
-def played(tmp_path):
-    """A finished game and a second one under way, a seat named with markup."""
-    rig = Rig(tmp_path, names=("Ann", XSS), seed=11, rest=1.0)
+def _played(state_dir) -> Rig:
+    rig = Rig(state_dir, names=("Ann", XSS), seed=11, rest=1.0)
     rig.play_on()
     rig.tap("ROLL")  # the result seen: the new-game screen
     rig.tap("ROLL")  # a new game
     rig.play_on(presses=25)
+    return rig
+
+
+@pytest.fixture
+def played(tmp_path):
+    """A finished game and a second one under way, a seat named with markup."""
+    rig = _played(tmp_path)
+    yield rig
+    rig.close()
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory):
+    """The same two games as ``played``, played once for the tests that only read them (nothing presses)."""
+    rig = _played(tmp_path_factory.mktemp("played"))
     yield rig
     rig.close()
 
 
 def get(server, path, **kw):
-    return httpx.get(server.url + path, timeout=10, **kw)
+    return fetch.get(server.url + path, timeout=10, **kw)
 
 
 def raw(server, method: str, path: str) -> int:
@@ -81,8 +94,8 @@ def export_text(capsys, state_dir, game_id) -> str:
     return capsys.readouterr().out
 
 
-def test_every_route_answers_and_the_record_is_exactly_export(played, tmp_path, capsys):
-    with Server(tmp_path) as s:
+def test_every_route_answers_and_the_record_is_exactly_export(seen, capsys):
+    with Server(seen.state_dir) as s:
         home = get(s, "/")
         assert home.status_code == 200 and home.headers["content-type"].startswith("text/html")
         assert "Content-Security-Policy" in home.headers
@@ -96,7 +109,7 @@ def test_every_route_answers_and_the_record_is_exactly_export(played, tmp_path, 
         for game_id in (1, 2):
             record = get(s, f"/games/{game_id}.json")
             assert record.headers["content-type"].startswith("application/json")
-            assert record.text == export_text(capsys, tmp_path, game_id)
+            assert record.text == export_text(capsys, seen.state_dir, game_id)
         for page in (home.text, listed.text, get(s, "/games/1").text, get(s, "/people").text):
             links = re.findall(r'(?:src|href)="([^"]*)"', page)
             assert links and all(link.startswith("/") and not link.startswith("//") for link in links)  # no CDN
@@ -134,15 +147,15 @@ def test_the_live_page_is_the_board_and_the_words_of_the_box(played, tmp_path, c
             if not isinstance(shown, views.PickView) and getattr(shown, "pages", 1) == 1:
                 assert oled_of(page) == (escape(title), "".join(f"<li>{escape(x)}</li>" for x in lines), escape(keys))
             played.play_on(presses=1)
-            deadline = time.monotonic() + 2
+            deadline = time.monotonic() + 20  # (on a loaded machine too: it is not a timing test)
             while int(live_attrs(get(s, "/").text)["events"]) != len(played.box.app.events):
                 assert time.monotonic() < deadline, "the page did not follow the press"
                 time.sleep(0.02)
         assert {"DiceView", "MoveView", "InstructionsView"} <= seen_kinds
 
 
-def test_a_name_with_markup_shows_as_text_everywhere(played, tmp_path):
-    with Server(tmp_path) as s:
+def test_a_name_with_markup_shows_as_text_everywhere(seen):
+    with Server(seen.state_dir) as s:
         for path in ("/", "/games", "/games/1", "/games/2", "/people", "/now.json"):
             text = get(s, path).text
             assert XSS not in text, path
@@ -150,8 +163,8 @@ def test_a_name_with_markup_shows_as_text_everywhere(played, tmp_path):
         assert "&lt;img src=x onerror=alert(1)&gt;" in get(s, "/").text
 
 
-def test_unknown_paths_and_ids_are_404_and_other_methods_405(played, tmp_path):
-    with Server(tmp_path) as s:
+def test_unknown_paths_and_ids_are_404_and_other_methods_405(seen):
+    with Server(seen.state_dir) as s:
         for path in ("/games/99999999999999999999", "/games/0", "/games/007", "/games/-1", "/games/abc",
                      "/games/3", "/games/1.xml", "/games?page=0", "/games?page=x", "/games?page=99",
                      "/games/1?step=x", "/nope", "/static/../web/app.py", "/static/nope.css",
@@ -184,12 +197,20 @@ def test_no_route_changes_the_store_and_the_box_never_waits(played, tmp_path):
             assert store is not None
             started = time.monotonic()
             played.play_on(presses=3)  # ... and the box saves its presses without waiting for it
-            assert time.monotonic() - started < 2.5  # the box's busy timeout is 5 s: a lock held would show
+            assert time.monotonic() - started < 4.0  # the box's busy timeout is 5 s: a lock held would show
         assert len(played.store.game(2).events) == len(played.box.app.events)
 
 
-def test_a_damaged_row_shows_as_damaged_never_a_traceback(played, tmp_path):
-    db = sqlite3.connect(tmp_path / "games.sqlite3")
+def copy_of(rig, state_dir):
+    """``state_dir`` holding a copy of the rig's store as it is now (the file and its WAL; the box is idle)."""
+    for name in ("games.sqlite3", "games.sqlite3-wal"):
+        if (rig.state_dir / name).exists():
+            shutil.copyfile(rig.state_dir / name, state_dir / name)
+    return state_dir
+
+
+def test_a_damaged_row_shows_as_damaged_never_a_traceback(seen, tmp_path):
+    db = sqlite3.connect(copy_of(seen, tmp_path) / "games.sqlite3")
     db.execute("UPDATE events SET payload = '{not json' WHERE game_id = 1 AND seq = 5")
     db.execute("UPDATE games SET winner = 7 WHERE id = 1")
     db.execute("UPDATE facts SET value = '{broken' WHERE key = 'tally:1'")
@@ -237,7 +258,7 @@ def test_the_page_says_when_the_box_is_off_and_when_the_game_is_over(tmp_path):
         rig.play_on(presses=3)
         assert live_attrs(get(s, "/").text)["box"] == "on"
         rig.shutdown()
-        deadline = time.monotonic() + 3  # the watcher looks at the box's lock every second
+        deadline = time.monotonic() + 20  # the watcher looks at the box's lock every second (a loaded machine: later)
         while live_attrs(get(s, "/").text)["box"] != "off":
             assert time.monotonic() < deadline, "the page still says the box is on"
             time.sleep(0.05)
@@ -251,14 +272,14 @@ def test_the_page_says_when_the_box_is_off_and_when_the_game_is_over(tmp_path):
     rig.close()
 
 
-def test_the_language_is_the_browsers_or_the_boxs(played, tmp_path):
-    with Server(tmp_path, lang="ja") as s:
+def test_the_language_is_the_browsers_or_the_boxs(seen):
+    with Server(seen.state_dir, lang="ja") as s:
         assert '<html lang="en">' in get(s, "/").text  # the box speaks English: the table's choice beats the config's
         assert '<html lang="ko">' in get(s, "/", headers={"Accept-Language": "ko-KR,ko;q=0.9,en;q=0.5"}).text
         assert '<html lang="en">' in get(s, "/", headers={"Accept-Language": "fr-FR, en;q=0.8"}).text
         page = get(s, "/?lang=ko", headers={"Accept-Language": "ja"}).text
         assert '<html lang="ko">' in page
-        korean = ui.view(dataclasses.replace(played.box.app, language="ko"))
+        korean = ui.view(dataclasses.replace(seen.box.app, language="ko"))
         title, lines, keys = view_text(korean, words.language("ko"))
         assert oled_of(page) == (escape(title), "".join(f"<li>{escape(x)}</li>" for x in lines), escape(keys))
         assert '<html lang="en">' in get(s, "/games?lang=xx").text  # an unknown one: the box's
@@ -281,7 +302,7 @@ def test_a_page_follows_presses_over_server_sent_events(played, tmp_path):
     """A new stream gets the whole live part; each press after it only what changed, which, applied as the page
     does, is exactly the part a page loaded afresh shows, and much smaller."""
     with Server(tmp_path) as s:
-        with httpx.stream("GET", s.url + "/events?lang=en", timeout=10) as stream:
+        with fetch.stream("GET", s.url + "/events?lang=en", timeout=10) as stream:
             lines = stream.iter_lines()
             first = _next_event(lines)
             assert live_attrs(first["html"])["events"] == str(len(played.box.app.events))

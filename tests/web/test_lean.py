@@ -34,23 +34,31 @@ def _heavy(modules) -> list[str]:
     return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
 
 
-def test_importing_the_web_view_loads_no_pillow():
+@pytest.fixture(scope="module")
+def listings() -> tuple[list[str], list[str]]:
+    """The modules a fresh interpreter holds after importing the web view, then after the box's renderer too
+    (one process for both: the second listing is the first plus what the renderer brought)."""
     code = ("import sys, web.app, web.serve, web.command, web.live, web.board, web.pages, firmware.commands.web\n"
             "web.serve._slow_headers_protocol()\n"  # uvicorn's protocol and config too
+            "print('\\n'.join(sys.modules))\n"
+            "print('-- the renderer --')\n"
+            "import firmware.screens\n"
             "print('\\n'.join(sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
-    loaded = done.stdout.split()
+    web, _, renderer = done.stdout.partition("-- the renderer --")
+    return web.split(), renderer.split()
+
+
+def test_importing_the_web_view_loads_no_pillow(listings):
+    loaded = listings[0]
     assert "web.app" in loaded and "hw.textfit" in loaded  # the listing is real: the measuring side is there
     assert _heavy(loaded) == []
 
 
-def test_the_checker_sees_pillow_when_it_is_there():
+def test_the_checker_sees_pillow_when_it_is_there(listings):
     # not a check that cannot fail: the box's renderer, imported the same way, is caught
-    code = "import sys, firmware.screens\nprint('\\n'.join(sys.modules))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert {"PIL.Image", "firmware.screens", "hw.glyphs"} <= set(_heavy(done.stdout.split()))
+    assert {"PIL.Image", "firmware.screens", "hw.glyphs"} <= set(_heavy(listings[1]))
 
 
 def _mapped(pid: int) -> set[str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import socket
 import time
 
-import httpx
 
+from tests.web import fetch
 from tests.web.server import Server
 from web import app as web_app
 from web import serve
@@ -38,13 +38,13 @@ def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_pa
         try:
             for sock in streams:
                 assert _read_head(sock).startswith(b"HTTP/1.1 200")
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 20  # (a loaded machine takes its time)
             while s.hub.streams < 200:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
             started = time.monotonic()
-            assert httpx.get(s.url + "/games", timeout=5).status_code == 200
-            assert time.monotonic() - started < 2.0
+            assert fetch.get(s.url + "/games", timeout=5).status_code == 200
+            assert time.monotonic() - started < 4.0  # a page stuck behind the streams: 5 s, the client's time-out
             game.play_on(events=1)  # a press that the box saves
             for sock in streams[:20]:  # every stream hears of it
                 sock.settimeout(10)
@@ -54,7 +54,7 @@ def test_200_open_event_streams_are_held_and_the_pages_still_answer(game, tmp_pa
         finally:
             for sock in streams:
                 sock.close()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 10
         while s.hub.streams:  # closed tabs free their places at once
             assert time.monotonic() < deadline, f"{s.hub.streams} streams still held"
             time.sleep(0.02)
@@ -67,9 +67,9 @@ def test_streams_past_the_cap_are_refused_and_the_page_polls(game, tmp_path, mon
         try:
             for sock in held:
                 assert _read_head(sock).startswith(b"HTTP/1.1 200")
-            refused = httpx.get(s.url + "/events", timeout=5)
+            refused = fetch.get(s.url + "/events", timeout=5)
             assert refused.status_code == 503 and refused.headers["retry-after"] == "5"
-            assert httpx.get(s.url + "/now.json", timeout=5).json()["html"].startswith('<div id="game"')
+            assert fetch.get(s.url + "/now.json", timeout=5).json()["html"].startswith('<div id="game"')
         finally:
             for sock in held:
                 sock.close()
@@ -83,8 +83,8 @@ def test_a_client_that_never_finishes_its_request_is_dropped(game, tmp_path, mon
         idle = socket.create_connection(("127.0.0.1", s.port), timeout=5)  # says nothing at all
         started = time.monotonic()
         assert slow.recv(100) == b"" and idle.recv(100) == b""  # closed by the server
-        assert time.monotonic() - started < 3
-        assert httpx.get(s.url + "/", timeout=5).status_code == 200
+        assert time.monotonic() - started < 4.5  # not dropped: the recv times out at 5 s
+        assert fetch.get(s.url + "/", timeout=5).status_code == 200
         slow.close()
         idle.close()
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 
 from web import board
 
+from tests.web import fetch
 from tests.kit.rig import Rig
 from tests.web.server import Server
 
@@ -27,10 +27,10 @@ def board_marks(html: str) -> dict[int, set[str]]:
     return found
 
 
-@pytest.fixture
-def blue_first(tmp_path):
-    """A game where Blue sits first and Red second (the palette's order is Red, Blue, ...), under way."""
-    rig = Rig(tmp_path, names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11, rest=1.0)
+@pytest.fixture(scope="module")
+def blue_first(tmp_path_factory):
+    """A game where Blue sits first and Red second (the palette's order is Red, Blue, ...), under way; only read."""
+    rig = Rig(tmp_path_factory.mktemp("blue"), names=("Ann", "Bo"), colours=("Blue", "Red"), seed=11, rest=1.0)
     rig.play_on(presses=40)
     yield rig
     rig.close()
@@ -40,7 +40,7 @@ def test_the_live_page_draws_each_colour_with_the_boxs_symbol(blue_first):
     box_marks = blue_first.box.app.marks()  # what the box's screens draw, seat by seat
     assert box_marks == (1, 0)  # Blue's symbol (the hollow square) though it sits first
     with Server(blue_first.state_dir) as server:
-        page = httpx.get(server.url + "/?lang=en", timeout=10).text
+        page = fetch.get(server.url + "/?lang=en", timeout=10).text
     expected = {seat: board.MARKS[mark] for seat, mark in enumerate(box_marks)}
     assert player_marks(page) == expected == {0: "□", 1: "■"}
     on_board = board_marks(page)
@@ -51,7 +51,7 @@ def test_the_live_page_draws_each_colour_with_the_boxs_symbol(blue_first):
 
 def test_the_replay_draws_each_colour_with_the_boxs_symbol(blue_first):
     with Server(blue_first.state_dir) as server:
-        page = httpx.get(server.url + "/games/1?lang=en", timeout=10).text
+        page = fetch.get(server.url + "/games/1?lang=en", timeout=10).text
     assert player_marks(page) == {0: "□", 1: "■"}
     assert all(marks == {"□" if seat == 0 else "■"} for seat, marks in board_marks(page).items())
     assert board_marks(page)
@@ -63,7 +63,7 @@ def test_a_colour_keeps_its_symbol_from_game_to_game(tmp_path):
     try:
         rig.play_on(presses=40)
         with Server(tmp_path) as server:
-            page = httpx.get(server.url + "/?lang=en", timeout=10).text
+            page = fetch.get(server.url + "/?lang=en", timeout=10).text
         assert player_marks(page) == {0: "■", 1: "□"}
     finally:
         rig.close()

@@ -8,16 +8,17 @@ import logging
 import re
 import socket
 import sqlite3
+import threading
 import time
 
-import httpx
 
+from tests.web import fetch
 from tests.kit.rig import Rig
 from tests.web.server import Server
 
 
 def get(server, path, **kw):
-    return httpx.get(server.url + path, timeout=10, **kw)
+    return fetch.get(server.url + path, timeout=10, **kw)
 
 
 def _damaged_store(tmp_path):
@@ -42,7 +43,7 @@ def test_a_damaged_game_is_logged_once_not_at_every_page_view(tmp_path, caplog):
 
 
 def test_the_language_chosen_is_kept_on_the_next_page(game, tmp_path):
-    with Server(tmp_path) as s, httpx.Client(base_url=s.url, timeout=10) as phone:
+    with Server(tmp_path) as s, fetch.client(base_url=s.url, timeout=10) as phone:
         assert 'lang="ja"' in phone.get("/?lang=ja").text
         history = phone.get("/games")  # the tap on 履歴: no ?lang= in its link
         assert history.status_code == 200 and '<html lang="ja"' in history.text
@@ -129,7 +130,7 @@ def test_a_page_from_before_a_restart_is_sent_the_game_as_it_is_now(box, tmp_pat
         now = get(s, "/now.json").json()
         assert str(now["v"]) != old  # a version never used before
         head = f"?lang=en&v={old} HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {old}".encode()
-        event = _first_event(port, head, 3.0)  # the page's EventSource reconnecting
+        event = _first_event(port, head, 15.0)  # the page's EventSource reconnecting
         assert event is not None and event["html"] == now["html"]
         # a page that has the current game is not sent it again (its Last-Event-ID honoured)
         head = f"?lang=en&v=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {now['v']}".encode()
@@ -156,7 +157,7 @@ def test_one_client_holding_hundreds_of_streams_and_slow_requests_does_not_take_
             time.sleep(0.5)
             assert s.hub.streams <= 16  # one address's share
             answers = [get(s, path).status_code for _ in range(10) for path in ("/", "/now.json")]
-            with httpx.stream("GET", s.url + "/events", timeout=5) as stream:
+            with fetch.stream("GET", s.url + "/events", timeout=5) as stream:
                 answers.append(stream.status_code)
             assert answers == [200] * len(answers), answers
         finally:
@@ -201,27 +202,31 @@ def test_history_reads_never_hold_up_the_live_page(game, tmp_path, monkeypatch):
     from firmware.store.reads import Reads
 
     real = Reads.games
+    measured = threading.Event()
 
     def slow_games(self, limit=None, **kw):
         if limit is not None and limit > 1:  # the history's listing (the live game reads one at most)
-            time.sleep(2.0)  # a deep page on a slow card
+            measured.wait(10.0)  # a deep page on a slow card, until the live page has been timed
         return real(self, limit, **kw)
 
     monkeypatch.setattr(Reads, "games", slow_games)
     with Server(tmp_path) as s:
         get(s, "/now.json")
-        with httpx.Client(base_url=s.url, timeout=30) as other:  # they take their turns: 8 s for the last
+        with fetch.client(base_url=s.url, timeout=60) as other:  # they take their turns
             import concurrent.futures
 
             with concurrent.futures.ThreadPoolExecutor(4) as pool:
                 deep = [pool.submit(other.get, "/games") for _ in range(4)]
                 time.sleep(0.3)
-                started = time.monotonic()
-                assert get(s, "/now.json").status_code == 200 and get(s, "/").status_code == 200
-                took = time.monotonic() - started
+                try:
+                    started = time.monotonic()
+                    assert get(s, "/now.json").status_code == 200 and get(s, "/").status_code == 200
+                    took = time.monotonic() - started
+                finally:
+                    measured.set()  # the slow reads end now, not 10 s each later
                 for f in deep:
-                    f.result()
-        assert took < 1.0, took  # behind them: 1.7 s
+                    assert f.result().status_code == 200
+        assert took < 3.0, took  # behind them: 9.7 s at least
 
 
 def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tmp_path):
@@ -238,7 +243,37 @@ def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tm
             data = b""
             while b"event: live" not in data:
                 data += sock.recv(65536)
-            assert time.monotonic() - pressed < 1.0
+            assert time.monotonic() - pressed < 5.0  # (a loaded machine is slow; the query is 10 s away)
+
+
+def test_a_commit_that_shows_a_moment_after_the_files_moved_still_reaches_the_page(game, tmp_path, monkeypatch):
+    """On a slow card a commit's pages are in the WAL (its stat moved) a few hundred ms before its fsync ends and
+    it shows (1 s here): the watcher asks again until it does, not only a few glances on (then the next query)."""
+    from web.reader import Reader
+
+    real, first_seen = Reader.token, {}
+
+    def late(self):  # each new token is seen only 1 s after the store has it
+        token = real(self)
+        seen = first_seen.setdefault(token, time.monotonic())
+        if time.monotonic() - seen < 1.0:
+            return list(first_seen)[-2]
+        return token
+
+    with Server(tmp_path, poll=10.0) as s:
+        first_seen[s.hub._token] = time.monotonic() - 10  # the game as the page has it
+        monkeypatch.setattr(Reader, "token", late)
+        with socket.create_connection(("127.0.0.1", s.port), timeout=15) as sock:
+            sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            pressed = time.monotonic()
+            game.play_on(events=1)
+            data = b""
+            while b"event: live" not in data:
+                data += sock.recv(65536)
+            assert time.monotonic() - pressed < 5.0  # (the query is 10 s away)
 
 
 def test_one_press_is_one_update(game, tmp_path):
@@ -251,10 +286,14 @@ def test_one_press_is_one_update(game, tmp_path):
             while b"event: live" not in data:
                 data += sock.recv(65536)
             counts = []
+            sock.settimeout(0.1)
             for _ in range(5):
                 game.play_on(events=1)
-                data, deadline = b"", time.monotonic() + 0.6
-                sock.settimeout(0.1)
+                data, first = b"", time.monotonic() + 5  # the update, loaded or not (the query: 10 s) ...
+                while b"event: live" not in data and time.monotonic() < first:
+                    with contextlib.suppress(socket.timeout):
+                        data += sock.recv(65536)
+                deadline = time.monotonic() + 0.6  # ... then 0.6 s more for a second one
                 while time.monotonic() < deadline:
                     with contextlib.suppress(socket.timeout):
                         data += sock.recv(65536)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import sqlite3
 
-import httpx
 
 import firmware.store.reads as reads
 from benchmarks.store import fill_history
+from tests.web import fetch
 from tests.web.server import Server
 from web.reader import Reader
 from web.sweep import Sweep
@@ -34,7 +34,7 @@ def test_a_deep_page_replays_no_game_once_the_sweep_has_passed(tmp_path, monkeyp
     monkeypatch.setattr(reads, "replay_rows", lambda *a: replays.append(a[0]["id"]) or real(*a))
     with Server(tmp_path) as s:  # started: its background work done
         replays.clear()
-        page = httpx.get(s.url + "/games?page=3", timeout=10)
+        page = fetch.get(s.url + "/games?page=3", timeout=10)
         assert page.status_code == 200 and replays == []
         row = re.search(r'<tr data-game="2" class="st-damaged">(.*?)</tr>', page.text)
         assert row is not None and "game 2, event 3" in row.group(1)
@@ -64,7 +64,7 @@ def test_the_pager_goes_by_key_both_ways_and_an_old_page_link_still_answers(tmp_
 
     monkeypatch.setattr(history, "PAGE_SIZE", 4)
     fill_history(tmp_path, 10)  # pages of 4, 4 and 2
-    with Server(tmp_path) as s, httpx.Client(base_url=s.url, timeout=10) as client:  # one client: each is slow to make
+    with Server(tmp_path) as s, fetch.client(base_url=s.url, timeout=10) as client:  # one client: each is slow to make
         walked, hrefs, path = [], [], "/games"
         offsets = []
         real = history.first_id
