@@ -88,51 +88,26 @@ def _part(job):
 
 def iter_results(kinds, games: int, seed: int, rules=None, max_turns: int = 500, rotate: bool = False,
                  workers: int = 1):
-    """Every game's result, in game order, as a stream: only a few chunks are ever in flight."""
+    """Every game's result, in game order, as a stream: only a few chunks are ever in flight.
+
+    With worker processes, a Ctrl-C is noted and raised (KeyboardInterrupt, the workers killed) when
+    the stream is next read, or within a twentieth of a second while it waits for them
+    (firmware.commands.workers).
+    """
     jobs = ((kinds, seed, s, min(s + CHUNK, games), rules, max_turns, rotate) for s in range(0, games, CHUNK))
     if workers <= 1 or games <= CHUNK:
         for job in jobs:
             yield from _part(job)
         return
-    import itertools
     import multiprocessing
 
+    from firmware.commands.workers import ordered
+
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with _born_ignoring_ctrl_c():
-        pool = context.Pool(workers, initializer=_ignore_ctrl_c)
-    with pool:
-        # Pool.imap would queue every job at once; a window of jobs keeps memory flat.
-        while window := list(itertools.islice(jobs, 4 * workers)):
-            for part in pool.imap(_part, window):  # in order: the summary does not depend on scheduling
-                yield from part
-
-
-@contextlib.contextmanager
-def _born_ignoring_ctrl_c():
-    """Ctrl-C ignored while the workers are forked, so none is born able to die of it.
-
-    A worker forked a moment before a Ctrl-C, and not yet in its initializer, used to die of the
-    KeyboardInterrupt; the pool then never stopped. Forked workers inherit the ignoring; the parent's
-    own Ctrl-C comes back at once (off the main thread, where signals cannot be set, nothing changes).
-    """
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _ignore_ctrl_c() -> None:
-    """In a worker: Ctrl-C is for the parent, which stops the pool (no traceback from each worker)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A few chunks a worker in flight keep memory flat; in order: the summary does not depend on scheduling.
+    with contextlib.closing(ordered(_part, jobs, workers, context, window=4 * workers)) as parts:
+        for part in parts:
+            yield from part
 
 
 def run_series(kinds, games: int, seed: int, rules=None, max_turns: int = 500, rotate: bool = False,

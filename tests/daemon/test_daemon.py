@@ -1,6 +1,5 @@
 """End to end: the daemon driven through gpiozero's mock pins, a fake display and a real store."""
 
-import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +11,7 @@ from firmware import ui, views
 from firmware.config import GameConfig
 from firmware.screens import render
 from firmware.store import Store
+from tests.kit.ramdir import ram_tempdir
 from tests.kit.rig import Rig
 from tests.kit.saved import SavedBeforeShown
 
@@ -205,7 +205,7 @@ def test_daemon_pin_storm_never_crashes_or_loses_an_event(seed, actions):
 
     Every frame of the storm is checked against the store as it is shown (saved before shown).
     """
-    with tempfile.TemporaryDirectory() as tmp:
+    with ram_tempdir() as tmp:  # a store per example: its fsyncs in memory
         display = SavedBeforeShown(Path(tmp))
         r = Rig(Path(tmp), seed=seed, display=display)
         display.watch(r.box)

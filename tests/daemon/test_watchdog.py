@@ -116,8 +116,7 @@ class Child:
     def stop(self) -> None:
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.write("q\n")
-                self.proc.stdin.flush()
+                self.proc.stdin.close()  # the end of input quits at once, whatever the screen ("q" only asks)
                 self.proc.wait(10)
             except (OSError, subprocess.TimeoutExpired):
                 self.proc.kill()

@@ -1,0 +1,48 @@
+"""Test directories in memory (/dev/shm) for tests whose real store commits on every event.
+
+The store commits each event with ``synchronous=FULL`` (an fsync), as it must on the box's card.
+Under /tmp on this machine's virtual disk, shared with a QEMU guest, those fsyncs were most of
+what the daemon's tests waited for (tests/daemon/test_saved_before_shown.py and test_daemon.py:
+61 s on disk, 39 s in memory, the same checks). SQLite in memory runs the same code, fsync
+included; what no test here can check either way is a card losing its power.
+
+``ram_tmp_path`` is a drop-in ``tmp_path`` (a conftest imports it under that name): a fresh
+directory per test, removed after it, or pytest's own tmp_path where /dev/shm is not writable.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+SHM = Path("/dev/shm")
+
+
+def ram_base() -> Path | None:
+    """/dev/shm when it is a writable directory (Linux), else None."""
+    return SHM if SHM.is_dir() and os.access(SHM, os.W_OK | os.X_OK) else None
+
+
+def ram_tempdir(prefix: str = "cantstop-test-") -> tempfile.TemporaryDirectory:
+    """A ``tempfile.TemporaryDirectory`` in memory where it can be (tests that make one per example)."""
+    base = ram_base()
+    return tempfile.TemporaryDirectory(prefix=prefix, dir=None if base is None else str(base))
+
+
+@pytest.fixture
+def ram_tmp_path(request, tmp_path_factory):
+    base = ram_base()
+    if base is None:
+        yield tmp_path_factory.mktemp(re.sub(r"\W", "_", request.node.name)[:30], numbered=True)
+        return
+    path = Path(tempfile.mkdtemp(prefix="cantstop-" + re.sub(r"\W", "_", request.node.name)[:30] + "-",
+                                 dir=base))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
