@@ -197,6 +197,16 @@ def test_the_checks_step_runs_last_in_the_initramfs():
     assert "overlay" in extras.STEP and "i2c-dev" not in extras.STEP + extras.MODULES_DROPIN
 
 
+def test_the_checks_modules_load_by_path_with_no_depmod_before_udevs_coldplug():
+    """A depmod -a of the card's module tree in the emulator outlasted the devices' 90 s: emergency mode."""
+    dropin = extras.MODULES_DROPIN.format(extra=extras.EXTRA.format(version="6.1.0-50-arm64"))
+    script = extras.sim_board_script("6.1.0-50-arm64")
+    assert "depmod" not in dropin + script and "modprobe" not in dropin + script
+    assert "insmod /usr/lib/modules/6.1.0-50-arm64/extra/i2c-sink.ko" in dropin
+    assert "insmod /usr/lib/modules/6.1.0-50-arm64/extra/gpio-sim.ko" in script
+    assert "pi-header" in script and "num_lines" in script  # the rest of the board as boot-check makes it
+
+
 def test_both_targets_list_the_packages_they_install_on_a_fresh_machine():
     build = set(hosttools.packages(hosttools.BUILD))
     assert {"debootstrap", "qemu-user-static", "dosfstools", "mtools", "fdisk", "bmap-tools", "xz-utils",
