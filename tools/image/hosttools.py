@@ -10,6 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tools.bootcheck import image as bootcheck_image
+
 # A program the build runs -> the Debian package that has it.
 BUILD = {
     "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static", "mkfs.ext4": "e2fsprogs",
@@ -23,8 +25,9 @@ CHECK = {
     "sfdisk": "fdisk", "xz": "xz-utils", "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
     "mkfs.ext4": "e2fsprogs", "git": "git",
 }
-# Files that no program names: the kernel's source (gpio-sim) and QEMU's network ROMs.
-CHECK_FILES = {"/usr/src/linux-source-6.1.tar.xz": "linux-source-6.1", "/usr/share/qemu/efi-virtio.rom": "ipxe-qemu"}
+# Files that no program names: the kernel's source (gpio-sim) and QEMU's network ROMs, the same
+# as boot-check's (its list once named the ROM where Debian does not put it, so it installed again at each run).
+CHECK_FILES = dict(bootcheck_image.HOST_FILES)
 
 
 def packages(tools: dict[str, str], files: dict[str, str] | None = None) -> list[str]:
