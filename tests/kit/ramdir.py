@@ -23,9 +23,17 @@ import pytest
 SHM = Path("/dev/shm")
 
 
+#: /dev/shm is used only with this much free: a container's is often 64 MB, and a test's store
+#: (10,000 games, a 50 MB cell) would not fit there.
+MIN_FREE = 2 * 1024**3
+
+
 def ram_base() -> Path | None:
-    """/dev/shm when it is a writable directory (Linux), else None."""
-    return SHM if SHM.is_dir() and os.access(SHM, os.W_OK | os.X_OK) else None
+    """/dev/shm when it is a writable directory (Linux) with MIN_FREE bytes free, else None."""
+    if not (SHM.is_dir() and os.access(SHM, os.W_OK | os.X_OK)):
+        return None
+    room = os.statvfs(SHM)
+    return SHM if room.f_bavail * room.f_frsize >= MIN_FREE else None
 
 
 def ram_tempdir(prefix: str = "cantstop-test-") -> tempfile.TemporaryDirectory:
