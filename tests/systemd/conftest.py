@@ -34,12 +34,12 @@ def _python3_directly(python3_itself, monkeypatch):
 
 @pytest.fixture
 def apt_knows(tmp_path, monkeypatch):
-    """A stand-in apt-cache (APT_CACHE) offering the packages listed in the returned file."""
+    """A stand-in apt-cache (APT_CACHE) offering the packages listed in the returned file (asked one or several at once)."""
     known = tmp_path / "apt-known"
     known.write_text("\n".join(RPI_OS_PACKAGES) + "\n")
     fake = tmp_path / "apt-cache"
-    fake.write_text(f'#!{BASH}\n[ "$1" = policy ] || exit 1\necho "$2:"\necho "  Installed: (none)"\n'
-                    f'if grep -qx "$2" {known}; then echo "  Candidate: 1.0-1"; else echo "  Candidate: (none)"; fi\n')
+    fake.write_text(f'#!{BASH}\n[ "$1" = policy ] || exit 1\nshift\nfor p in "$@"; do\necho "$p:"\necho "  Installed: (none)"\n'
+                    f'if grep -qx "$p" {known}; then echo "  Candidate: 1.0-1"; else echo "  Candidate: (none)"; fi\ndone\n')
     fake.chmod(0o755)
     monkeypatch.setenv("APT_CACHE", str(fake))
     return known
