@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 
 import pytest
 
 from tests.kit.deploykit import BASH, RPI_OS_PACKAGES
+
+
+@pytest.fixture(autouse=True)
+def _no_log_handler_left_behind():
+    """run_box sets the box's log up as the journal reads it: logging.basicConfig(force=True) on the
+    standard error of the moment, in a test a capture that closes after it. Left on the root logger,
+    that handler made every later test in the process that logs print '--- Logging error ---' into
+    its own standard error (14 store and command tests failed when run after these in one process)."""
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    yield
+    for handler in root.handlers[:]:
+        if type(handler) is logging.StreamHandler and handler not in before:
+            root.removeHandler(handler)
+    root.setLevel(level)
 
 
 @pytest.fixture(scope="session")
