@@ -19,7 +19,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@
 
 # `make run SIZE=128x32` tries another panel size (as [display] size in the config).

@@ -209,14 +209,21 @@ if [ "$have_apt" -eq 1 ] && apt_lists_missing; then
     say "fetching the package lists (apt-get update)"
     quiet_system_step apt-get update
 fi
-wheels=()
+# Where each native module comes from (platform.sh, NATIVE_MODULES): present, apt or a wheel.
+wheels=() present=() asked=()
+for entry in "${NATIVE_MODULES[@]}"; do
+    if python_has "${entry%%:*}"; then present+=("${entry%%:*}"); else asked+=("${entry#*:}"); fi
+done
+[ "${#asked[@]}" -eq 0 ] || apt_ask "${asked[@]}"  # one question to apt for all of them
 for entry in "${NATIVE_MODULES[@]}"; do
     module=${entry%%:*} package=${entry#*:}
-    case $(module_source "$module" "$package") in
-        present) say "$module: already installed" ;;
-        apt) apt_wanted+=("$package"); say "$module: from the distribution ($package)" ;;
-        *) wheels+=("$module"); say "$module: $(os_name) has no $package; a binary wheel from the package index" ;;
-    esac
+    if [[ " ${present[*]} " == *" $module "* ]]; then
+        say "$module: already installed"
+    elif apt_has "$package"; then
+        apt_wanted+=("$package"); say "$module: from the distribution ($package)"
+    else
+        wheels+=("$module"); say "$module: $(os_name) has no $package; a binary wheel from the package index"
+    fi
 done
 if [ "${#apt_wanted[@]}" -gt 0 ]; then
     [ "$have_apt" -eq 1 ] || fail "no apt-get here: install ${apt_wanted[*]} with this system's package manager, then run this again"

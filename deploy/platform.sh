@@ -27,13 +27,21 @@ os_name() {
     )
 }
 
-# Does the distribution's archive offer PACKAGE (apt knows a candidate)?
-# (The whole answer first: grep -q in a pipe would quit early and, under
-# pipefail, apt-cache's SIGPIPE would read as "no".)
+# What apt knows of PACKAGES, asked once for all of them: each apt-cache call loads apt's
+# whole cache (a second of CPU where there is no pkgcache.bin, more on a Pi Zero). The
+# answer is kept in APT_POLICY for apt_has. (The whole answer first: grep -q in a pipe
+# would quit early and, under pipefail, apt-cache's SIGPIPE would read as "no".)
+APT_POLICY=
+apt_ask() {
+    APT_POLICY=$("${APT_CACHE:-apt-cache}" policy "$@" 2>/dev/null) || APT_POLICY=
+}
+
+# Does the distribution's archive offer PACKAGE (apt knows a candidate)? Read from
+# the answer of apt_ask, whose lines are grouped under a "PACKAGE:" line each.
 apt_has() {
-    local answer
-    answer=$("${APT_CACHE:-apt-cache}" policy "$1" 2>/dev/null) || return 1
-    grep -Eq '^[[:space:]]*Candidate: [^(]' <<<"$answer"
+    awk -v head="$1:" '/^[^[:space:]]/ { inside = ($0 == head) }
+        inside && /^[[:space:]]*Candidate: [^(]/ { found = 1 }
+        END { exit !found }' <<<"$APT_POLICY"
 }
 
 # Has apt never fetched its package lists (a fresh image or chroot)?
@@ -43,14 +51,6 @@ apt_lists_missing() {
 
 python_has() {
     [ "$REAL" -eq 1 ] && "$PYTHON" -c "import $1" 2>/dev/null
-}
-
-# Where MODULE comes from: present, apt or wheel (see NATIVE_MODULES).
-module_source() {
-    if python_has "$1"; then echo present
-    elif apt_has "$2"; then echo apt
-    else echo wheel
-    fi
 }
 
 # Is systemd running this system (and so can start the service now)? Not

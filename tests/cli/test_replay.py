@@ -3,6 +3,11 @@
 On success it prints the state view as one JSON line; on any bad input it
 exits 2 with nothing on stdout and exactly one line on stderr that names the
 problem (``event N: ...`` for an event) and never a traceback.
+
+Every view, standard input and the file errors go through the real script; each of the
+50-odd kinds of bad record goes through the command's main() in this process (its
+exit code, its two streams: 0.15 s of CPU less a case), and a few kinds of each sort
+(JSON, schema, an event the rules refuse) through the real script as well.
 """
 
 import json
@@ -23,6 +28,18 @@ COMMAND = [_script] if _script else [sys.executable, "-m", "firmware.commands.cl
 def replay(arg: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([*COMMAND, "replay", arg], input=stdin if stdin is not None else b"",
                           capture_output=True, timeout=60)
+
+
+def replay_in_process(arg: str, capsysbinary) -> subprocess.CompletedProcess:
+    """The same command line, run by the console script's main() here: its code and its two streams."""
+    from firmware.commands.cli import main
+
+    try:
+        code = main(["replay", arg])
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsysbinary.readouterr()
+    return subprocess.CompletedProcess(["replay", arg], code, out, err)
 
 
 def ordered(text):
@@ -184,7 +201,21 @@ ERRORS = {
 
 
 @pytest.mark.parametrize("data, words, event", ERRORS.values(), ids=ERRORS.keys())
-def test_replay_error_is_one_line_naming_the_problem(tmp_path, data, words, event):
+def test_replay_error_is_one_line_naming_the_problem(tmp_path, capsysbinary, data, words, event):
+    path = tmp_path / "game.json"
+    path.write_bytes(data)
+    assert_one_line_error(replay_in_process(str(path), capsysbinary), *words, event=event)
+
+
+# The real script, for a few of each sort: JSON (and the deepest nesting, on a process's own stack),
+# the schema, an event's shape, an event the rules refuse.
+REAL_PROCESS = ["not-json", "nested-too-deeply", "bad-utf8", "players-too-many", "rules-unknown-key",
+                "roll-a-bool", "illegal-move-double-past-top", "roll-after-the-win", "risky-stop-on-a-marker"]
+
+
+@pytest.mark.parametrize("kind", REAL_PROCESS)
+def test_replay_error_is_one_line_naming_the_problem_from_the_real_script(tmp_path, kind):
+    data, words, event = ERRORS[kind]
     path = tmp_path / "game.json"
     path.write_bytes(data)
     assert_one_line_error(replay(str(path)), *words, event=event)

@@ -32,13 +32,28 @@ def test_deploy_install_reads_apt_caches_whole_answer(root, tmp_path, monkeypatc
     grep -q in a pipe quit at the Candidate line, apt-cache died of SIGPIPE, and
     under pipefail every package read as missing."""
     long = tmp_path / "apt-cache-long"
-    long.write_text(f'#!{BASH}\necho "$2:"\necho "  Candidate: 1.0-1"\n'
-                    f'for i in $(seq 20000); do echo "     1.0-$i 500 http://deb.debian.org/debian bookworm/main"; done\n')
+    long.write_text(f'#!{BASH}\nshift\nfor p in "$@"; do\necho "$p:"\necho "  Candidate: 1.0-1"\n'
+                    'seq -f "     1.0-%g 500 http://deb.debian.org/debian bookworm/main" 20000\ndone\n')
     long.chmod(0o755)
     monkeypatch.setenv("APT_CACHE", str(long))
     out = run(INSTALL, "--root", str(root)).stdout
     assert "lgpio: from the distribution (python3-lgpio)" in out
     assert "a binary wheel" not in out
+
+
+def test_deploy_install_asks_apt_once_for_every_native_module(root, apt_knows, tmp_path, monkeypatch):
+    """Each apt-cache call loads apt's whole cache (a second of CPU without a pkgcache.bin): one for all four."""
+    asked = tmp_path / "apt-asked"
+    logging = tmp_path / "apt-cache-logging"
+    logging.write_text(f'#!{BASH}\necho "$*" >> {asked}\nexec {os.environ["APT_CACHE"]} "$@"\n')
+    logging.chmod(0o755)
+    monkeypatch.setenv("APT_CACHE", str(logging))
+    apt_knows.write_text("python3-venv\npython3-spidev\npython3-cbor2\n")
+    out = run(INSTALL, "--root", str(root)).stdout
+    assert asked.read_text().splitlines() == ["policy python3-lgpio python3-spidev python3-pil python3-cbor2"]
+    assert "spidev: from the distribution (python3-spidev)" in out and "cbor2: from the distribution (python3-cbor2)" in out
+    assert "lgpio: Debian GNU/Linux 12 (bookworm) has no python3-lgpio" in out
+    assert "PIL: Debian GNU/Linux 12 (bookworm) has no python3-pil" in out
 
 
 def test_deploy_install_names_an_unknown_system_without_os_release(root, apt_knows):
