@@ -9,12 +9,18 @@ examples at every run (hypothesis's ``derandomize``): CI is a gate, and a gate
 that passes or fails by the draw says nothing of the change it gates. A
 ``make test`` on a laptop keeps drawing new examples, which is how the fit
 tests find the next cut; the one it finds gets a named test.
+
+Every test's ``tmp_path`` is in memory (/dev/shm, where it is there with room;
+tests/kit/ramdir.py): the real stores commit with an fsync at every event, and
+on this machine's virtual disk those fsyncs were most of what the suite waited on.
 """
 
 import os
 
 import pytest
 from hypothesis import settings
+
+from tests.kit.ramdir import ram_tmp_path as tmp_path  # noqa: F401 - every test's directory in memory
 
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):

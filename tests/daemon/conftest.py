@@ -2,7 +2,6 @@
 
 import pytest
 
-from tests.kit.ramdir import ram_tmp_path as tmp_path  # noqa: F401 - each store's fsyncs in memory
 from tests.kit.rig import Rig
 
 

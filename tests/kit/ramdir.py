@@ -6,7 +6,7 @@ what the daemon's tests waited for (tests/daemon/test_saved_before_shown.py and 
 61 s on disk, 39 s in memory, the same checks). SQLite in memory runs the same code, fsync
 included; what no test here can check either way is a card losing its power.
 
-``ram_tmp_path`` is a drop-in ``tmp_path`` (a conftest imports it under that name): a fresh
+``ram_tmp_path`` is a drop-in ``tmp_path`` (tests/conftest.py imports it under that name, for every test): a fresh
 directory per test, removed after it, or pytest's own tmp_path where /dev/shm is not writable.
 """
 
