@@ -54,7 +54,7 @@ def test_wide_board_with_nobody_to_play_is_all_bright():
 
 def test_wide_highlight_is_a_grey_fill_under_lit_words():
     chosen = render(SAMPLES["dice_bot_chose"], WIDE)  # pairing A highlighted
-    cell = (play.LEFT - 2) // 3  # the pairings share the left column, the board beside them
+    cell = (play.LEFT - play.GAP - 2) // 3  # the pairings share the left column, the board beside them
     assert {GREY, 255} <= _levels(chosen, (0, 27, cell, 55))
     assert chosen.getpixel((1, 40)) == GREY  # the fill, where 128x64 would light the whole block
     assert _levels(chosen, (cell + 1, 27, 2 * cell + 1, 55)) == {0, 255}  # B is not highlighted
@@ -103,7 +103,8 @@ def test_wide_board_lights_the_players_squares_greys_the_rest():
 
 
 def test_wide_play_texts_stay_in_their_column_or_panel():
-    """The left column's texts end before the rule, the panel's start after it (the fit tests check overlaps)."""
+    """The left column's texts end GAP dark columns before the rule, the panel's start after it (the fit tests
+    check overlaps): the top bar's "round 1" once ran on into the column numbers as "round 12 3 4"."""
     from firmware.devtools.samples import SAMPLES_AT
     from hw.glyphs import text_width
 
@@ -111,7 +112,7 @@ def test_wide_play_texts_stay_in_their_column_or_panel():
         for name in (n for n in views if n.split("_")[0] in ("turn", "dice", "pick", "move")):
             for t in render_traced(views[name], WIDE).texts:
                 right = t.x + text_width(t.text, t.font)
-                assert right <= play.LEFT + 1 or t.x >= play.PANEL_X, (lang, name, t)
+                assert right <= play.LEFT - play.GAP + 1 or t.x >= play.PANEL_X, (lang, name, t)
 
 
 def test_wide_view_without_a_board_is_the_widened_128x64_screen():

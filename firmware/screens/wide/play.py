@@ -30,8 +30,9 @@ from .. import game
 from ..frame import legend
 from ..kit import BODY_TOP, Canvas, width_of
 
-LEFT = 132  # the left column's width: the 128x64 screen's, and a little room
-PANEL_X = LEFT + 2  # where the board's panel starts, right of a grey rule
+LEFT = 132  # where the grey rule stands: the 128x64 screen's width, and a little room
+GAP = 2  # dark columns between the left column's last ink and the rule: "round 1" never reads on into "2 3 4"
+PANEL_X = LEFT + 2  # where the board's panel starts, right of the rule
 PANEL = 256 - PANEL_X
 PITCH = 11  # a column's width on the panel: "12" in the small font is 10 pixels, then one dark
 BOTTOM = 53  # the bottom square's last row
@@ -64,15 +65,16 @@ def move(c: Canvas, v: MoveView) -> None:
 
 def _beside(c: Canvas, v: TurnView | DiceView | PickView | MoveView, paint_left: Callable[[Canvas], None]) -> None:
     """The left column painted by ``paint_left``, the board and legend right of it, and a grey rule between."""
-    left = Canvas(Layout(LEFT, c.height, c.layout.mode), v.lang)
+    left = Canvas(Layout(LEFT - GAP, c.height, c.layout.mode), v.lang)
     paint_left(left)
     panel = Canvas(Layout(PANEL, c.height, c.layout.mode), v.lang)
     board(panel, v.board)
     legend(panel, v.keys)
     c.image.paste(left.image, (0, 0))
     c.image.paste(panel.image, (PANEL_X, 0))
-    c.draw.line((LEFT, 0, LEFT, c.height - 1), fill=c.grey)  # keeps the status off the column numbers
-    c.draw.line((LEFT, 9, PANEL_X - 1, 9), fill=c.lit)  # the top bar's rule, unbroken
+    c.draw.line((LEFT, 10, LEFT, c.height - 1), fill=c.grey)
+    c.draw.line((LEFT, 0, LEFT, 9), fill=c.lit)  # lit in the top bar: the status and the column numbers apart
+    c.draw.line((LEFT - GAP, 9, PANEL_X - 1, 9), fill=c.lit)  # the top bar's rule, unbroken
     c.cuts += left.cuts + panel.cuts
     c.texts += left.texts + [t._replace(x=t.x + PANEL_X) for t in panel.texts]
 
