@@ -5,7 +5,6 @@ box (its dry run shows it), removed by uninstall.sh."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 from deploy import netstatus
 from firmware.daemon import network
 from tests.kit.deploykit import INSTALL, UNINSTALL, run
-from tests.systemd.test_systemd_unit import ANALYZE, KNOWN, every, one, parse_unit
+from tests.systemd.test_systemd_unit import ANALYZE, KNOWN, every, exposure, one, parse_unit, verify_file
 
 REPO = Path(__file__).resolve().parents[2]
 NET_UNIT = REPO / "systemd" / "cantstop-box-network.service"
@@ -69,12 +68,9 @@ def test_network_unit_verifies_and_rates_at_most_1_5(tmp_path):
     copy = tmp_path / NET_UNIT.name
     copy.write_text(NET_UNIT.read_text().replace(PROGRAM, str(REPO / "deploy/netstatus.py")).replace(
         "/usr/bin/python3", sys.executable))
-    done = subprocess.run([ANALYZE, "verify", str(copy)], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert (done.stdout + done.stderr).strip() == "" and done.returncode == 0, done.stdout + done.stderr
-    done = subprocess.run([ANALYZE, "security", "--offline=true", "--no-pager", str(copy)], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=60)
-    level = float(re.search(r"Overall exposure level for [\w.-]+: (\d+\.\d+)", done.stdout).group(1))
-    assert level <= MAX_EXPOSURE, done.stdout
+    assert verify_file(copy) == ""
+    level, _, rating = exposure(copy)
+    assert level <= MAX_EXPOSURE, (level, rating)
 
 
 def test_install_dry_run_shows_the_network_unit_and_uninstall_takes_it_away(root):

@@ -153,7 +153,12 @@ def verify(tmp_path, text: str) -> str:
     """systemd-analyze verify on a copy whose ExecStart exists here; its whole output."""
     copy = tmp_path / "cantstop-box.service"
     copy.write_text(text.replace(EXEC_START.split()[0], sys.executable, 1))
-    done = subprocess.run([ANALYZE, "verify", str(copy)], capture_output=True, text=True, cwd=tmp_path,
+    return verify_file(copy)
+
+
+def verify_file(copy: Path) -> str:
+    """systemd-analyze verify on a unit file (any of the box's, its programs pointed at ones that exist here)."""
+    done = subprocess.run([ANALYZE, "verify", str(copy)], capture_output=True, text=True, cwd=copy.parent,
                           timeout=60)
     return (done.stdout + done.stderr).strip() + ("" if done.returncode == 0 else f"\n(exit {done.returncode})")
 

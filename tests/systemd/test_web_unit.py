@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.kit.deploykit import CI_DEPS, INSTALL, UNINSTALL, add_tool, run
-from tests.systemd.test_systemd_unit import ANALYZE, KNOWN, every, one, parse_unit
+from tests.systemd.test_systemd_unit import ANALYZE, KNOWN, every, exposure, one, parse_unit, verify_file
 
 REPO = Path(__file__).resolve().parents[2]
 WEB_UNIT = REPO / "systemd" / "cantstop-box-web.service"
@@ -64,16 +64,12 @@ def test_the_boxs_own_unit_keeps_no_network():
 
 @pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed (deploy/ci-deps.sh installs it)")
 def test_web_unit_verifies_and_rates_at_most_2_5(tmp_path):
-    import re
 
     copy = tmp_path / "cantstop-box-web.service"
     copy.write_text(WEB_UNIT.read_text().replace(EXEC_START.split()[0], sys.executable, 1))
-    done = subprocess.run([ANALYZE, "verify", str(copy)], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert (done.stdout + done.stderr).strip() == "" and done.returncode == 0, done.stdout + done.stderr
-    done = subprocess.run([ANALYZE, "security", "--offline=true", "--no-pager", str(copy)], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=60)
-    level = float(re.search(r"Overall exposure level for [\w.-]+: (\d+\.\d+)", done.stdout).group(1))
-    assert level <= MAX_EXPOSURE, done.stdout
+    assert verify_file(copy) == ""
+    level, _, rating = exposure(copy)
+    assert level <= MAX_EXPOSURE, (level, rating)
 
 
 def _enable_web(root_dir: Path) -> None:
