@@ -369,3 +369,25 @@ def test_buttons_chip_missing_says_so(monkeypatch, tmp_path):
     with pytest.raises(ButtonError) as info:
         real_pin_factory()
     assert str(info.value) == f"GPIO backend unavailable: cannot open {node}: there is no such device"
+
+
+def test_buttons_a_pin_that_will_not_close_is_one_line_and_the_others_still_close(caplog):
+    """The boot check's journal: lgpio's 'GPIO busy' from one pin's close was a traceback as the box stopped."""
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    buttons = GpioButtons({"ROLL": 17, "STOP": 27}, lambda name, pressed: None, pin_factory=factory)
+    roll = buttons._buttons["ROLL"]
+    real_close = roll.close
+
+    def busy():
+        raise RuntimeError("GPIO busy")
+
+    roll.close = busy
+    with caplog.at_level("WARNING", logger="hw.buttons"):
+        buttons.close()  # no exception reaches the stopping daemon
+    assert ["button ROLL: its pin did not close: GPIO busy"] == [r.getMessage() for r in caplog.records]
+    assert factory.pin(27).function == "input" and buttons._buttons == {}
+    buttons.close()  # still safe twice
+    roll.close = real_close  # (its own release, for the garbage collector's close)
+    real_close()

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from firmware.cues import lamp_states  # the lamps a view lights, as the emulator's box lights them
+from firmware.daemon.network import STATUS as NETWORK_FILE  # where the network service writes for the box
 
 from . import image
 from .board import STORE, UNIT, Board, press_until, same
@@ -147,13 +148,24 @@ def check_bus_module(board: Board) -> None:
     conf = guest.sh(f"cat {BUS_MODULE_FILE} 2>/dev/null").stdout
     naming = guest.sh("grep -lsxE 'i2c[-_]dev' /etc/modules /etc/modules-load.d/*.conf /run/modules-load.d/*.conf "
                       "/usr/lib/modules-load.d/*.conf").stdout.split()
-    journal = guest.sh("journalctl -b --no-pager -o cat -u systemd-modules-load.service").stdout
+    # By its unit and by its name: early in the boot, before journald runs, systemd-modules-load logs to the
+    # kernel's buffer, and journald takes those lines in later without the unit (a run here missed them).
+    journal = guest.sh("journalctl -b --no-pager -o cat -u systemd-modules-load.service; "
+                       "journalctl -b --no-pager -o cat -t systemd-modules-load").stdout
     ok, detail = bus_module_at_boot(conf, naming, journal)
     bus = guest.run("/usr/bin/test", "-c", "/dev/i2c-1").returncode == 0
     now = board.bus_loaded_now
     board.report.add(P_BUS_MODULE, ok and bus and now, time.monotonic() - t,
                      detail + ("; /dev/i2c-1 there" if bus else "; no /dev/i2c-1")
                      + ("; loaded by the install before the reboot" if now else "; not loaded by the install itself"))
+
+
+def guest_network(board: Board) -> str | None:
+    """The booted box's network status (its menu's last row), for the emulator to show the same; None without one."""
+    try:
+        return board.guest.read(str(NETWORK_FILE)).decode("utf-8", "replace")
+    except Exception:  # no such file in the guest: the agent says so as an error
+        return None
 
 
 def peek(dice: list, presses: list[str], button: str) -> bool:
@@ -217,7 +229,7 @@ def check_buttons(board: Board) -> None:
     if record is None:
         report.add(P_BUTTONS, False, pressed_s, "no game to export after the presses")
         return
-    reference = Reference(box_settings(), rolls(record))
+    reference = Reference(box_settings(), rolls(record), network=guest_network(board))
     try:
         expected = [reference.screen]
         lit, kinds = [lamp_states(reference.box.last_view)], [type(reference.box.last_view).__name__]

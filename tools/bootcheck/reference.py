@@ -57,8 +57,9 @@ def _signals(into: list):
 class Reference:
     """The emulator's box, pressed as the booted one was; ``frames[i]`` is the screen after press i."""
 
-    def __init__(self, config, dice: Iterable[tuple[int, int, int, int]]) -> None:
-        """``config``: a settings file's path, or the settings already read (firmware.config.Config)."""
+    def __init__(self, config, dice: Iterable[tuple[int, int, int, int]], network: str | None = None) -> None:
+        """``config``: a settings file's path, or the settings already read (firmware.config.Config);
+        ``network``: the booted box's network status file (its menu's address row), read here as it reads it."""
         from firmware.config import load
         from firmware.store import Store
         from hw.fakes import FakeDisplay
@@ -80,6 +81,12 @@ class Reference:
         self.played: list[tuple] = []  # every melody the box's buzzer was given, in order
         self.box = _make_box()(cfg, self.display, self.store, None, dice=next_dice, signals=_signals(self.played))
         self.box.clock = lambda: self.now
+        if network is not None:
+            from firmware.daemon.network import NetworkWatch
+
+            status = self.state / "network.json"
+            status.write_text(network)
+            self.box.network = NetworkWatch(status, due=self.now)
         self.box.start()
 
     @property
