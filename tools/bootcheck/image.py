@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from tools.picheck.roots import MIRROR, Mounted, chroot, fresh, sh, stamp, trust_host_cas
+from tools.picheck.roots import kernel_version as roots_kernel_version
 
 CACHE = Path(os.environ.get("BOOT_CHECK_CACHE", "/var/cache/cantstop-boot-check"))
 HERE = Path(__file__).resolve().parent
@@ -179,10 +180,7 @@ def root_dir() -> Path:
 
 
 def kernel_version(root: Path) -> str:
-    found = sorted(p.name[len("vmlinuz-"):] for p in (root / "boot").glob("vmlinuz-*"))
-    if not found:
-        raise SystemExit(f"boot-check: no kernel in {root / 'boot'}")
-    return found[-1]
+    return roots_kernel_version(root, "boot-check")
 
 
 # -- headers and the two modules ---------------------------------------------------

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tools.picheck.check import fresh_clone, head_commit
 from tools.picheck.roots import MIRROR, Mounted, chroot, fresh, sh, stamp, trust_host_cas
+from tools.picheck.roots import kernel_version as roots_kernel_version
 
 from . import card
 
@@ -163,7 +164,4 @@ def installed_root(base: Path) -> Path:
 
 
 def kernel_version(root: Path) -> str:
-    found = sorted(p.name[len("vmlinuz-"):] for p in (root / "boot").glob("vmlinuz-*"))
-    if not found:
-        raise SystemExit(f"image: no kernel in {root / 'boot'}")
-    return found[-1]
+    return roots_kernel_version(root, "image")

@@ -257,3 +257,11 @@ def fresh(path: Path, recipe: str) -> bool:
 def stamp(path: Path, recipe: str) -> None:
     """Write down that the piece at ``path`` was built by ``recipe``, once it is whole."""
     path.with_name(path.name + ".recipe").write_text(recipe)
+
+
+def kernel_version(root: Path, who: str) -> str:
+    """The newest kernel a built root boots (its /boot/vmlinuz-*), for ``who``'s one-line error when none."""
+    found = sorted(p.name[len("vmlinuz-"):] for p in (root / "boot").glob("vmlinuz-*"))
+    if not found:
+        raise SystemExit(f"{who}: no kernel in {root / 'boot'}")
+    return found[-1]
