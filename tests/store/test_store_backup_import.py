@@ -61,6 +61,18 @@ def test_backup_while_a_box_writes_in_another_thread_is_consistent_and_opens(sta
             errors.append(err)
 
     monkeypatch.setattr(copies, "STEP_PAGES", 1)  # many small steps while the box writes between them
+    copy_pages, at_snapshot = copies._copy_pages, []
+
+    def copy_after_more_writes(source, dest, pages, pause):
+        # The backup's snapshot is taken: the box writes 20 more events before the pages are copied, so
+        # the copy is made while the store moves on, whatever the scheduler does.
+        at_snapshot.append(len(written))
+        wait_until = time.monotonic() + 30
+        while len(written) < at_snapshot[0] + 20 and not errors and time.monotonic() < wait_until:
+            time.sleep(0.001)
+        copy_pages(source, dest, pages, pause)
+
+    monkeypatch.setattr(copies, "_copy_pages", copy_after_more_writes)
     thread = threading.Thread(target=play)
     thread.start()
     deadline = time.monotonic() + 30
@@ -74,7 +86,7 @@ def test_backup_while_a_box_writes_in_another_thread_is_consistent_and_opens(sta
         stop.set()
         thread.join()
         box.close()
-    assert not errors and during > 20  # the box went on writing while the copy was made
+    assert not errors and during >= at_snapshot[0] + 20  # the box went on writing while the copy was made
     assert games == 21 and size == target.stat().st_size
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("copy")] == ["copy.sqlite3"]  # no -wal beside
     db = sqlite3.connect(target)
@@ -88,6 +100,7 @@ def test_backup_while_a_box_writes_in_another_thread_is_consistent_and_opens(sta
         kept = restored.game(game.id)
         assert kept.status == "open" and 0 < len(kept.events) <= len(events)
         assert list(kept.events) == events[:len(kept.events)]  # a prefix of what the box wrote: one moment
+        assert len(kept.events) <= at_snapshot[0] + 1  # that moment is the snapshot's, not the copy's end
         assert all(restored.game(g.id).status == "finished" for g in restored.games() if g.id != game.id)
 
 
