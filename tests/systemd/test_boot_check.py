@@ -122,11 +122,30 @@ def test_boot_check_table_lists_every_planned_check_and_marks_those_not_reached(
     report.add("active at boot", False, 61.0, "failed | exit 69")
     report.figure("power-on to READY=1", 41.26)
     report.figure("unit start to READY=1", None)
+    report.figure("bundle for aarch64", "11.5 MB")  # a figure already written out is kept as it is
     lines = boot_parse.table(report, ["install", "active at boot", "watchdog"])
     assert lines[2] == "| install | ok | 312 s | exit 0 |"
     assert lines[3] == "| active at boot | FAIL | 61 s | failed / exit 69 |"
     assert lines[4] == "| watchdog | not reached | - | |"
-    assert lines[-2:] == ["| power-on to READY=1 | 41.3 s |", "| unit start to READY=1 | - |"]
+    assert lines[-3:] == ["| power-on to READY=1 | 41.3 s |", "| unit start to READY=1 | - |",
+                          "| bundle for aarch64 | 11.5 MB |"]
+    assert not report.passed
+
+
+def test_boot_check_a_fault_in_the_checks_own_code_is_a_row_and_the_rows_before_it_stay(tmp_path):
+    from tools.bootcheck.check import check_fault
+    report = boot_parse.Report()
+    report.add("install", True, 312.4, "exit 0")
+    try:
+        f"{'11.5 MB':.1f}"
+    except ValueError as err:
+        check_fault(report, err, tmp_path)
+    lines = boot_parse.table(report, ["install", "watchdog"])
+    assert lines[2] == "| install | ok | 312 s | exit 0 |"
+    assert lines[3] == "| watchdog | not reached | - | |"
+    assert lines[4].startswith("| the check itself | FAIL | - | ValueError: Unknown format code 'f' for object of type "
+                               "'str' at test_boot_check.py:")
+    assert "Traceback (most recent call last)" in (tmp_path / "check-traceback.txt").read_text()
     assert not report.passed
 
 

@@ -27,6 +27,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 from tools.picheck.check import fresh_clone, head_commit
@@ -49,6 +50,17 @@ def clone_tarball() -> bytes:
         with tarfile.open(fileobj=out, mode="w:gz") as tar:
             tar.add(clone, arcname="cantstop-box")
         return out.getvalue()
+
+
+def check_fault(report: Report, err: Exception, workdir: Path) -> None:
+    """A fault in the check's own code (not the box's, not the guest's): a failed row that names it, its
+    traceback kept in ``workdir``, so the rows already run still make the table."""
+    kept = workdir / "check-traceback.txt"
+    kept.write_text("".join(traceback.format_exception(err)))
+    where = traceback.extract_tb(err.__traceback__)[-1]
+    report.add("the check itself", False, None,
+               f"{type(err).__name__}: {str(err)[:120]} at {Path(where.filename).name}:{where.lineno} (all of it: {kept})")
+    image.say(f"stopped by a fault in the check: {err} (traceback: {kept})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
         image.say(f"stopped: {err} (console: {workdir}/console.log.*)")
+    except Exception as err:  # a fault in the check itself: the rows so far still make the table
+        check_fault(report, err, workdir)
     finally:
         guest.cut_power()
     report.figure("the whole run", time.monotonic() - started)

@@ -136,8 +136,10 @@ class Report:
         self.checks.append(Check(name, bool(passed), seconds, detail))
         return bool(passed)
 
-    def figure(self, what: str, seconds: float | None) -> None:
-        self.figures.append((what, "-" if seconds is None else f"{seconds:.1f} s"))
+    def figure(self, what: str, value: float | str | None) -> None:
+        """A measured figure: seconds (shown to a tenth), a value already written out ("11.5 MB"), or None ("-")."""
+        shown = "-" if value is None else value if isinstance(value, str) else f"{value:.1f} s"
+        self.figures.append((what, shown))
 
     @property
     def passed(self) -> bool:

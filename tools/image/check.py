@@ -28,6 +28,7 @@ from pathlib import Path
 from tools.bootcheck import check_steps as steps
 from tools.bootcheck import image as bootcheck
 from tools.bootcheck.board import Board
+from tools.bootcheck.check import check_fault
 from tools.bootcheck.check_lamps import check_lamps_out, wire_lamps
 from tools.bootcheck.check_selftest import check_selftest
 from tools.bootcheck.guest import AgentError, Guest
@@ -240,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
         say(f"stopped: {err} (console: {work}/console.log.*)")
+    except Exception as err:  # a fault in the check itself: the rows so far still make the table
+        check_fault(report, err, work)
     finally:
         guest.cut_power()
     after = range_sha256(disk, root_part["start"], root_part["size"])
