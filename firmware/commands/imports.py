@@ -262,6 +262,10 @@ def _import(args, source: Path, backup: Backup | None, files: list[Path] | None)
         raise UsageError(f"{err} (the games imported before it are kept)") from None
     finally:
         store.close()
-    write_stdout(f"imported {importer.added} games into {state_dir}; refused {duplicates} already there "
+    write_stdout(f"imported {_games(importer.added)} into {state_dir}; refused {duplicates} already there "
                  f"and {illegal} not legal\n")
     return 2 if illegal or roster_refused is not None else 0
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"

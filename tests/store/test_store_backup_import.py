@@ -196,7 +196,7 @@ def test_import_refuses_an_illegal_record_with_one_line_and_keeps_the_others(tmp
     out = capsys.readouterr()
     assert out.err.count("\n") == 1 and out.err.startswith("cantstop-box import: b.json: refused: ")
     assert why in out.err and "Traceback" not in out.err
-    assert out.out == f"imported 1 games into {card}; refused 0 already there and 1 not legal\n"
+    assert out.out == f"imported 1 game into {card}; refused 0 already there and 1 not legal\n"
     assert len(_history(card, capsys)) == 1
 
 

@@ -125,7 +125,7 @@ def test_a_backup_cell_of_megabytes_is_refused_without_filling_the_memory(state_
         "65,536)",
         f"cantstop-box import: b.sqlite3, game 3: refused: event {_last(backup)}: too big to read (2,023 characters; "
         "at most 1,024)"]
-    assert done.stdout.startswith("imported 1 games")
+    assert done.stdout.startswith("imported 1 game")
     assert peak < 120, f"{peak:.0f} MB"  # the cell is never a Python string (SQLite reads it once to count it)
     with Store.open(tmp_path / "card", readonly=True) as store:
         assert len(store.game(1).meta["seats"]) == 2
