@@ -41,6 +41,9 @@ class Board:
         self.bus_loaded_now = False  # i2c-dev loaded by the install before the reboot
         self.controller = None
         self.seen = 0  # messages of this boot already played
+        # How the owner runs a command as root, and where they put a file: on a Pi OS install, the user pi
+        # with sudo; on the card image, root over SSH (it has no other login).
+        self.owner = "pi"
 
     # -- power --------------------------------------------------------------------
 
@@ -131,6 +134,16 @@ class Board:
 
     def as_pi(self, command: str, timeout: float = 600.0):
         return self.guest.run("/usr/sbin/runuser", "-l", "pi", "-c", command, timeout=timeout)
+
+    def as_owner_root(self, command: str, timeout: float = 600.0):
+        """``command`` as root, the way this box's owner gets there (sudo as pi, or root itself on the card)."""
+        if self.owner == "root":
+            return self.guest.run("/bin/sh", "-c", command, timeout=timeout)
+        return self.as_pi(f"sudo {command}", timeout=timeout)
+
+    @property
+    def owner_home(self) -> str:
+        return "/root" if self.owner == "root" else "/home/pi"
 
 
 def same(a, b) -> bool:

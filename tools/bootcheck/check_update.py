@@ -135,14 +135,14 @@ def current(board: Board) -> str:
 
 def update(board: Board, *args: str) -> tuple[int, str, float]:
     t = time.monotonic()
-    done = board.as_pi(f"sudo {UPDATE} {BOUND} {' '.join(args)}", timeout=UPDATE_WITHIN_S)
+    done = board.as_owner_root(f"{UPDATE} {BOUND} {' '.join(args)}", timeout=UPDATE_WITHIN_S)
     out = (done.stdout + done.stderr).strip()
     (board.workdir / "update.log").open("a").write(f"$ cantstop-box-update {' '.join(args)}\n{out}\n\n")
     return done.returncode, (out.splitlines() or ["no output"])[-1], time.monotonic() - t
 
 
 def send(board: Board, bundle: Path) -> str:
-    target = f"/home/pi/{bundle.name}"
+    target = f"{board.owner_home}/{bundle.name}"
     board.guest.write(target, bundle.read_bytes())
     return target
 

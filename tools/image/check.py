@@ -28,7 +28,9 @@ from pathlib import Path
 from tools.bootcheck import check_steps as steps
 from tools.bootcheck import image as bootcheck
 from tools.bootcheck.board import Board
-from tools.bootcheck.check import check_fault
+from tools.bootcheck.check import check_fault, clone_tarball
+from tools.bootcheck.check_update import PLANNED as UPDATE_ROWS
+from tools.bootcheck.check_update import Bundles, check_updates
 from tools.bootcheck.check_lamps import check_lamps_out, wire_lamps
 from tools.bootcheck.check_selftest import check_selftest
 from tools.bootcheck.guest import AgentError, Guest
@@ -48,8 +50,11 @@ C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, C_NEVER
     "root never written (game, power cuts)")
 PLANNED = [C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, steps.P_SETTINGS, steps.P_BOOT,
            steps.P_BUTTONS, steps.P_SCREENS, steps.P_LAMPS, steps.P_TONES, steps.P_EXPORT, steps.P_WATCHDOG,
-           steps.P_CUT_ROLL, steps.P_CUT_MOVE, steps.P_CUT_BOOT, steps.P_LAMPS_OUT, steps.P_SELFTEST, steps.P_JOURNAL,
-           steps.P_SECURITY, C_NEVER]
+           steps.P_CUT_ROLL, steps.P_CUT_MOVE, steps.P_CUT_BOOT, steps.P_LAMPS_OUT, steps.P_SELFTEST, *UPDATE_ROWS,
+           steps.P_JOURNAL, steps.P_SECURITY, C_NEVER]
+#: --only update: the card's own rows, the boot, then the update rows (issue 34: the releases on the data partition).
+PLANNED_UPDATE = [C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, steps.P_SETTINGS,
+                  steps.P_BOOT, *UPDATE_ROWS, steps.P_JOURNAL, steps.P_SECURITY, C_NEVER]
 
 
 def say(text: str) -> None:
@@ -170,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--image", help="the .img.xz (default build/image/cantstop-box-<version>-arm64.img.xz)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the logs in $IMAGE_CACHE/check")
+    parser.add_argument("--only", choices=["update"], help="only the card's rows, the boot and these rows")
     parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
     args = parser.parse_args(argv)
     if args.packages:
@@ -224,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     files = {"kernel": work / "vmlinuz", "initrd": initrd, "dtb": dtb, "disk": disk}
     guest = CardGuest(files, work, cmdline)
     board = Board(guest, report, b"", work, started)
+    board.owner = "root"  # the card's owner logs in as root (ssh.pub), with no sudo
+    bundles = Bundles(clone_tarball())  # the versions to update to, made here while the card boots
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
     try:
         first = steps.check_boot(board, C_FIRST)
@@ -232,11 +240,13 @@ def main(argv: list[str] | None = None) -> int:
             wire_lamps(board, steps.P_SETTINGS)
             guest.shut_down()
             if steps.check_boot(board):
-                steps.check_buttons(board)
-                steps.check_watchdog(board)
-                steps.check_power_cuts(board)
-                check_lamps_out(board, steps.P_LAMPS_OUT, steps.UNIT)
-                check_selftest(board, steps.P_SELFTEST)
+                if args.only != "update":
+                    steps.check_buttons(board)
+                    steps.check_watchdog(board)
+                    steps.check_power_cuts(board)
+                    check_lamps_out(board, steps.P_LAMPS_OUT, steps.UNIT)
+                    check_selftest(board, steps.P_SELFTEST)
+                check_updates(board, bundles)
             steps.check_journal(board)
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
@@ -245,11 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         check_fault(report, err, work)
     finally:
         guest.cut_power()
+        bundles.close()
     after = range_sha256(disk, root_part["start"], root_part["size"])
     report.add(C_NEVER, before == after and guest.boots > 1, None,
                f"sha256 {before[:12]} before, {after[:12]} after {guest.boots} boots")
     report.figure("the whole run", time.monotonic() - started)
-    lines = table(report, PLANNED)
+    lines = table(report, PLANNED_UPDATE if args.only == "update" else PLANNED)
     lines += ["", f"Added to the guest at run time (its RAM overlay, never the image): {extras.LISTED}; "
               f"on the copy's boot partition: {card.WIFI_FILE}, and the lamps and buzzer in {card.BOOT_SETTINGS}."]
     print("\n".join(lines))
