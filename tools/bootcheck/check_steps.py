@@ -133,9 +133,16 @@ def check_boot(board: Board, name: str = P_BOOT) -> bool:
     else:
         report.figure(f"{name}: power-on to READY=1", ready)
     why = ""
+    if state != "active":  # what the boot waits on, and its journal, kept for whoever reads the table
+        jobs = board.guest.sh("systemctl list-jobs --no-legend --no-pager").stdout.strip()
+        kept = board.workdir / f"boot-{board.guest.boots}-journal.txt"
+        kept.write_text(f"$ systemctl list-jobs\n{jobs}\n\n" + board.guest.sh(
+            "journalctl -b --no-pager -o short-monotonic | tail -n 400", timeout=180).stdout)
+        waiting = [line.split()[1] for line in jobs.splitlines() if len(line.split()) > 3 and line.split()[3] == "running"]
+        why = f"; jobs running: {', '.join(waiting[:4]) or 'none'} ({kept.name})"
     if restarts not in ("0", "?"):
         said = [line for line in journal.splitlines() if "cantstop-box[" in line]
-        why = f"; restarted {restarts}x at boot: {said[0].split(': ', 1)[-1][:120] if said else '?'}"
+        why += f"; restarted {restarts}x at boot: {said[0].split(': ', 1)[-1][:120] if said else '?'}"
     return report.add(name, state == "active" and restarts == "0", up + waited,
                       f"{state}; READY=1 {ready or 0:.1f} s, first frame {frame or 0:.1f} s after power-on" + why)
 
