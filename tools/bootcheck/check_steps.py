@@ -134,12 +134,18 @@ def check_boot(board: Board, name: str = P_BOOT) -> bool:
         report.figure(f"{name}: power-on to READY=1", ready)
     why = ""
     if state != "active":  # what the boot waits on, and its journal, kept for whoever reads the table
-        jobs = board.guest.sh("systemctl list-jobs --no-legend --no-pager").stdout.strip()
-        kept = board.workdir / f"boot-{board.guest.boots}-journal.txt"
-        kept.write_text(f"$ systemctl list-jobs\n{jobs}\n\n" + board.guest.sh(
-            "journalctl -b --no-pager -o short-monotonic | tail -n 400", timeout=180).stdout)
+        guest = board.guest
+        jobs = guest.sh("systemctl list-jobs --no-legend --no-pager").stdout.strip()
+        system = guest.sh("systemctl is-system-running").stdout.strip()
+        failed = guest.sh("systemctl --failed --no-legend --no-pager --plain").stdout.split("\n")
+        failed_units = [line.split()[0] for line in failed if line.strip()]
+        kept = board.workdir / f"boot-{guest.boots}-journal.txt"
+        kept.write_text(f"system: {system}\n$ systemctl list-jobs\n{jobs}\n$ systemctl --failed\n" + "\n".join(failed)
+                        + "\n\n" + guest.sh("systemctl status --no-pager cantstop-box; journalctl -b --no-pager "
+                                            "-o short-monotonic | grep -v qemu-ga | tail -n 600", timeout=180).stdout)
         waiting = [line.split()[1] for line in jobs.splitlines() if len(line.split()) > 3 and line.split()[3] == "running"]
-        why = f"; jobs running: {', '.join(waiting[:4]) or 'none'} ({kept.name})"
+        why = (f"; system {system}; failed: {', '.join(failed_units[:4]) or 'none'}; jobs running: "
+               f"{', '.join(waiting[:4]) or 'none'} ({kept.name})")
     if restarts not in ("0", "?"):
         said = [line for line in journal.splitlines() if "cantstop-box[" in line]
         why += f"; restarted {restarts}x at boot: {said[0].split(': ', 1)[-1][:120] if said else '?'}"

@@ -231,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     guest = CardGuest(files, work, cmdline)
     board = Board(guest, report, b"", work, started)
     board.owner = "root"  # the card's owner logs in as root (ssh.pub), with no sudo
-    bundles = Bundles(clone_tarball())  # the versions to update to, made here while the card boots
+    # The versions to update to, made here before the card boots: pip's downloads and the wheels' copies
+    # take a core for about a minute, and a first boot on a busy host timed out waiting for its partitions.
+    bundles = Bundles(clone_tarball())
+    bundles.thread.join()
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
     try:
         first = steps.check_boot(board, C_FIRST)
