@@ -38,10 +38,20 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _as_in_a_terminal(nice: int = 0):
+    """The child as a terminal's foreground command has it: Ctrl-C not ignored. A shell starts a background
+    job (``make test &``) with SIGINT ignored, and its children would inherit that and never see a press."""
+    def setup():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if nice:
+            os.nice(nice)
+    return setup
+
+
 def _press(workers_seen: int, after: float = 0.0, nice: int = 0) -> tuple[int, str, str]:
     """Ctrl-C to a billion-game series ``after`` seconds once ``workers_seen`` workers exist: its end."""
     proc = subprocess.Popen(SERIES, cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=(lambda: os.nice(nice)) if nice else None)
+                            start_new_session=True, preexec_fn=_as_in_a_terminal(nice))
     try:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < workers_seen and time.monotonic() < deadline:
@@ -64,7 +74,7 @@ def test_hostile_simulate_ctrl_c_stops_a_long_series_quietly(workers_seen):
 
 def _points(*args: str) -> list[str]:
     done = subprocess.run([sys.executable, "-m", "tests.hostile.ctrl_c_points", *args], cwd=REPO, text=True,
-                          capture_output=True, timeout=600)
+                          capture_output=True, timeout=600, preexec_fn=_as_in_a_terminal())
     lines = done.stdout.splitlines()
     assert (done.returncode, lines[-1:]) == (0, ["done"]), (lines[-1:], done.stderr[-3000:])
     return lines
