@@ -179,6 +179,23 @@ def test_the_data_partition_grows_to_the_cards_end_once():
     assert cardsetup.grown_size(2**33, 8192, 1000) == (2**32 - 8192) // 8192 * 8192  # an MBR's limit
 
 
+def test_the_card_is_locked_from_udev_while_its_table_is_rewritten(tmp_path):
+    import fcntl
+    disk = tmp_path / "vda"
+    disk.write_bytes(b"\0" * 4096)
+    seen = []
+
+    def run(argv, **kw):
+        with open(disk, "rb") as other:  # udev's view: another open of the disk, asking for the lock
+            try:
+                fcntl.flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                seen.append((argv[0], "unlocked"))
+            except BlockingIOError:
+                seen.append((argv[0], "locked"))
+    cardsetup.rewrite(str(disk), 3, 2_383_872, 4_448_256, run=run)
+    assert seen == [("sfdisk", "locked"), ("partx", "locked"), ("udevadm", "unlocked")]
+
+
 # -- the check's own parts and the packages ---------------------------------------------------
 
 def test_the_check_boots_what_config_txt_names_on_virts_serial_port():

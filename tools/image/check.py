@@ -172,7 +172,8 @@ def card_rows(board: Board, parts: list[dict], disk_size: int, t: float) -> None
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="image-check", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--image", help="the .img.xz (default build/image/cantstop-box-<version>-arm64.img.xz)")
+    parser.add_argument("--image", help="the .img.xz (default build/image/cantstop-box-<version>-arm64.img.xz), "
+                        "or a raw .img (its sha256 row then fails: it has no .sha256)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the logs in $IMAGE_CACHE/check")
     parser.add_argument("--only", choices=["update"], help="only the card's rows, the boot and these rows")
@@ -205,7 +206,11 @@ def main(argv: list[str] | None = None) -> int:
                f"{sums.name} {'matches' if done and done.returncode == 0 else 'missing or does not match'}")
     disk = work / "card.img"
     with open(disk, "wb") as out:
-        subprocess.run(["xz", "-dc", str(xz)], stdout=out, check=True)
+        if xz.suffix == ".xz":
+            subprocess.run(["xz", "-dc", str(xz)], stdout=out, check=True)
+        else:  # a card written out already (a copy patched by hand, to try a fix without a build)
+            with open(xz, "rb") as raw:
+                shutil.copyfileobj(raw, out, 1 << 20)
     image_size = disk.stat().st_size
     os.truncate(disk, image_size + GROW)
     parts = partitions(disk)
