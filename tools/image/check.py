@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     board = Board(guest, report, b"", work, started)
     board.owner = "root"  # the card's owner logs in as root (ssh.pub), with no sudo
     # The versions to update to, made here before the card boots: pip's downloads and the wheels' copies
-    # take a core for about a minute, and a first boot on a busy host timed out waiting for its partitions.
+    # take a core for about a minute, which would slow the boot whose times the table gives.
     bundles = Bundles(clone_tarball())
     bundles.thread.join()
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
