@@ -234,7 +234,7 @@ def rewrite(disk: str, number: int, start: int, new: int, run=subprocess.run) ->
     The whole card is locked (a BSD lock, as `udevadm lock` takes) while its table is written and the
     kernel told: udev holds back its events for a locked disk, so it probes the partition once, grown,
     never half-written. Unlocked, a first boot could lose the data partition's label mid-probe: the
-    mount waiting on it failed, and the card came up in emergency mode (image-check, 2 of 3 first boots)."""
+    mount waiting on it failed, and the card came up in emergency mode (image-check: 3 of 3 first boots, 2026-12-02)."""
     with open(disk, "rb") as whole:
         fcntl.flock(whole, fcntl.LOCK_EX)
         run(["sfdisk", "--quiet", "--lock=no", "--no-reread", "--no-tell-kernel", "-N", str(number), disk],

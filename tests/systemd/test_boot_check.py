@@ -262,3 +262,17 @@ def test_boot_check_i2c_dev_counts_only_when_the_installs_file_loaded_it_at_boot
     ok, detail = boot_parse.bus_module_at_boot(conf, [*mine, "/etc/modules-load.d/boot-check.conf"], loaded)
     assert not ok and detail.endswith("also named in /etc/modules-load.d/boot-check.conf")
     assert not boot_parse.bus_module_at_boot("# i2c-dev\nspidev\n", mine, loaded)[0]
+
+
+def test_boot_check_and_image_check_run_the_booted_rows_in_one_order(monkeypatch):
+    from tools.bootcheck import check_steps
+    ran = []
+    for name in ("check_buttons", "check_watchdog", "check_power_cuts", "check_lamps_out", "check_selftest",
+                 "check_updates"):
+        monkeypatch.setattr(check_steps, name, lambda *args, name=name: ran.append(name))
+    check_steps.check_booted(object(), object())
+    assert ran == ["check_buttons", "check_watchdog", "check_power_cuts", "check_lamps_out", "check_selftest",
+                   "check_updates"]
+    ran.clear()
+    check_steps.check_booted(object(), object(), "update")
+    assert ran == ["check_updates"]

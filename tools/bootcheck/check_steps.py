@@ -94,19 +94,23 @@ def _run_checks(board: Board, only: str | None, bundles: Bundles) -> None:
     guest.shut_down()
     booted = check_boot(board)
     check_bus_module(board)
-    if booted and only == "update":
-        check_updates(board, bundles)
-        check_journal(board)
-        return
     if booted:
+        check_booted(board, bundles, only)
+    check_journal(board)
+    if only != "update":
+        check_uninstall(board, before)
+
+
+def check_booted(board: Board, bundles: Bundles, only: str | None = None) -> None:
+    """The rows on a booted box, in order (boot-check's and image-check's): every button, the watchdog, the
+    power cuts, the lamps out, the self test, then the updates; ``only="update"``: the updates alone."""
+    if only != "update":
         check_buttons(board)
         check_watchdog(board)
         check_power_cuts(board)
         check_lamps_out(board, P_LAMPS_OUT, UNIT)
         check_selftest(board, P_SELFTEST)  # as an owner runs it: with the service stopped
-        check_updates(board, bundles)
-    check_journal(board)
-    check_uninstall(board, before)
+    check_updates(board, bundles)
 
 
 def check_boot(board: Board, name: str = P_BOOT) -> bool:
@@ -132,25 +136,29 @@ def check_boot(board: Board, name: str = P_BOOT) -> bool:
         report.figure("unit start to the first frame on the bus", frame - first if frame and first else None)
     else:
         report.figure(f"{name}: power-on to READY=1", ready)
-    why = ""
-    if state != "active":  # what the boot waits on, and its journal, kept for whoever reads the table
-        guest = board.guest
-        jobs = guest.sh("systemctl list-jobs --no-legend --no-pager").stdout.strip()
-        system = guest.sh("systemctl is-system-running").stdout.strip()
-        failed = guest.sh("systemctl --failed --no-legend --no-pager --plain").stdout.split("\n")
-        failed_units = [line.split()[0] for line in failed if line.strip()]
-        kept = board.workdir / f"boot-{guest.boots}-journal.txt"
-        kept.write_text(f"system: {system}\n$ systemctl list-jobs\n{jobs}\n$ systemctl --failed\n" + "\n".join(failed)
-                        + "\n\n" + guest.sh("systemctl status --no-pager cantstop-box; journalctl -b --no-pager "
-                                            "-o short-monotonic | grep -v qemu-ga | tail -n 600", timeout=180).stdout)
-        waiting = [line.split()[1] for line in jobs.splitlines() if len(line.split()) > 3 and line.split()[3] == "running"]
-        why = (f"; system {system}; failed: {', '.join(failed_units[:4]) or 'none'}; jobs running: "
-               f"{', '.join(waiting[:4]) or 'none'} ({kept.name})")
+    why = "" if state == "active" else not_active(board)
     if restarts not in ("0", "?"):
         said = [line for line in journal.splitlines() if "cantstop-box[" in line]
         why += f"; restarted {restarts}x at boot: {said[0].split(': ', 1)[-1][:120] if said else '?'}"
     return report.add(name, state == "active" and restarts == "0", up + waited,
                       f"{state}; READY=1 {ready or 0:.1f} s, first frame {frame or 0:.1f} s after power-on" + why)
+
+
+def not_active(board: Board) -> str:
+    """Why a booted box is not active, for its row: the system's state, the failed units and the jobs still
+    running; those and the boot's journal (the agent's own lines left out) kept in the run's folder."""
+    guest = board.guest
+    system = guest.sh("systemctl is-system-running").stdout.strip()
+    failed = guest.sh("systemctl --failed --no-legend --no-pager --plain").stdout.strip()
+    jobs = guest.sh("systemctl list-jobs --no-legend --no-pager").stdout.strip()
+    journal = guest.sh(f"systemctl status --no-pager {UNIT}; journalctl -b --no-pager -o short-monotonic "
+                       "| grep -v qemu-ga | tail -n 600", timeout=180).stdout
+    kept = board.workdir / f"boot-{guest.boots}-journal.txt"
+    kept.write_text(f"system: {system}\n$ systemctl --failed\n{failed}\n$ systemctl list-jobs\n{jobs}\n\n{journal}")
+    failed_units = [line.split()[0] for line in failed.splitlines()]
+    running = [fields[1] for fields in map(str.split, jobs.splitlines()) if len(fields) > 3 and fields[3] == "running"]
+    return (f"; system {system}; failed: {', '.join(failed_units[:4]) or 'none'}; jobs running: "
+            f"{', '.join(running[:4]) or 'none'} ({kept.name})")
 
 
 def check_bus_module(board: Board) -> None:

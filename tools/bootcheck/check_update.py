@@ -109,8 +109,12 @@ class Bundles:
             self.error = f"{type(err).__name__}: {str(err)[:160]}"
         self.seconds = time.monotonic() - t
 
-    def wait(self) -> dict[str, Path]:
+    def join(self) -> None:
+        """Until they are made (or could not be: :meth:`wait` then says why)."""
         self.thread.join()
+
+    def wait(self) -> dict[str, Path]:
+        self.join()
         if self.error:
             raise OSError(f"cannot make the bundles: {self.error}")
         return self.made

@@ -30,9 +30,8 @@ from tools.bootcheck import image as bootcheck
 from tools.bootcheck.board import Board
 from tools.bootcheck.check import check_fault, clone_tarball
 from tools.bootcheck.check_update import PLANNED as UPDATE_ROWS
-from tools.bootcheck.check_update import Bundles, check_updates
-from tools.bootcheck.check_lamps import check_lamps_out, wire_lamps
-from tools.bootcheck.check_selftest import check_selftest
+from tools.bootcheck.check_update import Bundles
+from tools.bootcheck.check_lamps import wire_lamps
 from tools.bootcheck.guest import AgentError, Guest
 from tools.bootcheck.parse import Report, table
 from tools.picheck.check import head_commit
@@ -48,13 +47,12 @@ C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, C_NEVER
     "root read-only under a RAM overlay", "data partition grown to the card's end", "Wi-Fi file read and removed",
     "i2c-dev loaded at boot by the card", "SSH off without a key", "mDNS cantstop.local, network time",
     "root never written (game, power cuts)")
-PLANNED = [C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, steps.P_SETTINGS, steps.P_BOOT,
-           steps.P_BUTTONS, steps.P_SCREENS, steps.P_LAMPS, steps.P_TONES, steps.P_EXPORT, steps.P_WATCHDOG,
-           steps.P_CUT_ROLL, steps.P_CUT_MOVE, steps.P_CUT_BOOT, steps.P_LAMPS_OUT, steps.P_SELFTEST, *UPDATE_ROWS,
-           steps.P_JOURNAL, steps.P_SECURITY, C_NEVER]
+_FIRST = [C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, steps.P_SETTINGS, steps.P_BOOT]
+_LAST = [*UPDATE_ROWS, steps.P_JOURNAL, steps.P_SECURITY, C_NEVER]
+PLANNED = [*_FIRST, steps.P_BUTTONS, steps.P_SCREENS, steps.P_LAMPS, steps.P_TONES, steps.P_EXPORT, steps.P_WATCHDOG,
+           steps.P_CUT_ROLL, steps.P_CUT_MOVE, steps.P_CUT_BOOT, steps.P_LAMPS_OUT, steps.P_SELFTEST, *_LAST]
 #: --only update: the card's own rows, the boot, then the update rows (issue 34: the releases on the data partition).
-PLANNED_UPDATE = [C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, steps.P_SETTINGS,
-                  steps.P_BOOT, *UPDATE_ROWS, steps.P_JOURNAL, steps.P_SECURITY, C_NEVER]
+PLANNED_UPDATE = [*_FIRST, *_LAST]
 
 
 def say(text: str) -> None:
@@ -239,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     # The versions to update to, made here before the card boots: pip's downloads and the wheels' copies
     # take a core for about a minute, which would slow the boot whose times the table gives.
     bundles = Bundles(clone_tarball())
-    bundles.thread.join()
+    bundles.join()
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
     try:
         first = steps.check_boot(board, C_FIRST)
@@ -248,13 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             wire_lamps(board, steps.P_SETTINGS)
             guest.shut_down()
             if steps.check_boot(board):
-                if args.only != "update":
-                    steps.check_buttons(board)
-                    steps.check_watchdog(board)
-                    steps.check_power_cuts(board)
-                    check_lamps_out(board, steps.P_LAMPS_OUT, steps.UNIT)
-                    check_selftest(board, steps.P_SELFTEST)
-                check_updates(board, bundles)
+                steps.check_booted(board, bundles, args.only)
             steps.check_journal(board)
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
