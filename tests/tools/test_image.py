@@ -248,3 +248,19 @@ def test_the_card_leaves_apts_downloads_and_lists_behind_and_keeps_its_folders(t
     assert sorted(p.name for p in archives.iterdir()) == ["lock", "partial"]
     assert sorted(p.name for p in lists.iterdir()) == ["lock", "partial"]
     assert not (tmp_path / "var/cache/apt/pkgcache.bin").exists()
+
+
+def test_the_card_drops_manuals_documents_and_translations_but_keeps_every_copyright(tmp_path):
+    from tools.image.build import drop_docs
+
+    share = tmp_path / "usr/share"
+    for name, size in (("doc/python3/copyright", 10), ("doc/python3/changelog.Debian.gz", 100),
+                       ("doc/libc6/README", 20), ("man/man1/ls.1.gz", 30), ("info/dir", 5),
+                       ("locale/ja/LC_MESSAGES/coreutils.mo", 40), ("locale/locale.alias", 7)):
+        (share / name).parent.mkdir(parents=True, exist_ok=True)
+        (share / name).write_bytes(b"x" * size)
+    (share / "doc/python3.11").symlink_to("python3")
+    assert drop_docs(tmp_path) == 100 + 20 + 30 + 5 + 40 + len("python3")
+    assert sorted(str(p.relative_to(share)) for p in share.rglob("*") if p.is_file()) == [
+        "doc/python3/copyright", "locale/locale.alias"]
+    assert not (share / "doc/libc6").exists() and not (share / "man/man1").exists()

@@ -78,6 +78,26 @@ def drop_apt_leftovers(system: Path) -> int:
     return freed
 
 
+def drop_docs(system: Path) -> int:
+    """Manuals, info pages, the packages' documents and the system programs' translations (about 65 MB):
+    nobody reads them on a box with no login. Every package's copyright file stays, as Debian's
+    licences ask, and so do locale.alias and the box's own messages (they live in its package). Bytes freed."""
+    share = system / "usr/share"
+    doomed = [p for p in (share / "doc").rglob("*") if (p.is_file() or p.is_symlink()) and p.name != "copyright"]
+    for folder in ("man", "info", "locale"):
+        doomed += [p for p in (share / folder).rglob("*")
+                   if (p.is_file() or p.is_symlink()) and p.name != "locale.alias"]
+    freed = 0
+    for path in doomed:
+        freed += path.lstat().st_size
+        path.unlink()
+    for folder in ("doc", "man", "info", "locale"):  # the folders left empty, deepest first
+        for d in sorted((share / folder).rglob("*"), key=lambda d: len(d.parts), reverse=True):
+            if d.is_dir() and not d.is_symlink() and not any(d.iterdir()):
+                d.rmdir()
+    return freed
+
+
 def stage_card(installed: Path) -> Path:
     """A copy of the installed root, split into the card's three trees: root/, boot/, data/."""
     stage = root.CACHE / "card"
@@ -88,6 +108,7 @@ def stage_card(installed: Path) -> Path:
     (stage / "data").mkdir()
     system = stage / "root"
     drop_apt_leftovers(system)
+    drop_docs(system)
     defaults = system / "etc/default/raspi-firmware"
     if "CMA=" not in defaults.read_text():
         defaults.write_text(defaults.read_text() + card.NO_CMA)
