@@ -106,14 +106,14 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         def read():
             with slow_reader.read() as store:
                 if store is None:
-                    return [], False, False
+                    return [], False, False, 0
                 return deep.page(store, number, before, checked, slow_reader.key(), sweep,
                                  after=int(above) if above is not None else None)
 
-        games, more, newer = await lane.run(read)
+        games, more, newer, late = await lane.run(read)
         if number > 1 and not games:
             raise HTTPException(404)
-        return _html(pages.history_page(lang, games, more, newer))
+        return _html(pages.history_page(lang, games, more, newer, late))
 
     async def game(request: Request):
         ident = request.path_params["ident"]

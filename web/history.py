@@ -18,6 +18,7 @@ The history, each game and the statistics replay games: they read through a
 from __future__ import annotations
 
 import sqlite3
+import time
 from dataclasses import replace
 
 import anyio
@@ -29,6 +30,9 @@ PAGE_SIZE = 20
 MAX_PAGE = 100_000  # 2 million games: more than a box will ever keep
 LANE = 2  # worker threads for the history, a game, the statistics
 CHECKED_KEPT = 4096  # closed games whose damage check is remembered
+# The replays one view of a page may make for games the sweep has not reached (about 2 ms a game here): the
+# rest are shown as still being checked, and the next view, or the sweep, goes on from there.
+CHECK_SECONDS = 0.01
 
 
 class Lane:
@@ -51,12 +55,19 @@ def first_id(store, offset: int) -> int | None:
 
 
 def page(store, number: int | None, before: int | None, checked: dict, key=None, sweep=None, *,
-         after: int | None = None) -> tuple[list, bool, bool]:
-    """(the page's summaries, damage checked; whether an older page follows; whether a newer one does), by page
+         after: int | None = None, clock=time.monotonic) -> tuple[list, bool, bool, int]:
+    """(the page's summaries, damage checked; whether an older page follows; whether a newer one does; how many
+    of its games are still to be checked, past :data:`CHECK_SECONDS` of replays), by page
     ``number``, or by key: ``before`` (the games older than that one), ``after`` (the 20 just newer than that one:
     the page a "newer" link leads to); ``key`` tells this store file from another (a damaged file the box
     replaced): the remembered checks' key; ``sweep``: the background's checks (:class:`web.sweep.Sweep`), looked
     up before any game is replayed. By key, a page costs the same at any depth: a few steps down the integer key."""
+    late: list[int] = []
+    deadline = clock() + CHECK_SECONDS
+
+    def checked_all(summaries):
+        return [check(store, g, checked, key, sweep, deadline=deadline, clock=clock, late=late) for g in summaries]
+
     db = store._db
     if after is not None:
         try:
@@ -65,7 +76,7 @@ def page(store, number: int | None, before: int | None, checked: dict, key=None,
         except sqlite3.Error:
             row = None
         if row is None or row[0] is None:
-            return [], False, False
+            return [], False, False, 0
         before = row[0] + 1
     if before is None:
         try:
@@ -74,9 +85,9 @@ def page(store, number: int | None, before: int | None, checked: dict, key=None,
             top = None
             if number == 1:
                 listed = store.games(limit=PAGE_SIZE + 1)
-                return [check(store, g, checked, key, sweep) for g in listed[:PAGE_SIZE]], len(listed) > PAGE_SIZE, False
+                return checked_all(listed[:PAGE_SIZE]), len(listed) > PAGE_SIZE, False, len(late)
         if top is None:
-            return [], False, False
+            return [], False, False, 0
         before = top + 1
     listed = store.games(limit=PAGE_SIZE + 1, before=before)
     shown = listed[:PAGE_SIZE]
@@ -86,19 +97,26 @@ def page(store, number: int | None, before: int | None, checked: dict, key=None,
             newer = db.execute("SELECT 1 FROM games WHERE id > ? LIMIT 1", (shown[0].id,)).fetchone() is not None
         except sqlite3.Error:
             newer = number is not None and number > 1
-    return [check(store, g, checked, key, sweep) for g in shown], len(listed) > PAGE_SIZE, newer
+    games = checked_all(shown)
+    return games, len(listed) > PAGE_SIZE, newer, len(late)
 
 
-def check(store, summary, checked: dict, key=None, sweep=None):
+def check(store, summary, checked: dict, key=None, sweep=None, *, deadline: float | None = None,
+          clock=time.monotonic, late: list | None = None):
     """A listed game with its damage found (history replays every game it lists; so does a page of it).
 
     A closed game checked by the sweep is looked up; one it has not reached yet is replayed here and its answer
-    remembered (``checked``: id -> (status, problem)): its events no longer change."""
+    remembered (``checked``: id -> (status, problem)): its events no longer change. Past ``deadline`` a game
+    that would need a replay is returned as listed, its number put in ``late``."""
     if summary.status == "damaged":
         return summary
     hit = checked.get((key, summary.id))
     if hit is None and sweep is not None and summary.status != "open":
         hit = sweep.known(key, summary.id)
+    if hit is None and deadline is not None and clock() >= deadline:
+        if late is not None:
+            late.append(summary.id)
+        return summary
     if hit is None:
         try:
             stored = store.game(summary.id)

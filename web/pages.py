@@ -82,9 +82,10 @@ def box_seat(w, colour: str) -> str:
 # -- the history -----------------------------------------------------------------
 
 
-def history_page(lang: str, games, more: bool, newer: bool) -> str:
+def history_page(lang: str, games, more: bool, newer: bool, late: int = 0) -> str:
     """One page of the history, newest first; ``games`` are the page's summaries (damage checked); ``more``: older
-    games follow, ``newer``: newer ones come before. The pager's links are by key (the same cost at any depth)."""
+    games follow, ``newer``: newer ones come before; ``late``: how many are still to be checked for damage. The
+    pager's links are by key (the same cost at any depth)."""
     t = TEXT[lang]
     w = words.language(lang)
     rows = []
@@ -112,6 +113,8 @@ def history_page(lang: str, games, more: bool, newer: bool) -> str:
     table = f'<table class="history"><tr class="head">{head}</tr>{"".join(rows)}</table>' if rows else \
         f'<p class="empty">{e(t["no_store"])}</p>'
     legend = f'<p class="legend">{e(t["bot_legend"])}</p>' if "🤖" in table else ""
+    if late:
+        legend += f'<p class="checking">{e(t["checking"].format(n=late))}</p>'
     return layout(lang, t["history"], f'<h1>{e(t["history"])}</h1>{table}{legend}<nav class="pager">{"".join(pager)}</nav>',
                   nav="history", path="/games")
 

@@ -91,3 +91,33 @@ def test_the_pager_goes_by_key_both_ways_and_an_old_page_link_still_answers(tmp_
         old = client.get("/games?page=3")  # a link from before: the same games
         assert [int(g) for g in re.findall(r'<tr data-game="(\d+)"', old.text)] == [2, 1]
         assert 'href="/games?after=2"' in old.text and "page=" not in old.text.split("<nav class=\"pager\">")[1]
+
+
+def test_a_page_the_sweep_has_not_reached_replays_for_a_bounded_time_and_says_what_is_left(tmp_path, monkeypatch):
+    import web.history as history
+    from web.pages import history_page
+
+    fill_history(tmp_path, 6)
+    _damage(tmp_path, 5)
+    replays = []
+    real = reads.replay_rows
+    now = [0.0]
+
+    def replay(*a):  # each replay takes 4 ms of the page's clock
+        replays.append(a[0]["id"])
+        now[0] += 0.004
+        return real(*a)
+
+    monkeypatch.setattr(reads, "replay_rows", replay)
+    reader, checked = Reader(tmp_path), {}
+    with reader.read() as store:  # no sweep has run: every game would need a replay
+        games, more, newer, late = history.page(store, 1, None, checked, reader.key(), None, clock=lambda: now[0])
+        assert replays == [6, 5, 4] and late == 3  # 12 ms of replays: past the 10 ms, the other three wait
+        assert [g.status for g in games] == ["finished", "damaged", "finished", "finished", "finished", "finished"]
+        assert (more, newer) == (False, False)
+        html = history_page("en", games, more, newer, late)
+        assert "3 of these games are still being checked for damage" in html
+        replays.clear()
+        games, *_, late = history.page(store, 1, None, checked, reader.key(), None, clock=lambda: now[0])
+        assert replays == [3, 2, 1] and late == 0  # the next view goes on where this one stopped
+        assert "still being checked" not in history_page("en", games, False, False, late)
