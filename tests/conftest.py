@@ -21,6 +21,7 @@ import pytest
 from hypothesis import settings
 
 from tests.kit.ramdir import ram_tmp_path as tmp_path  # noqa: F401 - every test's directory in memory
+from tests.kit.ramdir import ram_tmp_path_factory as tmp_path_factory  # noqa: F401 - and every fixture's
 
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):

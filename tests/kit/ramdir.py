@@ -8,6 +8,8 @@ included; what no test here can check either way is a card losing its power.
 
 ``ram_tmp_path`` is a drop-in ``tmp_path`` (tests/conftest.py imports it under that name, for every test): a fresh
 directory per test, removed after it, or pytest's own tmp_path where /dev/shm is not writable.
+``ram_tmp_path_factory`` is the same for ``tmp_path_factory`` (the stores of module-scoped fixtures: a game
+played once for a module's tests), its folders removed at the end of the session.
 """
 
 from __future__ import annotations
@@ -54,3 +56,29 @@ def ram_tmp_path(request, tmp_path_factory):
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+class RamPathFactory:
+    """``tmp_path_factory`` with its folders in memory (``mktemp`` and ``getbasetemp``, as the tests use it)."""
+
+    def __init__(self, real, base: Path):
+        self._real, self._base = real, base
+
+    def mktemp(self, basename: str, numbered: bool = True) -> Path:
+        return Path(tempfile.mkdtemp(prefix=re.sub(r"\W", "_", basename)[:30] + "-", dir=self._base))
+
+    def getbasetemp(self) -> Path:
+        return self._base
+
+
+@pytest.fixture(scope="session")
+def ram_tmp_path_factory(tmp_path_factory):
+    base = ram_base()
+    if base is None:
+        yield tmp_path_factory
+        return
+    session = Path(tempfile.mkdtemp(prefix="cantstop-session-", dir=base))
+    try:
+        yield RamPathFactory(tmp_path_factory, session)
+    finally:
+        shutil.rmtree(session, ignore_errors=True)

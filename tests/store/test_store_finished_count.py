@@ -8,12 +8,14 @@ every kind of change: the box's own writes, an import, a hand edit.
 """
 
 import sqlite3
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Rules
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, queries
+from tests.kit.ramdir import ram_tempdir
 from tests.kit.storekit import as_version_4, play_to_end
 
 COUNTED = "SELECT COUNT(*), TOTAL(id) FROM games WHERE status = 'finished' AND problem IS NULL"
@@ -51,8 +53,12 @@ STEPS = st.lists(st.sampled_from(["finish", "open", "abandon", "reopen", "damage
 
 @settings(max_examples=25, deadline=None)
 @given(steps=STEPS, pick=st.randoms(use_true_random=False))
-def test_finished_count_row_is_the_count_after_every_kind_of_change(tmp_path_factory, steps, pick):
-    state_dir = tmp_path_factory.mktemp("state")
+def test_finished_count_row_is_the_count_after_every_kind_of_change(steps, pick):
+    with ram_tempdir() as tmp:  # each example's store in memory: its commits fsync at every event
+        _count_after_each(Path(tmp), steps, pick)
+
+
+def _count_after_each(state_dir: Path, steps, pick) -> None:
     events, state = play_to_end(seed=3)
     with Store.open(state_dir) as store:
         for step in steps:
