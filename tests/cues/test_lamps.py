@@ -232,7 +232,7 @@ def test_bell_rings_once_per_note():
 
 
 def test_the_menu_mutes_with_one_press_and_a_restart_remembers():
-    from firmware.daemon.debounce import Press
+    from firmware.ui.messages import Press
 
     app = ui.boot(GameConfig(sound=True))
     app, _ = ui.update(app, Press("MENU", False))

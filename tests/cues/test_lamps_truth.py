@@ -23,7 +23,7 @@ from firmware import ui, views
 from firmware.config import GameConfig
 from firmware.cues import OFF, lamp_states
 from firmware.daemon.box import Box
-from firmware.daemon.debounce import Press
+from firmware.ui.messages import Press
 from firmware.daemon.dice import seeded_dice
 from firmware.store import Store
 from firmware.ui.model import Screen, StatsScreen

@@ -10,7 +10,7 @@ import pytest
 
 from firmware import ui, views
 from firmware.config import GameConfig
-from firmware.daemon.debounce import Press
+from firmware.ui.messages import Press
 from firmware.screens import LAYOUTS, STANDARD, layout_for, render_pages
 from firmware.screens.kit import width_of
 from firmware.screens.small import LAYOUT as SMALL

@@ -124,7 +124,7 @@ def test_wide_board_comes_from_the_game():
     """The UI hands the turn, dice and move their board: the player to act's runners after the move."""
     from firmware import ui, views
     from firmware.config import GameConfig
-    from firmware.daemon.debounce import Press
+    from firmware.ui.messages import Press
 
     app, _ = ui.update(ui.boot(GameConfig(players=2)), Press("ROLL", False))  # the game starts: Red's turn
     turn = ui.view(app)
@@ -160,7 +160,7 @@ def test_wide_pick_board_comes_from_the_game():
     """The pick carries the board of the player to act, the runners before the move, as the dice screen does."""
     from firmware import ui, views
     from firmware.config import GameConfig
-    from firmware.daemon.debounce import Press
+    from firmware.ui.messages import Press
 
     app, _ = ui.update(ui.boot(GameConfig(players=2)), Press("ROLL", False))
     for press in (Press("ROLL", False), ui.DiceRolled((2, 3, 4, 5)), Press("A", False),  # runners on 5 and 9

@@ -11,7 +11,7 @@ from firmware import ui, views, words
 from firmware.table import person_stats
 from firmware.table import names, roster
 from firmware.config import GameConfig
-from firmware.daemon.debounce import Press
+from firmware.ui.messages import Press
 from firmware.ui.model import Seat, seat_name
 from firmware.ui.setup import setup_rows
 

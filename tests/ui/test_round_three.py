@@ -168,7 +168,7 @@ def test_a_hint_says_a_moves_sums_in_one_order():
     import re
 
     from firmware import ui
-    from tests.ui.test_ui import run, started
+    from tests.ui.driving import run, started
 
     checked = 0
     for dice in itertools.product((1, 2, 5, 6), repeat=4):

@@ -12,7 +12,7 @@ import pytest
 
 from firmware import config, ui, views
 from firmware.config import ConfigError, GameConfig
-from firmware.daemon.debounce import Press
+from firmware.ui.messages import Press
 from firmware.screens import render_checked
 from firmware.store import Store
 
