@@ -97,12 +97,10 @@ def page(store, number: int | None, before: int | None, checked: dict, key=None,
             newer = db.execute("SELECT 1 FROM games WHERE id > ? LIMIT 1", (shown[0].id,)).fetchone() is not None
         except sqlite3.Error:
             newer = number is not None and number > 1
-    games = checked_all(shown)
-    return games, len(listed) > PAGE_SIZE, newer, len(late)
+    return checked_all(shown), len(listed) > PAGE_SIZE, newer, len(late)
 
 
-def check(store, summary, checked: dict, key=None, sweep=None, *, deadline: float | None = None,
-          clock=time.monotonic, late: list | None = None):
+def check(store, summary, checked: dict, key, sweep, *, deadline: float, clock, late: list):
     """A listed game with its damage found (history replays every game it lists; so does a page of it).
 
     A closed game checked by the sweep is looked up; one it has not reached yet is replayed here and its answer
@@ -113,9 +111,8 @@ def check(store, summary, checked: dict, key=None, sweep=None, *, deadline: floa
     hit = checked.get((key, summary.id))
     if hit is None and sweep is not None and summary.status != "open":
         hit = sweep.known(key, summary.id)
-    if hit is None and deadline is not None and clock() >= deadline:
-        if late is not None:
-            late.append(summary.id)
+    if hit is None and clock() >= deadline:
+        late.append(summary.id)
         return summary
     if hit is None:
         try:

@@ -44,14 +44,18 @@ def ram_tempdir(prefix: str = "cantstop-test-") -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix=prefix, dir=None if base is None else str(base))
 
 
+def _folder_name(text: str) -> str:
+    """A test's or fixture's name as the start of a folder's name."""
+    return re.sub(r"\W", "_", text)[:30]
+
+
 @pytest.fixture
 def ram_tmp_path(request, tmp_path_factory):
     base = ram_base()
     if base is None:
-        yield tmp_path_factory.mktemp(re.sub(r"\W", "_", request.node.name)[:30], numbered=True)
+        yield tmp_path_factory.mktemp(_folder_name(request.node.name), numbered=True)
         return
-    path = Path(tempfile.mkdtemp(prefix="cantstop-" + re.sub(r"\W", "_", request.node.name)[:30] + "-",
-                                 dir=base))
+    path = Path(tempfile.mkdtemp(prefix="cantstop-" + _folder_name(request.node.name) + "-", dir=base))
     try:
         yield path
     finally:
@@ -61,11 +65,11 @@ def ram_tmp_path(request, tmp_path_factory):
 class RamPathFactory:
     """``tmp_path_factory`` with its folders in memory (``mktemp`` and ``getbasetemp``, as the tests use it)."""
 
-    def __init__(self, real, base: Path):
-        self._real, self._base = real, base
+    def __init__(self, base: Path):
+        self._base = base
 
     def mktemp(self, basename: str, numbered: bool = True) -> Path:
-        return Path(tempfile.mkdtemp(prefix=re.sub(r"\W", "_", basename)[:30] + "-", dir=self._base))
+        return Path(tempfile.mkdtemp(prefix=_folder_name(basename) + "-", dir=self._base))
 
     def getbasetemp(self) -> Path:
         return self._base
@@ -79,6 +83,6 @@ def ram_tmp_path_factory(tmp_path_factory):
         return
     session = Path(tempfile.mkdtemp(prefix="cantstop-session-", dir=base))
     try:
-        yield RamPathFactory(tmp_path_factory, session)
+        yield RamPathFactory(session)
     finally:
         shutil.rmtree(session, ignore_errors=True)

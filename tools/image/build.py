@@ -78,23 +78,25 @@ def drop_apt_leftovers(system: Path) -> int:
     return freed
 
 
+# The folders of /usr/share drop_docs empties, and the one name each keeps.
+DOCS_KEPT = {"doc": "copyright", "man": None, "info": None, "locale": "locale.alias"}
+
+
 def drop_docs(system: Path) -> int:
     """Manuals, info pages, the packages' documents and the system programs' translations (about 65 MB):
     nobody reads them on a box with no login. Every package's copyright file stays, as Debian's
     licences ask, and so do locale.alias and the box's own messages (they live in its package). Bytes freed."""
-    share = system / "usr/share"
-    doomed = [p for p in (share / "doc").rglob("*") if (p.is_file() or p.is_symlink()) and p.name != "copyright"]
-    for folder in ("man", "info", "locale"):
-        doomed += [p for p in (share / folder).rglob("*")
-                   if (p.is_file() or p.is_symlink()) and p.name != "locale.alias"]
     freed = 0
-    for path in doomed:
-        freed += path.lstat().st_size
-        path.unlink()
-    for folder in ("doc", "man", "info", "locale"):  # the folders left empty, deepest first
-        for d in sorted((share / folder).rglob("*"), key=lambda d: len(d.parts), reverse=True):
-            if d.is_dir() and not d.is_symlink() and not any(d.iterdir()):
-                d.rmdir()
+    for folder, kept in DOCS_KEPT.items():
+        top = system / "usr/share" / folder
+        for where, dirs, files in os.walk(top, topdown=False):  # deepest first: a folder once emptied goes too
+            here = Path(where)
+            for name in [*files, *(d for d in dirs if (here / d).is_symlink())]:
+                if name != kept:
+                    freed += (here / name).lstat().st_size
+                    (here / name).unlink()
+            if here != top and not any(here.iterdir()):
+                here.rmdir()
     return freed
 
 
