@@ -42,12 +42,13 @@ else
 	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
 endif
 
-# Three workers on two cores (pytest-xdist): much of the suite waits (a watchdog's interval, a browser,
-# a box seat's turn), so a third worker fills the cores; TEST_JOBS=1 runs in one process, TEST_ARGS
-# adds pytest options.
+# Four workers on two cores (pytest-xdist): much of the suite waits (a watchdog's interval, a browser,
+# a box seat's turn), so two more workers fill the cores (on this 2-core machine, quiet: 3 workers
+# 138 s, 4 workers 119 s, 5 workers 123 s); TEST_JOBS=1 runs in one process, TEST_ARGS adds pytest
+# options.
 # --dist worksteal: a worker that runs out takes tests from the other's queue, so one long test
 # does not leave a core idle at the end.
-TEST_JOBS ?= 3
+TEST_JOBS ?= 4
 TEST_DIST := --dist worksteal
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow and not emulator_browser' $(TEST_ARGS)
