@@ -50,7 +50,10 @@ endif
 # does not leave a core idle at the end.
 TEST_JOBS ?= 4
 TEST_DIST := --dist worksteal
+# tests.kit.warm first: the bytecode caches filled once, a collecting process per core (from a fresh
+# clone each worker would otherwise compile everything itself, all four at once).
 test: $(STAMP)
+	$(PY) -m tests.kit.warm
 	$(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow and not emulator_browser' $(TEST_ARGS)
 
 # The phone as the table's keyboard (docs/phone.md), whole: its HTTP attacks and the QR code read back
