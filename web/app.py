@@ -67,7 +67,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
     hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
-    behind = Reader(state_dir, proc_locks=proc_locks, cache_kib=128)  # the background's (one step at a time)
+    behind = Reader(state_dir, proc_locks=proc_locks)  # the background's (one step at a time)
     counter = Counter(behind, seats_from_meta)  # the statistics' sums, kept
     sweep = Sweep(behind)  # the history's damage checks, done beside the pages
     background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at, closing=lambda: hub.closing)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 from typing import Any
 
@@ -411,6 +410,8 @@ def _suggest(word: str, candidates, template: str, *, known: bool = True) -> str
     if word.lower() in lowered:
         match = lowered[word.lower()]
     else:
+        import difflib  # only for a word it does not know: no process that reads a good file loads it
+
         close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
         if not close:
             if not known:
