@@ -34,6 +34,13 @@ def _heavy(modules) -> list[str]:
     return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
 
 
+def _fresh(code: str) -> str:
+    """What ``code`` prints, run by a fresh interpreter from the repository's root."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 @pytest.fixture(scope="module")
 def listings() -> tuple[list[str], list[str]]:
     """The modules a fresh interpreter holds after importing the web view, then after the box's renderer too
@@ -44,9 +51,7 @@ def listings() -> tuple[list[str], list[str]]:
             "print('-- the renderer --')\n"
             "import firmware.screens\n"
             "print('\\n'.join(sys.modules))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 0, done.stderr
-    web, _, renderer = done.stdout.partition("-- the renderer --")
+    web, _, renderer = _fresh(code).partition("-- the renderer --")
     return web.split(), renderer.split()
 
 
@@ -69,9 +74,7 @@ def test_the_start_is_kept_out_of_the_collectors_full_passes():
             "before = len(gc.get_objects())\n"
             "web.serve.settled()\n"
             "print(before, gc.get_freeze_count(), len(gc.get_objects()))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 0, done.stderr
-    before, frozen, left = map(int, done.stdout.split())
+    before, frozen, left = map(int, _fresh(code).split())
     assert frozen >= 0.9 * before and left < 0.1 * before
 
 
