@@ -31,8 +31,10 @@ MAX_PAGE = 100_000  # 2 million games: more than a box will ever keep
 LANE = 2  # worker threads for the history, a game, the statistics
 CHECKED_KEPT = 4096  # closed games whose damage check is remembered
 # The replays one view of a page may make for games the sweep has not reached (about 2 ms a game here): the
-# rest are shown as still being checked, and the next view, or the sweep, goes on from there.
-CHECK_SECONDS = 0.01
+# rest are shown as still being checked, and the next view, or the sweep, goes on from there. 4 ms keeps such a
+# page within 20 ms at 10,000 games right after the start, the sweep and the sums at work beside it (at 10 ms
+# it took 19-40 ms there: benchmarks/web.py's "before the sweep has checked it").
+CHECK_SECONDS = 0.004
 
 
 class Lane:

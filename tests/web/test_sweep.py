@@ -103,16 +103,16 @@ def test_a_page_the_sweep_has_not_reached_replays_for_a_bounded_time_and_says_wh
     real = reads.replay_rows
     now = [0.0]
 
-    def replay(*a):  # each replay takes 4 ms of the page's clock
+    def replay(*a):  # each replay takes 0.4 of the page's replay time, by the page's clock
         replays.append(a[0]["id"])
-        now[0] += 0.004
+        now[0] += history.CHECK_SECONDS * 0.4
         return real(*a)
 
     monkeypatch.setattr(reads, "replay_rows", replay)
     reader, checked = Reader(tmp_path), {}
     with reader.read() as store:  # no sweep has run: every game would need a replay
         games, more, newer, late = history.page(store, 1, None, checked, reader.key(), None, clock=lambda: now[0])
-        assert replays == [6, 5, 4] and late == 3  # 12 ms of replays: past the 10 ms, the other three wait
+        assert replays == [6, 5, 4] and late == 3  # 1.2 of its replay time: past it, the other three wait
         assert [g.status for g in games] == ["finished", "damaged", "finished", "finished", "finished", "finished"]
         assert (more, newer) == (False, False)
         html = history_page("en", games, more, newer, late)
