@@ -115,6 +115,10 @@ class Reference:
         self.box.sink(button, False)
         self._wait(SETTLE_S)
 
+    def wait(self, seconds: float) -> None:
+        """Time passes on the emulator's box with no press (its timers, the network status read again)."""
+        self._wait(seconds)
+
     def _wait(self, seconds: float, step: float = 0.05) -> None:
         end = self.now + seconds
         while self.now < end:

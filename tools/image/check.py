@@ -37,22 +37,24 @@ from tools.bootcheck.parse import Report, table
 from tools.picheck.check import head_commit
 from tools.picheck.roots import ensure_binfmt
 
-from . import card, extras, hosttools, root
+from . import card, check_wifi, extras, hosttools, root
 from .build import REPO, image_name, version
 
 GROW = 1024 * 1024 * 1024  # the card is this much bigger than the image
-WIFI_TEXT = 'network = "image-check"\npassword = "not-a-real-password"\ncountry = GB\n'
+WIFI_TEXT = f'network = "{check_wifi.NETWORK}"\npassword = "{check_wifi.PASSWORD}"\ncountry = GB\n'
 C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, C_NEVER = (
     "the download's sha256", "board settings in config.txt as the display needs", "first boot: active, no login",
     "root read-only under a RAM overlay", "data partition grown to the card's end", "Wi-Fi file read and removed",
     "i2c-dev loaded at boot by the card", "SSH off without a key", "mDNS cantstop.local, network time",
     "root never written (game, power cuts)")
 _FIRST = [C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, steps.P_SETTINGS, steps.P_BOOT]
-_LAST = [*UPDATE_ROWS, steps.P_JOURNAL, steps.P_SECURITY, C_NEVER]
+_LAST = [*UPDATE_ROWS, steps.P_JOURNAL, steps.P_SECURITY, *check_wifi.ROWS, C_NEVER]
 PLANNED = [*_FIRST, steps.P_BUTTONS, steps.P_SCREENS, steps.P_LAMPS, steps.P_TONES, steps.P_EXPORT, steps.P_WATCHDOG,
            steps.P_CUT_ROLL, steps.P_CUT_MOVE, steps.P_CUT_BOOT, steps.P_LAMPS_OUT, steps.P_SELFTEST, *_LAST]
 #: --only update: the card's own rows, the boot, then the update rows (issue 34: the releases on the data partition).
 PLANNED_UPDATE = [*_FIRST, *_LAST]
+#: --only wifi: the card's own rows at the first boot, then the Wi-Fi rows there (tools/image/check_wifi.py).
+PLANNED_WIFI = [*_FIRST[:-2], *check_wifi.ROWS]
 
 
 def say(text: str) -> None:
@@ -152,9 +154,9 @@ def card_rows(board: Board, parts: list[dict], disk_size: int, t: float) -> None
                f"left after it); /data {fs_size >> 20} MiB")
     gone = guest.run("/usr/bin/test", "-e", f"/boot/firmware/{card.WIFI_FILE}").returncode != 0
     conf = sh("cat /data/etc/wpa_supplicant-wlan0.conf")
-    wanted = f"ssid={b'image-check'.hex()}"
+    wanted = f"ssid={check_wifi.NETWORK.encode().hex()}"
     said = sh("journalctl -b --no-pager -o cat -u cantstop-card | grep Wi-Fi | tail -1")
-    report.add(C_WIFI, gone and wanted in conf and "not-a-real-password" not in conf, None,
+    report.add(C_WIFI, gone and wanted in conf and check_wifi.PASSWORD not in conf, None,
                f"wifi.txt {'removed' if gone else 'still there'}; {'network kept as a WPA key' if wanted in conf else 'no network in wpa_supplicant'}; {said[:80]}")
     loaded = guest.run("/usr/bin/test", "-d", "/sys/module/i2c_dev").returncode == 0
     listed = sh("grep -lxE 'i2c[-_]dev' /media/root-ro/etc/modules-load.d/*.conf /media/root-ro/etc/modules 2>/dev/null")
@@ -174,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
                         "or a raw .img (its sha256 row then fails: it has no .sha256)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the logs in $IMAGE_CACHE/check")
-    parser.add_argument("--only", choices=["update"], help="only the card's rows, the boot and these rows")
+    parser.add_argument("--only", choices=["update", "wifi"],
+                        help="update: only the card's rows, the boot and the update rows; wifi: only the card's rows "
+                             "and the Wi-Fi rows, at the first boot")
     parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
     args = parser.parse_args(argv)
     if args.packages:
@@ -241,13 +245,17 @@ def main(argv: list[str] | None = None) -> int:
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
     try:
         first = steps.check_boot(board, C_FIRST)
-        if first:
+        if first and args.only == "wifi":
+            card_rows(board, parts, image_size + GROW, t)
+            check_wifi.check_wifi(board)
+        elif first:
             card_rows(board, parts, image_size + GROW, t)
             wire_lamps(board, steps.P_SETTINGS)
             guest.shut_down()
             if steps.check_boot(board):
                 steps.check_booted(board, bundles, args.only)
             steps.check_journal(board)
+            check_wifi.check_wifi(board)  # last: its notice on the screen, and wpa_supplicant's refusals in the journal
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
         say(f"stopped: {err} (console: {work}/console.log.*)")
@@ -257,12 +265,14 @@ def main(argv: list[str] | None = None) -> int:
         guest.cut_power()
         bundles.close()
     after = range_sha256(disk, root_part["start"], root_part["size"])
-    report.add(C_NEVER, before == after and guest.boots > 1, None,
-               f"sha256 {before[:12]} before, {after[:12]} after {guest.boots} boots")
+    if args.only != "wifi":  # one boot only: the power cuts' row is the whole run's
+        report.add(C_NEVER, before == after and guest.boots > 1, None,
+                   f"sha256 {before[:12]} before, {after[:12]} after {guest.boots} boots")
     report.figure("the whole run", time.monotonic() - started)
-    lines = table(report, PLANNED_UPDATE if args.only == "update" else PLANNED)
+    lines = table(report, {"update": PLANNED_UPDATE, "wifi": PLANNED_WIFI}.get(args.only, PLANNED))
     lines += ["", f"Added to the guest at run time (its RAM overlay, never the image): {extras.LISTED}; "
-              f"on the copy's boot partition: {card.WIFI_FILE}, and the lamps and buzzer in {card.BOOT_SETTINGS}."]
+              f"on the copy's boot partition: {card.WIFI_FILE}, and the lamps and buzzer in {card.BOOT_SETTINGS}; "
+              f"for the Wi-Fi rows, two radios of the card's own mac80211_hwsim and an access point's settings in /run."]
     print("\n".join(lines))
     target = Path(args.markdown) if args.markdown else root.CACHE / "image-check.md"
     stamp = time.strftime("%Y-%m-%d", time.gmtime())
