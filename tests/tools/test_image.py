@@ -4,20 +4,15 @@ packages both targets install (tools/image/, deploy/image/cardsetup.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import stat
-import sys
 from pathlib import Path
 
 import pytest
 
+from deploy.image import cardsetup
 from tools.image import card, check, extras, hosttools, layout
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("cardsetup", REPO / "deploy/image/cardsetup.py")
-cardsetup = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("cardsetup", cardsetup)
-_spec.loader.exec_module(cardsetup)
 MiB = layout.MiB
 
 
