@@ -245,11 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
     try:
         first = steps.check_boot(board, C_FIRST)
-        if first and args.only == "wifi":
+        if first:
             card_rows(board, parts, image_size + GROW, t)
+        if first and args.only == "wifi":
             check_wifi.check_wifi(board)
         elif first:
-            card_rows(board, parts, image_size + GROW, t)
             wire_lamps(board, steps.P_SETTINGS)
             guest.shut_down()
             if steps.check_boot(board):

@@ -44,18 +44,13 @@ def ap_settings(password: str) -> str:
             f" pairwise=CCMP\n group=CCMP\n psk=\"{password}\"\n}}\n")
 
 
-def status(board: Board) -> dict:
-    """The box's network status file as its daemon reads it ({} when it is not there or not JSON)."""
-    text = guest_network(board)
-    try:
-        seen = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return seen if isinstance(seen, dict) else {}
-
-
 def _wifi(board: Board) -> dict:
-    wifi = status(board).get("wifi")
+    """The Wi-Fi part of the box's network status file as its daemon reads it ({} when the file is not there,
+    not JSON, or has none)."""
+    try:
+        wifi = json.loads(guest_network(board) or "{}").get("wifi")
+    except (ValueError, AttributeError):  # not JSON, or JSON but not an object
+        return {}
     return wifi if isinstance(wifi, dict) else {}
 
 
