@@ -12,6 +12,7 @@ import json
 import random
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -419,3 +420,14 @@ rules_strategy = st.builds(
 
 seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(1, 4)
+
+
+def sums_of(moves):
+    return [m.sums for m in moves]
+
+
+def illegal(state, event) -> str:
+    """Apply an event the rules forbid; return the error message."""
+    with pytest.raises(IllegalEventError) as info:
+        apply(state, event)
+    return str(info.value)
