@@ -98,7 +98,7 @@ def test_boot_tones_a_wrong_pitch_a_missing_melody_and_silence_fail():
     played = [MELODIES["roll"], MELODIES["bust"]]
     low = [((440.0, 0.04),), MELODIES["bust"]]  # the roll an octave down
     ok, detail = boot_tones.judge_tones(heard(trace_of(low)), played, ["roll", "bust"])
-    assert not ok and re.search(r"melody 1 \(roll\): a pitch off: heard 4[34]\d Hz, played 880 Hz", detail)
+    assert not ok and re.search(r"melody 1 \(roll\): a pitch below its band: heard 4[34]\d Hz, played 880 Hz", detail)
     assert "1 of 2 melodies as the emulator's" in detail
     ok, detail = boot_tones.judge_tones(heard(trace_of(played[:1])), played, ["roll", "bust"])
     assert not ok and detail.startswith("1 melodies heard for 2 played")
@@ -237,3 +237,59 @@ def test_boot_tones_a_busy_hosts_wrong_melody_still_fails():
             trace = busy_trace_of(played, seed)
             ok, detail = boot_tones.judge_tones(heard(trace), wanted, names)
             assert not ok, (seed, names, detail)
+
+
+
+STALLED = ROOT / "tests/fixtures/boot/stalled-rolls-trace.txt"  # eight rolls of a soak with two host cores busy
+LOW = ((352.0, 0.04),)  # a roll played at 0.4 of its pitch, steadily: no stall on its line
+
+
+def test_boot_tones_real_rolls_off_their_band_where_their_line_stalled_pass_while_most_held():
+    """Issue 33's melody row: a 40 ms roll whose PWM stalled reads far off its pitch either way (a 7 ms stall and
+    the note stops before the PWM catches up; the loop's own speed when it does). Three of eight rolls here."""
+    got = heard(STALLED.read_text())
+    assert len(got) == 8
+    alone = [boot_tones.judge_tones([levels], [MELODIES["roll"]], ["roll"]) for levels in got]
+    assert [ok for ok, _ in alone] == [True, True, True, False, True, True, False, False]
+    assert "above its band" in alone[3][1] and "above its band" in alone[6][1] and "below its band" in alone[7][1]
+    ok, detail = boot_tones.judge_tones(got, [MELODIES["roll"]] * 8, ["roll"] * 8)
+    assert ok, detail
+    assert detail.startswith("5 of 8 melodies as the emulator's"), detail
+    assert re.search(r"3 more off its band only where its line stalled \(roll at 1\.\d\d with a 1\d ms stall, roll at "
+                     r"1\.\d\d with a 19 ms stall, roll at 0\.\d\d with a 9 ms stall\)", detail), detail
+
+
+def test_boot_tones_the_same_stalled_rolls_as_another_pitch_fail():
+    """A box that played every roll a fifth lower, or an octave down: most plays fail (a stalled roll's readings
+    scatter, so one of them may land near any pitch), and so the stalled ones are not excused. (Not a fifth up:
+    880 Hz where 1320 was played reads 0.67, inside the band that a slow host needs; docs/checks.md.)"""
+    got = heard(STALLED.read_text())
+    for hz in (587.0, 440.0):
+        ok, detail = boot_tones.judge_tones(got, [((hz, 0.04),)] * 8, ["roll"] * 8)
+        held = int(re.search(r"(\d) of 8 melodies", detail).group(1))
+        assert not ok and held <= 3 and "stalled" not in detail, (hz, detail)
+
+
+def test_boot_tones_a_roll_off_without_a_stall_or_where_too_few_held_still_fails():
+    roll, bust = MELODIES["roll"], MELODIES["bust"]
+    octave_down, fifth_up = ((440.0, 0.04),), ((1320.0, 0.04),)
+    stalled_low = [m for m in heard(STALLED.read_text())][7:]  # the soak's slow roll, with its 9 ms stall
+    cases = (
+        (heard(trace_of([roll, roll, LOW, roll, roll])), [roll] * 5),  # low and steady: a note played low
+        (heard(trace_of([roll, fifth_up, roll, roll, roll])), [roll] * 5),  # high and steady
+        (heard(trace_of([octave_down] * 5)), [roll] * 5),  # low every time
+        (heard(trace_of([roll])) + stalled_low, [roll] * 2),  # too few plays to tell
+        (stalled_low + heard(trace_of([bust] * 3, start=600)), [roll, bust, bust, bust]),  # the rest another's
+    )
+    for got, wanted in cases:
+        names = [{roll: "roll", bust: "bust"}[w] for w in wanted]
+        ok, detail = boot_tones.judge_tones(got, wanted, names)
+        assert not ok and re.match(r"melody \d \((roll|bust)\): a pitch (below|above) its band", detail), detail
+
+
+def test_boot_tones_a_roll_off_its_band_among_rolls_mostly_off_fails():
+    """Where most plays of the melody fail, a stalled one is not excused either."""
+    got = heard(STALLED.read_text())
+    ok, detail = boot_tones.judge_tones(got[3:], [MELODIES["roll"]] * 5, ["roll"] * 5)
+    assert not ok and "2 of 5 melodies as the emulator's" in detail, detail  # two held, three stalled
+    assert detail.startswith("melody 1 (roll): a pitch above its band: heard 1248 Hz"), detail

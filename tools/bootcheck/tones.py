@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
@@ -36,6 +37,15 @@ INTERVAL_TOLERANCE = 0.25
 # falls at a note's end leaves it short), at most twice without them (the PWM starts late, and a busy host's
 # sleeps run long).
 LENGTH_RANGE = (0.3, 2.0)
+# A melody whose only fault is a pitch out of its band (BELOW or ABOVE it), with a stall on its line (no rise for
+# STALL_PERIODS of its highest note's cycles), is the emulated processor's doing where the same melody played
+# HELD_PLAYS times or more and more than half of its plays held: a stall cuts a 40 ms roll's PWM short or
+# leaves it to catch up at the loop's own speed, so that a roll with three stalls read 0.45 of its pitch and
+# one with two read 1.66 (a soak with two host cores kept busy, tests/fixtures/boot/stalled-rolls-trace.txt;
+# single rolls on a quiet host read 0.42 and 0.39), while a box that plays a note off plays it off every time.
+BELOW, ABOVE = "a pitch below its band", "a pitch above its band"
+STALL_PERIODS = 5
+HELD_PLAYS = 3
 STALL_CYCLES = 3  # a gap of more than three of a note's usual cycles inside a stretch is a stall, not sound
 MIN_CYCLES = 4  # fewer rising edges than this is a click, not a note
 MAX_STRETCHES = 12  # more silences than this in one melody: not a melody of the box's
@@ -157,17 +167,18 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
             shown = whole if whole / played < LENGTH_RANGE[0] else sounding
             return [], f"a stretch of {shown * 1000:.0f} ms for {played * 1000:.0f} ms played"
     # Where notes sit side by side the line's time is read each way of CLOCKS (a busy host stalls, and its
-    # PWM catches up or not): the first reading whose pitches hold counts; none holding, the first says why.
-    first: tuple[list[Note], str] | None = None
+    # PWM catches up or not): the first reading whose pitches hold counts; none holding, the first whose only
+    # fault is a pitch out of its band (BELOW, ABOVE), else the first, says why.
+    readings: list[tuple[list[Note], str]] = []
     for how in CLOCKS:
         notes = [note for run, phrase in zip(stretches, phrases) for note in _notes(run, phrase, how)]
         why = _off(notes, pitches(melody))
         if not why:
             return notes, ""
-        first = first or (notes, why)
+        readings.append((notes, why))
         if all(len(phrase) == 1 for phrase in phrases):
             break  # no cut to place: every reading is the same
-    return first or ([], "nothing heard")
+    return next((r for r in readings if r[1] in (BELOW, ABOVE)), readings[0]) if readings else ([], "nothing heard")
 
 
 def _notes(run: Sequence[tuple[float, int]], phrase: Sequence[tuple[float, float]], how: str) -> list[Note]:
@@ -347,23 +358,36 @@ def _heard(name: str, times: list[list[Note]]) -> str:
 
 
 def _off(notes: Sequence[Note], want_hz: Sequence[float]) -> str:
-    """What is wrong with the pitches heard for a melody's notes ("" if nothing): each within its band
-    (SLOW_FLOOR to 1 + PITCH_TOLERANCE of the pitch played), each step to the next as played."""
+    """What is wrong with the pitches heard for a melody's notes ("" if nothing): each step to the next as
+    played, and each pitch within its band (SLOW_FLOOR to 1 + PITCH_TOLERANCE of the pitch played): BELOW or
+    ABOVE when that is the only fault."""
     ratios = [n.hz / hz for n, hz in zip(notes, want_hz)]
-    if any(not SLOW_FLOOR <= r <= 1 + PITCH_TOLERANCE for r in ratios):
-        return "a pitch off"
+    if any(r <= 0 for r in ratios):
+        return "a note not heard"
     for (a, b), (hz_a, hz_b) in zip(zip(notes, notes[1:]), zip(want_hz, want_hz[1:])):
         heard_step, played_step = math.log(b.hz / a.hz), math.log(hz_b / hz_a)
         if heard_step * played_step <= 0 or abs(heard_step - played_step) > math.log(1 + INTERVAL_TOLERANCE):
             return "a step between notes off"
-    return ""
+    if any(r > 1 + PITCH_TOLERANCE for r in ratios):
+        return ABOVE
+    return BELOW if any(r < SLOW_FLOOR for r in ratios) else ""
+
+
+def longest_stall(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, float]]) -> float:
+    """The longest time with no rise inside one of a melody's sounding stretches (its rests left out), in
+    seconds, where it is STALL_PERIODS of the melody's highest note's cycles or more; else 0."""
+    stretches, _ = _stretches(levels, melody)
+    gaps = [b - a for run in stretches for a, b in itertools.pairwise(_rises(run))]
+    longest = max(gaps, default=0.0)
+    return longest if longest >= STALL_PERIODS / max(pitches(melody)) else 0.0
 
 
 def judge_tones(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tuple[float, float]]],
                 names: list[str]) -> tuple[bool, str]:
     """Whether the melodies heard (:func:`melodies`) are the ones wanted, in order: the same rests and phrase
     lengths, each step from note to note within INTERVAL_TOLERANCE, each pitch between SLOW_FLOOR and
-    1 + PITCH_TOLERANCE of the one played (a busy host slows a software PWM, or bunches its cycles).
+    1 + PITCH_TOLERANCE of the one played (a busy host slows a software PWM, or bunches its cycles), or out of
+    it only where its line stalled while most plays of the same melody (HELD_PLAYS or more) held.
 
     ``names`` names each wanted melody ("roll", "bust"); the detail line says what was heard.
     """
@@ -372,22 +396,30 @@ def judge_tones(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tupl
                        f"({', '.join(names) or 'none'})")
     if not heard:
         return True, "no melody played or heard"
-    wrong, said, duties, ratios = [], {}, [], []  # said: each melody's name -> the notes heard each time it played
-    for i, (levels, want, name) in enumerate(zip(heard, wanted, names)):
-        notes, why = hear(levels, want)
+    heard_as = [hear(levels, want) for levels, want in zip(heard, wanted)]
+    plays, held = Counter(names), Counter(name for (_, why), name in zip(heard_as, names) if not why)
+    wrong, stalled, said, duties, ratios = [], [], {}, [], []  # said: each melody's name -> its notes each time
+    for i, ((notes, why), levels, want, name) in enumerate(zip(heard_as, heard, wanted, names)):
         want_hz = pitches(want)
-        if why:
+        stall = longest_stall(levels, want) if why in (BELOW, ABOVE) else 0.0
+        if stall and plays[name] >= HELD_PLAYS and 2 * held[name] > plays[name]:
+            off = max((n.hz / hz for n, hz in zip(notes, want_hz)), key=lambda r: abs(math.log(r)))
+            stalled.append(f"{name} at {off:.2f} with a {stall * 1000:.0f} ms stall")
+        elif why:
             wrong.append(f"melody {i + 1} ({name}): {why}: heard {_hz(notes)} Hz, played "
                          f"{'/'.join(f'{hz:.0f}' for hz in want_hz)} Hz")
         else:
             said.setdefault(name, []).append(notes)
             duties += [n.duty for n in notes]
             ratios += [n.hz / hz for n, hz in zip(notes, want_hz)]
-    detail = (f"{len(heard) - len(wrong)} of {len(wanted)} melodies as the emulator's, in order, each step within "
-              f"{INTERVAL_TOLERANCE:.0%}, each pitch {SLOW_FLOOR:.0%}-{1 + PITCH_TOLERANCE:.0%} of it")
+    detail = (f"{len(heard) - len(wrong) - len(stalled)} of {len(wanted)} melodies as the emulator's, in order, "
+              f"each step within {INTERVAL_TOLERANCE:.0%}, each pitch {SLOW_FLOOR:.0%}-{1 + PITCH_TOLERANCE:.0%} of it")
     if said:
         detail += (": " + ", ".join(_heard(name, times) for name, times in said.items())
                    + f" Hz; {min(ratios):.2f}-{max(ratios):.2f} of the pitch; duty {median(duties):.2f}")
+    if stalled:
+        detail += (f"; {len(stalled)} more off its band only where its line stalled ({', '.join(stalled[:3])}), "
+                   "while most plays of the same melody held")
     if wrong:
         detail = "; ".join(wrong[:2]) + "; " + detail
     return not wrong, detail
