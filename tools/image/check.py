@@ -34,6 +34,7 @@ from tools.bootcheck.check_update import Bundles
 from tools.bootcheck.check_lamps import wire_lamps
 from tools.bootcheck.guest import AgentError, Guest
 from tools.bootcheck.parse import Report, table
+from tools.bootcheck.tone_soak import P_SOAK, soak_tones
 from tools.picheck.check import head_commit
 from tools.picheck.roots import ensure_binfmt
 
@@ -55,6 +56,9 @@ PLANNED = [*_FIRST, steps.P_BUTTONS, steps.P_SCREENS, steps.P_LAMPS, steps.P_TON
 PLANNED_UPDATE = [*_FIRST, *_LAST]
 #: --only wifi: the card's own rows at the first boot, then the Wi-Fi rows there (tools/image/check_wifi.py).
 PLANNED_WIFI = [*_FIRST[:-2], *check_wifi.ROWS]
+#: --only tones: the card's own rows, the boot with the buzzer wired, then the buzzer's soak
+#: (tools/bootcheck/tone_soak.py).
+PLANNED_TONES = [*_FIRST, P_SOAK, C_NEVER]
 
 
 def say(text: str) -> None:
@@ -176,9 +180,12 @@ def main(argv: list[str] | None = None) -> int:
                         "or a raw .img (its sha256 row then fails: it has no .sha256)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the logs in $IMAGE_CACHE/check")
-    parser.add_argument("--only", choices=["update", "wifi"],
+    parser.add_argument("--only", choices=["update", "wifi", "tones"],
                         help="update: only the card's rows, the boot and the update rows; wifi: only the card's rows "
-                             "and the Wi-Fi rows, at the first boot")
+                             "and the Wi-Fi rows, at the first boot; tones: only the card's rows, the boot and the "
+                             "buzzer's soak")
+    parser.add_argument("--rolls", type=int, default=60, help="--only tones: how many times to press ROLL (60)")
+    parser.add_argument("--busy", type=int, default=0, help="--only tones: host processes kept spinning meanwhile (0)")
     parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
     args = parser.parse_args(argv)
     if args.packages:
@@ -252,10 +259,15 @@ def main(argv: list[str] | None = None) -> int:
         elif first:
             wire_lamps(board, steps.P_SETTINGS)
             guest.shut_down()
-            if steps.check_boot(board):
+            booted = steps.check_boot(board)
+            if booted and args.only == "tones":
+                soak_tones(board, args.rolls, args.busy)
+            elif booted:
                 steps.check_booted(board, bundles, args.only)
-            steps.check_journal(board)
-            check_wifi.check_wifi(board)  # last: its notice on the screen, and wpa_supplicant's refusals in the journal
+            if args.only != "tones":
+                steps.check_journal(board)
+                # last: its notice on the screen, and wpa_supplicant's refusals in the journal
+                check_wifi.check_wifi(board)
     except (AgentError, OSError, TimeoutError) as err:
         report.add("the guest answers", False, None, str(err)[:160])
         say(f"stopped: {err} (console: {work}/console.log.*)")
@@ -269,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         report.add(C_NEVER, before == after and guest.boots > 1, None,
                    f"sha256 {before[:12]} before, {after[:12]} after {guest.boots} boots")
     report.figure("the whole run", time.monotonic() - started)
-    lines = table(report, {"update": PLANNED_UPDATE, "wifi": PLANNED_WIFI}.get(args.only, PLANNED))
+    planned = {"update": PLANNED_UPDATE, "wifi": PLANNED_WIFI, "tones": PLANNED_TONES}.get(args.only, PLANNED)
+    lines = table(report, planned)
     lines += ["", f"Added to the guest at run time (its RAM overlay, never the image): {extras.LISTED}; "
               f"on the copy's boot partition: {card.WIFI_FILE}, and the lamps and buzzer in {card.BOOT_SETTINGS}; "
               f"for the Wi-Fi rows, two radios of the card's own mac80211_hwsim and an access point's settings in /run."]
