@@ -255,7 +255,7 @@ def test_boot_tones_real_rolls_off_their_band_where_their_line_stalled_pass_whil
     ok, detail = boot_tones.judge_tones(got, [MELODIES["roll"]] * 8, ["roll"] * 8)
     assert ok, detail
     assert detail.startswith("5 of 8 melodies as the emulator's"), detail
-    assert re.search(r"3 more off its band only where its line stalled \(roll at 1\.\d\d with a 1\d ms stall, roll at "
+    assert re.search(r"3 more off the band only where the line stalled \(roll at 1\.\d\d with a 1\d ms stall, roll at "
                      r"1\.\d\d with a 19 ms stall, roll at 0\.\d\d with a 9 ms stall\)", detail), detail
 
 

@@ -418,7 +418,7 @@ def judge_tones(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tupl
         detail += (": " + ", ".join(_heard(name, times) for name, times in said.items())
                    + f" Hz; {min(ratios):.2f}-{max(ratios):.2f} of the pitch; duty {median(duties):.2f}")
     if stalled:
-        detail += (f"; {len(stalled)} more off its band only where its line stalled ({', '.join(stalled[:3])}), "
+        detail += (f"; {len(stalled)} more off the band only where the line stalled ({', '.join(stalled[:3])}), "
                    "while most plays of the same melody held")
     if wrong:
         detail = "; ".join(wrong[:2]) + "; " + detail
