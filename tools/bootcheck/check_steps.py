@@ -368,9 +368,13 @@ def check_journal(board: Board) -> None:
     report.add(P_SECURITY, level is not None and level <= 2.0, None, f"exposure {level}")
 
 
+# Not the box's: what the system writes for itself. Among them the bytecode that dpkg's Python tools (py3compile,
+# py3clean) leave of their own modules in debpython/__pycache__ the first time apt runs them (the install's apt-get
+# of python3-venv and the others; a root built by debootstrap has the folder, empty).
 EXCLUDED = ("proc", "sys", "dev", "run", "tmp", "var/tmp", "var/log", "var/cache", "var/lib/apt", "var/lib/dpkg",
             "var/lib/systemd", "var/lib/private", "home/pi", "root", "etc/ld.so.cache", "etc/passwd-", "etc/group-",
-            "etc/shadow-", "etc/gshadow-", "etc/subuid-", "etc/subgid-", "usr/lib/python3/dist-packages/__pycache__")
+            "etc/shadow-", "etc/gshadow-", "etc/subuid-", "etc/subgid-", "usr/lib/python3/dist-packages/__pycache__",
+            "usr/share/python3/debpython/__pycache__/")
 
 
 def snapshot(guest: Guest) -> dict[str, str]:
