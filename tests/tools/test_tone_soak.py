@@ -46,3 +46,75 @@ def test_only_tones_plans_the_first_boots_rows_the_boot_and_the_soak():
     assert check.PLANNED_TONES[-2:] == [tone_soak.P_SOAK, check.C_NEVER]
     assert check.PLANNED_TONES[:-2] == check.PLANNED_UPDATE[:len(check.PLANNED_TONES) - 2]
     assert tone_soak.CYCLE[0] == "ROLL" and set(tone_soak.CYCLE[1:]) == {"A", "B", "C"}
+
+
+class _SoakGuest:
+    def __init__(self, trace: str) -> None:
+        self.trace = trace
+
+    def sh(self, script: str, timeout: float = 120.0):
+        from tests.systemd.test_boot_tones import DEBUG_GPIO
+
+        out = DEBUG_GPIO if script == "cat /sys/kernel/debug/gpio" else self.trace if "cat $t/trace" in script else ""
+        return boot_guest.Done(0, out, "")
+
+
+class _SoakBoard:
+    """The booted box as the soak drives it: its presses kept, its trace and its game given."""
+
+    def __init__(self, trace: str, record: dict, workdir) -> None:
+        from tools.bootcheck.parse import Report
+
+        self.guest, self.record, self.workdir, self.report = _SoakGuest(trace), record, workdir, Report()
+        self.pressed: list[str] = []
+
+    def find_lines(self) -> None:
+        pass
+
+    find_lamps = screen = lamps = find_lines
+
+    def press(self, button: str) -> None:
+        self.pressed.append(button)
+
+    def export(self) -> dict:
+        return self.record
+
+
+def _played_game(dice, presses):
+    """What the emulator's box played and kept for these presses with these dice."""
+    from tools.bootcheck.check_lamps import box_settings
+    from tools.bootcheck.reference import Reference
+
+    reference = Reference(box_settings(), dice)
+    try:
+        for button in presses:
+            reference.press(button)
+        return list(reference.played), reference.export()
+    finally:
+        reference.close()
+
+
+DICE = [(1, 2, 3, 4), (2, 2, 5, 6), (1, 1, 1, 1), (3, 4, 5, 6), (6, 6, 6, 6)]
+
+
+def test_the_soak_presses_its_cycle_replays_it_in_the_emulator_and_judges_the_line(tmp_path):
+    played, record = _played_game(DICE, list(tone_soak.CYCLE) * 4)
+    assert len(played) >= 3
+    board = _SoakBoard(trace_of(played), record, tmp_path)
+    tone_soak.soak_tones(board, 4)
+    assert board.pressed == list(tone_soak.CYCLE) * 4
+    (row,) = board.report.checks
+    assert row.name == tone_soak.P_SOAK and row.passed, row.detail
+    assert row.detail.startswith(f"16 presses, 0 host cores kept busy; {len(played)} of {len(played)} melodies"), row.detail
+    import json
+
+    assert [tuple(map(tuple, m)) for m in json.loads((tmp_path / tone_soak.PLAYED).read_text())] == played
+    assert (tmp_path / tone_soak.TRACE).read_text() == board.guest.trace
+
+
+def test_the_soak_fails_where_the_line_missed_a_melody(tmp_path):
+    played, record = _played_game(DICE, list(tone_soak.CYCLE) * 4)
+    board = _SoakBoard(trace_of(played[:-1]), record, tmp_path)
+    tone_soak.soak_tones(board, 4)
+    (row,) = board.report.checks
+    assert not row.passed and f"{len(played) - 1} melodies heard for {len(played)} played" in row.detail
