@@ -159,7 +159,8 @@ image: $(STAMP)
 
 # Boots that image (a copy, its own kernel, initramfs and partitions) in qemu-system-aarch64 with
 # boot-check's simulated header and bus (its cache: BOOT_CHECK_CACHE) and checks it; prints a table.
-# `$(PY) -m tools.image.check --packages` lists what it installs.
+# `$(PY) -m tools.image.check --packages` lists what it installs. IMAGE_CHECK_ARGS='--only wifi' (the Wi-Fi
+# rows), '--only update' (the update rows), '--only tones --rolls 40 --busy 2' (the buzzer's soak, docs/image.md).
 image-check: $(STAMP)
 	$(SUDO) $(PY) -m tools.image.check $(IMAGE_CHECK_ARGS)
 
