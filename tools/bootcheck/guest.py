@@ -21,7 +21,7 @@ from pathlib import Path
 from .image import qemu_machine_args
 
 # How far above the host's own work the guest runs (nice(1); root only). At the host's priority, a tone soak with
-# two host cores kept busy (tools/bootcheck/tone_soak.py) heard 3 of 39 melodies not at all and rolls at a
+# two host cores kept busy (tools/bootcheck/tone_soak.py) heard 4 of 39 melodies not at all and rolls at a
 # quarter of their pitch: the guest's PWM thread had not run for most of the note.
 QEMU_NICE = -10
 
