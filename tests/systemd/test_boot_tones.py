@@ -293,3 +293,16 @@ def test_boot_tones_a_roll_off_its_band_among_rolls_mostly_off_fails():
     ok, detail = boot_tones.judge_tones(got[3:], [MELODIES["roll"]] * 5, ["roll"] * 5)
     assert not ok and "2 of 5 melodies as the emulator's" in detail, detail  # two held, three stalled
     assert detail.startswith("melody 1 (roll): a pitch above its band: heard 1248 Hz"), detail
+
+
+def test_boot_tones_a_real_roll_late_at_every_cycle_on_a_quiet_host_passes_among_the_rolls_that_held():
+    """The soak on a quiet host: one roll in 36 had its PWM thread wake late at every cycle (2-5.6 ms for 1.14),
+    0.45 of its pitch. Among its neighbours it is excused; alone, or as the only kind of play, it fails."""
+    got = heard((ROOT / "tests/fixtures/boot/late-roll-trace.txt").read_text())
+    roll = MELODIES["roll"]
+    assert len(got) == 4
+    ok, detail = boot_tones.judge_tones(got, [roll] * 4, ["roll"] * 4)
+    assert ok and re.search(r"1 more off the band only where the line stalled \(roll at 0\.45 with a 6 ms stall\)",
+                            detail), detail
+    assert not boot_tones.judge_tones(got[2:3], [roll], ["roll"])[0]
+    assert not boot_tones.judge_tones(got, [((440.0, 0.04),)] * 4, ["roll"] * 4)[0]

@@ -38,13 +38,14 @@ INTERVAL_TOLERANCE = 0.25
 # sleeps run long).
 LENGTH_RANGE = (0.3, 2.0)
 # A melody whose only fault is a pitch out of its band (BELOW or ABOVE it), with a stall on its line (no rise for
-# STALL_PERIODS of its highest note's cycles), is the emulated processor's doing where the same melody played
-# HELD_PLAYS times or more and more than half of its plays held: a stall cuts a 40 ms roll's PWM short or
-# leaves it to catch up at the loop's own speed, so that a roll with three stalls read 0.45 of its pitch and
-# one with two read 1.66 (a soak with two host cores kept busy, tests/fixtures/boot/stalled-rolls-trace.txt;
-# single rolls on a quiet host read 0.42 and 0.39), while a box that plays a note off plays it off every time.
+# more than STALL_CYCLES of its highest note's cycles as played), is the emulated processor's doing where the
+# same melody played HELD_PLAYS times or more and more than half of its plays held: a stall cuts a 40 ms roll's
+# PWM short or leaves it to catch up at the loop's own speed, so that a roll with three stalls read 0.45 of its
+# pitch and one with two read 1.66 (a soak with two host cores kept busy, tests/fixtures/boot/stalled-rolls-trace.txt),
+# and on a quiet host a roll whose PWM thread woke late at every cycle (2-5.6 ms each) read 0.45 (the soak's
+# tests/fixtures/boot/late-roll-trace.txt; single rolls read 0.42 and 0.39 before), while a box that plays a
+# note off plays it off every time.
 BELOW, ABOVE = "a pitch below its band", "a pitch above its band"
-STALL_PERIODS = 5
 HELD_PLAYS = 3
 STALL_CYCLES = 3  # a gap of more than three of a note's usual cycles inside a stretch is a stall, not sound
 MIN_CYCLES = 4  # fewer rising edges than this is a click, not a note
@@ -375,11 +376,11 @@ def _off(notes: Sequence[Note], want_hz: Sequence[float]) -> str:
 
 def longest_stall(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, float]]) -> float:
     """The longest time with no rise inside one of a melody's sounding stretches (its rests left out), in
-    seconds, where it is STALL_PERIODS of the melody's highest note's cycles or more; else 0."""
+    seconds, where it is more than STALL_CYCLES of the melody's highest note's cycles as played; else 0."""
     stretches, _ = _stretches(levels, melody)
     gaps = [b - a for run in stretches for a, b in itertools.pairwise(_rises(run))]
     longest = max(gaps, default=0.0)
-    return longest if longest >= STALL_PERIODS / max(pitches(melody)) else 0.0
+    return longest if longest > STALL_CYCLES / max(pitches(melody)) else 0.0
 
 
 def judge_tones(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tuple[float, float]]],
