@@ -245,10 +245,12 @@ def main(argv: list[str] | None = None) -> int:
     guest = CardGuest(files, work, cmdline)
     board = Board(guest, report, b"", work, started)
     board.owner = "root"  # the card's owner logs in as root (ssh.pub), with no sudo
-    # The versions to update to, made here before the card boots: pip's downloads and the wheels' copies
-    # take a core for about a minute, which would slow the boot whose times the table gives.
-    bundles = Bundles(clone_tarball())
-    bundles.join()
+    # The versions to update to, for the update rows only (not --only wifi or tones), made here before the card
+    # boots: pip's downloads and the wheels' copies take a core for about a minute, which would slow the boot whose
+    # times the table gives.
+    bundles = Bundles(clone_tarball()) if args.only in (None, "update") else None
+    if bundles:
+        bundles.join()
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
     try:
         first = steps.check_boot(board, C_FIRST)
@@ -275,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         check_fault(report, err, work)
     finally:
         guest.cut_power()
-        bundles.close()
+        if bundles:
+            bundles.close()
     after = range_sha256(disk, root_part["start"], root_part["size"])
     if args.only != "wifi":  # one boot only: the power cuts' row is the whole run's
         report.add(C_NEVER, before == after and guest.boots > 1, None,
