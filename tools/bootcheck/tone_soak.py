@@ -27,7 +27,7 @@ from statistics import median
 from .board import Board, say
 from .check_lamps import box_settings, cue_names, gpio_lines, start_trace, stop_trace
 from .reference import Reference, rolls
-from .tones import ABOVE, BELOW, edges, hear, judge_tones, longest_stall, melodies, pitches
+from .tones import _hz, _rises, edges, hear_plays, judge_plays, melodies, pitches
 
 P_SOAK = "the buzzer's line heard as played, roll after roll"
 CYCLE = ("ROLL", "A", "B", "C")
@@ -86,19 +86,18 @@ def judge_each(heard: list, played: list) -> tuple[bool, str]:
     names = cue_names(played)
     if len(heard) != len(played):
         return False, f"{len(heard)} melodies heard for {len(played)} played ({', '.join(names[:12])})"
-    ok, _ = judge_tones(heard, played, names)
+    plays = hear_plays(heard, played)
+    ok, _ = judge_plays(plays, played, names)
     ratios, slow, wrong = [], [], []
-    for i, (levels, want, name) in enumerate(zip(heard, played, names)):
-        notes, why = hear(levels, want)
-        if why:
-            rises = [t for t, level in levels if level == 1]
+    for i, (play, levels, want, name) in enumerate(zip(plays, heard, played, names)):
+        if play.why:
+            rises = _rises(levels)
             cycles = " ".join(f"{(b - a) * 1000:.2f}" for a, b in zip(rises, rises[1:]))
-            stalled = why in (BELOW, ABOVE) and longest_stall(levels, want)
-            (slow if stalled else wrong).append(
-                f"melody {i + 1} ({name}) at {levels[0][0]:.3f} s: {why}, heard "
-                f"{'/'.join(f'{n.hz:.0f}' for n in notes) or 'nothing'} Hz; cycles (ms) {cycles[:300]}")
+            (slow if play.stall else wrong).append(
+                f"melody {i + 1} ({name}) at {levels[0][0]:.3f} s: {play.why}, heard "
+                f"{_hz(play.notes)} Hz; cycles (ms) {cycles[:300]}")
         else:
-            ratios += [n.hz / hz for n, hz in zip(notes, pitches(want))]
+            ratios += [n.hz / hz for n, hz in zip(play.notes, pitches(want))]
     counts = ", ".join(f"{names.count(n)} {n}" for n in dict.fromkeys(names))
     detail = (f"{len(played) - len(slow) - len(wrong)} of {len(played)} melodies ({counts}) held on their own, "
               f"{len(slow)} off their band where their line stalled, {len(wrong)} wrong")

@@ -56,6 +56,15 @@ _CHIP = re.compile(r"GPIOs (\d+)-(\d+), parent: platform/gpio-sim")
 
 
 @dataclass(frozen=True)
+class Play:
+    """One melody heard against the one played in its place (:func:`hear_plays`)."""
+
+    notes: list[Note]
+    why: str  # what is wrong with it alone ("" if nothing)
+    stall: float  # where its only fault is a pitch out of its band: its line's :func:`longest_stall`; else 0
+
+
+@dataclass(frozen=True)
 class Note:
     hz: float
     duty: float  # the share of the note's time the line was high (the loudness)
@@ -179,7 +188,7 @@ def hear(levels: Sequence[tuple[float, int]], melody: Sequence[tuple[float, floa
         readings.append((notes, why))
         if all(len(phrase) == 1 for phrase in phrases):
             break  # no cut to place: every reading is the same
-    return next((r for r in readings if r[1] in (BELOW, ABOVE)), readings[0]) if readings else ([], "nothing heard")
+    return next((r for r in readings if r[1] in (BELOW, ABOVE)), readings[0])
 
 
 def _notes(run: Sequence[tuple[float, int]], phrase: Sequence[tuple[float, float]], how: str) -> list[Note]:
@@ -397,17 +406,29 @@ def judge_tones(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tupl
                        f"({', '.join(names) or 'none'})")
     if not heard:
         return True, "no melody played or heard"
-    heard_as = [hear(levels, want) for levels, want in zip(heard, wanted)]
-    plays, held = Counter(names), Counter(name for (_, why), name in zip(heard_as, names) if not why)
+    return judge_plays(hear_plays(heard, wanted), wanted, names)
+
+
+def hear_plays(heard: list[list[tuple[float, int]]], wanted: list[Sequence[tuple[float, float]]]) -> list[Play]:
+    """Each melody heard (:func:`melodies`) against the one played in its place, alone."""
+    plays = []
+    for levels, want in zip(heard, wanted):
+        notes, why = hear(levels, want)
+        plays.append(Play(notes, why, longest_stall(levels, want) if why in (BELOW, ABOVE) else 0.0))
+    return plays
+
+
+def judge_plays(heard: list[Play], wanted: list[Sequence[tuple[float, float]]], names: list[str]) -> tuple[bool, str]:
+    """:func:`judge_tones` of the plays :func:`hear_plays` heard, as many as were played."""
+    times, held = Counter(names), Counter(name for play, name in zip(heard, names) if not play.why)
     wrong, stalled, said, duties, ratios = [], [], {}, [], []  # said: each melody's name -> its notes each time
-    for i, ((notes, why), levels, want, name) in enumerate(zip(heard_as, heard, wanted, names)):
-        want_hz = pitches(want)
-        stall = longest_stall(levels, want) if why in (BELOW, ABOVE) else 0.0
-        if stall and plays[name] >= HELD_PLAYS and 2 * held[name] > plays[name]:
+    for i, (play, want, name) in enumerate(zip(heard, wanted, names)):
+        notes, want_hz = play.notes, pitches(want)
+        if play.stall and times[name] >= HELD_PLAYS and 2 * held[name] > times[name]:
             off = max((n.hz / hz for n, hz in zip(notes, want_hz)), key=lambda r: abs(math.log(r)))
-            stalled.append(f"{name} at {off:.2f} with a {stall * 1000:.0f} ms stall")
-        elif why:
-            wrong.append(f"melody {i + 1} ({name}): {why}: heard {_hz(notes)} Hz, played "
+            stalled.append(f"{name} at {off:.2f} with a {play.stall * 1000:.0f} ms stall")
+        elif play.why:
+            wrong.append(f"melody {i + 1} ({name}): {play.why}: heard {_hz(notes)} Hz, played "
                          f"{'/'.join(f'{hz:.0f}' for hz in want_hz)} Hz")
         else:
             said.setdefault(name, []).append(notes)
