@@ -273,7 +273,7 @@ def test_boot_tones_the_same_stalled_rolls_as_another_pitch_fail():
 def test_boot_tones_a_roll_off_without_a_stall_or_where_too_few_held_still_fails():
     roll, bust = MELODIES["roll"], MELODIES["bust"]
     octave_down, fifth_up = ((440.0, 0.04),), ((1320.0, 0.04),)
-    stalled_low = [m for m in heard(STALLED.read_text())][7:]  # the soak's slow roll, with its 9 ms stall
+    stalled_low = heard(STALLED.read_text())[7:]  # the soak's slow roll, with its 9 ms stall
     cases = (
         (heard(trace_of([roll, roll, LOW, roll, roll])), [roll] * 5),  # low and steady: a note played low
         (heard(trace_of([roll, fifth_up, roll, roll, roll])), [roll] * 5),  # high and steady
