@@ -58,12 +58,22 @@ class Wifi:
     country: str = ""
 
 
-def read_limited(path: Path, limit: int) -> str:
-    """A small text file, its size checked before it is read whole."""
+def read_bytes_limited(path: Path, limit: int) -> bytes:
+    """A small file, its size checked before it is read, and never more than ``limit`` bytes read
+    (a file in /proc says it has 0 bytes, and a file can grow after its size is read)."""
     size = path.stat().st_size
     if size > limit:
         raise Unusable(f"{path.name} is {size} bytes: more than {limit} is not a settings file")
-    return path.read_bytes().decode("utf-8-sig", "strict")
+    with path.open("rb") as source:
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        raise Unusable(f"{path.name} has more than {limit} bytes: not a settings file")
+    return data
+
+
+def read_limited(path: Path, limit: int) -> str:
+    """A small text file, its size checked before it is read whole."""
+    return read_bytes_limited(path, limit).decode("utf-8-sig", "strict")
 
 
 def parse_wifi(text: str) -> Wifi:
