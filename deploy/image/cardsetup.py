@@ -2,13 +2,16 @@
 """The card's own steps at boot (installed by `make image` in /usr/local/lib/cantstop-card).
 
     cardsetup.py grow    the data partition grown to the card's end (before it is mounted)
-    cardsetup.py boot    Wi-Fi from the boot partition's wifi.txt (then removed; what it found is
+    cardsetup.py boot    Raspberry Pi Imager's OS customisation undone (its firstrun.sh and its
+                         words in cmdline.txt removed; a reboot when this boot was one of its),
+                         Wi-Fi from the boot partition's wifi.txt (then removed; what it found is
                          left in /run/cantstop-box-network for the box's screen), SSH only
                          with a key in ssh.pub, the display's bus in config.txt as the
                          settings on the boot partition say (a reboot when it changed)
 
 Standard library only; each problem is one line in the journal (journalctl -u cantstop-card)
-and the box plays on. The pure parts are tested in tests/tools/test_image.py.
+and the box plays on. The pure parts are tested in tests/tools/test_image.py (Imager's in
+tests/tools/test_image_imager.py).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -36,6 +40,10 @@ NOTE_FILE = "card-wifi.json"
 HERE = Path(__file__).resolve().parent
 MAX_WIFI_BYTES = 4096
 MAX_KEYS_BYTES = 64 * 1024
+CMDLINE_FILE = "cmdline.txt"
+IMAGER_SCRIPT = "firstrun.sh"
+PROC_CMDLINE = Path("/proc/cmdline")
+MAX_CMDLINE_BYTES = 4096  # the kernel takes 2048 (arm64's COMMAND_LINE_SIZE)
 ALIGN_SECTORS = 8192  # 4 MiB
 MBR_LIMIT = 2**32  # sectors an MBR entry can reach
 KEY_KINDS = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-")
@@ -47,6 +55,92 @@ class Unusable(ValueError):
 
 def log(text: str) -> None:
     print(f"cantstop-card: {text}", flush=True)
+
+
+# -- Raspberry Pi Imager's OS customisation ---------------------------------------------
+#
+# Imager's "OS customisation" writes firstrun.sh onto the boot partition and adds to cmdline.txt
+# systemd.run=/boot/firstrun.sh (or /boot/firmware/firstrun.sh), systemd.run_success_action=reboot
+# and systemd.unit=kernel-command-line.target. systemd would then boot into that target alone (the
+# box's services, wanted by multi-user.target, never start) to run a script written for Raspberry
+# Pi OS. The card's unit runs on such a boot too, ordered before that run: it takes the script and
+# the words off the card and asks for a reboot, which cancels the run (with the script gone it would
+# fail, and systemd's default for that, exit, would shut the box down), so the next boot is a normal one.
+
+IMAGER_KEYS = ("systemd.run", "systemd.run_success_action", "systemd.run_failure_action")
+IMAGER_UNIT = "systemd.unit=kernel-command-line.target"
+#: The kernel's words: spaces part them, except inside double quotes (systemd.run="a b").
+WORD = re.compile(r'(?:[^\s"]+|"[^"]*"?)+')
+
+
+def cmdline_words(text: str) -> list[str]:
+    return WORD.findall(text)
+
+
+def is_imagers(word: str) -> bool:
+    """One of the words Imager adds to cmdline.txt (systemd reads - and _ in a key alike)."""
+    key, sep, _ = word.partition("=")
+    return (bool(sep) and key.replace("-", "_") in IMAGER_KEYS) or word == IMAGER_UNIT
+
+
+def without_imager(text: str) -> str | None:
+    """cmdline.txt without Imager's words, every other word kept in order, on one line; None when
+    it has none of them (the file is then left as it is)."""
+    words = cmdline_words(text)
+    kept = [word for word in words if not is_imagers(word)]
+    return None if len(kept) == len(words) else " ".join(kept) + "\n"
+
+
+def imagers_boot(proc_cmdline: Path = PROC_CMDLINE) -> bool:
+    """Whether the running boot is one of Imager's (its words on the kernel's command line)."""
+    try:
+        text = read_bytes_limited(proc_cmdline, MAX_CMDLINE_BYTES).decode("utf-8", "replace")
+    except (OSError, Unusable):
+        return False  # unread: no reboot, the safe side
+    return any(is_imagers(word) for word in cmdline_words(text))
+
+
+def imager(boot: Path = BOOT, proc_cmdline: Path = PROC_CMDLINE, run=subprocess.run) -> str:
+    """Imager's OS customisation taken off the card; a reboot when this boot was one of its. No
+    reboot unless cmdline.txt was put right now: a command line from elsewhere would come back the
+    same, boot after boot."""
+    cmdline, script = boot / CMDLINE_FILE, boot / IMAGER_SCRIPT
+    removed, problem, fixed = [], "", False
+    if cmdline.exists():
+        try:
+            text = read_limited(cmdline, MAX_CMDLINE_BYTES)
+        except (Unusable, UnicodeDecodeError) as err:
+            problem = f"{CMDLINE_FILE} left as it is: {err}"
+        else:
+            new = without_imager(text)
+            if new is not None:
+                write_safely(cmdline, new, 0o644)
+                removed.append(f"its {CMDLINE_FILE} entries")
+                fixed = True
+    if script.exists() or script.is_symlink():
+        script.unlink()
+        removed.insert(0, IMAGER_SCRIPT)
+    if removed:
+        os.sync()
+    parts = []
+    if removed:
+        parts.append(f"its OS customisation is for Raspberry Pi OS and was ignored ({' and '.join(removed)} removed): "
+                     f"set up Wi-Fi with {WIFI_FILE}")
+    if problem:
+        parts.append(problem)
+    if imagers_boot(proc_cmdline):
+        if fixed:
+            run(["systemctl", "--no-block", "reboot"], check=False)
+            parts.append("rebooting for a normal boot")
+        elif problem:
+            parts.append("this boot is one of Imager's (kernel-command-line.target): take its systemd.run and "
+                         f"systemd.unit words out of {CMDLINE_FILE} by hand")
+        else:
+            parts.append(f"this boot's command line has Imager's systemd.run words but {CMDLINE_FILE} has none: "
+                         "not rebooting (the next boot would be the same)")
+    if not parts:
+        return "Imager: no OS customisation on the card"
+    return "Imager: " + "; ".join(parts)
 
 
 # -- Wi-Fi ------------------------------------------------------------------------------
@@ -271,7 +365,7 @@ def main(argv: list[str]) -> int:
     if argv[1:] == ["grow"]:
         log(grow())
     elif argv[1:] == ["boot"]:
-        for step in (wifi, take_ssh, bus):
+        for step in (imager, wifi, take_ssh, bus):
             try:
                 log(step())
             except (OSError, subprocess.CalledProcessError) as err:
