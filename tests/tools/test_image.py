@@ -57,7 +57,8 @@ def test_the_board_settings_are_the_ones_bootconfig_wants_for_each_display():
 def test_fstab_mounts_boot_and_data_by_label_binds_the_box_and_leaves_the_root_to_the_initramfs():
     text = card.fstab()
     rows = [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
-    assert {r[1] for r in rows} == {"/boot/firmware", "/data", "/opt/cantstop-box", "/var/lib/cantstop-box"}
+    assert {r[1] for r in rows} == {"/boot/firmware", "/data", "/opt/cantstop-box", "/var/lib/cantstop-box",
+                                    "/var/lib/systemd/timesync"}
     data = next(r for r in rows if r[1] == "/data")
     assert data[0] == "LABEL=cantstop-data" and "x-systemd.growfs" in data[3]
     assert all("bind" in r[3] and r[0].startswith("/data/") for r in rows if r[1].startswith(("/opt", "/var")))
@@ -81,6 +82,8 @@ def fake_installed_root(tmp_path: Path) -> tuple[Path, Path, Path]:
     (root / "etc/cantstop-box/config.toml").write_text("[display]\n")
     (root / "etc/ssh/ssh_host_ed25519_key").write_text("secret")
     (root / "var/lib/apt/lists/x_Packages").write_text("big")
+    uid, gid = root.stat().st_uid, root.stat().st_gid
+    (root / "etc/passwd").write_text(f"root:x:0:0::/root:/bin/sh\nsystemd-timesync:x:{uid}:{gid}::/:/usr/sbin/nologin\n")
     boot.mkdir()
     data.mkdir()
     return root, boot, data
@@ -101,6 +104,24 @@ def test_write_card_splits_the_installed_root_into_the_cards_three_trees(tmp_pat
     assert str((root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf").readlink()) == "/data/etc/wpa_supplicant-wlan0.conf"
     assert (root / "usr/local/lib/cantstop-card/cardsetup.py").stat().st_mode & 0o111
     assert str((root / "etc/resolv.conf").readlink()).endswith("stub-resolv.conf")
+
+
+def test_the_clock_file_is_kept_on_the_data_partition_so_a_power_cut_without_network_resumes_from_it(tmp_path):
+    root, boot, data = fake_installed_root(tmp_path)
+    card.write_card(root, boot, data, REPO / "deploy/image", (root.stat().st_uid, root.stat().st_gid))
+    clock = next(line.split("\t") for line in card.fstab().splitlines() if "/var/lib/systemd/timesync" in line)
+    assert clock[0] == "/data/timesync" and "bind" in clock[3] and "x-systemd.requires-mounts-for=/data" in clock[3]
+    assert (data / "timesync").is_dir() and (root / "var/lib/systemd/timesync").is_dir()
+    dropin = root / "etc/systemd/system/systemd-timesyncd.service.d/cantstop-card.conf"
+    assert "RequiresMountsFor=/var/lib/systemd/timesync" in dropin.read_text()
+
+
+def test_the_card_gives_its_spi_display_devices_to_spidev_by_driver_override(tmp_path):
+    root, boot, data = fake_installed_root(tmp_path)
+    card.write_card(root, boot, data, REPO / "deploy/image", (root.stat().st_uid, root.stat().st_gid))
+    rule = (root / "etc/udev/rules.d/60-cantstop-card-spidev.rules").read_text()
+    assert 'ENV{OF_COMPATIBLE_0}=="cantstop,spi-display"' in rule and 'ATTR{driver_override}="spidev"' in rule
+    assert "/sys/bus/spi/drivers/spidev/bind" in rule
 
 
 def test_the_modules_a_root_loads_are_read_from_modules_load_d_and_etc_modules(tmp_path):

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tools.picheck.roots import Mounted, chroot, ensure_binfmt, sh
 
-from . import card, hosttools, layout, root
+from . import boards, card, dtpatch, hosttools, layout, lint, root
 
 REPO = Path(__file__).resolve().parents[2]
 XZ_LEVEL = "-3"  # -6 saves a tenth of the size and takes three times as long on two cores
@@ -115,8 +115,10 @@ def stage_card(installed: Path) -> Path:
     if "CMA=" not in defaults.read_text():
         defaults.write_text(defaults.read_text() + card.NO_CMA)
     with Mounted(system):  # raspi-firmware's own hook writes config.txt and cmdline.txt again, as on a kernel update
-        chroot(system, "/etc/kernel/postinst.d/z50-raspi-firmware", root.kernel_version(system), stdout=subprocess.DEVNULL)
+        chroot(system, *firmware_hook(root.kernel_version(system)), stdout=subprocess.DEVNULL,
+               env=FIRMWARE_HOOK_ENV)
     card.write_card(system, stage / "boot", stage / "data", root.HERE, box_owner(system))
+    patch_trees(stage / "boot")
     module = bus_module((stage / "boot" / card.BOOT_SETTINGS).read_text())
     if module not in card.modules_loaded(system):
         # deploy/install.sh of this commit loads no bus module at boot: the card does.
@@ -126,6 +128,43 @@ def stage_card(installed: Path) -> Path:
     sh("systemctl", f"--root={system}", "--quiet", "disable", *card.DISABLE, check=False, stderr=subprocess.DEVNULL)
     sh("systemctl", f"--root={system}", "--quiet", "mask", *card.MASK)
     return stage
+
+
+# How a kernel update runs the hooks in /etc/kernel/postinst.d (Debian's kernel handbook, "Kernel hooks"):
+# raspi-firmware's returns at once unless told it is the package's configure step, so run without it
+# it wrote nothing, and cmdline.txt kept the cma=64M that leaves a Pi 4 unbootable.
+FIRMWARE_HOOK_ENV = {"DEB_MAINT_PARAMS": "configure"}
+
+
+def firmware_hook(kernel_version: str) -> list[str]:
+    return ["/etc/kernel/postinst.d/z50-raspi-firmware", kernel_version]
+
+
+def patch_trees(boot: Path) -> list[str]:
+    """The boards' trees on the boot partition with the header's buses on (tools/image/dtpatch.py)."""
+    patched = []
+    for name in sorted(p.name for p in boot.glob("bcm*-rpi-*.dtb")):
+        dtpatch.patch_file(boot / name)
+        patched.append(name)
+    missing = [b.dtb for b in boards.BOARDS if b.dtb not in patched]
+    if missing:
+        raise SystemExit(f"image: the boot partition has no {', '.join(missing)}: the card would not boot those boards")
+    return patched
+
+
+# Each ext4's options. The data partition grows at the first boot to fill the card, online, which
+# can add groups only as far as its reserved group descriptor blocks reach: mke2fs by itself took
+# 1 KiB blocks for so small a file system and reserved for 64 GiB at most, so a bigger card's grow
+# needed an online meta_bg conversion that nothing had run. 4 KiB blocks, and a reserve for the
+# largest partition an MBR table holds (2 TiB: 2^29 blocks of 4 KiB).
+GROW_TO_BLOCKS = 2 ** 32 * layout.SECTOR // 4096
+
+
+def mkfs_args(name: str, label: str, files: int) -> list[str]:
+    journal = name == "data"
+    extended = "lazy_itable_init=0,lazy_journal_init=0" + (f",resize={GROW_TO_BLOCKS}" if journal else "")
+    return ["-q", "-F", "-L", label, "-N", str(layout.inodes(files)), "-b", "4096",
+            "-O", "has_journal" if journal else "^has_journal", "-E", extended]
 
 
 def make_image(stage: Path, out: Path) -> dict:
@@ -139,10 +178,9 @@ def make_image(stage: Path, out: Path) -> dict:
        stdout=subprocess.DEVNULL)
     entries = sorted(str(p) for p in (stage / "boot").iterdir())
     sh("mcopy", "-s", "-p", "-m", "-i", str(boot_img), *entries, "::/")
-    for name, journal in (("root", False), ("data", True)):
+    for name in ("root", "data"):
         img = work / f"{name}.img"
-        sh("mkfs.ext4", "-q", "-F", "-L", card.LABELS[name], "-N", str(layout.inodes(count_files(stage / name))),
-           "-O", "has_journal" if journal else "^has_journal", "-E", "lazy_itable_init=0,lazy_journal_init=0",
+        sh("mkfs.ext4", *mkfs_args(name, card.LABELS[name], count_files(stage / name)),
            "-d", str(stage / name), str(img), f"{parts[name].size // 1024}k", stdout=subprocess.DEVNULL)
     out.unlink(missing_ok=True)
     with open(out, "wb") as f:
@@ -195,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = make_image(stage, raw)
     times["card"] = time.monotonic() - t
     t = time.monotonic()
+    linted = run_lint(raw, out)
     figures |= finish(raw)
     times["compress"] = time.monotonic() - t
     root._clear(stage)
@@ -205,4 +244,22 @@ def main(argv: list[str] | None = None) -> int:
     say(f"{raw.name}: {figures['image_bytes'] / mib:.0f} MiB, {figures['xz_bytes'] / mib:.0f} MiB compressed; "
         f"built in {figures['seconds']['total']} s ({', '.join(f'{k} {v} s' for k, v in figures['seconds'].items())})")
     say(f"in {out}: {', '.join(figures['files'])}")
+    if not linted:
+        say(f"the card lint failed (table above, and {out / 'lint.md'}): this card does not boot every board it claims")
+        return 1
     return 0
+
+
+def run_lint(raw: Path, out: Path) -> bool:
+    """The card lint on the card just written (read back from the image file), its table printed and
+    kept in ``out``/lint.md. Whether it passed."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="card-lint-", dir=out) as tmp:
+        boot_dir, root_dir = lint.extract(raw, Path(tmp))
+        facts = lint.read_card(boot_dir, root_dir)
+    results = lint.lint(facts)
+    say("the card lint, each board's own tree read from the card:\n" + lint.table(results).rstrip())
+    for problem in facts.problems:
+        say(f"lint: {problem}")
+    (out / "lint.md").write_text(lint.table(results, markdown=True))
+    return lint.passed(results) and not facts.problems

@@ -17,16 +17,20 @@ SUITE = "bookworm"
 HOSTNAME = "cantstop"
 LABELS = {"boot": "CANTSTOPBOX", "root": "cantstop-root", "data": "cantstop-data"}
 DATA = "/data"
-# Where the box's own files go on the data partition, and where they are mounted (bind).
-BINDS = {"/opt/cantstop-box": "opt", "/var/lib/cantstop-box": "games"}
+# Where the box's own files go on the data partition, and where they are mounted (bind): the
+# releases, the games, and timesyncd's clock file (its mtime is the time a box comes back to after
+# a power cut with no network; in the RAM overlay it went back to the image's build time).
+BINDS = {"/opt/cantstop-box": "opt", "/var/lib/cantstop-box": "games", "/var/lib/systemd/timesync": "timesync"}
 BOOT_SETTINGS = "cantstop-box.toml"  # the box's config.toml, on the boot partition
 WIFI_FILE = "wifi.txt"
 SSH_KEY_FILE = "ssh.pub"
 # The initramfs (MODULES=list: "most" took over 5 minutes under qemu-user): the Pi's SD card
-# (sdhci-iproc on the Pi 4, bcm2835's sdhost on the Zero 2 W and 3), QEMU's virt disks,
-# ext4, and the overlay the root runs under.
-INITRAMFS_MODULES = ["mmc_block", "sdhci_iproc", "bcm2835", "sdhci_pltfm", "virtio_mmio", "virtio_pci",
-                     "virtio_blk", "ext4", "crc32c_generic", "overlay"]
+# (sdhci-iproc on the Pi 4, bcm2835's sdhost on the Zero 2 W and 3), the two regulators a Pi 4's
+# SD controller takes its power from (gpio-regulator for vqmmc, fixed for vmmc: without them it
+# never probes and the root is never found), QEMU's virt disks, ext4, and the overlay the root runs
+# under. The card lint (tools/image/lint.py) checks this list against each board's own tree.
+INITRAMFS_MODULES = ["mmc_block", "sdhci_iproc", "bcm2835", "sdhci_pltfm", "gpio_regulator", "fixed",
+                     "virtio_mmio", "virtio_pci", "virtio_blk", "ext4", "crc32c_generic", "overlay"]
 
 
 @cache
@@ -72,6 +76,38 @@ def initramfs_conf() -> str:
 def sources_list() -> str:
     return f"deb {MIRROR} {SUITE} main non-free-firmware\n"
 
+
+# Two boards' own Wi-Fi settings (nvram) that bookworm's firmware-brcm80211 lacks, taken from
+# trixie's (downloaded by apt, so checked against the archive's signed lists): the Zero 2 W's
+# BCM43438 and the CM4's CYW43455. Only these files are copied in, with the package's copyright;
+# the package itself is not installed (its other files would clash with raspi-firmware's).
+FIRMWARE_SUITE = "trixie"
+FIRMWARE_PACKAGE = "firmware-brcm80211"
+FIRMWARE_FILES = ["usr/lib/firmware/brcm/brcmfmac43430-sdio.raspberrypi,model-zero-2-w.txt",
+                  "usr/lib/firmware/brcm/brcmfmac43455-sdio.raspberrypi,4-compute-module.txt"]
+FIRMWARE_COPYRIGHT = "usr/share/doc/cantstop-card-firmware/copyright"
+
+
+def firmware_source() -> str:
+    return f"deb {MIRROR} {FIRMWARE_SUITE} non-free-firmware\n"
+
+
+def firmware_pin() -> str:
+    """apt preferences: that one package from the later suite, nothing else."""
+    return (f"Package: *\nPin: release n={FIRMWARE_SUITE}\nPin-Priority: -1\n\n"
+            f"Package: {FIRMWARE_PACKAGE}\nPin: release n={FIRMWARE_SUITE}\nPin-Priority: 990\n")
+
+
+# The card's spidev devices (tools/image/dtpatch.py puts one at each of SPI0's chip selects) given to
+# spidev, as the kernel's spidev documentation says: by driver_override, not by a "spidev" compatible
+# (which the kernel refuses).
+SPIDEV_RULE = """\
+# The Can't Stop card: the display's SPI devices (CE0, CE1) as /dev/spidev0.0 and /dev/spidev0.1.
+ACTION=="add", SUBSYSTEM=="spi", ENV{OF_COMPATIBLE_0}=="%s", ATTR{driver_override}="spidev", \\
+  RUN+="/bin/sh -c 'echo %%k > /sys/bus/spi/drivers/spidev/bind'"
+""" % "cantstop,spi-display"
+TIMESYNC_DROPIN = ("[Unit]\n# Its clock file is on the data partition (a bind mount, /etc/fstab)\n"
+                   "RequiresMountsFor=/var/lib/systemd/timesync\n")
 
 def _write(path: Path, text: str, mode: int = 0o644) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,6 +198,9 @@ def write_card(root: Path, boot: Path, data: Path, here: Path, owner: tuple[int,
     games = data / BINDS["/var/lib/cantstop-box"]
     games.mkdir(mode=0o700)
     os.chown(games, *owner)
+    clock = data / BINDS["/var/lib/systemd/timesync"]
+    clock.mkdir(mode=0o755)
+    os.chown(clock, *user_ids(root, "systemd-timesync"))
     (data / "etc").mkdir()
     (data / "ssh").mkdir(mode=0o700)
     (root / DATA.lstrip("/")).mkdir()
@@ -172,6 +211,8 @@ def write_card(root: Path, boot: Path, data: Path, here: Path, owner: tuple[int,
     _write(etc / "systemd/resolved.conf.d/cantstop-box.conf", RESOLVED)
     _write(etc / "systemd/journald.conf.d/cantstop-box.conf", JOURNALD)
     _write(etc / "ssh/sshd_config.d/cantstop-box.conf", SSHD)
+    _write(etc / "udev/rules.d/60-cantstop-card-spidev.rules", SPIDEV_RULE)
+    _write(etc / "systemd/system/systemd-timesyncd.service.d/cantstop-card.conf", TIMESYNC_DROPIN)
     for key in (etc / "ssh").glob("ssh_host_*"):
         key.unlink()  # each card makes its own, on its data partition
     wpa = etc / "wpa_supplicant/wpa_supplicant-wlan0.conf"
@@ -197,6 +238,15 @@ def write_card(root: Path, boot: Path, data: Path, here: Path, owner: tuple[int,
                 shutil.rmtree(item)
             else:
                 item.unlink()
+
+
+def user_ids(root: Path, name: str) -> tuple[int, int]:
+    """A system user's uid and gid in the root's /etc/passwd."""
+    for line in (root / "etc/passwd").read_text().splitlines():
+        fields = line.split(":")
+        if fields[0] == name:
+            return int(fields[2]), int(fields[3])
+    raise SystemExit(f"image: the root has no user {name}")
 
 
 def modules_loaded(root: Path) -> set[str]:

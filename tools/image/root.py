@@ -65,6 +65,7 @@ def bootstrap_recipe() -> str:
 def base_recipe() -> str:
     overlay = (HERE / "overlay-root").read_text()
     return (bootstrap_recipe() + f"then {','.join(BOOT_PACKAGES)}; initramfs {','.join(card.INITRAMFS_MODULES)}; "
+            f"from {card.FIRMWARE_SUITE}'s {card.FIRMWARE_PACKAGE} {','.join(card.FIRMWARE_FILES)}; "
             f"firmware {digest(card.raspi_firmware_defaults(), card.raspi_cmdline(), card.board_settings(card.default_settings()))}; "
             f"overlay {digest(overlay)}\n")
 
@@ -116,6 +117,8 @@ def base_root() -> Path:
                           "-o", "Dpkg::Options::=--force-confold", *BOOT_PACKAGES,
                           stdout=out, stderr=subprocess.STDOUT, check=False)
             chroot(building, "apt-get", "clean")
+            if not done.returncode:
+                later_firmware(building, out)
         finally:
             sh("umount", "-l", str(firmware), check=False)
     if done.returncode:
@@ -124,6 +127,34 @@ def base_root() -> Path:
     stamp(root, recipe)
     say(f"built the base root in {time.monotonic() - started:.0f} s")
     return root
+
+
+def later_firmware(building: Path, out) -> None:
+    """card.FIRMWARE_FILES from the later suite's package, downloaded by the root's own apt (so checked
+    against that suite's signed lists), unpacked aside, only those files and its copyright copied in."""
+    etc = building / "etc/apt"
+    source, pin = etc / "sources.list.d/cantstop-firmware.list", etc / "preferences.d/cantstop-firmware"
+    source.write_text(card.firmware_source())
+    pin.parent.mkdir(parents=True, exist_ok=True)
+    pin.write_text(card.firmware_pin())
+    try:
+        chroot(building, "apt-get", "update", "-qq", stdout=out, stderr=subprocess.STDOUT)
+        chroot(building, "sh", "-c", f"cd /tmp && apt-get download -q {card.FIRMWARE_PACKAGE}/{card.FIRMWARE_SUITE}",
+               stdout=out, stderr=subprocess.STDOUT)
+    finally:
+        source.unlink()
+        pin.unlink()
+    debs = sorted((building / "tmp").glob(f"{card.FIRMWARE_PACKAGE}_*.deb"))
+    if len(debs) != 1:
+        raise SystemExit(f"image: apt-get download {card.FIRMWARE_PACKAGE}/{card.FIRMWARE_SUITE} gave {len(debs)} files")
+    with tempfile.TemporaryDirectory(prefix="firmware-") as tmp:
+        sh("dpkg-deb", "-x", str(debs[0]), tmp)
+        for name in [*card.FIRMWARE_FILES, f"usr/share/doc/{card.FIRMWARE_PACKAGE}/copyright"]:
+            source_file = Path(tmp) / name
+            target = building / (card.FIRMWARE_COPYRIGHT if name.endswith("/copyright") else name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source_file, target)
+    debs[0].unlink()
 
 
 def installed_root(base: Path) -> Path:
