@@ -137,13 +137,28 @@ def check(display, pin_factory, pins: Mapping[str, int], *, timeout: float,
     return 0
 
 
+def open_display(cfg):
+    """The display ``cfg`` names, opened; a one-line ``HardwareError`` when nothing answers (selftest, bench)."""
+    from hw.display import open_oled
+
+    return open_oled(cfg.display.driver, **cfg.display.oled_options())
+
+
+def found_lines(cfg, display) -> list[str]:
+    """What the terminal says of a display that answered: its chip and bus, and a slow bus (selftest, bench)."""
+    from firmware.commands.run import slow_bus_note
+
+    lines = [f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}"]
+    if slow := slow_bus_note(cfg.display, display.size):
+        lines.append(f"display: slow: {slow}")
+    return lines
+
+
 def run(args) -> int:
     from hw.buttons import real_pin_factory
-    from hw.display import open_oled
     from hw.errors import HardwareError
 
     from firmware.config import ConfigError, load
-    from firmware.commands.run import slow_bus_note
 
     try:
         cfg = load(args.config)
@@ -156,14 +171,13 @@ def run(args) -> int:
         print(f"cantstop-box selftest: {err}", file=sys.stderr)
         return EXIT_HARDWARE
     try:
-        display = open_oled(cfg.display.driver, **cfg.display.oled_options())
+        display = open_display(cfg)
     except HardwareError as err:
         print(f"display: NOT FOUND: {err}", file=sys.stderr)
         factory.close()
         return EXIT_HARDWARE
-    print(f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}")
-    if slow := slow_bus_note(cfg.display, display.size):
-        print(f"display: slow: {slow}")
+    for line in found_lines(cfg, display):
+        print(line)
     from firmware.commands.run import _close_signals, open_signals
 
     try:
