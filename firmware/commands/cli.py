@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "emulate": ("firmware.commands.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
     "web": ("firmware.commands.web", "serve the live game, the history and the statistics as a web page (docs/web.md)"),
     "selftest": ("firmware.commands.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
+    "bench": ("firmware.commands.bench", "on the Pi: the board, its buses, Wi-Fi and root, the hardware found and press to glass, a fact a line"),
 }
 
 
