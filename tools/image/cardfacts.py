@@ -70,31 +70,34 @@ def module_deps(text: str) -> dict[str, list[str]]:
     return out
 
 
-def cpio_names(data: bytes) -> list[str]:
-    """The names in an initramfs: newc archives one after another, uncompressed or gzip (as
-    initramfs-tools writes them, and as the kernel unpacks them)."""
-    names, pos = [], 0
+def cpio_files(data: bytes) -> dict[str, bytes]:
+    """The files in an initramfs, by name: newc archives one after another, uncompressed or gzip (as
+    initramfs-tools writes them, and as the kernel unpacks them; a later one's file wins)."""
+    files, pos = {}, 0
     while pos < len(data):
         if data[pos:pos + 2] == b"\x1f\x8b":
             d = zlib.decompressobj(wbits=31)
-            names += cpio_names(d.decompress(data[pos:], MAX_INITRD))
-            rest = d.unused_data
-            pos = len(data) - len(rest)
+            files.update(cpio_files(d.decompress(data[pos:], MAX_INITRD)))
+            pos = len(data) - len(d.unused_data)
             continue
         if data[pos:pos + 6] in (b"070701", b"070702"):
             namesize = int(data[pos + 94:pos + 102], 16)
             filesize = int(data[pos + 54:pos + 62], 16)
             name = data[pos + 110:pos + 110 + namesize - 1].decode("utf-8", "replace")
             pos += (110 + namesize + 3) & ~3
-            pos += (filesize + 3) & ~3
             if name != "TRAILER!!!":
-                names.append(name)
+                files[name] = data[pos:pos + filesize]
+            pos += (filesize + 3) & ~3
             continue
         if data[pos:pos + 1] == b"\0":  # padding between archives
             pos += 1
             continue
         raise Unreadable(f"the initramfs has bytes at {pos} that are neither cpio nor gzip")
-    return names
+    return files
+
+
+def cpio_names(data: bytes) -> list[str]:
+    return list(cpio_files(data))
 
 
 @dataclass
