@@ -48,7 +48,7 @@ def test_the_pi4_tree_copy_disables_what_qemu_lacks_and_moves_the_sd_supplies_to
         assert tree.find(name).cells(prop)[:2] == [soc, line]
         assert before.find(name).cells(prop)[0] != soc
         assert any(name in ch and f"line {line}" in ch for ch in changes)
-    assert tree.find("/soc/mmc@7e340000").enabled  # the Pi 4's own SD controller stays
+    assert tree.find("/emmc2bus/mmc@7e340000").enabled  # the Pi 4's own SD controller stays
     assert c.adapt_tree((TODAY / "bcm2837-rpi-3-b.dtb").read_bytes(), c.MODELS["raspi3b"])[1] == []
 
 
