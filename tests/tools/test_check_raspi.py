@@ -75,7 +75,7 @@ GOOD = """\
 [ 2.0] cantstop-check: clock /dev/mmcblk1p3[/timesync]
 [ 2.0] cantstop-check: i2c-1 /dev/i2c-1 node=/sys/firmware/devicetree/base/soc/i2c@7e804000
 [ 2.0] cantstop-check: i2c-1 tree 400000
-[ 2.0] cantstop-check: clk fe804000.i2c_div 400000
+[ 2.0] cantstop-check: clk fe804000.i2c_div/clk_rate 399503
 [ 2.0] cantstop-check: spidev /dev/spidev0.0 /dev/spidev0.1
 [ 2.0] cantstop-check: done
 """

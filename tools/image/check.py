@@ -38,7 +38,7 @@ from tools.bootcheck.tone_soak import P_SOAK, soak_tones
 from tools.picheck.check import head_commit
 from tools.picheck.roots import ensure_binfmt
 
-from . import card, check_wifi, extras, hosttools, root
+from . import card, check_raspi, check_wifi, extras, hosttools, root
 from .build import REPO, image_name, version
 
 GROW = 1024 * 1024 * 1024  # the card is this much bigger than the image
@@ -174,15 +174,36 @@ def card_rows(board: Board, parts: list[dict], disk_size: int, t: float) -> None
                f"hostname {host}; mDNS {mdns.strip()[:60]}; NTP {ntp}, timesyncd {timesync}")
 
 
+def raspi_rows(report: Report, xz: Path, keep: bool) -> None:
+    """The boot rows on QEMU's own Raspberry Pi models, after the virt rows (tools/image/check_raspi.py)."""
+    for name, model in sorted(check_raspi.MODELS.items()):
+        try:
+            check_raspi.run(report, xz, name, model.qemu, root.CACHE / "check-raspi", keep=keep)
+        except Exception as err:  # a fault in the check itself: the rows so far still make the table
+            check_fault(report, err, root.CACHE / "check-raspi")
+
+
+def raspi_only(xz: Path, args) -> int:
+    report = Report()
+    raspi_rows(report, xz, args.keep)
+    lines = table(report, [])
+    print("\n".join(lines))
+    target = Path(args.markdown) if args.markdown else root.CACHE / "image-check-raspi.md"
+    target.write_text(f"make image-check --only raspi, {time.strftime('%Y-%m-%d', time.gmtime())}, "
+                      f"commit {head_commit()}:\n\n" + "\n".join(lines) + "\n")
+    return 0 if report.passed else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="image-check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--image", help="the .img.xz (default build/image/cantstop-box-<version>-arm64.img.xz), "
                         "or a raw .img (its sha256 row then fails: it has no .sha256)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the logs in $IMAGE_CACHE/check")
-    parser.add_argument("--only", choices=["update", "wifi", "tones"],
+    parser.add_argument("--only", choices=["update", "wifi", "tones", "raspi"],
                         help="update: only the card's rows, the boot and the update rows; wifi: only the card's rows "
-                             "and the Wi-Fi rows, at the first boot; tones: only the card's rows, the boot and the "
+                             "and the Wi-Fi rows, at the first boot; raspi: only the boot rows on QEMU's raspi3b and raspi4b "
+                             "(tools/image/check_raspi.py); tones: only the card's rows, the boot and the "
                              "buzzer's soak")
     parser.add_argument("--rolls", type=int, default=60, help="--only tones: how many times to press ROLL (60)")
     parser.add_argument("--busy", type=int, default=0, help="--only tones: host processes kept spinning meanwhile (0)")
@@ -190,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.packages:
         print(" ".join(hosttools.packages(hosttools.CHECK, hosttools.CHECK_FILES)))
+        print(f"and, for -M raspi4b, in a chroot of {check_raspi.LATER_SUITE}: {check_raspi.LATER_PACKAGES}")
         return 0
     if os.geteuid() != 0:
         print("image-check: needs root (chroot, binfmt_misc): sudo make image-check", file=sys.stderr)
@@ -200,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"image-check: no {xz}: run make image first", file=sys.stderr)
         return 1
     hosttools.ensure(hosttools.CHECK, hosttools.CHECK_FILES, say=say)
+    if args.only == "raspi":
+        return raspi_only(xz, args)
     ensure_binfmt()
     check_root = bootcheck.root_dir()
     modules = bootcheck.modules_dir(check_root)
@@ -283,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only != "wifi":  # one boot only: the power cuts' row is the whole run's
         report.add(C_NEVER, before == after and guest.boots > 1, None,
                    f"sha256 {before[:12]} before, {after[:12]} after {guest.boots} boots")
+    raspi_rows(report, xz, args.keep)
     report.figure("the whole run", time.monotonic() - started)
     planned = {"update": PLANNED_UPDATE, "wifi": PLANNED_WIFI, "tones": PLANNED_TONES}.get(args.only, PLANNED)
     lines = table(report, planned)

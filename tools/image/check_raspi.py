@@ -47,7 +47,8 @@ CARD_SIZE = 64 * 1024 ** 3
 TRACE = "i2c_send"
 MARK = "cantstop-check:"
 LATER_SUITE = "trixie"
-LATER_RECIPE = f"debootstrap {LATER_SUITE} amd64 minbase; include qemu-system-arm qemu-system-data\n"
+LATER_PACKAGES = "qemu-system-arm qemu-system-data"
+LATER_RECIPE = f"debootstrap {LATER_SUITE} amd64 minbase; include {LATER_PACKAGES}\n"
 
 
 @dataclass(frozen=True)
@@ -244,7 +245,7 @@ def qemu_command(model: Model, work: str, cmdline: str, with_display: bool) -> l
     for port in ports:
         cmd += ["-serial", port]
     if with_display:
-        cmd += ["-device", "ssd0303,bus=i2c-bus.1,address=0x3c", "-trace", f"{TRACE},file={work}/trace.log"]
+        cmd += ["-device", "ssd0303,bus=i2c-bus.1,address=0x3c", "-trace", TRACE, "-D", f"{work}/trace.log"]
     return cmd
 
 
@@ -366,8 +367,9 @@ def rows(report, model: Model, qemu: str, console: str, took: float, trace: str,
     tree_hz = (said.get("i2c-1") or ["", ""])[1].removeprefix("tree ") if len(said.get("i2c-1", [])) > 1 else ""
     clk = next((c for c in said.get("clk", []) if c.startswith(model.i2c_bus)), "")
     kernel_hz = clk.split()[-1] if clk else ""
+    # The kernel's clock is the core clock over an even divider: 399503 Hz for 400 kHz on a Pi 4 (within 1%).
     report.add(f"{tag}: /dev/i2c-1 is the header's bus at 400 kHz", "/dev/i2c-1" in i2c and "i2c@7e804000" in i2c
-               and tree_hz == "400000" and kernel_hz == "400000", None,
+               and tree_hz == "400000" and kernel_hz.isdigit() and abs(int(kernel_hz) - 400000) <= 4000, None,
                f"{i2c}; tree {tree_hz or '?'} Hz; the kernel's {model.i2c_bus}_div {kernel_hz or 'not readable'} Hz")
     spidev = first("spidev")
     report.add(f"{tag}: SPI0's spidev devices", "/dev/spidev0.0" in spidev and "/dev/spidev0.1" in spidev, None, spidev)
