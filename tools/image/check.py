@@ -39,6 +39,7 @@ from tools.picheck.check import head_commit
 from tools.picheck.roots import ensure_binfmt
 
 from . import card, check_raspi, check_wifi, extras, hosttools, root
+from .layout import fat_read, partitions
 from .build import REPO, image_name, version
 
 GROW = 1024 * 1024 * 1024  # the card is this much bigger than the image
@@ -78,15 +79,6 @@ class CardGuest(Guest):
         return cmd
 
 
-def partitions(disk: Path) -> list[dict]:
-    table_ = json.loads(subprocess.run(["sfdisk", "-J", str(disk)], capture_output=True, text=True,
-                                       check=True).stdout)["partitiontable"]
-    return [{"start": p["start"] * 512, "size": p["size"] * 512} for p in table_["partitions"]]
-
-
-def fat_read(disk: Path, offset: int, name: str) -> bytes:
-    return subprocess.run(["mcopy", "-n", "-i", f"{disk}@@{offset}", f"::{name}", "-"], capture_output=True,
-                          check=True).stdout
 
 
 def fat_write(disk: Path, offset: int, name: str, data: bytes, work: Path) -> None:

@@ -42,6 +42,7 @@ from tools.picheck.roots import MIRROR, Mounted, chroot, fresh, sh, stamp
 
 from . import fdt, root
 from .cardfacts import cpio_files
+from .layout import fat_read, partitions
 
 CARD_SIZE = 64 * 1024 ** 3
 TRACE = "i2c_send"
@@ -264,16 +265,10 @@ def last_lines(console: str, n: int = 12) -> str:
     return " | ".join(l.strip() for l in console.splitlines()[-n:] if l.strip())
 
 
-def fat_read(disk: Path, offset: int, name: str) -> bytes:
-    return subprocess.run(["mcopy", "-n", "-i", f"{disk}@@{offset}", f"::{name}", "-"], capture_output=True,
-                          check=True).stdout
-
-
 def prepare(xz: Path, model: Model, work: Path) -> tuple[str, list[str]]:
     """The card's copy (grown to CARD_SIZE), its kernel, initramfs (with the report) and the model's own
     tree from its boot partition into ``work``: (the card's command line, the nodes disabled in the tree's
     copy as the model lacks them)."""
-    from .check import partitions
     work.mkdir(parents=True, exist_ok=True)
     disk = work / "card.img"
     with open(disk, "wb") as out:

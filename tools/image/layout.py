@@ -8,7 +8,10 @@ card's end. Every partition starts on a 4 MiB boundary (an SD card's erase block
 
 from __future__ import annotations
 
+import json
+import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 MiB = 1024 * 1024
 SECTOR = 512
@@ -68,3 +71,16 @@ def sfdisk_script(parts: list[Partition]) -> str:
 def inodes(files: int) -> int:
     """Inodes for an ext4 holding ``files`` files: a third more, and at least 16,384."""
     return max(16384, files + files // 3)
+
+
+def partitions(disk: Path) -> list[dict]:
+    """A written card's partitions, as sfdisk reads its table: [{start, size}] in bytes."""
+    table_ = json.loads(subprocess.run(["sfdisk", "-J", str(disk)], capture_output=True, text=True,
+                                       check=True).stdout)["partitiontable"]
+    return [{"start": p["start"] * 512, "size": p["size"] * 512} for p in table_["partitions"]]
+
+
+def fat_read(disk: Path, offset: int, name: str) -> bytes:
+    """A file from the FAT file system at ``offset`` in ``disk`` (mtools)."""
+    return subprocess.run(["mcopy", "-n", "-i", f"{disk}@@{offset}", f"::{name}", "-"], capture_output=True,
+                          check=True).stdout
