@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -39,7 +38,8 @@ from tools.picheck.check import head_commit
 from tools.picheck.roots import ensure_binfmt
 
 from . import card, check_raspi, check_wifi, extras, hosttools, root
-from .layout import fat_read, partitions
+from .cardfacts import kernel_names
+from .layout import fat_read, partitions, unpack
 from .build import REPO, image_name, version
 
 GROW = 1024 * 1024 * 1024  # the card is this much bigger than the image
@@ -79,8 +79,6 @@ class CardGuest(Guest):
         return cmd
 
 
-
-
 def fat_write(disk: Path, offset: int, name: str, data: bytes, work: Path) -> None:
     local = work / name
     local.write_bytes(data)
@@ -104,13 +102,7 @@ def range_sha256(disk: Path, start: int, size: int) -> str:
 
 def boot_names(config_txt: str) -> tuple[str, str]:
     """The kernel and the initramfs that config.txt makes the Pi's firmware load."""
-    kernel = initrd = ""
-    for line in config_txt.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("kernel=") and not kernel:
-            kernel = line.split("=", 1)[1].strip()
-        elif line.startswith("initramfs ") and not initrd:
-            initrd = line.split()[1]
+    kernel, initrd = kernel_names(config_txt)
     if not kernel or not initrd:
         raise SystemExit("image-check: config.txt names no kernel= or initramfs")
     return kernel, initrd
@@ -230,12 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     report.add(C_SUM, done is not None and done.returncode == 0, time.monotonic() - t,
                f"{sums.name} {'matches' if done and done.returncode == 0 else 'missing or does not match'}")
     disk = work / "card.img"
-    with open(disk, "wb") as out:
-        if xz.suffix == ".xz":
-            subprocess.run(["xz", "-dc", str(xz)], stdout=out, check=True)
-        else:  # a card written out already (a copy patched by hand, to try a fix without a build)
-            with open(xz, "rb") as raw:
-                shutil.copyfileobj(raw, out, 1 << 20)
+    unpack(xz, disk)
     image_size = disk.stat().st_size
     os.truncate(disk, image_size + GROW)
     parts = partitions(disk)

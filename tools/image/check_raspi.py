@@ -27,22 +27,23 @@ of the data partition goes that far, online. A model that cannot show something 
 from __future__ import annotations
 
 import argparse
-import os
 import gzip
+import os
 import re
 import shutil
 import struct
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 from tools.picheck.roots import MIRROR, Mounted, chroot, fresh, sh, stamp
 
 from . import fdt, root
-from .cardfacts import cpio_files
-from .layout import fat_read, partitions
+from .cardfacts import cpio_files, kernel_names
+from .layout import fat_read, partitions, unpack
 
 CARD_SIZE = 64 * 1024 ** 3
 TRACE = "i2c_send"
@@ -217,7 +218,7 @@ def later_qemu() -> Path:
     building = where.with_name("qemu-later.building")
     root._clear(building)
     say(f"making a {LATER_SUITE} chroot for its QEMU (cached in {where})")
-    sh("debootstrap", "--variant=minbase", "--include=qemu-system-arm,qemu-system-data", LATER_SUITE, str(building),
+    sh("debootstrap", "--variant=minbase", f"--include={LATER_PACKAGES.replace(' ', ',')}", LATER_SUITE, str(building),
        MIRROR, stdout=subprocess.DEVNULL)
     root._clear(where)
     building.rename(where)
@@ -271,11 +272,9 @@ def prepare(xz: Path, model: Model, work: Path) -> tuple[str, list[str]]:
     copy as the model lacks them)."""
     work.mkdir(parents=True, exist_ok=True)
     disk = work / "card.img"
-    with open(disk, "wb") as out:
-        subprocess.run(["xz", "-dc", str(xz)] if xz.suffix == ".xz" else ["cat", str(xz)], stdout=out, check=True)
+    unpack(xz, disk)
     boot_at = partitions(disk)[0]["start"]
     os.truncate(disk, CARD_SIZE)
-    from .cardfacts import kernel_names
     kernel, initrd = kernel_names(fat_read(disk, boot_at, "config.txt").decode())
     (work / "kernel").write_bytes(fat_read(disk, boot_at, kernel))
     (work / "initrd").write_bytes(initrd_with_report(fat_read(disk, boot_at, initrd)))
@@ -290,22 +289,19 @@ def boot(model: Model, work: Path, cmdline: str, qemu_root: Path | None, with_di
     console = work / "console.log"
     console.unlink(missing_ok=True)
     (work / "trace.log").unlink(missing_ok=True)
-    mounts = []
-    if qemu_root:
-        inside = qemu_root / "cantstop-work"
-        inside.mkdir(exist_ok=True)
-        sh("mount", "--bind", str(work), str(inside))
-        mounts.append(inside)
-        argv = ["chroot", str(qemu_root), *qemu_command(model, "/cantstop-work", cmdline, with_display)]
-    else:
-        argv = qemu_command(model, str(work), cmdline, with_display)
-    started = time.monotonic()
-    guard = Mounted(qemu_root) if qemu_root else None
-    if guard:
-        guard.__enter__()
-    try:
+    with ExitStack() as stack:
+        if qemu_root:  # the later QEMU runs in its chroot, with the work folder bound into it
+            inside = qemu_root / "cantstop-work"
+            inside.mkdir(exist_ok=True)
+            sh("mount", "--bind", str(work), str(inside))
+            stack.callback(sh, "umount", "-l", str(inside), check=False)
+            stack.enter_context(Mounted(qemu_root))
+            argv = ["chroot", str(qemu_root), *qemu_command(model, "/cantstop-work", cmdline, with_display)]
+        else:
+            argv = qemu_command(model, str(work), cmdline, with_display)
+        started = time.monotonic()
         proc = subprocess.Popen(["nice", "-n", "-10", *argv], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=open(work / "qemu.err", "w"))
+                                stderr=stack.enter_context(open(work / "qemu.err", "w")))
         text = ""
         while time.monotonic() - started < timeout and proc.poll() is None:
             time.sleep(2)
@@ -316,11 +312,6 @@ def boot(model: Model, work: Path, cmdline: str, qemu_root: Path | None, with_di
         proc.kill()
         proc.wait()
         text = console.read_text(errors="replace") if console.exists() else ""
-    finally:
-        if guard:
-            guard.__exit__(None, None, None)
-        for m in mounts:
-            sh("umount", "-l", str(m), check=False)
     trace = (work / "trace.log").read_text(errors="replace") if (work / "trace.log").exists() else ""
     return text, took, trace
 
@@ -330,8 +321,7 @@ def frames_to(trace: str, address: int = 0x3C) -> int:
     return len(re.findall(rf"i2c_send .*addr:0x{address:02x}", trace))
 
 
-def rows(report, model: Model, qemu: str, console: str, took: float, trace: str, with_display: bool,
-         image_id: str = "") -> None:
+def rows(report, model: Model, qemu: str, console: str, took: float, trace: str, with_display: bool) -> None:
     """The model's rows, from what the guest said on its console."""
     tag = f"{model.name} (QEMU {qemu})"
     said = lines(console)

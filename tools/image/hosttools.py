@@ -25,8 +25,6 @@ CHECK = {
     "sfdisk": "fdisk", "xz": "xz-utils", "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
     "mkfs.ext4": "e2fsprogs", "git": "git", "debugfs": "e2fsprogs",
 }
-# The raspi rows' QEMU for -M raspi4b (9.0 or later): a later suite's, in a chroot that debootstrap makes
-# (tools/image/check_raspi.py); listed by --packages as the chroot's.
 # Files that no program names: the kernel's source (gpio-sim) and QEMU's network ROMs, the same
 # as boot-check's (its list once named the ROM where Debian does not put it, so it installed again at each run).
 CHECK_FILES = dict(bootcheck_image.HOST_FILES)

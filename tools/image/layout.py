@@ -9,6 +9,7 @@ card's end. Every partition starts on a 4 MiB boundary (an SD card's erase block
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,17 @@ def sfdisk_script(parts: list[Partition]) -> str:
 def inodes(files: int) -> int:
     """Inodes for an ext4 holding ``files`` files: a third more, and at least 16,384."""
     return max(16384, files + files // 3)
+
+
+def unpack(image: Path, disk: Path) -> None:
+    """A copy of the card in ``image`` (an .img.xz, or a raw card written out already: a copy patched
+    by hand, to try a fix without a build) written to ``disk``."""
+    with open(disk, "wb") as out:
+        if image.suffix == ".xz":
+            subprocess.run(["xz", "-dc", str(image)], stdout=out, check=True)
+        else:
+            with open(image, "rb") as raw:
+                shutil.copyfileobj(raw, out, 1 << 20)
 
 
 def partitions(disk: Path) -> list[dict]:

@@ -304,10 +304,9 @@ MODULE_LISTS = ["modules.alias", "modules.dep", "modules.builtin.modinfo"]
 def extract(image: Path, work: Path) -> tuple[Path, Path]:
     """The boot partition's files and the root's that the lint reads, out of a raw card image (mtools
     for the FAT, debugfs for the ext4: no loop device, no mount)."""
-    import json
-    parts = json.loads(subprocess.run(["sfdisk", "-J", str(image)], capture_output=True, text=True,
-                                      check=True).stdout)["partitiontable"]["partitions"]
-    boot_at, root_at, root_size = parts[0]["start"] * 512, parts[1]["start"] * 512, parts[1]["size"] * 512
+    from .layout import partitions
+    parts = partitions(image)
+    boot_at, root_at, root_size = parts[0]["start"], parts[1]["start"], parts[1]["size"]
     boot, root = work / "boot", work / "root"
     boot.mkdir(parents=True)
     root.mkdir(parents=True)
