@@ -7,7 +7,9 @@ by the keyboard and the screen drawn in the terminal.
 
 Startup faults (a config error, no GPIO, a display that does not answer, a
 pin in use) print one line saying what and where, and exit non-zero so that
-systemd retries within its start limit.
+systemd retries within its start limit. As a service, a display that does not
+answer is the exception: the box is up and waits for it
+(firmware/daemon/displaywait.py), as a loose ribbon is no reason to give up.
 """
 
 from __future__ import annotations
@@ -129,6 +131,29 @@ def _install_signals(box) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+def _open_display(cfg, notifier):
+    """The OLED; as a service, one that does not answer is waited for (firmware/daemon/displaywait.py).
+
+    None when SIGTERM or SIGINT came during that wait."""
+    from hw.display import open_oled
+
+    def open_display():
+        return open_oled(cfg.display.driver, **cfg.display.oled_options())
+
+    if not notifier.enabled:
+        return open_display()
+    from firmware.daemon.displaywait import open_waiting
+
+    stop = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: stop.append(signum))
+                for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return open_waiting(open_display, notifier, lambda: bool(stop))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 # -- run ---------------------------------------------------------------------------
 
 RUN_DESCRIPTION = """Run the box on a Raspberry Pi: GPIO buttons and the OLED from the config.
@@ -169,11 +194,11 @@ def run_box(args) -> int:
         # Only "no GPIO at all" suggests emulate (hw.buttons says so): on a Pi it is the wrong advice.
         return _fail(str(err), EXIT_HARDWARE)
     try:
-        from hw.display import open_oled
-
-        display = open_oled(cfg.display.driver, **cfg.display.oled_options())
+        display = _open_display(cfg, notifier)
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
+    if display is None:  # told to stop while it waited for the display
+        return 0
     _note_slow_bus(cfg.display, display.size)
     try:
         signals = open_signals(cfg, factory)

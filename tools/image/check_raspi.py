@@ -138,6 +138,7 @@ say "unit $(systemctl is-active cantstop-box.service) restarts=$(systemctl show 
 say "status $(systemctl show -p StatusText --value cantstop-box.service)"
 say "ready_us $(systemctl show -p ActiveEnterTimestampMonotonic --value cantstop-box.service)"
 journalctl -b -u cantstop-box.service -o cat --no-pager | tail -n 4 | while read -r line; do say "journal $line"; done
+journalctl -b -t cantstop-box -o cat --no-pager | head -n 6 | while read -r line; do say "box $line"; done
 say "model $(tr -d '\000' < /proc/device-tree/model)"
 say "machine-id $(cat /etc/machine-id) image=$(cat /media/root-ro/etc/machine-id)"
 say "data $(lsblk -bno SIZE /dev/disk/by-label/cantstop-data) fs=$(df -B1 --output=size /data | tail -1 | tr -d ' ')"
