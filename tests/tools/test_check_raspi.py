@@ -67,9 +67,9 @@ GOOD = """\
 [ 1.0] cantstop-check: up 40.1
 [ 2.0] cantstop-check: root /dev/mmcblk1p2 label=cantstop-root root=LABEL=cantstop-root
 [ 2.0] cantstop-check: overlay overlay
-[ 2.0] cantstop-check: unit activating restarts=0
-[ 2.0] cantstop-check: status waiting for its display on /dev/i2c-1
-[ 2.0] cantstop-check: ready_us 0
+[ 2.0] cantstop-check: unit active restarts=0
+[ 2.0] cantstop-check: status waiting for its display: no display answers at 0x3c on /dev/i2c-1
+[ 2.0] cantstop-check: ready_us 45200000
 [ 2.0] cantstop-check: machine-id 0123 image=ffff
 [ 2.0] cantstop-check: data 68000000000 fs=67000000000
 [ 2.0] cantstop-check: clock /dev/mmcblk1p3[/timesync]
@@ -91,6 +91,26 @@ def test_rows_pass_on_a_good_report_and_name_each_failure():
     failed = {x.name for x in bad.checks if not x.passed}
     assert failed == {"raspi4b (QEMU 10.0): root mounted by its label",
                       "raspi4b (QEMU 10.0): /dev/i2c-1 is the header's bus at 400 kHz"}
+
+
+def test_the_unit_row_needs_the_unit_up_and_waiting_only_when_there_is_no_display():
+    def unit_row(text: str, with_display: bool, trace: str = ""):
+        report = Report()
+        c.rows(report, c.MODELS["raspi4b"], "10.0", text, 90.0, trace, with_display)
+        row = next(x for x in report.checks if "the box's unit started" in x.name)
+        return row, report
+    row, report = unit_row(GOOD, False)
+    assert row.passed and "waiting for its display" in row.name
+    assert any("to READY" in what for what, _ in report.figures)
+    failed = GOOD.replace("unit active restarts=0", "unit failed restarts=5")
+    row, report = unit_row(failed, False)  # five restarts and given up: the fault the waiting mends
+    assert not row.passed
+    assert not any("to READY" in what for what, _ in report.figures)
+    row, _ = unit_row(GOOD, True)  # QEMU's display at 0x3c is there: still waiting is a failure
+    assert not row.passed and "its display answering" in row.name
+    running = GOOD.replace("status waiting for its display: no display answers at 0x3c on /dev/i2c-1", "status ")
+    row, _ = unit_row(running, True, "i2c_send bus:1 addr:0x3c\n" * 1024)
+    assert row.passed
 
 
 def test_a_boot_that_never_reports_fails_with_the_consoles_last_lines():
