@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE :=
 export PYTHONPYCACHEPREFIX ?= $(abspath $(VENV))/pycache
 
-.PHONY: run test test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle image image-check
+.PHONY: run test test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle image image-dev image-check
 
 setup: $(STAMP)
 
@@ -156,6 +156,11 @@ boot-check: $(STAMP)
 # (IMAGE_CACHE to move it). It installs what it runs with apt; `$(PY) -m tools.image --packages` lists them.
 image: $(STAMP)
 	$(SUDO) $(PY) -m tools.image $(IMAGE_ARGS)
+
+# A developer's card: the same, compressed with zstd (.img.zst, seconds instead of xz's minute or more);
+# image-check takes the newest of the two. Releases stay .img.xz, which Imager, Etcher and bmaptool read.
+image-dev: $(STAMP)
+	$(SUDO) $(PY) -m tools.image --zstd $(IMAGE_ARGS)
 
 # Boots that image (a copy, its own kernel, initramfs and partitions) in qemu-system-aarch64 with
 # boot-check's simulated header and bus (its cache: BOOT_CHECK_CACHE) and checks it; prints a table.

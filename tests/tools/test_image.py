@@ -4,6 +4,7 @@ packages both targets install (tools/image/, deploy/image/cardsetup.py)."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -243,10 +244,25 @@ def test_the_checks_modules_load_by_path_with_no_depmod_before_udevs_coldplug():
 def test_both_targets_list_the_packages_they_install_on_a_fresh_machine():
     build = set(hosttools.packages(hosttools.BUILD))
     assert {"debootstrap", "qemu-user-static", "dosfstools", "mtools", "fdisk", "bmap-tools", "xz-utils",
-            "e2fsprogs"} <= build
+            "zstd", "e2fsprogs"} <= build
     checking = set(hosttools.packages(hosttools.CHECK, hosttools.CHECK_FILES))
     assert {"qemu-system-arm", "ipxe-qemu", "qemu-utils", "linux-source-6.1", "cpio", "mtools"} <= checking
     assert hosttools.missing({"sh": "dash", "no-such-tool-here": "nothing"}, {"/no/such/file": "x"}) == ["nothing", "x"]
+
+
+def test_image_check_takes_the_newest_card_make_image_wrote_xz_or_zstd(tmp_path):
+    from tools.image import build, layout
+
+    raw = tmp_path / build.image_name(build.version())
+    assert build.built_card(tmp_path).name == raw.name + ".xz"  # none yet: the release's name, for its error
+    zst, xz = build.compressed_name(raw, "zst"), build.compressed_name(raw, "xz")
+    xz.write_bytes(b"old")
+    zst.write_bytes(b"new")
+    os.utime(xz, (1_000_000, 1_000_000))
+    assert build.built_card(tmp_path) == zst
+    os.utime(zst, (900_000, 900_000))
+    assert build.built_card(tmp_path) == xz
+    assert layout.UNPACKERS[".zst"][0] == "zstd" and layout.UNPACKERS[".xz"][0] == "xz"
 
 
 def test_the_card_leaves_apts_downloads_and_lists_behind_and_keeps_its_folders(tmp_path):

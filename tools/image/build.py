@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tools.picheck.roots import Mounted, chroot, ensure_binfmt, sh
 
-from . import boards, card, dtpatch, hosttools, layout, lint, root
+from . import boards, card, dtpatch, hosttools, layout, lint, root, slim
 
 REPO = Path(__file__).resolve().parents[2]
 XZ_LEVEL = "-3"  # -6 saves a tenth of the size and takes three times as long on two cores
@@ -124,10 +124,29 @@ def stage_card(installed: Path) -> Path:
         # deploy/install.sh of this commit loads no bus module at boot: the card does.
         (system / "etc/modules-load.d/cantstop-card.conf").write_text(
             f"# The display's bus (its /dev node), for the box\n{module}\n")
+    slim_card(stage, module)
     sh("systemctl", f"--root={system}", "--quiet", "enable", *card.ENABLE)
     sh("systemctl", f"--root={system}", "--quiet", "disable", *card.DISABLE, check=False, stderr=subprocess.DEVNULL)
     sh("systemctl", f"--root={system}", "--quiet", "mask", *card.MASK)
     return stage
+
+
+def slim_card(stage: Path, bus_module_name: str) -> dict[str, int]:
+    """What a Pi never loads off the staged card (tools/image/slim.py); the modules' tables made again
+    by the root's own depmod. Bytes freed by each step, said in the build's log."""
+    system = stage / "root"
+    version_ = root.kernel_version(system)
+    trees = [p.read_bytes() for p in sorted((stage / "boot").glob("bcm*-rpi-*.dtb"))]
+    loaded = set(card.INITRAMFS_MODULES) | card.modules_loaded(system) | {bus_module_name}
+    files, modules = slim.drop_modules(system, version_, slim.compatibles(trees), loaded)
+    with Mounted(system):
+        chroot(system, "depmod", version_)
+    freed = {"modules": modules, "trees": slim.drop_other_trees(system, version_),
+             "boot copy": slim.drop_boot_copy(system),
+             "installers": sum(slim.drop_installers(v) for v in sorted((stage / "data").glob("opt/releases/*/venv")))}
+    say(f"left off the card: {files} modules no Pi loads, " + ", ".join(f"{k} {v / layout.MiB:.0f} MiB"
+                                                                           for k, v in freed.items()))
+    return freed
 
 
 # How a kernel update runs the hooks in /etc/kernel/postinst.d (Debian's kernel handbook, "Kernel hooks"):
@@ -194,21 +213,42 @@ def make_image(stage: Path, out: Path) -> dict:
             "content": sizes, "image_bytes": out.stat().st_size}
 
 
-def finish(raw: Path) -> dict:
-    """bmap, xz, sha256 beside the raw card (which is then removed)."""
+# How the card is compressed: xz for a release (Raspberry Pi Imager, Etcher and bmaptool read it),
+# zstd for a developer's build and the check's copies (--zstd: a few seconds where xz takes a minute
+# or more, for a card a fifth bigger).
+CODECS = {"xz": ["xz", "-T2", XZ_LEVEL, "--force"], "zst": ["zstd", "-T2", "-q", "-6", "--rm", "--force"]}
+
+
+def compressed_name(raw: Path, codec: str) -> Path:
+    return raw.with_name(f"{raw.name}.{codec}")
+
+
+def finish(raw: Path, codec: str = "xz") -> dict:
+    """bmap, the compressed card and its sha256 beside the raw card (which is then removed)."""
     bmap = raw.with_suffix(".img.bmap")
     sh("bmaptool", "-q", "create", "-o", str(bmap), str(raw))
-    xz = raw.with_name(raw.name + ".xz")
-    xz.unlink(missing_ok=True)
-    sh("xz", "-T2", XZ_LEVEL, "--force", str(raw))
-    digest = sh("sha256sum", xz.name, cwd=xz.parent, capture_output=True, text=True).stdout
-    xz.with_name(xz.name + ".sha256").write_text(digest)
-    return {"xz_bytes": xz.stat().st_size, "files": [xz.name, bmap.name, xz.name + ".sha256"]}
+    packed = compressed_name(raw, codec)
+    for other in CODECS:  # one card in the folder: image-check takes the one there is
+        compressed_name(raw, other).unlink(missing_ok=True)
+        compressed_name(raw, other).with_name(compressed_name(raw, other).name + ".sha256").unlink(missing_ok=True)
+    sh(*CODECS[codec], str(raw))
+    digest = sh("sha256sum", packed.name, cwd=packed.parent, capture_output=True, text=True).stdout
+    packed.with_name(packed.name + ".sha256").write_text(digest)
+    return {"compressed_bytes": packed.stat().st_size, "codec": codec,
+            "files": [packed.name, bmap.name, packed.name + ".sha256"]}
+
+
+def built_card(out: Path | None = None) -> Path:
+    """The card make image wrote for this version: its .img.xz, or its .img.zst (a --zstd build)."""
+    out = out or REPO / "build/image"
+    found = [p for p in (compressed_name(out / image_name(version()), c) for c in CODECS) if p.exists()]
+    return max(found, key=lambda p: p.stat().st_mtime) if found else compressed_name(out / image_name(version()), "xz")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="image", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(REPO / "build/image"), help="where the card's files go (build/image)")
+    parser.add_argument("--zstd", action="store_true", help="a developer's build: .img.zst (fast), not a release's .img.xz")
     parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
     args = parser.parse_args(argv)
     if args.packages:
@@ -234,14 +274,14 @@ def main(argv: list[str] | None = None) -> int:
     times["card"] = time.monotonic() - t
     t = time.monotonic()
     linted = run_lint(raw, out)
-    figures |= finish(raw)
+    figures |= finish(raw, "zst" if args.zstd else "xz")
     times["compress"] = time.monotonic() - t
     root._clear(stage)
     figures["seconds"] = {k: round(v) for k, v in times.items()} | {"total": round(time.monotonic() - started)}
     figures["kernel"] = root.kernel_version(installed)
     (out / "build.json").write_text(json.dumps(figures, indent=1) + "\n")
     mib = layout.MiB
-    say(f"{raw.name}: {figures['image_bytes'] / mib:.0f} MiB, {figures['xz_bytes'] / mib:.0f} MiB compressed; "
+    say(f"{raw.name}: {figures['image_bytes'] / mib:.0f} MiB, {figures['compressed_bytes'] / mib:.0f} MiB as .{figures['codec']}; "
         f"built in {figures['seconds']['total']} s ({', '.join(f'{k} {v} s' for k, v in figures['seconds'].items())})")
     say(f"in {out}: {', '.join(figures['files'])}")
     if not linted:

@@ -40,7 +40,7 @@ from tools.picheck.roots import ensure_binfmt
 from . import card, check_raspi, check_wifi, extras, hosttools, root
 from .cardfacts import kernel_names
 from .layout import fat_read, partitions, unpack
-from .build import REPO, image_name, version
+from .build import REPO, built_card
 
 GROW = 1024 * 1024 * 1024  # the card is this much bigger than the image
 WIFI_TEXT = f'network = "{check_wifi.NETWORK}"\npassword = "{check_wifi.PASSWORD}"\ncountry = GB\n'
@@ -180,8 +180,8 @@ def raspi_only(xz: Path, args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="image-check", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--image", help="the .img.xz (default build/image/cantstop-box-<version>-arm64.img.xz), "
-                        "or a raw .img (its sha256 row then fails: it has no .sha256)")
+    parser.add_argument("--image", help="the card (default make image's: build/image/cantstop-box-<version>-arm64.img.xz, "
+                        "or .img.zst after make image-dev), or a raw .img (its sha256 row then fails: it has no .sha256)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the logs in $IMAGE_CACHE/check")
     parser.add_argument("--only", choices=["update", "wifi", "tones", "raspi"],
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         print("image-check: needs root (chroot, binfmt_misc): sudo make image-check", file=sys.stderr)
         return 1
     started = time.monotonic()
-    xz = Path(args.image or REPO / "build/image" / (image_name(version()) + ".xz"))
+    xz = Path(args.image) if args.image else built_card()
     if not xz.exists():
         print(f"image-check: no {xz}: run make image first", file=sys.stderr)
         return 1

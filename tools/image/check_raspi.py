@@ -396,15 +396,15 @@ def run(report, xz: Path, model_name: str, qemu_kind: str, work_root: Path, with
 def main(argv: list[str] | None = None) -> int:
     from tools.bootcheck.parse import Report, table
     parser = argparse.ArgumentParser(prog="check_raspi", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--image", default=None, help="the .img.xz (default: make image's)")
+    parser.add_argument("--image", default=None, help="the .img.xz or .img.zst (default: make image's)")
     parser.add_argument("--model", choices=sorted(MODELS), action="append", help="the model(s) (default: both)")
     parser.add_argument("--qemu", choices=["bookworm", "later"], help="which QEMU (default: the model's own)")
     parser.add_argument("--keep", action="store_true", help="keep the card's 64 GiB (sparse) copy")
     parser.add_argument("--timeout", type=float, default=1200.0, help="seconds a boot may take to report")
     parser.add_argument("--no-display", action="store_true", help="no display at 0x3c, even where the model has I2C")
     args = parser.parse_args(argv)
-    from .build import REPO, image_name, version
-    xz = Path(args.image or REPO / "build/image" / (image_name(version()) + ".xz"))
+    from .build import built_card
+    xz = Path(args.image) if args.image else built_card()
     report = Report()
     for name in args.model or sorted(MODELS):
         run(report, xz, name, args.qemu or MODELS[name].qemu, root.CACHE / "check-raspi",

@@ -16,13 +16,13 @@ from tools.bootcheck import image as bootcheck_image
 BUILD = {
     "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static", "mkfs.ext4": "e2fsprogs",
     "mkfs.vfat": "dosfstools", "mcopy": "mtools", "sfdisk": "fdisk", "bmaptool": "bmap-tools", "xz": "xz-utils",
-    "git": "git", "debugfs": "e2fsprogs", "dpkg-deb": "dpkg",
+    "zstd": "zstd", "git": "git", "debugfs": "e2fsprogs", "dpkg-deb": "dpkg",
 }
 # ... and the check (with boot-check's own: the modules it builds, its device tree).
 CHECK = {
     "qemu-system-aarch64": "qemu-system-arm", "qemu-img": "qemu-utils", "dtc": "device-tree-compiler",
     "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "make": "make", "cpio": "cpio", "mcopy": "mtools",
-    "sfdisk": "fdisk", "xz": "xz-utils", "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
+    "sfdisk": "fdisk", "xz": "xz-utils", "zstd": "zstd", "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
     "mkfs.ext4": "e2fsprogs", "git": "git", "debugfs": "e2fsprogs",
 }
 # Files that no program names: the kernel's source (gpio-sim) and QEMU's network ROMs, the same

@@ -74,12 +74,15 @@ def inodes(files: int) -> int:
     return max(16384, files + files // 3)
 
 
+UNPACKERS = {".xz": ["xz", "-dc"], ".zst": ["zstd", "-dcq"]}
+
+
 def unpack(image: Path, disk: Path) -> None:
-    """A copy of the card in ``image`` (an .img.xz, or a raw card written out already: a copy patched
-    by hand, to try a fix without a build) written to ``disk``."""
+    """A copy of the card in ``image`` (an .img.xz, a developer's .img.zst, or a raw card written out
+    already: a copy patched by hand, to try a fix without a build) written to ``disk``."""
     with open(disk, "wb") as out:
-        if image.suffix == ".xz":
-            subprocess.run(["xz", "-dc", str(image)], stdout=out, check=True)
+        if image.suffix in UNPACKERS:
+            subprocess.run([*UNPACKERS[image.suffix], str(image)], stdout=out, check=True)
         else:
             with open(image, "rb") as raw:
                 shutil.copyfileobj(raw, out, 1 << 20)
