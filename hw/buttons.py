@@ -22,6 +22,7 @@ from types import TracebackType
 from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
+from hw.boardrev import read_revision
 from hw.devices import GPIO_GROUP, access_problem, describe
 from hw.errors import ButtonError
 
@@ -142,7 +143,7 @@ def real_pin_factory(chip: int | None = None):
     The backend that runs is logged.
     """
     try:
-        factory_class = _lgpio_factory_class()
+        factory_class = knowing_the_revision(_lgpio_factory_class(), read_revision())
     except ImportError as exc:
         if not glob.glob(GPIOCHIP_GLOB):
             raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})") from exc
@@ -169,6 +170,14 @@ NO_LGPIO_ON_PI5 = (
     "GPIO backend unavailable: a Pi 5 needs lgpio, which is not installed"
     " (install python3-lgpio, or use a Python that PyPI has lgpio wheels for, then run deploy/install.sh again)"
 )
+
+
+def knowing_the_revision(factory_class, code: int | None):
+    """``factory_class`` told the board's revision ``code`` (hw.boardrev: also where Debian's kernel does not
+    say it, which gpiozero would refuse); the class itself, with gpiozero's own look-up, where ``code`` is None."""
+    if code is None:
+        return factory_class
+    return type(factory_class.__name__, (factory_class,), {"_get_revision": lambda self: code})
 
 
 def _lgpio_factory_class():
@@ -200,7 +209,7 @@ def _native_factory(lgpio_missing: ImportError):
     if _board_soc() == PI5_SOC:
         raise ButtonError(NO_LGPIO_ON_PI5) from lgpio_missing
     try:
-        factory = _native_factory_class()()
+        factory = knowing_the_revision(_native_factory_class(), read_revision())()
     except Exception as exc:  # OSError from /dev/gpiomem, PinUnknownPi ...
         problem = access_problem(GPIOMEM, GPIO_GROUP) if "gpiomem" in str(exc) else None
         hint = f" ({problem})" if problem else ""
