@@ -147,3 +147,40 @@ def test_the_venvs_installers_go_and_its_packages_stay(tmp_path):
     assert slim.drop_installers(tmp_path / "venv") > 0
     assert sorted(p.name for p in site.iterdir()) == ["gpiozero", "luma", "luma.core-2.4.2.dist-info", "pipx_helper"]
     assert sorted(p.name for p in bin_.iterdir()) == ["cantstop-box", "python3"]
+
+
+def test_wifi_firmware_stays_for_the_boards_chips_and_what_it_links_to(tmp_path):
+    brcm, cypress = tmp_path / "usr/lib/firmware/brcm", tmp_path / "usr/lib/firmware/cypress"
+    brcm.mkdir(parents=True)
+    cypress.mkdir()
+    for name in ("cyfmac43455-sdio.bin", "cyfmac43455-sdio.clm_blob", "cyfmac4356-pcie.bin"):
+        (cypress / name).write_bytes(b"f" * 100)
+    (brcm / "brcmfmac43455-sdio.bin").symlink_to("../cypress/cyfmac43455-sdio.bin")
+    (brcm / "brcmfmac43455-sdio.clm_blob").symlink_to("../cypress/cyfmac43455-sdio.clm_blob")
+    (brcm / "brcmfmac43455-sdio.raspberrypi,4-model-b.txt").write_text("nvram\n")
+    (brcm / "brcmfmac43456-sdio.bin").write_bytes(b"g" * 100)
+    (brcm / "brcmfmac4356-pcie.bin").symlink_to("../cypress/cyfmac4356-pcie.bin")
+    (brcm / "brcmfmac4350-pcie.bin").write_bytes(b"h" * 100)
+    (brcm / "brcmfmac43455-sdio-extra.txt").write_text("not this chip's\n")
+    slim.drop_wifi_firmware(tmp_path, {c.firmware for b in boards.BOARDS for c in b.chips})
+    assert sorted(p.name for p in brcm.iterdir()) == ["brcmfmac43455-sdio.bin", "brcmfmac43455-sdio.clm_blob",
+                                                      "brcmfmac43455-sdio.raspberrypi,4-model-b.txt",
+                                                      "brcmfmac43456-sdio.bin"]
+    assert sorted(p.name for p in cypress.iterdir()) == ["cyfmac43455-sdio.bin", "cyfmac43455-sdio.clm_blob"]
+    assert (brcm / "brcmfmac43455-sdio.bin").read_bytes() == b"f" * 100  # its link still resolves
+
+
+def test_the_gpu_firmwares_variants_go_unless_config_txt_asks_for_one(tmp_path):
+    names = ["start.elf", "start4.elf", "fixup.dat", "fixup4.dat", "bootcode.bin", "start_x.elf", "start4x.elf",
+             "start_db.elf", "start4db.elf", "start_cd.elf", "start4cd.elf", "fixup_x.dat", "fixup4x.dat",
+             "fixup_db.dat", "fixup4db.dat", "fixup_cd.dat", "fixup4cd.dat"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"e" * 10)
+    (tmp_path / "config.txt").write_text("arm_64bit=1\nupstream_kernel=1\n# start_x=1 is only a comment\n")
+    assert slim.drop_gpu_variants(tmp_path) == 120
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bootcode.bin", "config.txt", "fixup.dat", "fixup4.dat",
+                                                          "start.elf", "start4.elf"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"e" * 10)
+    (tmp_path / "config.txt").write_text("arm_64bit=1\nstart_x=1\n")
+    assert slim.drop_gpu_variants(tmp_path) == 0

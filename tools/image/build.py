@@ -143,7 +143,9 @@ def slim_card(stage: Path, bus_module_name: str) -> dict[str, int]:
         chroot(system, "depmod", version_)
     freed = {"modules": modules, "trees": slim.drop_other_trees(system, version_),
              "boot copy": slim.drop_boot_copy(system),
-             "installers": sum(slim.drop_installers(v) for v in sorted((stage / "data").glob("opt/releases/*/venv")))}
+             "installers": sum(slim.drop_installers(v) for v in sorted((stage / "data").glob("opt/releases/*/venv"))),
+             "wifi firmware": slim.drop_wifi_firmware(system, {c.firmware for b in boards.BOARDS for c in b.chips}),
+             "gpu variants": slim.drop_gpu_variants(stage / "boot")}
     say(f"left off the card: {files} modules no Pi loads, " + ", ".join(f"{k} {v / layout.MiB:.0f} MiB"
                                                                            for k, v in freed.items()))
     return freed

@@ -154,3 +154,32 @@ def drop_installers(venv: Path) -> int:
 def compatibles(trees: list[bytes]) -> set[str]:
     """Every compatible string of every node of these device trees (.dtb bytes)."""
     return {c for data in trees for node in fdt.parse(data).root.walk() for c in node.strings("compatible")}
+
+
+def drop_wifi_firmware(system: Path, chips: set[str]) -> int:
+    """Broadcom's and Cypress's Wi-Fi firmware for chips no board has. ``chips``: the boards' firmware names
+    (brcmfmac43455-sdio ...); their files (each .bin, .clm_blob, board's .txt) stay, and what they link to."""
+    top = system / "usr/lib/firmware"
+    brcm, cypress = top / "brcm", top / "cypress"
+    if not brcm.is_dir():
+        return 0
+    kept = {p for p in brcm.iterdir() if p.name.split(".", 1)[0] in chips}
+    targets = {(p.parent / p.readlink()).resolve() for p in kept if p.is_symlink()}
+    freed = sum(_remove(p) for p in sorted(brcm.iterdir()) if p not in kept)
+    if cypress.is_dir():
+        freed += sum(_remove(p) for p in sorted(cypress.iterdir()) if p.resolve() not in targets)
+    return freed
+
+
+# The Pi's GPU firmware comes in variants: start.elf / start4.elf boot every board the card claims;
+# _x (the old camera stack and codecs), _db (debug) and _cd (cut down, for gpu_mem=16) only load when
+# config.txt asks for them, which the card's does not. Each goes with its fixup file.
+GPU_VARIANTS = re.compile(r"^(start4?|fixup4?)(x|db|cd|_x|_db|_cd)\.(elf|dat)$")
+ASKS_FOR_VARIANT = re.compile(r"^\s*(start_x|start_debug|start_file|fixup_file|gpu_mem\w*|start_cd)\s*=", re.M)
+
+
+def drop_gpu_variants(boot: Path) -> int:
+    """The GPU firmware's variants off the boot partition, unless its config.txt asks for one. Bytes freed."""
+    if ASKS_FOR_VARIANT.search((boot / "config.txt").read_text()):
+        return 0
+    return sum(_remove(p) for p in sorted(boot.iterdir()) if GPU_VARIANTS.match(p.name))
