@@ -154,7 +154,7 @@ def wrap(text: str, width: int, size: str) -> list[str]:
 
     Japanese breaks between any two characters except before closing marks
     (。、」ー small kana ...) and after opening ones; a word longer than a line
-    is split. For plain English this is ordinary word wrapping. A last line
+    is split, never leaving one letter of it alone. For plain English this is ordinary word wrapping. A last line
     of one character ("…赤の" / "駒", "…빨강" / "말") takes the word before it
     along when both fit a line ("…6の列に" / "赤の駒").
     """
@@ -170,6 +170,8 @@ def wrap(text: str, width: int, size: str) -> list[str]:
                 lines.append(line)
             while len(piece) > 1 and text_width(piece, size) > width:
                 k = _longest_prefix(piece, width, size)
+                if len(piece) - k == 1 and k > 1:
+                    k -= 1  # never one letter alone on the split word's last line: two there
                 lines.append([(sep, piece[:k])])
                 piece, sep = piece[k:], ""
             line = [(sep, piece)]

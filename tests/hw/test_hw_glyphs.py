@@ -219,6 +219,13 @@ def test_glyphs_wrap_leaves_no_character_alone_on_the_last_line():
     assert glyphs.wrap("abcdefgh i", 40, "small") == ["abcdefgh", "i"]
 
 
+def test_glyphs_wrap_splits_a_word_too_long_for_a_line_leaving_no_letter_alone():
+    """A 22-letter reason on a 128-pixel line (21 medium cells): "MMM...M" / "M" was its split (the fit test)."""
+    assert [len(line) for line in glyphs.wrap("M" * 22, 128, "medium")] == [20, 2]
+    assert [len(line) for line in glyphs.wrap("M" * 43, 128, "medium")] == [21, 20, 2]
+    assert [len(line) for line in glyphs.wrap("M" * 21, 128, "medium")] == [21]  # one that fits is not split
+
+
 WRAP_TEXT = st.text(alphabet="ab 7+.。、ーっ「」가나 다확보あいう確保列", max_size=40)
 
 

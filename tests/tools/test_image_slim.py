@@ -184,3 +184,34 @@ def test_the_gpu_firmwares_variants_go_unless_config_txt_asks_for_one(tmp_path):
         (tmp_path / name).write_bytes(b"e" * 10)
     (tmp_path / "config.txt").write_text("arm_64bit=1\nstart_x=1\n")
     assert slim.drop_gpu_variants(tmp_path) == 0
+
+
+AUX_DEP = """\
+kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko:
+kernel/drivers/infiniband/hw/mlx5/mlx5_ib.ko: kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko kernel/drivers/infiniband/core/ib_core.ko
+kernel/drivers/infiniband/core/ib_core.ko:
+kernel/drivers/scsi/qla2xxx/qla2xxx.ko:
+kernel/drivers/scsi/qla2xxx/tcm_qla2xxx.ko: kernel/drivers/scsi/qla2xxx/qla2xxx.ko kernel/drivers/target/target_core_mod.ko
+kernel/drivers/target/target_core_mod.ko:
+kernel/drivers/usb/misc/usbparent.ko:
+kernel/drivers/usb/misc/usbparent_aux.ko: kernel/drivers/usb/misc/usbparent.ko
+kernel/lib/test_bpf.ko:
+kernel/lib/crc8.ko:
+"""
+AUX_ALIAS = """\
+alias pci:v000015B3d0000A2DFsv*sd*bc*sc*i* mlx5_core
+alias auxiliary:mlx5_core.eth mlx5_core
+alias auxiliary:mlx5_core.rdma mlx5_ib
+alias pci:v00001077d00002289sv*sd*bc*sc*i* qla2xxx
+alias usb:v1234p5678d*dc*dsc*dp*ic*isc*ip*in* usbparent
+alias auxiliary:usbparent.part usbparent_aux
+"""
+
+
+def test_an_auxiliary_driver_goes_with_its_parents_and_a_module_that_cannot_load_goes_too():
+    gone = {Path(p).name for p in slim.unneeded(slim.parse_deps(AUX_DEP), slim.parse_aliases(AUX_ALIAS), BOARD, set())}
+    assert {"mlx5_core.ko", "mlx5_ib.ko"} <= gone  # a PCI card's driver, and its RDMA part on its auxiliary bus
+    assert "usbparent_aux.ko" not in gone  # the auxiliary part of a USB device's driver, which stays
+    assert "tcm_qla2xxx.ko" in gone  # no device of its own, and it needs qla2xxx, which goes
+    assert not {"ib_core.ko", "target_core_mod.ko", "crc8.ko"} & gone  # no alias, nothing gone under them
+    assert "test_bpf.ko" in gone  # the kernel's own self-test

@@ -73,24 +73,56 @@ def absent(alias: str, compatibles: set[str]) -> bool:
     return bus in ABSENT_BUSES
 
 
+def _closure(deps: dict[str, list[str]], start: set[str]) -> set[str]:
+    """``start`` with every module they need, and what those need."""
+    out, todo = set(start), list(start)
+    while todo:
+        for need in deps.get(todo.pop(), []):
+            if need not in out:
+                out.add(need)
+                todo.append(need)
+    return out
+
+
+def self_test(path: str) -> bool:
+    """The kernel's own self-tests (lib/test_bpf.ko, 4.6 MB, ...): loaded by hand by a kernel developer only."""
+    return path.startswith("kernel/lib/") and Path(path).name.startswith("test_")
+
+
 def unneeded(deps: dict[str, list[str]], aliases: dict[str, list[str]], compatibles: set[str],
              loaded: set[str]) -> list[str]:
-    """The module files to drop: those whose every alias is absent(), unless kept by name or needed."""
+    """The module files to drop: those whose every alias is absent(), and those that cannot load without
+    one that goes; unless kept by name or needed by one a Pi has a device for.
+
+    An auxiliary device ("auxiliary:mlx5_core.eth") exists only where its parent's driver runs: its
+    driver is judged with that parent (a Mellanox card's RDMA part goes with the card's driver)."""
     loaded = {name.replace("-", "_") for name in loaded}
-    keep = set()
-    for path in deps:
-        name = module_name(path)
-        own = aliases.get(name, [])
-        if (name in loaded or name.startswith(ALWAYS_KEPT) or not own
-                or not all(absent(a, compatibles) for a in own)):
-            keep.add(path)
-    todo = list(keep)
-    while todo:  # what a kept module needs stays too
-        for need in deps.get(todo.pop(), []):
-            if need not in keep:
-                keep.add(need)
-                todo.append(need)
-    return sorted(set(deps) - keep)
+    names = {path: module_name(path) for path in deps}
+
+    def present(path: str, dropped_names: set[str]) -> bool:
+        own = aliases.get(names[path], [])
+        return any(not absent(a, compatibles) and not (a.startswith("auxiliary:")
+                                                       and a[len("auxiliary:"):].split(".")[0] in dropped_names)
+                   for a in own)
+
+    def by_name(path: str) -> bool:
+        return names[path] in loaded or names[path].startswith(ALWAYS_KEPT)
+
+    # First the drivers of absent devices, counting every auxiliary device absent; then each auxiliary
+    # driver whose parent stays comes back.
+    every = {names[p] for p in deps}
+    first = {p for p in deps if (aliases.get(names[p]) and not present(p, every) and not by_name(p)) or self_test(p)}
+    dropped_names = {names[p] for p in first}
+    keep = _closure(deps, {p for p in deps if by_name(p) or (not self_test(p) and present(p, dropped_names))})
+    dropped = first - keep
+    changed = True
+    while changed:  # a module with no device of its own that needs one that goes cannot load: it goes too
+        changed = False
+        for path in deps:
+            if path not in dropped and path not in keep and any(n in dropped for n in deps[path]):
+                dropped.add(path)
+                changed = True
+    return sorted(dropped)
 
 
 def _size(path: Path) -> int:
