@@ -7,7 +7,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from tools.bootcheck.parse import Report
+from tools.bootcheck.parse import Report, table
 from tools.image import check_raspi as c
 from tools.image import fdt
 from tools.image.cardfacts import cpio_files
@@ -90,7 +90,7 @@ def test_rows_pass_on_a_good_report_and_name_each_failure():
            .replace("label=cantstop-root ", "label= "), 90.0, "", False)
     failed = {x.name for x in bad.checks if not x.passed}
     assert failed == {"raspi4b (QEMU 10.0): root mounted by its label",
-                      "raspi4b (QEMU 10.0): /dev/i2c-1 is the header's bus at 400 kHz"}
+                      "raspi4b (QEMU 10.0): /dev/i2c-1 is the header's bus, at 400 kHz in its tree"}
 
 
 def test_the_unit_row_needs_the_unit_up_and_waiting_only_when_there_is_no_display():
@@ -111,6 +111,53 @@ def test_the_unit_row_needs_the_unit_up_and_waiting_only_when_there_is_no_displa
     running = GOOD.replace("status waiting for its display: no display answers at 0x3c on /dev/i2c-1", "status ")
     row, _ = unit_row(running, True, "i2c_send bus:1 addr:0x3c\n" * 1024)
     assert row.passed
+
+
+TIMED_OUT = "[ 102.2] i2c-bcm2835 fe804000.i2c: i2c transfer timed out\n"
+
+
+def test_raspi4bs_unwired_i2c_interrupt_is_a_row_qemu_cannot_show_only_with_its_signature():
+    report = Report()
+    c.rows(report, c.MODELS["raspi4b"], "10.0", GOOD + TIMED_OUT, 90.0, "", True, "later")
+    assert report.passed, [(x.name, x.detail) for x in report.checks if not x.passed]
+    (gap,) = report.gaps
+    assert gap.name == "raspi4b (QEMU 10.0): frames reach the display at 0x3c on bus 1"
+    assert "GIC" in gap.detail and "0 bytes reached 0x3c" in gap.detail
+    unit = next(x for x in report.checks if "unit started" in x.name)
+    assert unit.name.endswith("waiting for its display") and unit.passed  # what a box with a silent display does
+    assert "| QEMU cannot show |" in "\n".join(table(report, []))
+    # Without the kernel's time-outs, no bytes at 0x3c is the box's failure, not QEMU's.
+    silent = Report()
+    c.rows(silent, c.MODELS["raspi4b"], "10.0", GOOD, 90.0, "", True, "later")
+    assert not silent.gaps and not silent.passed
+    assert {x.name for x in silent.checks if not x.passed} >= {"raspi4b (QEMU 10.0): frames reach the display at 0x3c on bus 1"}
+
+
+def test_raspi3b_on_qemu_72_has_no_bsc_so_the_kernels_clock_is_a_gap_and_its_tree_still_counts():
+    old = GOOD.replace("clk fe804000.i2c_div/clk_rate 399503", "clk 3f804000.i2c_div/clk_rate 0")
+    report = Report()
+    c.rows(report, c.MODELS["raspi3b"], "7.2", old, 90.0, "", False, "bookworm")
+    assert report.passed, [(x.name, x.detail) for x in report.checks if not x.passed]
+    (gap,) = report.gaps
+    assert gap.name == "raspi3b (QEMU 7.2): the kernel set the header's bus to 400 kHz" and "no BSC" in gap.detail
+    # The same clock on QEMU 10, which has the BSC, is a failure.
+    later = Report()
+    c.rows(later, c.MODELS["raspi3b"], "10.0", old, 90.0, "", False, "later")
+    assert not later.passed and not later.gaps
+
+
+def test_raspi3b_on_qemu_10_sends_frames_at_the_clock_the_kernel_set():
+    three = (GOOD.replace("clk fe804000.i2c_div/clk_rate 399503", "clk 3f804000.i2c_div/clk_rate 400641")
+             .replace("status waiting for its display: no display answers at 0x3c on /dev/i2c-1", "status "))
+    report = Report()
+    c.rows(report, c.MODELS["raspi3b"], "10.0", three, 90.0, "i2c_send bus:1 addr:0x3c\n" * 2048, True, "later")
+    assert report.passed and not report.gaps, [(x.name, x.detail) for x in report.checks if not x.passed]
+    assert any(what == "raspi3b (QEMU 10.0): power-on (kernel start) to READY" for what, _ in report.figures)
+
+
+def test_the_runs_are_raspi3b_on_both_qemus_and_raspi4b_on_the_later():
+    assert c.RUNS == (("raspi3b", "bookworm"), ("raspi3b", "later"), ("raspi4b", "later"))
+    assert set(c.I2C_GAPS) <= set(c.RUNS)
 
 
 def test_a_boot_that_never_reports_fails_with_the_consoles_last_lines():
