@@ -45,7 +45,7 @@ from .build import REPO, built_card
 GROW = 1024 * 1024 * 1024  # the card is this much bigger than the image
 WIFI_TEXT = f'network = "{check_wifi.NETWORK}"\npassword = "{check_wifi.PASSWORD}"\ncountry = GB\n'
 C_SUM, C_BOARD, C_FIRST, C_OVERLAY, C_GREW, C_WIFI, C_BUS, C_SSH, C_NET, C_NEVER = (
-    "the download's sha256", "board settings in config.txt as the display needs", "first boot: active, no login",
+    "the download's sha256", "config.txt asks for the display's bus (what the kernel set: the raspi rows)", "first boot: active, no login",
     "root read-only under a RAM overlay", "data partition grown to the card's end", "Wi-Fi file read and removed",
     "i2c-dev loaded at boot by the card", "SSH off without a key", "mDNS cantstop.local, network time",
     "root never written (game, power cuts)")
