@@ -31,6 +31,7 @@ from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
 from . import history as deep, pages
+from .numbers import ascii_int
 from .background import Background
 from .counting import Counter, page_sums
 from .phone import routes as phone
@@ -242,7 +243,7 @@ class EventStream:
             # what the page shows: the last event it had (its EventSource says so when it reconnects), else the
             # version it was built at; any other version than the current one is sent the game at once
             raw = request.headers.get("last-event-id") or request.query_params.get("v", "")
-            seen = int(raw) if raw.isdigit() and len(raw) < 19 else 0
+            seen = ascii_int(raw, 18) or 0
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
                 (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]})

@@ -128,7 +128,7 @@ def _read_pid(fd: int) -> int | None:
         text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
     except OSError:
         return None
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def open_writer(state_dir: pathlib.Path, lock: Lock, clock) -> Opened:

@@ -159,3 +159,18 @@ def test_a_paired_phone_sends_the_next_game_and_the_settings(running):
     assert 'value="ko" selected' in phone.get("/settings").text  # what the box keeps now
     phone.post("/settings", {"csrf": phone.csrf("/settings"), "language": "en", "dim": "10"})
     assert rig.box.app.language == "en"
+
+
+@pytest.mark.parametrize("digit", ["²", "١", "５"])  # digits to str.isdigit(): '²' made int() raise, a 500
+def test_number_fields_take_ascii_digits_only_and_say_so_in_the_form(running, digit):
+    state_dir, rig, server = running
+    phone = _paired(server, state_dir)
+    before = rig.box.dim_after
+    answer = phone.post("/settings", {"csrf": phone.csrf("/settings"), "dim": digit})
+    assert answer.status_code == 400 and "dimming is a number of minutes" in answer.text
+    assert 'name="csrf"' in answer.text and rig.box.dim_after == before  # the form again, nothing changed
+    form = {"csrf": phone.csrf("/setup"), "plays0": "person", "colour0": "Blue", "plays1": "person",
+            "colour1": "Red", "first": digit, "win": "3", "language": "en"}
+    refused = phone.post("/setup", form)
+    assert refused.status_code == 400 and "the seat that starts must be one somebody plays" in refused.text
+    assert phone.post("/setup", form | {"first": "0", "win": digit}).status_code == 400  # not a number of columns

@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 from firmware.table import phones
 
 from ..guard import host_name
+from ..numbers import ascii_int
 
 COOKIE = "phone"
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie: the phone stays paired until "forget phones"
@@ -77,7 +78,7 @@ async def form(request) -> dict[str, str]:
     if kind != "application/x-www-form-urlencoded":
         raise Refused(415, "other_site")
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if (ascii_int(declared, 19) or 0) > MAX_BODY:
         raise Refused(413, "too_big")
     body = b""
     async for chunk in request.stream():

@@ -24,6 +24,7 @@ from firmware.store.shared import update_fact
 from firmware.table import names as N, phone_link as link, phones, roster as R
 from firmware import words
 
+from ..numbers import ascii_int
 from . import door, pages
 from .text import TEXT
 
@@ -73,13 +74,12 @@ def setup_request(fields: dict) -> dict:
             where[i] = len(seats)
             seats.append({"colour": fields.get(f"colour{i}", ""), "name": fields.get(f"name{i}") or None,
                           "box": plays == "box"})
-    raw_first = fields.get("first", "0")
-    first = int(raw_first) if raw_first.isdigit() and len(raw_first) < 3 else -1
+    first = ascii_int(fields.get("first", "0"), 2)
     if first not in where:
         raise link.LinkError("the seat that starts must be one somebody plays")
     win = fields.get("win", "3")
     return {"do": "setup", "seats": seats, "first": where[first],
-            "win": int(win) if win.isdigit() and len(win) < 3 else 0,
+            "win": ascii_int(win, 2) or 0,
             "speedy": fields.get("speedy") == "on", "risky": fields.get("risky") == "on",
             "language": fields.get("language", "")}
 
@@ -91,9 +91,10 @@ def settings_request(fields: dict) -> dict:
         out["language"] = fields["language"]
     dim = fields.get("dim", "")
     if dim:
-        if not (dim.isdigit() and len(dim) < 4):
+        minutes = ascii_int(dim, 3)
+        if minutes is None:
             raise link.LinkError("dimming is a number of minutes")
-        out["dim_after_min"] = int(dim)
+        out["dim_after_min"] = minutes
     for key in ("sound", "lamps"):
         value = fields.get(key, "")
         if value not in ("", "on", "off"):
