@@ -74,7 +74,7 @@ def addresses(ip_json: str) -> list[str]:
     found = []
     try:
         links = json.loads(ip_json or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep, which is no ValueError
         return found
     for link in links if isinstance(links, list) else []:
         if not isinstance(link, dict):
@@ -154,7 +154,7 @@ def read_card(folder: Path = STATUS_DIR) -> dict | None:
         if path.stat().st_size > MAX_CARD_BYTES:
             return None
         note = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: nested too deep, which is no ValueError
         return None
     if not isinstance(note, dict) or note.get("state") not in CARD_STATES:
         return None

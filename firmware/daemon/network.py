@@ -46,6 +46,8 @@ def parse(text: str) -> ui.NetworkSeen:
         status = json.loads(text)
     except ValueError as err:
         raise Unreadable(f"not JSON ({err.msg})") from None
+    except RecursionError:  # a few KB of nested [ ]: not a ValueError, and it must not end the loop
+        raise Unreadable("not JSON (nested too deep)") from None
     if not isinstance(status, dict):
         raise Unreadable("not a JSON object")
     addresses = status.get("addresses", [])

@@ -107,7 +107,7 @@ def parse(line: bytes) -> dict:
         raise LinkError(f"a request is at most {MAX_LINE} bytes")
     try:
         return check(json.loads(line.decode("utf-8")))
-    except (UnicodeDecodeError, ValueError) as err:
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:  # RecursionError: nested too deep
         if isinstance(err, LinkError):
             raise
         raise LinkError("a request is one line of JSON") from None
@@ -161,7 +161,7 @@ def ask(state_dir, request: dict, *, wait: float = WAIT) -> dict:
         sock.close()
     try:
         reply = json.loads(answer.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise BoxSilent("the box's answer did not read") from None
     if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
         raise BoxSilent("the box's answer did not read")

@@ -69,7 +69,7 @@ def _read(path: Path) -> dict:
         return {}
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nested too deep
         return {}
     if not isinstance(data, dict):
         return {}

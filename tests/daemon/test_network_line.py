@@ -101,6 +101,7 @@ BAD = [
     (b'{"wifi": {"state": "hacked"}}', "unreadable: wifi is not a known state"),
     (b'{"local": "' + b"x" * (MAX_BYTES + 10) + b'"}', f"bytes: more than {MAX_BYTES}"),
     (b"\xff\xfe{}", "unreadable: not UTF-8 text"),
+    (b"[" * 4000, "unreadable: not JSON (nested too deep)"),  # a RecursionError, which ended the box's loop
 ]
 
 

@@ -50,6 +50,10 @@ def test_a_bad_line_is_one_line_and_the_box_goes_on(rig, tmp_path, monkeypatch):
         s.connect(str(tmp_path / link.SOCKET))
         s.sendall(b'{"do": "format the card"}\n')
         assert b"not a request the box takes" in s.recv(1000)
+    with socket.socket(socket.AF_UNIX) as s:  # nested too deep: a RecursionError, which is no ValueError
+        s.connect(str(tmp_path / link.SOCKET))
+        s.sendall(b"[" * 8000 + b"\n")
+        assert b"a request is one line of JSON" in s.recv(1000)
     with socket.socket(socket.AF_UNIX) as s:  # a client that says nothing holds the door only its READ_SECONDS
         s.connect(str(tmp_path / link.SOCKET))
         answer = link.ask(tmp_path, {"do": "add", "name": "Cat"})

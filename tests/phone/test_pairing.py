@@ -35,6 +35,8 @@ def test_a_file_not_ours_pairs_nobody(tmp_path):
     path.write_bytes(b"{" + b" " * (phones.MAX_FILE + 10) + b"}")  # too big: its size is checked before it is read
     assert not phones.paired(tmp_path, token) and phones.count(tmp_path) == 0
     assert len(phones.new_code(tmp_path, now=2.0)) == 6  # and the next code mends it
+    path.write_text("[" * 4000)  # nested too deep: json.loads raises RecursionError, no ValueError
+    assert not phones.paired(tmp_path, token) and phones.count(tmp_path) == 0
 
 
 def test_five_wrong_codes_in_a_minute_lock_for_a_minute():

@@ -193,3 +193,10 @@ def test_netstatus_a_tool_that_fails_is_no_address_and_one_journal_line(capsys):
     for _ in range(3):
         assert netstatus.ip_addr(run=missing) == "[]"
     assert capsys.readouterr().out.count("ip -j addr:") == 1
+
+
+def test_netstatus_a_status_nested_too_deep_is_no_note_and_no_traceback(tmp_path):
+    """4 KB of nested [ raise RecursionError in json.loads, which is no ValueError (issue 45, item 12)."""
+    (tmp_path / netstatus.CARD_FILE).write_text("[" * 4000)
+    assert netstatus.read_card(tmp_path) is None
+    assert netstatus.addresses("[" * 4000) == []
