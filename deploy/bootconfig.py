@@ -51,6 +51,8 @@ def wanted(settings_text: str) -> dict[str, str]:
         display = tomllib.loads(settings_text).get("display", {})
     except tomllib.TOMLDecodeError as err:
         raise Unusable(f"the settings are not valid TOML ({err})") from None
+    if not isinstance(display, dict):  # display = 5: a key where the [display] table belongs
+        raise Unusable(f"display = {display!r} is not a [display] table: write [display] on a line of its own")
     interface = display.get("interface", "i2c")
     if interface == "spi":
         return {"spi": "on"}

@@ -60,6 +60,17 @@ def test_bootconfig_leaves_a_bus_it_does_not_know_to_the_owner(tmp_path, capsys)
     assert boot.read_text() == "dtparam=audio=on\n"
 
 
+@pytest.mark.parametrize("settings", ["display = 5\n", 'display = "oled"\n', "display = [1, 2]\n"])
+def test_bootconfig_a_display_key_where_the_table_belongs_is_one_line_naming_it(tmp_path, capsys, settings):
+    """Issue 45, item 13: display = 5 on the boot partition was an AttributeError traceback."""
+    (tmp_path / "config.toml").write_text(settings)
+    (tmp_path / "config.txt").write_text("dtparam=audio=on\n")
+    assert bootconfig.main([str(tmp_path / "config.toml"), str(tmp_path / "config.txt")]) == bootconfig.CANNOT
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "display = " in out and "[display] table" in out
+    assert (tmp_path / "config.txt").read_text() == "dtparam=audio=on\n"
+
+
 def test_bootconfig_writes_the_change_and_keeps_the_old_file(tmp_path, capsys):
     settings = tmp_path / "config.toml"
     settings.write_text("")
