@@ -94,20 +94,45 @@ def key_values(reply: str) -> dict[str, str]:
     return {key: value for key, sep, value in pairs if sep}
 
 
+_ESCAPES = {"\\": b"\\", '"': b'"', "n": b"\n", "r": b"\r", "t": b"\t", "e": b"\x1b"}
+
+
+def unescaped(name: str) -> str:
+    r"""A network name as wpa_supplicant reports it (its printf_encode: each byte outside printable ASCII as
+    \xNN, and \\, \", \n, \r, \t, \e) as the text it is: Caf\xc3\xa9 is Café. Bytes that are not
+    UTF-8 show as U+FFFD (tests/systemd/test_network_status.py)."""
+    out, i = bytearray(), 0
+    while i < len(name):
+        ch = name[i]
+        if ch == "\\" and i + 1 < len(name):
+            nxt = name[i + 1]
+            if nxt == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", name[i + 2:i + 4]):
+                out.append(int(name[i + 2:i + 4], 16))
+                i += 4
+                continue
+            if nxt in _ESCAPES:
+                out += _ESCAPES[nxt]
+                i += 2
+                continue
+        out += ch.encode("utf-8")
+        i += 1
+    return out.decode("utf-8", "replace")
+
+
 def networks(reply: str) -> list[tuple[str, str]]:
     """LIST_NETWORKS: each configured network's (name, flags) ("[CURRENT]", "[TEMP-DISABLED]")."""
     rows = []
     for line in reply.splitlines()[1:]:
         cells = line.split("\t")
         if len(cells) >= 4:
-            rows.append((cells[1], cells[3]))
+            rows.append((unescaped(cells[1]), cells[3]))
     return rows
 
 
 def failure(event: str) -> tuple[str, str] | None:
     """(network, reason) of a CTRL-EVENT-SSID-TEMP-DISABLED event (reason WRONG_KEY: the password), else None."""
     match = _TEMP_DISABLED.search(event)
-    return (match.group(2), match.group(3)) if match else None
+    return (unescaped(match.group(2)), match.group(3)) if match else None
 
 
 def wifi_state(status: str | None, listed: str | None, failed: tuple[str, str] | None,
@@ -121,7 +146,7 @@ def wifi_state(status: str | None, listed: str | None, failed: tuple[str, str] |
         return {"state": "unknown", "network": ""}
     values = key_values(status)
     rows = networks(listed or "")
-    name = values.get("ssid") or (rows[0][0] if rows else "")
+    name = unescaped(values.get("ssid", "")) or (rows[0][0] if rows else "")
     state = values.get("wpa_state", "")
     if state == "COMPLETED":
         return {"state": "joined", "network": name}

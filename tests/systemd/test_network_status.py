@@ -200,3 +200,19 @@ def test_netstatus_a_status_nested_too_deep_is_no_note_and_no_traceback(tmp_path
     (tmp_path / netstatus.CARD_FILE).write_text("[" * 4000)
     assert netstatus.read_card(tmp_path) is None
     assert netstatus.addresses("[" * 4000) == []
+
+
+def test_netstatus_shows_a_utf8_network_name_as_its_text_not_wpa_supplicants_escapes():
+    """Issue 45, item 11: "Café ☕" was shown as wpa_supplicant's printf_encode wrote it."""
+    escaped = r"Caf\xc3\xa9 \xe2\x98\x95"
+    assert netstatus.unescaped(escaped) == "Café ☕"
+    assert netstatus.unescaped(r'say \"hi\" \\ ok') == 'say "hi" \\ ok'
+    assert netstatus.unescaped(r"bad\xff") == "bad\ufffd" and netstatus.unescaped("plain\\") == "plain\\"
+    status = f"wpa_state=COMPLETED\nssid={escaped}\n"
+    assert netstatus.wifi_state(status, None, None, None) == {"state": "joined", "network": "Café ☕"}
+    listed = f"network id / ssid / bssid / flags\n0\t{escaped}\tany\t[TEMP-DISABLED]\n"
+    event = f'<3>CTRL-EVENT-SSID-TEMP-DISABLED id=0 ssid="{escaped}" auth_failures=1 duration=10 reason=WRONG_KEY'
+    assert netstatus.networks(listed) == [("Café ☕", "[TEMP-DISABLED]")]
+    assert netstatus.failure(event) == ("Café ☕", "WRONG_KEY")
+    assert netstatus.wifi_state("wpa_state=SCANNING\n", listed, netstatus.failure(event), None) == {
+        "state": "failed", "network": "Café ☕", "reason": "WRONG_KEY"}
