@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,7 @@ NOTE_DIR = Path("/run/cantstop-box-network")
 NOTE_FILE = "card-wifi.json"
 HERE = Path(__file__).resolve().parent
 MAX_WIFI_BYTES = 4096
+MAX_SETTINGS_BYTES = 64 * 1024
 MAX_KEYS_BYTES = 64 * 1024
 CMDLINE_FILE = "cmdline.txt"
 IMAGER_SCRIPT = "firstrun.sh"
@@ -150,6 +152,7 @@ class Wifi:
     network: str
     password: str
     country: str = ""
+    country_given: bool = True  # False: taken from the box's language
 
 
 def read_bytes_limited(path: Path, limit: int) -> bytes:
@@ -170,9 +173,41 @@ def read_limited(path: Path, limit: int) -> str:
     return read_bytes_limited(path, limit).decode("utf-8-sig", "strict")
 
 
-def parse_wifi(text: str) -> Wifi:
-    """``network = ...``, ``password = ...`` and an optional ``country = GB``, one per line;
-    a value may be in double quotes; lines starting with # are comments."""
+def wifi_text(data: bytes) -> tuple[str, str]:
+    """wifi.txt's text, however a computer saved it: UTF-8 (with its BOM or not), UTF-16 with its BOM
+    (Windows Notepad's "Unicode"), else Windows' ANSI (cp1252). (text, how it was read, for the line)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), " (UTF-16 text)"
+    try:
+        return data.decode("utf-8-sig"), ""
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace"), " (ANSI text, not UTF-8)"
+
+
+#: Quotes a value may be in: straight, and the curly ones macOS TextEdit and Word type instead.
+QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "\u201d": "\u201d", "\u00ab": "\u00bb"}
+#: The country the box's language names, where it names one (English is spoken in many).
+LANGUAGE_COUNTRY = {"ja": "JP", "ko": "KR"}
+
+
+def wifi_value(value: str, number: int) -> str:
+    """A value as written after ``=``: in quotes (any of QUOTES) up to its closing quote, with only a
+    comment after it; else up to a ``#`` after a space (``pa#ss`` keeps its ``#``)."""
+    if value[:1] in QUOTES:
+        close = value.rfind(QUOTES[value[0]])
+        if close > 0:
+            rest = value[close + 1:].strip()
+            if rest and not rest.startswith("#"):
+                raise Unusable(f"{WIFI_FILE} line {number}: {rest[:20]!r} after the closing quote")
+            return value[1:close]
+    comment = re.search(r"\s#", value)
+    return (value[:comment.start()] if comment else value).strip()
+
+
+def parse_wifi(text: str, language: str = "en") -> Wifi:
+    """``network = ...``, ``password = ...`` and ``country = GB``, one per line; a value may be in quotes
+    (straight or curly) and be followed by a ``# comment``; lines starting with # are comments. The
+    country may be left out where the box's language names it (ja: JP, ko: KR)."""
     values: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -182,20 +217,32 @@ def parse_wifi(text: str) -> Wifi:
         key, value = key.strip().lower(), value.strip()
         if not sep or key not in ("network", "password", "country"):
             raise Unusable(f"{WIFI_FILE} line {number}: expected network = ..., password = ... or country = ..")
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            value = value[1:-1]
-        values[key] = value
+        values[key] = wifi_value(value, number)
     network, password = values.get("network", ""), values.get("password", "")
-    country = values.get("country", "").upper()
+    given = values.get("country", "").upper()
+    country = given or LANGUAGE_COUNTRY.get(language, "")
     if not network:
         raise Unusable(f"{WIFI_FILE} names no network (a line: network = your Wi-Fi's name)")
     if len(network.encode()) > 32:
         raise Unusable(f"{WIFI_FILE}: a Wi-Fi network's name is at most 32 bytes")
     if password and not (8 <= len(password) <= 63 and password.isascii() and password.isprintable()):
         raise Unusable(f"{WIFI_FILE}: a Wi-Fi password (WPA) has 8 to 63 plain characters")
-    if country and not (len(country) == 2 and country.isalpha() and country.isascii()):
+    if not country:
+        raise Unusable(f"{WIFI_FILE}: add a line country = your country's two letters (GB, US, DE...): "
+                       "the Wi-Fi channels allowed differ by country")
+    if not (len(country) == 2 and country.isalpha() and country.isascii()):
         raise Unusable(f"{WIFI_FILE}: country is two letters, like GB or DE")
-    return Wifi(network, password, country)
+    return Wifi(network, password, country, bool(given))
+
+
+def box_language(boot: Path = BOOT) -> str:
+    """The screen's language in the box's settings on the boot partition ("en" when it cannot tell)."""
+    try:
+        settings = tomllib.loads(read_limited(boot / SETTINGS, MAX_SETTINGS_BYTES))
+    except (OSError, ValueError, Unusable):
+        return "en"
+    language = settings.get("language")
+    return language if isinstance(language, str) else "en"
 
 
 def wpa_conf(wifi: Wifi) -> str:
@@ -231,22 +278,34 @@ def write_safely(path: Path, text: str, mode: int) -> None:
         os.close(dirfd)
 
 
+#: The names wifi.txt may have been saved as: Windows hides the .txt it adds to a name that has one.
+WIFI_NAMES = (WIFI_FILE, WIFI_FILE + ".txt")
+
+
 def wifi_result(boot: Path = BOOT, conf: Path = WPA_CONF) -> tuple[str, str, str]:
     """wifi.txt into wpa_supplicant's settings on the data partition, then off the card: (what the card
-    found: none, unusable, taken or kept; the network's name; what happened, one line)."""
-    source = boot / WIFI_FILE
-    if not source.exists():
+    found: none, unusable, taken or kept; the network's name; what happened, one line, for the screen)."""
+    source = next((boot / name for name in WIFI_NAMES if (boot / name).exists()), None)
+    if source is None:
         if conf.exists():
             return "kept", "", "Wi-Fi: as set up before"
         return "none", "", f"Wi-Fi: none set (no {WIFI_FILE} on the boot partition)"
+    if not source.is_file():
+        return "unusable", "", f"Wi-Fi: {source.name} is a folder, not a file: make it a text file"
     try:
-        wifi = parse_wifi(read_limited(source, MAX_WIFI_BYTES))
-    except (Unusable, UnicodeDecodeError) as err:
-        return "unusable", "", f"Wi-Fi: {WIFI_FILE} not used: {err}"
+        data = read_bytes_limited(source, MAX_WIFI_BYTES)
+        text, how = wifi_text(data)
+        language = box_language(boot)
+        wifi = parse_wifi(text, language)
+    except (Unusable, OSError) as err:
+        return "unusable", "", f"Wi-Fi: {source.name} not used: {err}"
     write_safely(conf, wpa_conf(wifi), 0o600)
     source.unlink()
     os.sync()
-    return "taken", wifi.network, f"Wi-Fi: joining {wifi.network!r} (read from {WIFI_FILE}, which is now removed)"
+    taken = [f"country {wifi.country}" + ("" if wifi.country_given else " from the box's language"),
+             f"a {len(wifi.password)}-character password" if wifi.password else "no password (an open network)"]
+    return "taken", wifi.network, (f"Wi-Fi: joining {wifi.network!r} ({'; '.join(taken)}; read from {source.name}"
+                                   f"{how}, which is now removed)")
 
 
 def take_wifi(boot: Path = BOOT, conf: Path = WPA_CONF) -> str:

@@ -141,7 +141,7 @@ def test_netstatus_reads_the_cards_note_only_when_small_and_whole(tmp_path):
 
 
 @pytest.mark.parametrize("wifi_txt, state", [(None, "none"), ("network = Home\npassword = short\n", "unusable"),
-                                             ("network = Home\npassword = long enough\n", "taken")])
+                                             ("network = Home\npassword = long enough\ncountry = GB\n", "taken")])
 def test_cardsetup_leaves_its_wifi_result_for_the_status_writer(tmp_path, wifi_txt, state):
     boot, conf, folder = tmp_path / "boot", tmp_path / "data/wpa.conf", tmp_path / "run"
     boot.mkdir()

@@ -4,6 +4,7 @@ packages both targets install (tools/image/, deploy/image/cardsetup.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -137,7 +138,38 @@ def test_the_modules_a_root_loads_are_read_from_modules_load_d_and_etc_modules(t
 def test_the_wifi_file_takes_quotes_comments_a_bom_and_windows_line_ends():
     text = '\ufeff# mine\r\nnetwork = "Home = Net"\r\npassword=pa#ss word1\r\ncountry = de\r\n'
     assert cardsetup.parse_wifi(text.encode().decode("utf-8-sig")) == cardsetup.Wifi("Home = Net", "pa#ss word1", "DE")
-    assert cardsetup.parse_wifi("network = Cafe\n") == cardsetup.Wifi("Cafe", "", "")
+    assert cardsetup.parse_wifi("network = Cafe\ncountry = fr\n") == cardsetup.Wifi("Cafe", "", "FR")
+
+
+@pytest.mark.parametrize("line, value", [
+    ("password = 'secret123'", "secret123"), ("password = \u201csecret123\u201d", "secret123"),  # TextEdit's quotes
+    ("password = \u2018secret123\u2019", "secret123"), ('password = "secret123" # the router\'s', "secret123"),
+    ("password = secret123 # the router's", "secret123"), ("password = secret#123", "secret#123"),
+    ('password = "it\'s # not a comment"', "it's # not a comment"),
+])
+def test_the_wifi_files_values_lose_their_quotes_and_comments(line, value):
+    """Issue 45, item 9: the quotes or the comment became part of the password, and the join failed."""
+    wifi = cardsetup.parse_wifi(f"network = 'Home'\n{line}\ncountry = GB\n")
+    assert (wifi.network, wifi.password) == ("Home", value)
+
+
+def test_a_wifi_file_with_text_after_its_closing_quote_says_so():
+    with pytest.raises(cardsetup.Unusable, match="line 2: 'and more' after the closing quote"):
+        cardsetup.parse_wifi('network = Home\npassword = "secret123" and more\ncountry = GB\n')
+
+
+def test_the_wifi_file_reads_as_utf16_utf8_or_windows_ansi():
+    text = "network = Caf\u00e9\npassword = secret123\ncountry = FR\n"
+    assert cardsetup.wifi_text(text.encode("utf-16")) == (text, " (UTF-16 text)")  # Notepad's "Unicode"
+    assert cardsetup.wifi_text(b"\xef\xbb\xbf" + text.encode()) == (text, "")
+    assert cardsetup.wifi_text(text.encode("cp1252")) == (text, " (ANSI text, not UTF-8)")
+
+
+def test_the_country_comes_from_the_file_or_the_boxs_language_and_is_otherwise_asked_for():
+    assert cardsetup.parse_wifi("network = Home\n", "ja") == cardsetup.Wifi("Home", "", "JP", False)
+    assert cardsetup.parse_wifi("network = Home\ncountry = de\n", "ko").country == "DE"
+    with pytest.raises(cardsetup.Unusable, match="add a line country = your country's two letters"):
+        cardsetup.parse_wifi("network = Home\n", "en")
 
 
 @pytest.mark.parametrize("text, said", [("", "names no network"), ("password = abcdefgh\n", "names no network"),
@@ -165,12 +197,33 @@ def test_the_wifi_file_is_read_then_removed_and_a_bad_one_is_left_with_the_reaso
     (boot / "wifi.txt").write_text("network = Home\npassword = short\n")
     said = cardsetup.take_wifi(boot, conf)
     assert "not used" in said and "8 to 63" in said and (boot / "wifi.txt").exists() and not conf.exists()
-    (boot / "wifi.txt").write_text("network = Home\npassword = long enough\n")
-    assert "joining 'Home'" in cardsetup.take_wifi(boot, conf)
+    (boot / "wifi.txt").write_text("network = Home\npassword = long enough\ncountry = GB\n")
+    assert cardsetup.take_wifi(boot, conf) == ("Wi-Fi: joining 'Home' (country GB; a 11-character password; "
+                                               "read from wifi.txt, which is now removed)")
     assert not (boot / "wifi.txt").exists() and stat.S_IMODE(conf.stat().st_mode) == 0o600
     assert "as set up before" in cardsetup.take_wifi(boot, conf)
     (boot / "wifi.txt").write_bytes(b"x" * (cardsetup.MAX_WIFI_BYTES + 1))
     assert "more than 4096" in cardsetup.take_wifi(boot, conf)
+
+
+def test_wifi_txt_saved_as_wifi_txt_txt_in_utf16_is_taken_and_the_screen_says_what_was_taken(tmp_path):
+    boot, conf = tmp_path / "boot", tmp_path / "data/etc/wpa.conf"
+    boot.mkdir()
+    (boot / "cantstop-box.toml").write_text('language = "ko"\n')
+    (boot / "wifi.txt.txt").write_bytes("network = \u201cCaf\u00e9\u201d\npassword = secret123\n".encode("utf-16"))
+    said = cardsetup.take_wifi(boot, conf)
+    assert said == ("Wi-Fi: joining 'Caf\u00e9' (country KR from the box's language; a 9-character password; "
+                    "read from wifi.txt.txt (UTF-16 text), which is now removed)")
+    assert not (boot / "wifi.txt.txt").exists() and "country=KR" in conf.read_text()
+
+
+def test_a_folder_named_wifi_txt_is_said_on_the_screen_not_only_in_the_journal(tmp_path):
+    """Issue 45, item 10: it raised IsADirectoryError, which only the journal saw."""
+    boot, conf, folder = tmp_path / "boot", tmp_path / "data/etc/wpa.conf", tmp_path / "run"
+    (boot / "wifi.txt").mkdir(parents=True)
+    line = cardsetup.wifi(boot, conf, folder)
+    assert line == "Wi-Fi: wifi.txt is a folder, not a file: make it a text file"
+    assert json.loads((folder / cardsetup.NOTE_FILE).read_text())["state"] == "unusable"
 
 
 def test_ssh_starts_only_with_a_public_key_on_the_boot_partition(tmp_path):

@@ -157,14 +157,16 @@ SSHD = ("# The card: SSH only for root, only with the keys from the boot partiti
         f"HostKey {DATA}/ssh/ssh_host_ed25519_key\nAuthorizedKeysFile {DATA}/ssh/authorized_keys\n"
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n")
 WIFI_EXAMPLE = f"""\
-# The box's Wi-Fi. Fill in the two lines below, save this file as {WIFI_FILE} on this
+# The box's Wi-Fi. Fill in the three lines below, save this file as {WIFI_FILE} on this
 # card (beside config.txt), and put the card in the box. At its next boot the box reads
 # it, joins that network and removes {WIFI_FILE} from the card (the password is kept on
-# the box only as a WPA key). Without it the box plays offline.
+# the box only as a WPA key) and says on its screen what it took. Without it the box
+# plays offline.
 network = "the name of your Wi-Fi"
 password = "its password"
-# Your country's two letters, for the Wi-Fi channels allowed there (optional):
-# country = GB
+# Your country's two letters, for the Wi-Fi channels allowed there (a box in Japanese or
+# Korean takes JP or KR from its language when this line is left out):
+country = GB
 """
 SSH_README = f"""\
 SSH is off. To turn it on, put your OpenSSH public key (one line, ssh-ed25519 AAAA...)
