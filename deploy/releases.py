@@ -170,16 +170,23 @@ class Releases:
         """The update state; idle with no versions when there is no file (a first install)."""
         try:
             if self.state_file.stat().st_size > STATE_LIMIT:
-                raise UpdateError(f"{self.state_file} is larger than an update state: move it away")
+                raise UpdateError(self._damaged("larger than an update state"))
             state = json.loads(self.state_file.read_text())
         except FileNotFoundError:
             state = {}
-        except (OSError, ValueError) as err:
-            raise UpdateError(f"cannot read {self.state_file}: {err}") from None
-        if not isinstance(state, dict):
-            raise UpdateError(f"{self.state_file} is not an update state: move it away")
+        except (ValueError, RecursionError) as err:  # not JSON, not UTF-8, or nested too deep
+            raise UpdateError(self._damaged(f"not JSON: {str(err)[:60] or type(err).__name__}")) from None
+        except OSError as err:
+            raise UpdateError(f"cannot read {self.state_file}: {err.strerror or err}") from None
+        if not isinstance(state, dict) or not isinstance(state.get("phase", IDLE), str):
+            raise UpdateError(self._damaged("not an update state"))
         state.setdefault("phase", IDLE)
         return state
+
+    def _damaged(self, why: str) -> str:
+        """One line for a state file that does not read: what it is, and what to do."""
+        return (f"{self.state_file} is damaged ({why}): move it away (sudo mv {self.state_file} /root/), then "
+                f"run this again; meanwhile the box runs {self.current() or 'what current points at'}")
 
     def save(self, state: dict) -> None:
         self.opt.mkdir(parents=True, exist_ok=True)

@@ -134,7 +134,11 @@ def main(argv: list[str] | None = None) -> int:
         except UpdateError as err:
             system.log(str(err))
             releases.clear_partials()  # a version half installed goes; the running one stays
-            if releases.state()["phase"] == "idle":
+            try:
+                idle = releases.state()["phase"] == "idle"
+            except UpdateError:  # the state itself is what failed: its line is said, and update-pending stays
+                idle = False
+            if idle:
                 releases.set_pending(False)
             # A failure after the switch went back by itself (exit 1); before it, nothing changed (2).
             return 1 if "back on" in str(err) else 2

@@ -369,3 +369,29 @@ def test_the_installer_update_option_needs_a_bundle_and_says_so_in_one_line():
     done = run(INSTALL, "--update", check=False)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "install.sh: --update needs a bundle FILE" in done.stderr
+
+
+UPDATE = Path(__file__).resolve().parents[2] / "deploy/update.py"
+# The updater as root runs it (deploy/ first on its path, as a script), with os.geteuid saying root.
+AS_ROOT = ("import os, runpy, sys; sys.path.insert(0, os.path.dirname(sys.argv[1])); os.geteuid = lambda: 0; "
+           "runpy.run_path(sys.argv.pop(1), run_name='__main__')")
+
+
+@pytest.mark.parametrize("damage", [b"{not json", b"[" * 5000, b'{"phase": 7}', b"\xff\xfe", b"[1, 2]"])
+@pytest.mark.parametrize("how", [["--recover"], ["--rollback"], ["FILE"], ["--status"]])
+def test_a_damaged_update_state_is_one_line_saying_what_to_do_for_every_command(tmp_path, damage, how):
+    """Issue 45, item 3: the error handler read the state again, and that raised a second time."""
+    import subprocess
+    import sys
+
+    opt, state_dir = tmp_path / "opt", tmp_path / "state"
+    opt.mkdir()
+    (opt / "update-state.json").write_bytes(damage)
+    args = [str(bundle_at(tmp_path)) if a == "FILE" else a for a in how]
+    done = subprocess.run([sys.executable, "-c", AS_ROOT, str(UPDATE), *args, "--opt", str(opt),
+                           "--state-dir", str(state_dir)], capture_output=True, text=True, timeout=60)
+    said = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2, said
+    assert "Traceback" not in done.stderr and len(said) == 1, said
+    assert "update-state.json is damaged" in said[0] and "move it away" in said[0]
+    assert (opt / "update-state.json").read_bytes() == damage  # nothing written over it
