@@ -19,15 +19,19 @@ unpacks anything (``open_bundle``).
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import io
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 if __package__:  # deploy.bundle (the tests)
@@ -50,37 +54,130 @@ EXTRAS = "pi,web"
 
 # -- reading one (on the box) ----------------------------------------------------------
 
+#: The most the payload may unpack to, and the most files: today's is about 14 MB in 120 files. Ten
+#: times that leaves room for growth; a payload that unpacks to more is not ours (a 298 KB one that
+#: unpacked to 300 MB once filled the data partition, where the games are).
+UNPACKED_LIMIT = 150 * 1024 * 1024
+MEMBERS_LIMIT = 20_000
+#: Room kept free on the data partition beside an update: the store, its backup before a migration,
+#: and its journal (a box's store is a few MB; ten thousand games are about 40).
+STORE_RESERVE = 128 * 1024 * 1024
+#: The new release's venv, made from the wheels, takes about twice what they unpack to.
+VENV_FACTOR = 3
+
+
 class Bundle:
-    def __init__(self, path: Path, manifest: dict, payload: tarfile.TarInfo) -> None:
-        self.path, self.manifest, self.payload = path, manifest, payload
+    """A bundle checked by :func:`open_bundle`: its payload is a private copy made while its checksum was
+    taken (``payload_path``), so what is unpacked is what was checked, whoever can write the bundle's file.
+    ``close()`` (or a ``with`` block) removes that copy."""
+
+    def __init__(self, path: Path, manifest: dict, payload_path: Path) -> None:
+        self.path, self.manifest, self.payload_path = path, manifest, payload_path
         self.version: str = manifest["version"]
         self.schema: int | None = manifest.get("schema")
 
-    def unpack(self, into: Path) -> None:
-        """The payload's files under ``into`` (src/, wheels/): regular files and folders only, none outside."""
-        with tarfile.open(self.path) as outer:
-            data = outer.extractfile(self.payload)
-            with tarfile.open(fileobj=data, mode="r:gz") as inner:
+    def close(self) -> None:
+        self.payload_path.unlink(missing_ok=True)
+
+    def __enter__(self) -> "Bundle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _refused(self, why: str) -> UpdateError:
+        return UpdateError(f"{self.path.name}: refused: {why}")
+
+    def members(self) -> list[tarfile.TarInfo]:
+        """The payload's members, each checked before anything is written: a plain file or folder, inside
+        its folder, no file where another member needs a folder, within UNPACKED_LIMIT and MEMBERS_LIMIT."""
+        files: set[str] = set()
+        folders: set[str] = set()
+        total, listed = 0, []
+        try:
+            with tarfile.open(self.payload_path, mode="r:gz") as inner:
                 for member in inner:
-                    name = member.name
-                    if name.startswith("/") or ".." in Path(name).parts or not (member.isfile() or member.isdir()):
-                        raise UpdateError(f"{self.path.name}: refused: {name[:60]!r} is not a plain file in the bundle")
-                    target = into / name
+                    parts = [p for p in member.name.split("/") if p not in ("", ".")]
+                    name = "/".join(parts)
+                    if (member.name.startswith("/") or ".." in parts or not name
+                            or not (member.isfile() or member.isdir())):
+                        raise self._refused(f"{member.name[:60]!r} is not a plain file in the bundle")
+                    parents = {"/".join(parts[:i]) for i in range(1, len(parts))}
+                    if parents & files or (member.isfile() and name in folders) or (member.isdir() and name in files):
+                        raise self._refused(f"{name[:60]!r} is both a file and a folder in the bundle")
+                    folders |= parents | ({name} if member.isdir() else set())
+                    if member.isfile():
+                        if name in files:
+                            raise self._refused(f"{name[:60]!r} is in the bundle twice")
+                        files.add(name)
+                        total += member.size
+                    listed.append(member)
+                    if total > UNPACKED_LIMIT or len(listed) > MEMBERS_LIMIT:
+                        raise self._refused(f"its payload unpacks to more than {UNPACKED_LIMIT >> 20} MB or "
+                                            f"{MEMBERS_LIMIT} files, more than a bundle's")
+        except (tarfile.TarError, EOFError, zlib.error) as err:
+            raise UpdateError(f"{self.path.name}: its payload is not a whole .tar.gz "
+                              f"({str(err)[:60] or type(err).__name__}): copy it again") from None
+        self.unpacked_bytes = total
+        return listed
+
+    def unpack(self, into: Path) -> None:
+        """The payload's files under ``into``, a new or empty folder (src/, wheels/): checked first
+        (:meth:`members`), then only if the partition keeps STORE_RESERVE free beside them and the venv
+        they make. Any failure is one UpdateError, and ``into`` is left empty."""
+        listed = self.members()
+        into.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(into).free
+        needed = self.unpacked_bytes * VENV_FACTOR + STORE_RESERVE
+        if free < needed:
+            raise UpdateError(f"{self.path.name}: no room: the update needs {needed >> 20} MB free beside the games, "
+                              f"the data partition has {free >> 20} MB")
+        try:
+            with tarfile.open(self.payload_path, mode="r:gz") as inner:
+                for at, member in enumerate(inner):
+                    if at >= len(listed) or member.name != listed[at].name:
+                        raise self._refused("its payload changed while it was read")
+                    target = into / "/".join(p for p in member.name.split("/") if p not in ("", "."))
                     if member.isdir():
                         target.mkdir(parents=True, exist_ok=True)
                         continue
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    with inner.extractfile(member) as src, open(target, "wb") as out:
+                    with inner.extractfile(member) as src, open(target, "xb") as out:
                         while chunk := src.read(1 << 20):
                             out.write(chunk)
                     target.chmod(0o755 if member.mode & 0o100 else 0o644)
+        except UpdateError:
+            _empty(into)
+            raise
+        except OSError as err:
+            _empty(into)
+            if err.errno == errno.ENOSPC:
+                raise UpdateError(f"{self.path.name}: the data partition filled while unpacking: nothing was "
+                                  "kept; free some room and try again") from None
+            raise UpdateError(f"{self.path.name}: cannot unpack it ({err.strerror or err}): nothing was kept") from None
+        except (tarfile.TarError, EOFError, zlib.error) as err:
+            _empty(into)
+            raise UpdateError(f"{self.path.name}: its payload is not a whole .tar.gz "
+                              f"({str(err)[:60] or type(err).__name__}): copy it again") from None
 
 
-def open_bundle(path: Path) -> Bundle:
-    """The bundle at ``path``, checked: its manifest, its payload's size and checksum (UpdateError: one line)."""
+def _empty(folder: Path) -> None:
+    """What an unpack wrote into ``folder`` goes (the folder stays, as it was: new and empty)."""
+    for item in folder.iterdir() if folder.is_dir() else []:
+        if item.is_dir() and not item.is_symlink():
+            shutil.rmtree(item, ignore_errors=True)
+        else:
+            item.unlink(missing_ok=True)
+
+
+def open_bundle(path: Path, spool: Path | None = None) -> Bundle:
+    """The bundle at ``path``, checked: its manifest, its payload's size and checksum (UpdateError: one line).
+    The payload is copied into a private file in ``spool`` (default: the system's temporary folder) as its
+    checksum is taken: the bundle's file is read once, and only that copy is unpacked."""
     path = Path(path)
     if not path.is_file():
         raise UpdateError(f"{path}: no such file (a bundle is made by 'make bundle')")
+    copy = None
     try:
         with tarfile.open(path, mode="r:") as outer:
             members = outer.getmembers()
@@ -92,15 +189,32 @@ def open_bundle(path: Path) -> Bundle:
                 raise UpdateError(f"{path.name}: its bundle.json is {info.size} bytes: not a bundle's")
             manifest = json.loads(outer.extractfile(info).read())
             check_manifest(path, manifest, payload.size)
+            if spool is not None:
+                spool.mkdir(parents=True, exist_ok=True)
+                free = shutil.disk_usage(spool).free
+                if free < payload.size + STORE_RESERVE:
+                    raise UpdateError(f"{path.name}: no room for its {payload.size >> 20} MB beside the games "
+                                      f"({free >> 20} MB free)")
             digest = hashlib.sha256()
+            fd, name = tempfile.mkstemp(prefix=".bundle-payload-", dir=spool)
+            copy = Path(name)
             data = outer.extractfile(payload)
-            while chunk := data.read(1 << 20):
-                digest.update(chunk)
-    except (tarfile.TarError, EOFError, ValueError, OSError) as err:
+            with os.fdopen(fd, "wb") as out:
+                while chunk := data.read(1 << 20):
+                    digest.update(chunk)
+                    out.write(chunk)
+    except UpdateError:
+        if copy is not None:
+            copy.unlink(missing_ok=True)
+        raise
+    except (tarfile.TarError, EOFError, ValueError, OSError, RecursionError) as err:
+        if copy is not None:
+            copy.unlink(missing_ok=True)
         raise UpdateError(f"{path.name}: not a whole bundle ({str(err)[:80] or type(err).__name__}): copy it again") from None
     if digest.hexdigest() != manifest["payload_sha256"]:
+        copy.unlink(missing_ok=True)
         raise UpdateError(f"{path.name}: checksum mismatch (the copy is damaged): copy it again")
-    return Bundle(path, manifest, payload)
+    return Bundle(path, manifest, copy)
 
 
 def check_manifest(path: Path, manifest, size: int) -> None:
@@ -252,8 +366,8 @@ def make(src: Path, out_dir: Path, arches: list[str], pythons: list[str], reuse:
             raise UpdateError(f"cannot build the project's wheel: {(built.stderr.strip().splitlines() or ['?'])[-1]}")
         own = next((work / "own").glob("*.whl"))
         if reuse is not None:
-            earlier = open_bundle(reuse)
-            earlier.unpack(work / "earlier")
+            with open_bundle(reuse, spool=work) as earlier:
+                earlier.unpack(work / "earlier")
             got, system = {}, earlier.manifest.get("from_the_system", {})
             for arch in arches:
                 dest = work / "wheels" / arch
@@ -281,8 +395,7 @@ def make(src: Path, out_dir: Path, arches: list[str], pythons: list[str], reuse:
 
 
 def bundle_member_sizes(bundle: Bundle, prefix: str) -> dict[str, int]:
-    with tarfile.open(bundle.path) as outer, tarfile.open(fileobj=outer.extractfile(bundle.payload), mode="r:gz") as inner:
-        return {m.name: m.size for m in inner if m.name.startswith(prefix)}
+    return {m.name: m.size for m in bundle.members() if m.name.startswith(prefix)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -301,10 +414,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bundle: {err}", file=sys.stderr)
         return 1
     m = bundle.manifest
-    for arch, names in m["wheels"].items():
-        size = sum(bundle_member_sizes(bundle, f"wheels/{arch}/").values())
-        print(f"{arch}: {len(names)} wheels, {size / 1e6:.1f} MB" +
-              (f"; from the distribution: {', '.join(m['from_the_system'][arch])}" if m["from_the_system"].get(arch) else ""))
+    with bundle:
+        for arch, names in m["wheels"].items():
+            size = sum(bundle_member_sizes(bundle, f"wheels/{arch}/").values())
+            print(f"{arch}: {len(names)} wheels, {size / 1e6:.1f} MB" +
+                  (f"; from the distribution: {', '.join(m['from_the_system'][arch])}" if m["from_the_system"].get(arch) else ""))
     print(f"{target}: version {bundle.version}, store schema {bundle.schema}, {target.stat().st_size / 1e6:.1f} MB, "
           f"made in {time.monotonic() - started:.0f} s")
     return 0

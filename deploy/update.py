@@ -124,9 +124,10 @@ def main(argv: list[str] | None = None) -> int:
                 system.log(switcher.rollback())
                 releases.set_pending(False)
                 return 0
-            bundle = open_bundle(Path(args.file))
-            switcher.check_update(bundle.version, args.allow_older)
-            install(releases, bundle, system.log)
+            # The payload is copied beside the releases as it is checked, and only that copy unpacked.
+            with open_bundle(Path(args.file), spool=releases.opt) as bundle:
+                switcher.check_update(bundle.version, args.allow_older)
+                install(releases, bundle, system.log)
             system.log(switcher.switch_to(bundle.version, bundle.schema)
                        + f" ({time.monotonic() - started:.0f} s in all)")
             releases.set_pending(False)

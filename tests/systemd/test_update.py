@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -221,6 +222,112 @@ def test_a_bundle_member_outside_its_folder_is_refused_before_anything_is_writte
     with pytest.raises(UpdateError, match="is not a plain file in the bundle"):
         bundle.unpack(tmp_path / "r")
     assert not (tmp_path / "escape").exists()
+
+
+def bundle_of(tmp_path, payload_bytes: bytes) -> Path:
+    """A bundle whose manifest's size and checksum are its payload's, whatever that payload is."""
+    target = tmp_path / "raw.bundle"
+    write_bundle(target, {"version": NEW, "schema": 6}, payload_bytes)
+    return target
+
+
+def tar_gz(entries) -> bytes:
+    """A payload of (name, data or None for a folder) entries, in order."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, data in entries:
+            info = tarfile.TarInfo(name)
+            if data is None:
+                info.type = tarfile.DIRTYPE
+                tar.addfile(info)
+            else:
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("entries, said", [
+    ([("src/a", b"file"), ("src/a/b", b"under a file")], "'src/a/b' is both a file and a folder"),
+    ([("src/a/b", b"x"), ("src/a", b"a file where a folder is")], "'src/a' is both a file and a folder"),
+    ([(".", b"a file named dot")], "'.' is not a plain file"),
+    ([("src/x", b"1"), ("src/x", b"2")], "'src/x' is in the bundle twice"),
+])
+def test_a_payload_that_cannot_unpack_is_one_line_and_nothing_is_written(tmp_path, entries, said):
+    """Issue 45, item 1: FileExistsError, IsADirectoryError... escaped as tracebacks, leaving a half-written release."""
+    into = tmp_path / "release"
+    with open_bundle(bundle_of(tmp_path, tar_gz(entries))) as bundle:
+        with pytest.raises(UpdateError, match=re.escape(said)):
+            bundle.unpack(into)
+    assert not into.exists() or not any(into.iterdir())
+
+
+def test_a_payload_whose_checksum_matches_but_is_not_a_whole_tar_gz_is_refused(tmp_path):
+    whole = tar_gz([("src/a", os.urandom(50_000))])
+    for broken in (whole[: len(whole) // 2], b"not gzip at all"):
+        with open_bundle(bundle_of(tmp_path, broken)) as bundle:
+            with pytest.raises(UpdateError, match="its payload is not a whole .tar.gz"):
+                bundle.unpack(tmp_path / "r")
+        assert not (tmp_path / "r").exists() or not any((tmp_path / "r").iterdir())
+
+
+def test_a_payload_that_unpacks_past_the_cap_is_refused_before_a_byte_is_written(tmp_path, monkeypatch):
+    """Issue 45, item 2: 298 KB that unpacked to 300 MB filled the data partition."""
+    from deploy import bundle as bundle_mod
+
+    monkeypatch.setattr(bundle_mod, "UNPACKED_LIMIT", 1_000_000)
+    zeros = tar_gz([("src/small", b"x"), ("src/zeros", bytes(2_000_000))])  # a few KB, 2 MB unpacked
+    assert len(zeros) < 20_000
+    with open_bundle(bundle_of(tmp_path, zeros)) as bundle:
+        with pytest.raises(UpdateError, match="unpacks to more than"):
+            bundle.unpack(tmp_path / "r")
+    assert not (tmp_path / "r").exists()  # refused from the listing: not even the folder was made
+    assert bundle_mod.UNPACKED_LIMIT >= 1_000_000 and bundle_mod.STORE_RESERVE >= 64 << 20
+
+
+def test_an_update_that_would_leave_no_room_for_the_games_is_refused(tmp_path, monkeypatch):
+    from collections import namedtuple
+
+    from deploy import bundle as bundle_mod
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(bundle_mod.shutil, "disk_usage", lambda path: usage(1 << 30, 1 << 30, 100 << 20))
+    with open_bundle(bundle_at(tmp_path, {"src/a": b"hello"})) as bundle:
+        with pytest.raises(UpdateError, match="no room: the update needs 128 MB free beside the games"):
+            bundle.unpack(tmp_path / "r")
+    assert not any((tmp_path / "r").iterdir())
+
+
+def test_a_disk_that_fills_while_unpacking_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
+    import builtins
+    import errno
+
+    from deploy import bundle as bundle_mod
+
+    written = []
+
+    def filling(path, mode="r", *args, **kwargs):
+        if "x" in mode and written:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(path)
+        return builtins.open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(bundle_mod, "open", filling, raising=False)
+    with open_bundle(bundle_at(tmp_path, {"src/a": b"1", "src/b": b"2", "src/c": b"3"})) as bundle:
+        with pytest.raises(UpdateError, match="the data partition filled while unpacking: nothing was kept"):
+            bundle.unpack(tmp_path / "r")
+    assert written and not any((tmp_path / "r").iterdir())
+
+
+def test_what_is_unpacked_is_the_payload_that_was_checked_even_if_the_file_changes(tmp_path):
+    """Issue 45, item 4: the sha was taken on the file, then the file was opened again to unpack."""
+    path = bundle_at(tmp_path, {"src/a.txt": b"checked"})
+    with open_bundle(path, spool=tmp_path / "spool") as bundle:
+        write_bundle(path, {"version": NEW, "schema": 6}, payload({"src/a.txt": b"swapped in"}))  # after the check
+        bundle.unpack(tmp_path / "r")
+        copy = bundle.payload_path
+        assert copy.parent == tmp_path / "spool" and oct(copy.stat().st_mode & 0o777) == "0o600"
+    assert (tmp_path / "r/src/a.txt").read_bytes() == b"checked"
+    assert not copy.exists()  # the private copy goes with the bundle
 
 
 # -- the switch and the way back ---------------------------------------------------------------
