@@ -248,8 +248,8 @@ def pairing(box, effect) -> ui.PhoneCode:
             phones.forget(state_dir)
             log.info("every paired phone forgotten")
             return ui.PhoneCode("", "", 0, forgot=True)
-        code = phones.new_code(state_dir, now=time.time())  # never logged
-        return ui.PhoneCode(code, phones.page_address(box.web_port, code), phones.count(state_dir))
+        made = phones.new_pairing(state_dir, now=time.time())  # never logged
+        return ui.PhoneCode(made.code, phones.page_address(box.web_port, made.key), phones.count(state_dir))
     except OSError as err:
         log.error("the phones' file: %s", err)
         return ui.PhoneCode("", "", 0)

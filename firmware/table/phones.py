@@ -38,6 +38,7 @@ import hmac
 import json
 import os
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
 FILE = "phones.json"
@@ -47,6 +48,16 @@ CODES_KEPT = 4  # codes alive at once (the box's screen, a `pair` at a terminal,
 PHONES_KEPT = 16  # paired phones at once: the seventeenth pairing unpairs the one paired longest ago
 MAX_FILE = 64 * 1024  # bytes: a bigger file is not one of ours and is read as empty
 TOKEN_BYTES = 32
+#: The QR code's key: 72 bits, 12 URL-safe characters. Nobody guesses it (at a thousand tries a second, half
+#: of 2^72 takes 7 x 10^10 years), and the pairing page's address stays short enough, for a box named with up
+#: to 14 letters, for a QR code of version 3, whose 29 modules are two pixels each on a 64-row screen
+#: (version 4's would be one pixel: hard to scan).
+KEY_BYTES = 9
+#: Wrong typed codes the live codes take, from anyone, before their six digits stop working (their QR keys
+#: still pair, and the next code made, on the box's screen or at a terminal, starts afresh). With at most
+#: one code on the Phone screen every ten minutes, a guest guessing all night hits one with odds of at
+#: most 6 per hour x 10 / 10^6 (docs/phone.md has the arithmetic).
+CODE_GUESSES = 10
 
 
 def _hash(text: str) -> str:
@@ -73,11 +84,14 @@ def _read(path: Path) -> dict:
         return {}
     if not isinstance(data, dict):
         return {}
-    codes = [c for c in data.get("codes", []) if isinstance(c, dict) and isinstance(c.get("h"), str)
+    codes = [{k: c[k] for k in ("h", "k", "until", "dead") if k in c} for c in data.get("codes", [])
+             if isinstance(c, dict) and isinstance(c.get("h"), str) and isinstance(c.get("k", ""), str)
              and isinstance(c.get("until"), (int, float))] if isinstance(data.get("codes"), list) else []
     phones = [p for p in data.get("phones", []) if isinstance(p, dict) and isinstance(p.get("h"), str)
               and isinstance(p.get("since"), (int, float))] if isinstance(data.get("phones"), list) else []
-    return {"codes": codes[-CODES_KEPT:], "phones": phones[-PHONES_KEPT:]}
+    guesses = data.get("guesses", 0)
+    return {"codes": codes[-CODES_KEPT:], "phones": phones[-PHONES_KEPT:],
+            "guesses": guesses if isinstance(guesses, int) and 0 <= guesses < 1000 else CODE_GUESSES}
 
 
 @contextlib.contextmanager
@@ -88,7 +102,7 @@ def _changing(state_dir):
     fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        data = _read(folder / FILE) or {"codes": [], "phones": []}
+        data = _read(folder / FILE) or {"codes": [], "phones": [], "guesses": 0}
         yield data
         temp = folder / f".{FILE}.{os.getpid()}"
         with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
@@ -100,26 +114,57 @@ def _changing(state_dir):
         os.close(fd)
 
 
-def new_code(state_dir, *, now: float) -> str:
-    """A fresh six-digit code, good for :data:`CODE_SECONDS` from ``now`` (wall clock) and once."""
-    code = f"{secrets.randbelow(10 ** 6):06d}"
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing, two ways to redeem it: ``code``, six digits to type, and ``key``, the long one the
+    QR code carries (a scan pairs without typing, and no count of wrong codes ever stops it)."""
+
+    code: str
+    key: str
+
+
+def new_pairing(state_dir, *, now: float) -> Pairing:
+    """A fresh pairing, good for :data:`CODE_SECONDS` from ``now`` (wall clock) and once."""
+    made = Pairing(f"{secrets.randbelow(10 ** 6):06d}", secrets.token_urlsafe(KEY_BYTES))
     with _changing(state_dir) as data:
         live = [c for c in data["codes"] if c["until"] > now]
-        data["codes"] = (live + [{"h": _hash(code), "until": now + CODE_SECONDS}])[-CODES_KEPT:]
-    return code
+        data["codes"] = (live + [{"h": _hash(made.code), "k": _hash(made.key), "until": now + CODE_SECONDS}])[-CODES_KEPT:]
+        data["guesses"] = 0
+    return made
+
+
+def new_code(state_dir, *, now: float) -> str:
+    """:func:`new_pairing`'s six digits (a terminal's ``cantstop-box pair``)."""
+    return new_pairing(state_dir, now=now).code
+
+
+def is_key(text: str) -> bool:
+    return isinstance(text, str) and len(text) == 12 and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in text)
+
+
+def is_code(text: str) -> bool:
+    return isinstance(text, str) and len(text) == 6 and text.isascii() and text.isdigit()
 
 
 def redeem(state_dir, code: str, *, now: float) -> str | None:
-    """A paired phone's new token for a live ``code`` (which is then used up), else None."""
-    if not (isinstance(code, str) and len(code) == 6 and code.isascii() and code.isdigit()):
+    """A paired phone's new token for a live pairing's ``code`` or QR key (then used up), else None. Each
+    wrong six-digit code counts against the live codes' digits, from anyone (:data:`CODE_GUESSES`)."""
+    by_key = is_key(code)
+    if not by_key and not is_code(code):
         return None
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    wanted = _hash(code)
+    wanted, field = _hash(code), "k" if by_key else "h"
     with _changing(state_dir) as data:
         live = [c for c in data["codes"] if c["until"] > now]
-        hit = next((c for c in live if hmac.compare_digest(c["h"], wanted)), None)
+        usable = live if by_key else [c for c in live if not c.get("dead")]
+        hit = next((c for c in usable if isinstance(c.get(field), str) and hmac.compare_digest(c[field], wanted)), None)
         data["codes"] = [c for c in live if c is not hit]
         if hit is None:
+            if not by_key:
+                data["guesses"] = data.get("guesses", 0) + 1
+                if data["guesses"] >= CODE_GUESSES:
+                    for c in data["codes"]:
+                        c["dead"] = True  # typed, they are worth nothing now; scanned, they still pair
             return None
         data["phones"] = (data["phones"] + [{"h": _hash(token), "since": now}])[-PHONES_KEPT:]
     return token
@@ -153,11 +198,11 @@ def forget(state_dir) -> None:
         data["codes"], data["phones"] = [], []
 
 
-def page_address(port: int, code: str | None = None, host: str | None = None) -> str:
+def page_address(port: int, key: str | None = None, host: str | None = None) -> str:
     """The pairing page as a phone on the box's network opens it: the box's ``.local`` name (mDNS), its port,
-    and the code (the QR code's address: scanning it pairs at once)."""
+    and a pairing's QR key (the QR code's address: scanning it pairs with one tap, no code typed)."""
     import socket
 
     name = (host or socket.gethostname() or "cantstop-box").split(".")[0].lower()
     address = f"http://{name}.local" + ("" if port == 80 else f":{port}") + "/pair"
-    return address + (f"?code={code}" if code else "")
+    return address + (f"?k={key}" if key else "")

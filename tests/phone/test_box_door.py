@@ -104,9 +104,12 @@ def test_the_phone_menu_shows_a_fresh_code_that_pairs_and_forget_unpairs(tmp_pat
     try:
         _menu_to_phone(rig)
         v = rig.box.last_view
-        assert isinstance(v, views.PhoneView) and len(v.code) == 6 and v.address.endswith(f"/pair?code={v.code}")
-        token = phones.redeem(tmp_path, v.code, now=__import__("time").time())
+        assert isinstance(v, views.PhoneView) and len(v.code) == 6 and "/pair?k=" in v.address
+        key = v.address.split("/pair?k=")[1]  # the QR code's: the same pairing as the six digits
+        assert phones.is_key(key) and v.code not in v.address
+        token = phones.redeem(tmp_path, key, now=__import__("time").time())
         assert token is not None and phones.paired(tmp_path, token)
+        assert phones.redeem(tmp_path, v.code, now=__import__("time").time()) is None  # one pairing, used once
         rig.tap("C")  # forget phones
         assert not phones.paired(tmp_path, token) and rig.box.app.flash == "Phones forgotten"
         rig.tap("ROLL")

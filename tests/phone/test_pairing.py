@@ -39,20 +39,58 @@ def test_a_file_not_ours_pairs_nobody(tmp_path):
     assert not phones.paired(tmp_path, token) and phones.count(tmp_path) == 0
 
 
-def test_five_wrong_codes_in_a_minute_lock_for_a_minute():
+def test_five_wrong_codes_in_a_minute_from_all_addresses_lock_typing_for_a_minute():
     now = [0.0]
     wrong = door.WrongCodes(lambda: now[0])
-    for _ in range(4):
-        wrong.wrong()
+    for i in range(4):
+        wrong.wrong(f"10.0.0.{i}")
         now[0] += 14.0
     assert not wrong.blocked()
     now[0] += 10.0  # the first of the four is now more than a minute old: four in the window again
-    wrong.wrong()
+    wrong.wrong("10.0.0.8")
     assert not wrong.blocked()
-    wrong.wrong()
-    assert wrong.blocked()
+    wrong.wrong("10.0.0.9")
+    assert wrong.blocked() and wrong.blocked("10.0.0.77")
     now[0] += door.WRONG_WINDOW
     assert not wrong.blocked()
+
+
+def test_three_wrong_codes_from_one_address_lock_only_that_address_and_a_right_one_is_forgiven():
+    now = [0.0]
+    wrong = door.WrongCodes(lambda: now[0])
+    assert wrong.attempt("guest") and wrong.attempt("guest")
+    wrong.forgive("guest")  # that one paired: it does not count
+    assert wrong.attempt("guest") and not wrong.blocked("guest")
+    assert wrong.attempt("guest") and wrong.blocked("guest")  # three wrong ones
+    assert not wrong.attempt("guest") and not wrong.blocked("owner") and wrong.attempt("owner")
+    now[0] += door.WRONG_WINDOW
+    assert wrong.attempt("guest")
+
+
+def test_ten_wrong_codes_retire_the_live_codes_digits_but_their_qr_keys_still_pair(tmp_path):
+    """Issue 45, item 8: each live code takes at most CODE_GUESSES wrong ones from anyone, so a guest guessing
+    all night hits one with odds of at most (codes shown) x 10 / 10^6; the QR key still pairs the owner."""
+    made = phones.new_pairing(tmp_path, now=1.0)
+    other = phones.new_pairing(tmp_path, now=1.0)
+    wrongs = [f"{n:06d}" for n in range(100) if f"{n:06d}" not in (made.code, other.code)]
+    for guess in wrongs[:phones.CODE_GUESSES]:
+        assert phones.redeem(tmp_path, guess, now=2.0) is None
+    assert phones.redeem(tmp_path, made.code, now=2.0) is None  # typed, the right digits are worth nothing now
+    assert phones.lasts(tmp_path, other.code, now=2.0) > 500  # still shown: the box's screen does not renew it
+    token = phones.redeem(tmp_path, other.key, now=2.0)  # scanned, it pairs
+    assert token is not None and phones.paired(tmp_path, token)
+    fresh = phones.new_pairing(tmp_path, now=3.0)  # the next code made starts afresh
+    assert phones.redeem(tmp_path, fresh.code, now=3.0) is not None
+
+
+def test_the_qr_codes_address_stays_small_enough_for_two_pixel_modules():
+    import segno
+
+    made = phones.new_pairing(__import__("tempfile").mkdtemp(), now=1.0)
+    for host in ("cantstop", "raspberrypi", "cantstop-box-2"):
+        address = phones.page_address(8080, made.key, host=host)
+        assert segno.make(address, error="l", micro=False, boost_error=False).version <= 3, address
+    assert len(made.key) == 12 and phones.is_key(made.key) and not phones.is_key(made.code)
 
 
 class _Request:

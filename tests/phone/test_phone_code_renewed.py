@@ -33,8 +33,9 @@ def test_a_code_a_phone_used_is_replaced_by_a_fresh_one_that_pairs_the_next_phon
         assert phones.redeem(tmp_path, first.code, now=time.time()) is not None  # a guest scanned it
         second = _a_second_later(rig)
         assert isinstance(second, views.PhoneView) and second.code != first.code
-        assert second.address.endswith(f"?code={second.code}")
-        assert phones.redeem(tmp_path, second.code, now=time.time()) is not None  # the next guest pairs too
+        key = second.address.split("/pair?k=")[1]  # the QR code's key of the new pairing
+        assert phones.is_key(key) and first.address.split("/pair?k=")[1] != key
+        assert phones.redeem(tmp_path, key, now=time.time()) is not None  # the next guest scans it and pairs
         assert phones.count(tmp_path) == 2
     finally:
         rig.close()

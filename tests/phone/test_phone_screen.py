@@ -12,7 +12,7 @@ from firmware import words
 from firmware.screens import LAYOUTS, render_pages
 from firmware.views import PhoneView
 
-ADDRESS = "http://cantstop-box.local:8080/pair?code=482913"
+ADDRESS = "http://cantstop-box.local:8080/pair?k=Zq3-_x9TbLw0"  # the longest a pairing key makes (12 characters)
 
 
 @pytest.mark.skipif(shutil.which("zbarimg") is None, reason="no zbarimg here (apt-get install zbar-tools)")

@@ -11,8 +11,14 @@
   browser sends it with every form it posts; a request without it is refused.
 - **A small body**: 16 KB at most, counted as it arrives, whatever
   ``Content-Length`` says; only ``application/x-www-form-urlencoded`` text.
-- **Few wrong codes**: after :data:`WRONG_LIMIT` wrong pairing codes within a
-  minute, from any address, every code is refused (429) for a minute.
+- **Few wrong codes**: a typed code is counted before it is tried (so codes sent
+  at once cannot all slip past the count) and forgiven when it pairs. After
+  :data:`PER_CLIENT` wrong ones within a minute from one address, that address's
+  typed codes are refused (429) for a minute, and after :data:`WRONG_LIMIT` from
+  all addresses, everyone's are. A QR code's key is never refused by these
+  counts: nobody guesses it, so a guest can never keep the owner from pairing
+  by scanning the box's screen. (:mod:`firmware.table.phones` also retires the
+  live codes' digits after :data:`~firmware.table.phones.CODE_GUESSES` wrong ones.)
 """
 
 from __future__ import annotations
@@ -30,7 +36,8 @@ COOKIE = "phone"
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie: the phone stays paired until "forget phones"
 MAX_BODY = 16 * 1024
 MAX_FIELDS = 40
-WRONG_LIMIT = 5
+WRONG_LIMIT = 5  # typed codes a minute, from every address together
+PER_CLIENT = 3  # ... and from one address
 WRONG_WINDOW = 60.0  # seconds the wrong codes are counted over, and the wait after the limit
 
 
@@ -112,19 +119,48 @@ async def write(request, state_dir) -> tuple[str, dict[str, str]]:
 
 
 class WrongCodes:
-    """Wrong pairing codes, counted for every address together: the limit stops a guess at the codes."""
+    """Typed pairing codes, counted per address and for all together: the limit stops a guess at the codes.
+
+    :meth:`attempt` counts a code before it is tried, in the same step as the check (the web view runs one
+    event loop, and nothing awaits between the two), and :meth:`forgive` takes it back when it paired."""
 
     def __init__(self, clock=time.monotonic) -> None:
         self.clock = clock
-        self.times: list[float] = []
-        self.until = 0.0
+        self.times: list[tuple[float, str]] = []
+        self.until: dict[str, float] = {}  # an address refused until then ("" : every address)
 
-    def blocked(self) -> bool:
-        return self.clock() < self.until
+    def _prune(self, now: float) -> None:
+        self.times = [(t, c) for t, c in self.times if now - t < WRONG_WINDOW]
+        self.until = {c: u for c, u in self.until.items() if u > now}
 
-    def wrong(self) -> None:
+    def blocked(self, client: str = "") -> bool:
         now = self.clock()
-        self.times = [t for t in self.times if now - t < WRONG_WINDOW] + [now]
+        self._prune(now)
+        return "" in self.until or client in self.until
+
+    def attempt(self, client: str) -> bool:
+        """Count a typed code from ``client`` before it is tried; False (and not counted) when refused now."""
+        if self.blocked(client):
+            return False
+        now = self.clock()
+        self.times.append((now, client))
+        if sum(1 for _, c in self.times if c == client) >= PER_CLIENT:
+            self.until[client] = now + WRONG_WINDOW
         if len(self.times) >= WRONG_LIMIT:
-            self.until = now + WRONG_WINDOW
-            self.times = []
+            self.until[""] = now + WRONG_WINDOW
+        return True
+
+    def forgive(self, client: str) -> None:
+        """The code ``client`` just tried was right: it does not count."""
+        for i in range(len(self.times) - 1, -1, -1):
+            if self.times[i][1] == client:
+                del self.times[i]
+                break
+        if sum(1 for _, c in self.times if c == client) < PER_CLIENT:
+            self.until.pop(client, None)
+        if len(self.times) < WRONG_LIMIT:
+            self.until.pop("", None)
+
+    def wrong(self, client: str = "") -> None:
+        """A wrong code counted after the fact (the tests' and a caller's without :meth:`attempt`)."""
+        self.attempt(client)

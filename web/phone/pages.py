@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from firmware import i18n, words
+from firmware.table import phones
 
 from .. import pages
 from ..board import e
@@ -42,15 +43,22 @@ def _pair_prompt(lang: str) -> str:
     return f'<p class="pair-first"><a href="/pair" id="pair-link">{e(t["pair_first"])}</a></p>'
 
 
-def pair_page(lang: str, code: str = "", paired: bool = False, note: str | None = None, ok: bool = True) -> str:
+def pair_page(lang: str, code: str = "", paired: bool = False, note: str | None = None, ok: bool = True,
+              key: str = "") -> str:
+    """The pairing page: with a QR code's ``key``, one button pairs; else the six digits, typed."""
     t = TEXT[lang]
-    shown = code if len(code) == 6 and code.isdigit() else ""
-    body = (f'<p>{e(t["paired"])}</p>' if paired else "") + (
-        f'<p>{e(t["pair_intro"])}</p><form method="post" action="/pair" class="pair">'
-        f'<label for="code">{e(t["code"])}</label>'
-        f'<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{{6}}" '
-        f'maxlength="6" required value="{e(shown)}">'
-        f'<button type="submit" id="pair">{e(t["pair_button"])}</button></form>')
+    shown = code if phones.is_code(code) else ""
+    body = f'<p>{e(t["paired"])}</p>' if paired else ""
+    if phones.is_key(key):
+        body += (f'<p>{e(t["pair_scanned"])}</p><form method="post" action="/pair" class="pair">'
+                 f'<input type="hidden" name="key" value="{e(key)}">'
+                 f'<button type="submit" id="pair">{e(t["pair_button"])}</button></form>')
+    else:
+        body += (f'<p>{e(t["pair_intro"])}</p><form method="post" action="/pair" class="pair">'
+                 f'<label for="code">{e(t["code"])}</label>'
+                 f'<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{{6}}" '
+                 f'maxlength="6" required value="{e(shown)}">'
+                 f'<button type="submit" id="pair">{e(t["pair_button"])}</button></form>')
     return page(lang, "pair", t["pair"], body, note, ok)
 
 

@@ -151,8 +151,8 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         language = await lang(request)
         if request.method != "POST":
             token = await run_in_threadpool(door.phone_of, request, state_dir)
-            code = request.query_params.get("code", "")
-            return _html(pages.pair_page(language, code, paired=token is not None))
+            code, key = request.query_params.get("code", ""), request.query_params.get("k", "")
+            return _html(pages.pair_page(language, code, paired=token is not None, key=key))
         try:
             if not door.same_site(request):
                 raise door.Refused(403, "other_site")
@@ -160,13 +160,19 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         except door.Refused as err:
             return await refused(request, err, lambda lg, text: pages.pair_page(lg, note=text, ok=False))
         t = TEXT[language]
-        if wrong.blocked():
+        key = fields.get("key", "").strip()
+        typed = "" if phones.is_key(key) else fields.get("code", "").strip()
+        client = request.client.host if request.client else ""
+        # A typed code is counted before it is tried (no await between the check and the count); a QR key is
+        # never refused by the count: nobody can guess one, so nobody can keep the owner from scanning.
+        if typed and not wrong.attempt(client):
             return _html(pages.pair_page(language, note=t["too_many"], ok=False), 429, {"Retry-After": "60"})
-        token = await run_in_threadpool(phones.redeem, state_dir, fields.get("code", "").strip(), now=time.time())
+        token = await run_in_threadpool(phones.redeem, state_dir, key if not typed else typed, now=time.time())
         if token is None:
-            wrong.wrong()
-            log.info("a wrong pairing code")  # never the code itself
+            log.info("a wrong pairing %s", "code" if typed or not key else "key")  # never the code itself
             return _html(pages.pair_page(language, note=t["wrong_code"], ok=False), 403)
+        if typed:
+            wrong.forgive(client)
         log.info("a phone was paired")
         response = RedirectResponse("/players", status_code=303, headers=HEADERS)
         response.headers.append("set-cookie", door.set_cookie(token))
