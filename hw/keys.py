@@ -140,14 +140,37 @@ class KeyReader:
                 self._emit(key)
 
 
+#: The arrows as a terminal in application mode sends them (ESC O A ...).
+ARROWS.update({"\x1bOA": "up", "\x1bOB": "down", "\x1bOC": "right", "\x1bOD": "left"})
+
+
+def _escape_length(text: str, i: int) -> int:
+    """The length of the escape sequence at ``text[i]`` (an ESC): a CSI (ESC [ ... a final byte: Home is
+    ESC [ 1 ~, F5 ESC [ 1 5 ~), an SS3 (ESC O and one: F1 is ESC O P), or ESC and one character (Alt+key);
+    a lone ESC at the end of the read is 1."""
+    if i + 1 >= len(text):
+        return 1
+    if text[i + 1] == "[":
+        k = i + 2
+        while k < len(text) and not "\x40" <= text[k] <= "\x7e":
+            k += 1
+        return min(k + 1, len(text)) - i
+    return min(3 if text[i + 1] == "O" else 2, len(text) - i)
+
+
 def _split_keys(text: str) -> Iterable[str]:
-    """Split a read into keys, keeping arrow-key escape sequences whole."""
+    """Split a read into keys. An escape sequence is read whole and is one key when it is mapped (the
+    arrows), else none: Home (ESC [ 1 ~) or F5 (ESC [ 1 5 ~) holds a "1", which must not press A."""
     i = 0
     while i < len(text):
-        seq = text[i:i + 3]
-        if seq in ARROWS:
-            yield ARROWS[seq]
-            i += 3
+        if text[i] == "\x1b":
+            n = _escape_length(text, i)
+            seq = text[i:i + n]
+            if seq in ARROWS:
+                yield ARROWS[seq]
+            elif n == 1:
+                yield seq  # ESC by itself: a key like any other (unmapped in the emulator)
+            i += n
         else:
             yield text[i]
             i += 1

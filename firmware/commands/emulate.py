@@ -36,7 +36,7 @@ KEYS = {
 }
 
 KEY_HELP = (
-    "keys: r/space ROLL  s STOP  a b c (or 1 2 3) pairings  m MENU  |  "
+    "keys: r/space/Enter ROLL  s STOP  a b c (or 1 2 3) pairings  m MENU  |  "
     "hold: upper case R S A B C M (h hint, u undo)  |  qq quit"
 )
 

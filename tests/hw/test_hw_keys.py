@@ -88,6 +88,24 @@ def test_terminal_keyreader_tty_cbreak_keys_and_restore():
         os.close(slave)
 
 
+@pytest.mark.parametrize("sequence", ["\x1b[1~", "\x1b[15~", "\x1b[2~", "\x1b[3~", "\x1b[5~", "\x1b[1;5C",
+                                      "\x1bOP", "\x1bOQ", "\x1b[200~", "\x1b1", "\x1ba"])
+def test_terminal_an_unmapped_escape_sequence_is_read_whole_and_presses_nothing(sequence):
+    """Issue 47, item 4: Home (ESC [ 1 ~) and F5 (ESC [ 1 5 ~) hold a "1", which is A: Home took pairing A."""
+    from hw.keys import _split_keys
+
+    assert list(_split_keys(sequence)) == []
+    assert list(_split_keys("r" + sequence + "s")) == ["r", "s"]
+
+
+def test_terminal_arrows_in_either_mode_are_keys_and_a_lone_escape_is_one():
+    from hw.keys import _split_keys
+
+    assert list(_split_keys("\x1b[A\x1bOB\x1b[C\x1bOD")) == ["up", "down", "right", "left"]
+    assert list(_split_keys("a\x1b")) == ["a", "\x1b"]
+    assert list(_split_keys("\x1b[")) == []  # a sequence cut short by the read: dropped, never its letters
+
+
 def test_terminal_keypins_tap_reaches_button_sink(mock_factory, edges):
     with GpioButtons(PINS, edges, pin_factory=mock_factory), \
             KeyPins(mock_factory, PINS, {"r": ("ROLL", 0), "s": ("STOP", 0)}, tap=0.01) as keys:
