@@ -58,7 +58,7 @@ def unfinished(store, roster=None) -> UnfinishedLoaded:
         if g.status != "abandoned" or g.problem or not g.turns:
             continue
         seats = seats_from_meta(g.meta, g.players)
-        games.append(Unfinished(g.id, tuple(s.name or s.colour for s in seats), g.turns))
+        games.append(Unfinished(g.id, tuple(s.name or "" for s in seats), g.turns, tuple(s.colour for s in seats)))
         if len(games) == UNFINISHED_SHOWN:
             break
     return UnfinishedLoaded(tuple(games))

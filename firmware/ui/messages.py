@@ -82,8 +82,9 @@ class Unfinished:
     """A game left unfinished that can be continued."""
 
     id: int
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # each seat's player's name, "" for a seat named by its colour
     turns: int
+    colours: tuple[str, ...] = ()  # each seat's colour, as the config names it: said in the screen's language
 
 
 @dataclass(frozen=True)

@@ -123,12 +123,18 @@ def continue_press(app: App, p: Press) -> Result:
     return app, ()
 
 
+def unfinished_names(app: App, game) -> tuple[str, ...]:
+    """An unfinished game's seats as the screen names them: a player's name, else the colour in its language."""
+    colours = game.colours or ("",) * len(game.names)
+    return tuple(name or (app.words.colour(colour) if colour else "?") for name, colour in zip(game.names, colours))
+
+
 def continue_view(app: App, alert) -> v.View:
     s = app.screen
     if s.games is not None and not s.games:
         title, lines = app.words.NO_UNFINISHED
         return v.MessageView(title, lines, app.words.KEYS["none_left"], alert, lang=app.language)
-    items = tuple(app.words.continue_item(g.id, g.names, g.turns) for g in s.games or ())
+    items = tuple(app.words.continue_item(g.id, unfinished_names(app, g), g.turns) for g in s.games or ())
     return v.MenuView(app.words.CONTINUE, items, min(s.cursor, max(0, len(items) - 1)), app.words.KEYS["menu"], alert,
                       lang=app.language)
 

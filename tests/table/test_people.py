@@ -290,6 +290,15 @@ def test_people_continue_lists_unfinished_games_and_asks_the_store_to_reopen_one
     assert isinstance(v, views.BoardView) and app.game.phase.name == "MOVE"
 
 
+def test_people_continue_names_a_seat_without_a_name_by_its_colour_in_the_screens_language():
+    """Issue 47, item 6: the Japanese list said "7 9手番: Ann, Blue, ..": an unnamed seat's colour in English."""
+    app = replace(ui.boot(GameConfig()), screen=ui.model.ContinueScreen())
+    app = replace(app, language="ja")
+    app, _ = ui.update(app, ui.UnfinishedLoaded((ui.Unfinished(7, ("Ann", ""), 9, ("Red", "Blue")),)))
+    (item,) = ui.view(app).items
+    assert "Ann" in item and words.language("ja").colour("Blue") in item and "Blue" not in item
+
+
 def test_people_continue_with_nothing_to_continue_says_so():
     app = replace(ui.boot(GameConfig()), screen=ui.model.ContinueScreen())
     app, _ = ui.update(app, ui.UnfinishedLoaded(()))
