@@ -172,10 +172,12 @@ def step_options(states, events) -> tuple[Option, ...]:
         return ()
     pairs = dice_pairs(state.dice)
     out = []
+    marked = False  # two pairings with the same sums (3+8 and 8+3) both allow the move: the first is marked
     for p in pairings(state):
         effect, text = words.option_text(p)
-        out.append(Option(p.label, pairs["ABC".index(p.label)], p.sums, effect, text,
-                          chosen is not None and chosen in p.moves))
+        mark = not marked and chosen is not None and chosen in p.moves
+        marked |= mark
+        out.append(Option(p.label, pairs["ABC".index(p.label)], p.sums, effect, text, mark))
     return tuple(out)
 
 

@@ -247,3 +247,16 @@ def test_a_seat_the_box_played_is_the_box_in_the_history_and_the_statistics(tmp_
                 assert legend in history and legend in stats  # the robot explained
     finally:
         rig.close()
+
+
+def test_pairings_with_the_same_sums_mark_only_one_chosen():
+    """Issue 46, item 2: 3+8 and 8+3 (here 4+4/4+6 three ways) allow the same move, and every one was "chosen"."""
+    from engine import apply, new_game
+    from web.live import step_options
+
+    start = new_game(["Red", "Blue"])
+    rolled = apply(start, Roll((4, 4, 4, 6)))
+    moved = apply(rolled, Move((8, 10)))
+    options = step_options((start, rolled, moved), (Roll((4, 4, 4, 6)), Move((8, 10))))
+    assert [o.sums for o in options] == [(8, 10), (8, 10), (10, 8)]
+    assert [o.chosen for o in options] == [True, False, False]
