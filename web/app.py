@@ -32,6 +32,7 @@ from firmware.store import StoreError
 
 from . import history as deep, pages
 from .numbers import ascii_int
+from .squares import seats_css
 from .background import Background
 from .counting import Counter, page_sums
 from .phone import routes as phone
@@ -74,6 +75,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     background = Background(lane, [counter, sweep], changed_at=lambda: hub.changed_at, closing=lambda: hub.closing)
     hub.listeners.append(background.kick)
     files = {p.name: (p.read_bytes(), TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in TYPES}
+    files["seats.css"] = (seats_css().encode(), TYPES[".css"])  # each seat's colour, as classes (web/squares.py)
 
     def lang_of(request: Request) -> str:
         return choose(request.query_params.get("lang") or cookie_lang(request.headers.get("cookie")),

@@ -14,7 +14,7 @@ from firmware import words
 from .live import Live
 from .patch import El
 from .squares import (FALLBACK, MARKS, PIECE_COLOURS, board, board_parts, colour_css, e, marks_of,  # noqa: F401
-                      piece, seat_style)
+                      piece, seat_classes)
 from .text import TEXT
 
 
@@ -144,7 +144,7 @@ def live_tree(live: Live) -> El:
                         lost_seat=moment.seat if moment is not None else 0, ids=True)
     return El("div", (("id", "game"), ("data-status", live.status), ("data-box", live.box),
                       ("data-game", live.game_id), ("data-events", live.events), ("data-phase", g.phase.value),
-                      ("data-current", g.current), ("style", seat_style(live.colours, live.marks))), (
+                      ("data-current", g.current), ("class", seat_classes(live.colours, live.marks))), (
         El("div", (("class", "play"), ("id", "g-play")), (
             El("div", (("class", "top"), ("id", "g-top")),
                (f'{status_line(live, t)}{head}{problem}{headline(live, t)}{players(live, t)}',)),

@@ -15,7 +15,7 @@ from firmware.table import person_stats as people
 from firmware.table.records import duration_text, rounds, summary_json
 
 from . import board
-from .board import e, seat_style
+from .board import e, seat_classes
 from . import turns
 from .live import event_text, step_dice, step_options
 from .text import TEXT
@@ -38,7 +38,7 @@ def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | Non
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{e(title)} · {e(t["title"])}</title><link rel="stylesheet" href="/static/style.css">'
-            f'<link rel="icon" href="/static/icon.svg">{js}{head}</head>'
+            f'<link rel="stylesheet" href="/static/seats.css"><link rel="icon" href="/static/icon.svg">{js}{head}</head>'
             f'<body><header><span class="brand">{e(t["title"])}</span><nav>{menu}</nav>'
             f'<nav class="langs" aria-label="{e(t["language"])}">{langs}</nav></header>'
             f'<main>{body}</main></body></html>')
@@ -183,7 +183,7 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
             f'<p class="meta">{e(t["started"])} {e(_when(game.started))} · '
             f'{e(w.turn_status(state.round))} · <a href="{href}.json">{e(t["record"])}</a></p>')
     body = (f'<div id="replay" data-game="{game.id}" data-step="{step}" data-total="{total}" '
-            f'style="{seat_style(colours, marks)}"><div class="play"><div class="top">{head}{problem}'
+            f'class="{seat_classes(colours, marks)}"><div class="play"><div class="top">{head}{problem}'
             f'<ul class="players">{items}</ul>{controls}{said_html}</div><div class="act">{dice_html}</div>'
             f'<div class="left">{drawn}</div><div class="right">{log_html}</div></div></div>')
     return layout(lang, f'{t["game"]} {game.id}', body, nav="history", script="replay.js", path=href)

@@ -54,9 +54,30 @@ def piece(seat: int, marks: tuple[int, ...], extra: str = "") -> str:
     return f'<span class="piece p{seat}"{extra} data-mark="{mark}">{MARKS[mark % len(MARKS)]}</span>'
 
 
-def seat_style(colours: tuple[str, ...], marks: tuple[int, ...] = ()) -> str:
-    """CSS custom properties --p0..--p3, one per seat's colour (no stored text reaches the CSS)."""
-    return ";".join(f"--p{i}:{colour_css(c, marks[i] if i < len(marks) else i)}" for i, c in enumerate(colours))
+SEATS = 4
+
+
+def colour_key(colour: str, mark: int) -> str:
+    """The stylesheet's name for a seat's colour: the colour's own where the page knows it ("red"), else its
+    symbol's ("m2"), so an unknown colour keeps one CSS colour whatever seat it takes."""
+    name = str(colour).strip().lower()
+    return name if name in PIECE_COLOURS else f"m{mark % len(FALLBACK)}"
+
+
+def seat_classes(colours: tuple[str, ...], marks: tuple[int, ...] = ()) -> str:
+    """Classes that set --p0..--p3 to each seat's colour (seats.css): the page's policy allows no inline style,
+    which a browser drops, and then every seat took the stylesheet's colours in turn order (issue 46, item 1).
+    No stored text reaches the CSS: a class names only a known colour or a symbol."""
+    return " ".join(f"s{i}-{colour_key(c, marks[i] if i < len(marks) else i)}" for i, c in enumerate(colours[:SEATS]))
+
+
+def seats_css() -> str:
+    """The rules behind :func:`seat_classes`: for each seat, each known colour and each symbol's."""
+    rules = []
+    for i in range(SEATS):
+        rules += [f".s{i}-{name}{{--p{i}:{css}}}" for name, css in PIECE_COLOURS.items()]
+        rules += [f".s{i}-m{m}{{--p{i}:{css}}}" for m, css in enumerate(FALLBACK)]
+    return "\n".join(rules) + "\n"
 
 
 def board(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] = (), *,

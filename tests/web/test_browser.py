@@ -171,3 +171,50 @@ def test_a_restart_of_the_web_view_shows_the_gap_and_the_page_reconnects_by_itse
         count = len(rig.events)
         wait_for(driver, lambda d: events_shown(d) == count)
         assert driver.execute_script("return window.notReloaded") is True
+
+
+def _rgb(css_hex: str) -> str:
+    """#rrggbb as a browser's computed colour says it: rgb(r, g, b)."""
+    r, g, b = (int(css_hex[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+COMPUTED = """var selector = arguments[0], property = arguments[1];
+return Array.from(document.querySelectorAll(selector)).map(function (el) {
+  return [el.closest('[data-seat]') ? el.closest('[data-seat]').dataset.seat : el.dataset.seat,
+          getComputedStyle(el)[property]];
+});"""
+
+
+def test_each_seat_is_drawn_in_its_own_colour_when_the_seats_are_not_in_the_palettes_order(tmp_path, browser):
+    """Issue 46, item 1: the page's policy drops an inline style, so every seat took the stylesheet's colours
+    in turn order: Bob's Blue drawn red. Seats here sit Blue, Green, Red; their symbols, claims and runners
+    must be drawn in those colours."""
+    from web.squares import PIECE_COLOURS
+
+    colours = ("Blue", "Green", "Red")
+    rig = Rig(tmp_path, names=("Bob", "Cat", "Ann"), colours=colours, seed=5, rest=1.0)
+    try:
+        rig.play_on()  # to a winner: claims on the board
+        with Server(tmp_path) as server:
+            driver = browser.page("tv", "en")
+            driver.get(server.url + "/games/1?step=100000")
+            wait_for(driver, lambda d: d.find_elements("css selector", "#replay .col.claimed"))
+            want = {str(i): _rgb(PIECE_COLOURS[c.lower()]) for i, c in enumerate(colours)}
+            pieces = driver.execute_script(COMPUTED, "#replay .players .piece", "color")
+            assert pieces and all(colour == want[seat] for seat, colour in pieces), (pieces, want)
+            claims = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#replay .col.claimed')).map(function (c) {"
+                " var seat = /\\bp(\\d)\\b/.exec(c.className)[1];"
+                " return [seat, getComputedStyle(c.querySelector('.sq')).backgroundColor]; });")
+            assert claims and all(colour == want[seat] for seat, colour in claims), (claims, want)
+            rig.tap("ROLL")
+            rig.tap("ROLL")  # the next game: a roll, a move, runners on the board
+            rig.play_on(events=2)
+            driver.get(server.url + "/?lang=en")
+            wait_for(driver, lambda d: d.find_elements("css selector", "#game .runner"))
+            turn = driver.execute_script("return document.getElementById('game').dataset.current")
+            runners = driver.execute_script(COMPUTED, "#game .runner", "color")
+            assert runners and all(colour == want[turn] for _, colour in runners), (runners, want, turn)
+    finally:
+        rig.close()

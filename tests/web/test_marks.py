@@ -71,5 +71,10 @@ def test_a_colour_keeps_its_symbol_from_game_to_game(tmp_path):
 
 def test_a_colour_the_page_has_no_name_for_takes_one_by_its_symbol():
     # not by seat: an unknown colour keeps the same CSS colour whatever seat it takes
-    assert board.seat_style(("Mauve", "Red"), (2, 0)) == f"--p0:{board.FALLBACK[2]};--p1:{board.PIECE_COLOURS['red']}"
-    assert board.seat_style(("Red", "Mauve"), (0, 2)) == f"--p0:{board.PIECE_COLOURS['red']};--p1:{board.FALLBACK[2]}"
+    assert board.seat_classes(("Mauve", "Red"), (2, 0)) == "s0-m2 s1-red"
+    assert board.seat_classes(("Red", "Mauve"), (0, 2)) == "s0-red s1-m2"
+    from web.squares import seats_css
+
+    css = seats_css()
+    assert f".s0-m2{{--p0:{board.FALLBACK[2]}}}" in css and f".s1-red{{--p1:{board.PIECE_COLOURS['red']}}}" in css
+    assert board.seat_classes(("</style><x>",), (1,)) == "s0-m1"  # a colour's stored text never reaches the page
