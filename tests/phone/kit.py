@@ -56,6 +56,12 @@ class Phone:
     def pair(self, code: str) -> httpx.Response:
         return self.post("/pair", {"code": code})
 
+    def mark(self) -> str:
+        """The /setup form's ``from``: the mark of the table's set-up it was made from."""
+        found = re.search(r'name="from" value="([^"]*)"', self.get("/setup").text)
+        assert found, "no set-up form: not paired"
+        return found.group(1)
+
     def csrf(self, path: str = "/players") -> str:
         found = re.search(r'name="csrf" value="([^"]+)"', self.get(path).text)
         assert found, "no form token: not paired"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import logging
 import time
 
@@ -130,7 +131,8 @@ def test_with_the_box_off_a_phone_changes_names_and_nothing_else_and_ten_wrong_c
         phone = _paired(server, tmp_path)
         answer = phone.post("/players", {"csrf": phone.csrf(), "name": "Ann"})
         assert answer.status_code == 200 and _names(tmp_path) == ("Bob", "Ann")
-        setup = phone.post("/setup", {"csrf": phone.csrf("/setup"), "plays0": "person", "colour0": "Red"})
+        setup = phone.post("/setup", {"csrf": phone.csrf("/setup"), "from": phone.mark(), "plays0": "person",
+                                      "colour0": "Red"})
         assert setup.status_code == 503 and "only the names" in setup.text
         # wrong codes from one address: three a minute, then that address's typed codes wait a minute
         code = pair_code(tmp_path)
@@ -166,10 +168,11 @@ def test_wrong_codes_sent_at_once_are_counted_before_they_are_tried(tmp_path):
 def test_a_paired_phone_sends_the_next_game_and_the_settings(running):
     state_dir, rig, server = running
     phone = _paired(server, state_dir)
-    form = {"csrf": phone.csrf("/setup"), "plays0": "person", "colour0": "Blue", "name0": "Bob", "plays1": "box",
-            "colour1": "Green", "first": "1", "win": "2", "risky": "on", "language": "en"}
+    form = {"csrf": phone.csrf("/setup"), "from": phone.mark(), "plays0": "person", "colour0": "Blue", "name0": "Bob",
+            "plays1": "box", "colour1": "Green", "first": "1", "win": "2", "risky": "on", "language": "en"}
     answer = phone.post("/setup", form)
     assert answer.status_code == 200 and "Next game from a phone" in answer.text
+    form["from"] = phone.mark()  # the table's set-up is the one just sent now
     seats = rig.box.app.setup.seats
     assert [(s.colour, s.name, s.bot) for s in seats] == [("Blue", "Bob", None), ("Green", None, "strong")]
     assert rig.box.app.setup.first == 1 and rig.box.app.setup.rules.columns_to_win == 2 and rig.store.open_game() is None
@@ -190,8 +193,49 @@ def test_number_fields_take_ascii_digits_only_and_say_so_in_the_form(running, di
     answer = phone.post("/settings", {"csrf": phone.csrf("/settings"), "dim": digit})
     assert answer.status_code == 400 and "dimming is a number of minutes" in answer.text
     assert 'name="csrf"' in answer.text and rig.box.dim_after == before  # the form again, nothing changed
-    form = {"csrf": phone.csrf("/setup"), "plays0": "person", "colour0": "Blue", "plays1": "person",
-            "colour1": "Red", "first": digit, "win": "3", "language": "en"}
+    form = {"csrf": phone.csrf("/setup"), "from": phone.mark(), "plays0": "person", "colour0": "Blue",
+            "plays1": "person", "colour1": "Red", "first": digit, "win": "3", "language": "en"}
     refused = phone.post("/setup", form)
     assert refused.status_code == 400 and "the seat that starts must be one somebody plays" in refused.text
     assert phone.post("/setup", form | {"first": "0", "win": digit}).status_code == 400  # not a number of columns
+
+
+def _form_of(page: str) -> dict:
+    """The values a /setup page shows: each select's chosen option, each checked box, the hidden fields."""
+    out = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    for name, options in re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', page, re.S):
+        chosen = re.search(r'<option value="([^"]*)" selected', options)
+        out[name] = html.unescape(chosen.group(1)) if chosen else ""
+    out |= {name: "on" for name in re.findall(r'name="(speedy|risky)" id="[^"]+" value="on" checked', page)}
+    return out
+
+
+def test_the_setup_form_starts_from_the_tables_choices_so_changing_the_seats_keeps_the_language(tmp_path):
+    """Issue 47, item 3: /setup started from English with speedy and risky off; changing only the seats and
+    sending switched a Korean box to English."""
+    with table(tmp_path) as (rig, server):
+        phone = _paired(server, tmp_path)
+        assert phone.post("/settings", {"csrf": phone.csrf("/settings"), "language": "ko"}).status_code == 200
+        form = _form_of(phone.get("/setup").text)
+        assert form["language"] == "ko" and form["plays0"] == "person" and form["from"]
+        form["plays2"], form["colour2"] = "person", "Yellow"  # only a seat more
+        assert phone.post("/setup", form).status_code == 200
+        assert rig.box.app.language == "ko" and len(rig.box.app.setup.seats) == 3
+
+
+def test_two_phones_never_overwrite_each_other_unseen(tmp_path):
+    """Issue 46, item 5: phone B added a fourth seat, then phone A sent its unchanged form and B's seat was
+    lost with nobody told."""
+    with table(tmp_path) as (rig, server):
+        a, b = _paired(server, tmp_path), _paired(server, tmp_path)
+        a_form, b_form = _form_of(a.get("/setup").text), _form_of(b.get("/setup").text)
+        seats = sum(1 for k, v in b_form.items() if k.startswith("plays") and v)
+        b_form[f"plays{seats}"], b_form[f"colour{seats}"] = "person", "Yellow"
+        assert b.post("/setup", b_form).status_code == 200
+        assert len(rig.box.app.setup.seats) == seats + 1
+        stale = a.post("/setup", a_form)
+        assert stale.status_code == 409 and "Changed by another phone" in stale.text
+        assert len(rig.box.app.setup.seats) == seats + 1  # B's seat kept
+        shown = _form_of(stale.text)  # the form again, as the table has it now: B's seat in it
+        assert shown[f"plays{seats}"] == "person" and shown[f"colour{seats}"] == "Yellow"
+        assert a.post("/setup", shown).status_code == 200  # and A can send from there

@@ -97,7 +97,8 @@ def _select(name: str, options, chosen, label: str) -> str:
 
 def setup_page(lang: str, roster: tuple[str, ...], colours: tuple[str, ...], chosen: dict, csrf: str | None,
                note: str | None = None, ok: bool = True) -> str:
-    """The next game's form; ``chosen`` the values shown (a form sent back, else the config's defaults)."""
+    """The next game's form; ``chosen`` the values shown (the table's now, web/phone/tableform.py, or a form sent
+    back) with ``from``, the mark of the set-up the form was made from."""
     t = TEXT[lang]
     if csrf is None:
         return page(lang, "setup", t["setup"], f'<p>{e(t["setup_intro"])}</p>' + _pair_prompt(lang), note, ok)
@@ -120,7 +121,7 @@ def setup_page(lang: str, roster: tuple[str, ...], colours: tuple[str, ...], cho
     flags = "".join(f'<label class="flag"><input type="checkbox" name="{k}" id="{k}" value="on"'
                     + (" checked" if chosen.get(k) == "on" else "") + f">{e(t[k])}</label>" for k in ("speedy", "risky"))
     body = (f'<p>{e(t["setup_intro"])}</p><form method="post" action="/setup" class="setup" id="setup">'
-            f'{_hidden(csrf)}{"".join(seats)}<fieldset class="rules">{first}{win}{flags}{language}</fieldset>'
+            f'{_hidden(csrf)}<input type="hidden" name="from" value="{e(chosen.get("from", ""))}">{"".join(seats)}<fieldset class="rules">{first}{win}{flags}{language}</fieldset>'
             f'<button type="submit" id="send">{e(t["send"])}</button></form>')
     return page(lang, "setup", t["setup"], body, note, ok)
 

@@ -25,7 +25,7 @@ from firmware.table import names as N, phone_link as link, phones, roster as R
 from firmware import words
 
 from ..numbers import ascii_int
-from . import door, pages
+from . import door, pages, tableform
 from .text import TEXT
 
 log = logging.getLogger("cantstop.web")
@@ -214,16 +214,24 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
     async def setup(request):
         language = await lang(request)
         names = await run_in_threadpool(read_roster, state_dir, config_names)
+        defaults = _defaults(settings, language, names)
         if request.method != "POST":
             token = await run_in_threadpool(door.phone_of, request, state_dir)
-            return _html(pages.setup_page(language, names, settings.colours, _defaults(settings, language, names),
+            now, _ = await run_in_threadpool(tableform.current, state_dir, defaults)
+            return _html(pages.setup_page(language, names, settings.colours, now,
                                           None if token is None else phones.csrf_of(token)))
         try:
             token, fields = await door.write(request, state_dir)
         except door.Refused as err:
             return await refused(request, err, lambda lg, text: pages.setup_page(
                 lg, names, settings.colours, {}, None, text, ok=False))
+        now, mark = await run_in_threadpool(tableform.current, state_dir, defaults)
+        if fields.get("from") != mark:  # another phone (or the box) changed the set-up since this form was made
+            return _html(pages.setup_page(language, names, settings.colours, now, phones.csrf_of(token),
+                                          TEXT[language]["stale"], ok=False), 409)
         note, ok, status = await run_in_threadpool(_send, setup_request, fields, language)
+        if ok:
+            fields, _ = await run_in_threadpool(tableform.current, state_dir, defaults)
         return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
                      status)
 
