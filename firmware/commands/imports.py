@@ -159,11 +159,15 @@ def _tally(game) -> dict | None:
                               game.winner)
 
 
-def fit_people(game, roster):
-    """``game`` with a seat's person id kept only where this store's roster knows that id by the seat's name.
+def fit_people(game, roster, theirs=None):
+    """``game`` with a seat's person id kept only where it means the same person here: this store's roster knows
+    that id by the seat's name, or by the name the backup's roster (``theirs``) gives that id now.
 
     Ids are a store's own: id 3 of another box may be somebody else here. A
     seat whose id does not fit counts by its name, as games from before ids.
+    A person renamed after the game (Cat, now Dee) is the backup's id 3 by
+    their name now, not by the seat's name then: the id stays (issue 47, item 2:
+    a box seat's person was lost on import).
     """
     seats = game.meta.get("seats") if isinstance(game.meta, dict) else None
     if not isinstance(seats, list):
@@ -171,11 +175,25 @@ def fit_people(game, roster):
     fitted = []
     for seat in seats:
         if isinstance(seat, dict) and "person" in seat:
-            name = roster.name_of(seat["person"]) if type(seat["person"]) is int else None
-            if name is None or rosters.fold(name) != rosters.fold(str(seat.get("name"))):
+            person = seat["person"] if type(seat["person"]) is int else None
+            name = roster.name_of(person) if person is not None else None
+            then = rosters.fold(str(seat.get("name")))
+            now = theirs.name_of(person) if theirs is not None and person is not None else None
+            if name is None or (rosters.fold(name) != then and (now is None or rosters.fold(now) != rosters.fold(name))):
                 seat = {k: v for k, v in seat.items() if k != "person"}
         fitted.append(seat)
     return replace(game, meta=dict(game.meta, seats=fitted))
+
+
+def _backup_roster(backup: Backup | None):
+    """The backup's own roster (its ids and the names they go by now), or None."""
+    if backup is None:
+        return None
+    try:
+        raw = backup.roster()
+    except Refused:
+        return None
+    return rosters.from_fact(raw, ()) if raw is not None else None
 
 
 def _roster_from_backup(store, backup: Backup | None) -> str | None:
@@ -242,12 +260,12 @@ def _import(args, source: Path, backup: Backup | None, files: list[Path] | None)
         roster_refused = _roster_from_backup(store, backup)
         if roster_refused is not None:
             _refused(f"{source.name}, its roster", roster_refused)
-        roster = rosters.load(store, ())
+        roster, theirs = rosters.load(store, ()), _backup_roster(backup)
         importer = Importer(store, _tally)
         for label, game in incoming(source, backup, files):
             if not isinstance(game, Refused):
                 try:
-                    importer.offer(fit_people(game, roster))
+                    importer.offer(fit_people(game, roster, theirs))
                     continue
                 except Refused as why:
                     game = why

@@ -257,6 +257,33 @@ def test_import_keeps_person_ids_only_where_this_stores_roster_knows_them(state_
         assert "Zed" not in names and {"Ann", "Bob"} <= set(names)
 
 
+def test_import_keeps_the_id_of_a_person_renamed_after_the_game_a_box_seat_too(state_dir, clock, tmp_path, capsys):
+    """Issue 47, item 2: Cat, a box seat, renamed Dee before the backup, had person 3 before the import and none
+    after it: the id was kept only where the roster knew it by the seat's name of then."""
+    from firmware.table import roster as rosters
+
+    with Store.open(state_dir, clock=clock) as store:
+        store.put_fact(rosters.ROSTER_KEY, rosters.from_fact(None, ("Ann", "Bob", "Cat")).to_json())  # Cat is 3
+        won, _ = play_to_end(seed=4)
+        seats = [{"colour": "Red", "bot": None, "name": "Ann", "person": 1},
+                 {"colour": "Blue", "bot": "strong", "name": "Cat", "person": 3}]
+        g = store.new_game(["Red", "Blue"], Rules(), meta={"seats": seats})
+        for e in won:
+            store.append(g.id, e)
+    assert main(["players", "rename", "Cat", "Dee", "--state-dir", str(state_dir)]) == 0
+    assert main(["backup", str(tmp_path / "b.sqlite3"), "--state-dir", str(state_dir)]) == 0
+    fresh, other = tmp_path / "fresh", tmp_path / "other"
+    assert main(["import", str(tmp_path / "b.sqlite3"), "--state-dir", str(fresh)]) == 0
+    with Store.open(other, clock=clock) as store:  # a card whose own roster has Dee as 3 too, and Zed as 1
+        store.put_fact(rosters.ROSTER_KEY, rosters.from_fact(None, ("Zed", "Bob", "Dee")).to_json())
+    assert main(["import", str(tmp_path / "b.sqlite3"), "--state-dir", str(other)]) == 0
+    capsys.readouterr()
+    with Store.open(state_dir) as before, Store.open(fresh) as a, Store.open(other) as b:
+        assert [s.get("person") for s in before.game(1).meta["seats"]] == [1, 3]
+        assert [s.get("person") for s in a.game(1).meta["seats"]] == [1, 3]  # the events and the people the same
+        assert [s.get("person") for s in b.game(1).meta["seats"]] == [None, 3]  # Dee is 3 there too; Ann is not Zed
+
+
 def test_import_of_a_damaged_backup_is_one_line_that_moves_nothing(state_dir, clock, tmp_path, capsys):
     _finished_games(state_dir, clock, 2)
     assert main(["backup", str(tmp_path / "b.sqlite3"), "--state-dir", str(state_dir)]) == 0
