@@ -62,9 +62,15 @@ def phone(c: Canvas, v: PhoneView) -> None:
     """
     x, y = _head(c, v)
     width = c.width - x
-    keys = [v.alert] if v.alert else [k.replace(":", " ") for k in v.keys.split()]
     rest = wrap_all(v.lines, width, "small")
     room = max(0, (c.height - y) // PITCH["small"])
+    keys = [k.replace(":", " ") for k in v.keys.split()]
+    if v.alert:
+        # A notice ("Settings from a phone") stands where the legend stands, until the next press: wrapped to
+        # the column, never cut (issue 47, item 6: "휴대폰에서 유.."); where the column's foot cannot hold it
+        # (32 rows), it comes first in the column's lines, over as many pages as they take.
+        notice = wrap_all([v.alert], width, "small")
+        keys, rest = (notice, rest) if len(notice) <= room else ([], notice + rest)
     above = max(0, room - len(keys))
     c.lines(y, rest[:above], "small", PITCH["small"], x=x)
     c.lines(c.height - len(keys) * PITCH["small"], keys, "small", PITCH["small"], x=x)
