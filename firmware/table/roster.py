@@ -170,10 +170,13 @@ def _index(roster: Roster, name: str) -> int:
 
 
 def _check_new(roster: Roster, name: str, ignore: int | None = None) -> str:
-    taken = {fold(m.name) for i, m in enumerate(roster.people) if m.listed and i != ignore}
-    problem = name_problem(name, taken)
+    others = [m for i, m in enumerate(roster.people) if m.listed and i != ignore]
+    problem = name_problem(name, set())
     if problem:
         raise RosterError(problem)
+    same = next((m for m in others if fold(m.name) == fold(name)), None)
+    if same is not None:  # typed once, by someone who did not see it there: not "listed twice" (issue 47, item 7)
+        raise RosterError(f"{same.name} is already on the list")
     return normalise(name)
 
 

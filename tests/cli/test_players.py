@@ -45,8 +45,8 @@ def test_players_add_rename_remove_are_kept_in_the_store(tmp_path, config, capsy
 
 
 @pytest.mark.parametrize("argv, words", [
-    (("add", "ann"), "listed twice"),
-    (("add", " ann "), "listed twice"),  # trimmed first
+    (("add", "ann"), "Ann is already on the list"),  # issue 47, item 7: not '"ann" is listed twice'
+    (("add", " ann "), "Ann is already on the list"),  # trimmed first
     (("add", "\u0301"), "a name is empty"),  # a lone combining mark
     (("remove", "Zed"), "no player called"),
     (("rename", "Ann"), "OLD and NEW"),

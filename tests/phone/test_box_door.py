@@ -33,8 +33,10 @@ def test_a_name_added_through_the_socket_is_kept_offered_and_said_on_the_screen(
 
 
 def test_the_roster_rules_refuse_as_the_command_line_does(rig, tmp_path):
-    assert link.ask(tmp_path, {"do": "add", "name": "bob"}) == {"ok": False, "error": R.add.__globals__[
-        "name_problem"]("bob", {"bob"})}
+    with pytest.raises(R.RosterError) as said:  # what `cantstop-box players add bob` says
+        R.add(R.from_fact(None, ("Bob",)), "bob")
+    assert str(said.value) == "Bob is already on the list"  # as the person typed it once: not "listed twice"
+    assert link.ask(tmp_path, {"do": "add", "name": "bob"}) == {"ok": False, "error": str(said.value)}
     assert not link.ask(tmp_path, {"do": "remove", "name": "Zed"})["ok"]
     assert link.ask(tmp_path, {"do": "rename", "old": "Bob", "new": "Rob"})["ok"]
     assert _names(rig) == ("Rob",)
