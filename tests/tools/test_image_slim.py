@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tools.image import boards, slim
+from tools.image.cardfacts import parse_aliases, tree_compatibles
 
 TODAY = Path(__file__).resolve().parents[1] / "fixtures/card-10db1a9"
 
@@ -51,7 +52,7 @@ BOARD = {"brcm,bcm2711-emmc2", "brcm,bcm2711"}
 
 
 def dropped(loaded=frozenset()) -> set[str]:
-    gone = slim.unneeded(slim.parse_deps(DEP), slim.parse_aliases(ALIAS), BOARD, set(loaded))
+    gone = slim.unneeded(slim.parse_deps(DEP), parse_aliases(ALIAS), BOARD, set(loaded))
     return {Path(p).name for p in gone}
 
 
@@ -94,7 +95,7 @@ def test_virtio_and_what_the_card_loads_by_name_stay():
 def test_the_alias_tables_parse_as_the_kernel_writes_them():
     deps = slim.parse_deps(DEP)
     assert deps["kernel/drivers/net/usb/r8152.ko"] == ["kernel/drivers/net/mii.ko"]
-    assert slim.parse_aliases(ALIAS)["sdhci_iproc"] == ["of:N*T*Cbrcm,bcm2711-emmc2", "of:N*T*Cbrcm,bcm2711-emmc2C*"]
+    assert parse_aliases(ALIAS)["sdhci_iproc"] == ["of:N*T*Cbrcm,bcm2711-emmc2", "of:N*T*Cbrcm,bcm2711-emmc2C*"]
     assert slim.absent("of:N*T*Cqcom,sdhci-msm-v4C*", BOARD)
     assert not slim.absent("of:N*T*Cbrcm,bcm2711-emmc2C*", BOARD)
     assert not slim.absent("fs-ext4", BOARD)
@@ -103,7 +104,7 @@ def test_the_alias_tables_parse_as_the_kernel_writes_them():
 
 def test_the_boards_own_trees_keep_each_pi_controller_the_card_needs():
     trees = [(TODAY / b.dtb).read_bytes() for b in boards.BOARDS]
-    have = slim.compatibles(trees)
+    have = tree_compatibles(trees)
     # The SD controllers, the header's I2C and SPI, the Pi 4's Ethernet and the Wi-Fi's SDIO host.
     for needed in ("brcm,bcm2711-emmc2", "brcm,bcm2835-sdhost", "brcm,bcm2835-i2c", "brcm,bcm2835-spi",
                    "brcm,bcm2711-genet-v5", "brcm,bcm2835-sdhci"):
@@ -209,7 +210,7 @@ alias auxiliary:usbparent.part usbparent_aux
 
 
 def test_an_auxiliary_driver_goes_with_its_parents_and_a_module_that_cannot_load_goes_too():
-    gone = {Path(p).name for p in slim.unneeded(slim.parse_deps(AUX_DEP), slim.parse_aliases(AUX_ALIAS), BOARD, set())}
+    gone = {Path(p).name for p in slim.unneeded(slim.parse_deps(AUX_DEP), parse_aliases(AUX_ALIAS), BOARD, set())}
     assert {"mlx5_core.ko", "mlx5_ib.ko"} <= gone  # a PCI card's driver, and its RDMA part on its auxiliary bus
     assert "usbparent_aux.ko" not in gone  # the auxiliary part of a USB device's driver, which stays
     assert "tcm_qla2xxx.ko" in gone  # no device of its own, and it needs qla2xxx, which goes

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tools.picheck.roots import Mounted, chroot, ensure_binfmt, sh
 
-from . import boards, card, dtpatch, hosttools, layout, lint, root, slim
+from . import boards, card, cardfacts, dtpatch, hosttools, layout, lint, root, slim
 
 REPO = Path(__file__).resolve().parents[2]
 XZ_LEVEL = "-3"  # -6 saves a tenth of the size and takes three times as long on two cores
@@ -114,9 +114,9 @@ def stage_card(installed: Path) -> Path:
     defaults = system / "etc/default/raspi-firmware"
     if "CMA=" not in defaults.read_text():
         defaults.write_text(defaults.read_text() + card.NO_CMA)
+    version_ = root.kernel_version(system)
     with Mounted(system):  # raspi-firmware's own hook writes config.txt and cmdline.txt again, as on a kernel update
-        chroot(system, *firmware_hook(root.kernel_version(system)), stdout=subprocess.DEVNULL,
-               env=FIRMWARE_HOOK_ENV)
+        chroot(system, *firmware_hook(version_), stdout=subprocess.DEVNULL, env=FIRMWARE_HOOK_ENV)
     card.write_card(system, stage / "boot", stage / "data", root.HERE, box_owner(system))
     patch_trees(stage / "boot")
     module = bus_module((stage / "boot" / card.BOOT_SETTINGS).read_text())
@@ -124,21 +124,20 @@ def stage_card(installed: Path) -> Path:
         # deploy/install.sh of this commit loads no bus module at boot: the card does.
         (system / "etc/modules-load.d/cantstop-card.conf").write_text(
             f"# The display's bus (its /dev node), for the box\n{module}\n")
-    slim_card(stage, module)
+    slim_card(stage, version_, module)
     sh("systemctl", f"--root={system}", "--quiet", "enable", *card.ENABLE)
     sh("systemctl", f"--root={system}", "--quiet", "disable", *card.DISABLE, check=False, stderr=subprocess.DEVNULL)
     sh("systemctl", f"--root={system}", "--quiet", "mask", *card.MASK)
     return stage
 
 
-def slim_card(stage: Path, bus_module_name: str) -> dict[str, int]:
-    """What a Pi never loads off the staged card (tools/image/slim.py); the modules' tables made again
-    by the root's own depmod. Bytes freed by each step, said in the build's log."""
+def slim_card(stage: Path, version_: str, bus_module_name: str) -> dict[str, int]:
+    """What a Pi never loads off the staged card (tools/image/slim.py) for kernel ``version_``; the modules'
+    tables made again by the root's own depmod. Bytes freed by each step, said in the build's log."""
     system = stage / "root"
-    version_ = root.kernel_version(system)
     trees = [p.read_bytes() for p in sorted((stage / "boot").glob("bcm*-rpi-*.dtb"))]
     loaded = set(card.INITRAMFS_MODULES) | card.modules_loaded(system) | {bus_module_name}
-    files, modules = slim.drop_modules(system, version_, slim.compatibles(trees), loaded)
+    files, modules = slim.drop_modules(system, version_, cardfacts.tree_compatibles(trees), loaded)
     with Mounted(system):
         chroot(system, "depmod", version_)
     freed = {"modules": modules, "trees": slim.drop_other_trees(system, version_),
@@ -229,22 +228,20 @@ def finish(raw: Path, codec: str = "xz") -> dict:
     """bmap, the compressed card and its sha256 beside the raw card (which is then removed)."""
     bmap = raw.with_suffix(".img.bmap")
     sh("bmaptool", "-q", "create", "-o", str(bmap), str(raw))
-    packed = compressed_name(raw, codec)
+    packed, sums = compressed_name(raw, codec), compressed_name(raw, codec + ".sha256")
     for other in CODECS:  # one card in the folder: image-check takes the one there is
         compressed_name(raw, other).unlink(missing_ok=True)
-        compressed_name(raw, other).with_name(compressed_name(raw, other).name + ".sha256").unlink(missing_ok=True)
+        compressed_name(raw, other + ".sha256").unlink(missing_ok=True)
     sh(*CODECS[codec], str(raw))
-    digest = sh("sha256sum", packed.name, cwd=packed.parent, capture_output=True, text=True).stdout
-    packed.with_name(packed.name + ".sha256").write_text(digest)
-    return {"compressed_bytes": packed.stat().st_size, "codec": codec,
-            "files": [packed.name, bmap.name, packed.name + ".sha256"]}
+    sums.write_text(sh("sha256sum", packed.name, cwd=packed.parent, capture_output=True, text=True).stdout)
+    return {"compressed_bytes": packed.stat().st_size, "codec": codec, "files": [packed.name, bmap.name, sums.name]}
 
 
 def built_card(out: Path | None = None) -> Path:
     """The card make image wrote for this version: its .img.xz, or its .img.zst (a --zstd build)."""
-    out = out or REPO / "build/image"
-    found = [p for p in (compressed_name(out / image_name(version()), c) for c in CODECS) if p.exists()]
-    return max(found, key=lambda p: p.stat().st_mtime) if found else compressed_name(out / image_name(version()), "xz")
+    raw = (out or REPO / "build/image") / image_name(version())
+    found = [p for p in (compressed_name(raw, c) for c in CODECS) if p.exists()]
+    return max(found, key=lambda p: p.stat().st_mtime) if found else compressed_name(raw, "xz")
 
 
 def main(argv: list[str] | None = None) -> int:

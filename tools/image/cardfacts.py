@@ -14,6 +14,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import fdt
+
 MAX_TEXT = 8 * 1024 * 1024  # modules.alias is about 1 MB
 MAX_KERNEL = 96 * 1024 * 1024  # an arm64 Image is about 35 MB unpacked
 MAX_INITRD = 256 * 1024 * 1024
@@ -37,16 +39,31 @@ def module_name(file: str) -> str:
     return re.sub(r"\.ko(\.(xz|zst|gz))?$", "", Path(file).name).replace("-", "_")
 
 
+def parse_aliases(text: str) -> dict[str, list[str]]:
+    """modules.alias: module name (``-`` as ``_``) -> its aliases, in the file's order."""
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "alias":
+            out.setdefault(parts[2].replace("-", "_"), []).append(parts[1])
+    return out
+
+
 def of_aliases(text: str) -> dict[str, set[str]]:
     """modules.alias's device tree lines: compatible -> the modules that serve it."""
     out: dict[str, set[str]] = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[0] == "alias" and parts[1].startswith("of:N*T*C"):
-            compatible = parts[1][len("of:N*T*C"):]
-            compatible = compatible[:-2] if compatible.endswith("C*") else compatible
-            out.setdefault(compatible, set()).add(parts[2].replace("-", "_"))
+    for module, aliases in parse_aliases(text).items():
+        for alias in aliases:
+            if alias.startswith("of:N*T*C"):
+                compatible = alias[len("of:N*T*C"):]
+                compatible = compatible[:-2] if compatible.endswith("C*") else compatible
+                out.setdefault(compatible, set()).add(module)
     return out
+
+
+def tree_compatibles(trees) -> set[str]:
+    """Every compatible string of every node of these device trees (.dtb bytes)."""
+    return {c for data in trees for node in fdt.parse(data).root.walk() for c in node.strings("compatible")}
 
 
 def builtin_aliases(data: bytes) -> set[str]:
@@ -215,8 +232,7 @@ def save_fixture(card: Card, out: Path, dtbs: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in ("config.txt", "cmdline.txt", *dtbs):
         (out / name).write_bytes(card.boot[name])
-    from . import fdt
-    compatibles = sorted({c for d in dtbs for n in fdt.parse(card.boot[d]).root.walk() for c in n.strings("compatible")})
+    compatibles = sorted(tree_compatibles(card.boot[d] for d in dtbs))
     k = card.kernel
     served = {c: k.serves(c) for c in compatibles}
     modules = {m for m in served.values() if m and m != "builtin"}

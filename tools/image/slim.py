@@ -18,8 +18,7 @@ import re
 import shutil
 from pathlib import Path
 
-from . import fdt
-from .cardfacts import module_name
+from .cardfacts import module_name, parse_aliases
 
 # Buses and tables a Pi's kernel never matches a device on. PCI is judged apart (pci_absent).
 ABSENT_BUSES = frozenset({"acpi", "dmi", "pnp", "x86cpu", "ccw", "ap", "vio", "parisc", "zorro", "eisa",
@@ -29,16 +28,6 @@ ALWAYS_KEPT = ("virtio",)  # QEMU's virt board, where image-check boots the card
 # The folder of /usr/lib/linux-image-<version> whose trees a Pi boots (raspi-firmware copies them).
 TREES_KEPT = "broadcom"
 OF_ALIAS = re.compile(r"^of:N[^T]*T[^C]*C(?P<compatible>.+?)(C\*)?$")
-
-
-def parse_aliases(text: str) -> dict[str, list[str]]:
-    """modules.alias: module name -> its aliases."""
-    out: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[0] == "alias":
-            out.setdefault(parts[2].replace("-", "_"), []).append(parts[1])
-    return out
 
 
 def parse_deps(text: str) -> dict[str, list[str]]:
@@ -182,10 +171,6 @@ def drop_installers(venv: Path) -> int:
         freed += _remove(script)
     return freed
 
-
-def compatibles(trees: list[bytes]) -> set[str]:
-    """Every compatible string of every node of these device trees (.dtb bytes)."""
-    return {c for data in trees for node in fdt.parse(data).root.walk() for c in node.strings("compatible")}
 
 
 def drop_wifi_firmware(system: Path, chips: set[str]) -> int:
