@@ -58,7 +58,8 @@ def revision_of(tree_revision: bytes | None, cpuinfo: str | None, compatible: by
     return None
 
 
-def _read(path: Path) -> bytes | None:
+def read_small(path: Path | str) -> bytes | None:
+    """A small file of /proc (at most LIMIT bytes read), or None where it cannot be read."""
     try:
         with open(path, "rb") as file:
             return file.read(LIMIT)
@@ -69,6 +70,6 @@ def _read(path: Path) -> bytes | None:
 def read_revision(root: Path | str = "/") -> int | None:
     """revision_of() from this machine's files (under ``root``, for tests)."""
     root = Path(root)
-    cpuinfo = _read(root / CPUINFO)
-    return revision_of(_read(root / TREE_REVISION), cpuinfo.decode("ascii", "replace") if cpuinfo else None,
-                       _read(root / TREE_COMPATIBLE))
+    cpuinfo = read_small(root / CPUINFO)
+    return revision_of(read_small(root / TREE_REVISION), cpuinfo.decode("ascii", "replace") if cpuinfo else None,
+                       read_small(root / TREE_COMPATIBLE))

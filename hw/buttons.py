@@ -22,7 +22,7 @@ from types import TracebackType
 from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
-from hw.boardrev import read_revision
+from hw.boardrev import read_revision, read_small
 from hw.devices import GPIO_GROUP, access_problem, describe
 from hw.errors import ButtonError
 
@@ -189,11 +189,7 @@ def _lgpio_factory_class():
 
 def _board_soc() -> str:
     """The SoC the device tree names ("brcm,bcm2711" ...), or "" where there is none."""
-    try:
-        with open(DEVICE_TREE_COMPATIBLE, "rb") as file:
-            names = file.read().decode("ascii", "replace").split("\0")
-    except OSError:
-        return ""
+    names = (read_small(DEVICE_TREE_COMPATIBLE) or b"").decode("ascii", "replace").split("\0")
     return next((name for name in names if name.startswith("brcm,bcm")), "")
 
 
