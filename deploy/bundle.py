@@ -97,7 +97,7 @@ class Bundle:
         try:
             with tarfile.open(self.payload_path, mode="r:gz") as inner:
                 for member in inner:
-                    parts = [p for p in member.name.split("/") if p not in ("", ".")]
+                    parts = _parts(member.name)
                     name = "/".join(parts)
                     if (member.name.startswith("/") or ".." in parts or not name
                             or not (member.isfile() or member.isdir())):
@@ -116,8 +116,7 @@ class Bundle:
                         raise self._refused(f"its payload unpacks to more than {UNPACKED_LIMIT >> 20} MB or "
                                             f"{MEMBERS_LIMIT} files, more than a bundle's")
         except (tarfile.TarError, EOFError, zlib.error) as err:
-            raise UpdateError(f"{self.path.name}: its payload is not a whole .tar.gz "
-                              f"({str(err)[:60] or type(err).__name__}): copy it again") from None
+            raise self._failed(err) from None
         self.unpacked_bytes = total
         return listed
 
@@ -137,7 +136,7 @@ class Bundle:
                 for at, member in enumerate(inner):
                     if at >= len(listed) or member.name != listed[at].name:
                         raise self._refused("its payload changed while it was read")
-                    target = into / "/".join(p for p in member.name.split("/") if p not in ("", "."))
+                    target = into.joinpath(*_parts(member.name))
                     if member.isdir():
                         target.mkdir(parents=True, exist_ok=True)
                         continue
@@ -146,19 +145,26 @@ class Bundle:
                         while chunk := src.read(1 << 20):
                             out.write(chunk)
                     target.chmod(0o755 if member.mode & 0o100 else 0o644)
-        except UpdateError:
+        except (UpdateError, OSError, tarfile.TarError, EOFError, zlib.error) as err:
             _empty(into)
-            raise
-        except OSError as err:
-            _empty(into)
-            if err.errno == errno.ENOSPC:
-                raise UpdateError(f"{self.path.name}: the data partition filled while unpacking: nothing was "
-                                  "kept; free some room and try again") from None
-            raise UpdateError(f"{self.path.name}: cannot unpack it ({err.strerror or err}): nothing was kept") from None
-        except (tarfile.TarError, EOFError, zlib.error) as err:
-            _empty(into)
-            raise UpdateError(f"{self.path.name}: its payload is not a whole .tar.gz "
-                              f"({str(err)[:60] or type(err).__name__}): copy it again") from None
+            raise self._failed(err) from None
+
+    def _failed(self, err: Exception) -> UpdateError:
+        """An unpack's failure as its one line."""
+        if isinstance(err, UpdateError):
+            return err
+        if isinstance(err, OSError) and err.errno == errno.ENOSPC:
+            return UpdateError(f"{self.path.name}: the data partition filled while unpacking: nothing was "
+                               "kept; free some room and try again")
+        if isinstance(err, OSError):
+            return UpdateError(f"{self.path.name}: cannot unpack it ({err.strerror or err}): nothing was kept")
+        return UpdateError(f"{self.path.name}: its payload is not a whole .tar.gz "
+                           f"({str(err)[:60] or type(err).__name__}): copy it again")
+
+
+def _parts(name: str) -> list[str]:
+    """A member's path as its parts, without empty ones and ``.`` ("./src//a" is src, a)."""
+    return [p for p in name.split("/") if p not in ("", ".")]
 
 
 def _empty(folder: Path) -> None:
