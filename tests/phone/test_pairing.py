@@ -43,13 +43,13 @@ def test_five_wrong_codes_in_a_minute_from_all_addresses_lock_typing_for_a_minut
     now = [0.0]
     wrong = door.WrongCodes(lambda: now[0])
     for i in range(4):
-        wrong.wrong(f"10.0.0.{i}")
+        assert wrong.attempt(f"10.0.0.{i}")
         now[0] += 14.0
     assert not wrong.blocked()
     now[0] += 10.0  # the first of the four is now more than a minute old: four in the window again
-    wrong.wrong("10.0.0.8")
+    assert wrong.attempt("10.0.0.8")
     assert not wrong.blocked()
-    wrong.wrong("10.0.0.9")
+    assert wrong.attempt("10.0.0.9")
     assert wrong.blocked() and wrong.blocked("10.0.0.77")
     now[0] += door.WRONG_WINDOW
     assert not wrong.blocked()

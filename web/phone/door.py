@@ -160,7 +160,3 @@ class WrongCodes:
             self.until.pop(client, None)
         if len(self.times) < WRONG_LIMIT:
             self.until.pop("", None)
-
-    def wrong(self, client: str = "") -> None:
-        """A wrong code counted after the fact (the tests' and a caller's without :meth:`attempt`)."""
-        self.attempt(client)
