@@ -109,16 +109,7 @@ def kept_settings(state_dir) -> dict:
     lamps stay "as it is": a box without a buzzer or lamps refuses a change of them, not a form left alone."""
     from firmware.table import restart
 
-    try:
-        store = Store.open(state_dir, readonly=True)
-    except StoreError:
-        return {}
-    try:
-        table, phone = store.fact(restart.MEMORY_KEY), store.fact("phone_settings")
-    except Exception:
-        return {}
-    finally:
-        store.close()
+    table, phone = tableform.kept_facts(state_dir, restart.MEMORY_KEY, "phone_settings")
     out = {}
     if isinstance(table, dict) and isinstance(table.get("language"), str):
         out["language"] = table["language"]

@@ -19,19 +19,25 @@ from firmware.store import Store, StoreError
 from . import pages
 
 
-def _table(state_dir) -> dict:
-    from firmware.table import restart
-
+def kept_facts(state_dir, *keys: str) -> tuple:
+    """The store's facts ``keys``, read-only, each None where it is not there or the store cannot be read
+    (a damaged fact: the config's defaults, as for a first start)."""
     try:
         store = Store.open(state_dir, readonly=True)
     except StoreError:
-        return {}
+        return (None,) * len(keys)
     try:
-        table = store.fact(restart.MEMORY_KEY)
-    except Exception:  # a damaged fact: the config's defaults, as for a first start
-        return {}
+        return tuple(store.fact(key) for key in keys)
+    except Exception:
+        return (None,) * len(keys)
     finally:
         store.close()
+
+
+def _table(state_dir) -> dict:
+    from firmware.table import restart
+
+    (table,) = kept_facts(state_dir, restart.MEMORY_KEY)
     return table if isinstance(table, dict) else {}
 
 
