@@ -154,8 +154,8 @@ def wrap(text: str, width: int, size: str) -> list[str]:
 
     Japanese breaks between any two characters except before closing marks
     (。、」ー small kana ...) and after opening ones; a word longer than a line
-    is split, never leaving one letter of it alone. For plain English this is ordinary word wrapping. A last line
-    of one character ("…赤の" / "駒", "…빨강" / "말") takes the word before it
+    is split, never leaving one letter of it alone. For plain English this is ordinary word wrapping. A line
+    of one character, the last ("…赤の" / "駒", "…빨강" / "말") or one between, takes the word before it
     along when both fit a line ("…6の列に" / "赤の駒").
     """
     lines: list[list[tuple[str, str]]] = []  # each line's pieces, with the space before each (" " or "")
@@ -177,12 +177,16 @@ def wrap(text: str, width: int, size: str) -> list[str]:
             line = [(sep, piece)]
     if line or not lines:
         lines.append(line)
-    if len(lines) > 1 and _lone(_joined(lines[-1])) and len(lines[-2]) > 1:
-        # the last word of the line before (from its last space), or its last piece when the line is one word
-        start = max((k for k, (sep, _) in enumerate(lines[-2]) if sep and k), default=len(lines[-2]) - 1)
-        moved = lines[-2][start:] + lines[-1]
+    for at in range(1, len(lines)):
+        # A line of one character, the last or one between ("…くくく" / "く" / "→AAAA"), takes the last word of
+        # the line before (from its last space), or its last piece when that line is one word.
+        before = lines[at - 1]
+        if not (_lone(_joined(lines[at])) and len(before) > 1):
+            continue
+        start = max((k for k, (sep, _) in enumerate(before) if sep and k), default=len(before) - 1)
+        moved = before[start:] + lines[at]
         if text_width(_joined(moved), size) <= width:
-            lines[-2:] = [lines[-2][:start], moved]
+            lines[at - 1:at + 1] = [before[:start], moved]
     return [_joined(pieces) for pieces in lines]
 
 

@@ -219,6 +219,12 @@ def test_glyphs_wrap_leaves_no_character_alone_on_the_last_line():
     assert glyphs.wrap("abcdefgh i", 40, "small") == ["abcdefgh", "i"]
 
 
+def test_glyphs_wrap_leaves_no_character_alone_on_a_line_between_either():
+    """The phone's notice "スマホでくくくく→AAAAAAAAAA" (the fit test's find): "…くくく" / "く" / "→AAAA…"."""
+    assert glyphs.wrap("スマホでくくくく→AAAAAAAAAA", 70, "medium") == ["スマホでくく", "くく", "→AAAAAAAAAA"]
+    assert glyphs.wrap("スマホでくくくく→AAAAAAAAAA", 56, "small") == ["スマホでくく", "くく", "→AAAAAAAA", "AA"]
+
+
 def test_glyphs_wrap_splits_a_word_too_long_for_a_line_leaving_no_letter_alone():
     """A 22-letter reason on a 128-pixel line (21 medium cells): "MMM...M" / "M" was its split (the fit test)."""
     assert [len(line) for line in glyphs.wrap("M" * 22, 128, "medium")] == [20, 2]
