@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE :=
 export PYTHONPYCACHEPREFIX ?= $(abspath $(VENV))/pycache
 
-.PHONY: run test test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle image image-dev image-check
+.PHONY: run test test-tools test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle release-key image image-dev image-check
 
 setup: $(STAMP)
 
@@ -52,9 +52,14 @@ TEST_JOBS ?= 4
 TEST_DIST := --dist worksteal
 # tests.kit.warm first: the bytecode caches filled once, a collecting process per core (from a fresh
 # clone each worker would otherwise compile everything itself, all four at once).
-test: $(STAMP)
+test: $(STAMP) test-tools
 	$(PY) -m tests.kit.warm
 	$(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow and not emulator_browser' $(TEST_ARGS)
+
+# What make test cannot fall back from: ssh-keygen, with which the updater checks a bundle's signature
+# (tested for real). Installed when missing, as .ci/run installs the tools whose tests do fall back.
+test-tools:
+	@bash deploy/ci-deps.sh ssh-keygen=openssh-client
 
 # The phone as the table's keyboard (docs/phone.md), whole: its HTTP attacks and the QR code read back
 # (in make test too), and Chromium pairing, adding names and setting up a game beside the real emulator.
@@ -154,20 +159,20 @@ boot-check: $(STAMP)
 # its .bmap and .sha256, from Debian bookworm's packages and PyPI, the box installed by its own
 # deploy/install.sh. Needs root and network. Stages cached in /var/cache/cantstop-image
 # (IMAGE_CACHE to move it). It installs what it runs with apt; `$(PY) -m tools.image --packages` lists them.
-image: $(STAMP)
-	$(SUDO) $(PY) -m tools.image $(IMAGE_ARGS)
+image: $(STAMP) release-key
+	$(SUDO) $(PY) -m tools.image --release-key $(RELEASE_KEY).pub $(IMAGE_ARGS)
 
 # A developer's card: the same, compressed with zstd (.img.zst, seconds instead of xz's minute or more);
 # image-check takes the newest of the two. Releases stay .img.xz, which Imager, Etcher and bmaptool read.
-image-dev: $(STAMP)
-	$(SUDO) $(PY) -m tools.image --zstd $(IMAGE_ARGS)
+image-dev: $(STAMP) release-key
+	$(SUDO) $(PY) -m tools.image --zstd --release-key $(RELEASE_KEY).pub $(IMAGE_ARGS)
 
 # Boots that image (a copy, its own kernel, initramfs and partitions) in qemu-system-aarch64 with
 # boot-check's simulated header and bus (its cache: BOOT_CHECK_CACHE) and checks it; prints a table.
 # `$(PY) -m tools.image.check --packages` lists what it installs. IMAGE_CHECK_ARGS='--only wifi' (the Wi-Fi
 # rows), '--only update' (the update rows), '--only tones --rolls 40 --busy 2' (the buzzer's soak, docs/image.md).
-image-check: $(STAMP)
-	$(SUDO) $(PY) -m tools.image.check $(IMAGE_CHECK_ARGS)
+image-check: $(STAMP) release-key
+	$(SUDO) $(PY) -m tools.image.check --release-key $(RELEASE_KEY) $(IMAGE_CHECK_ARGS)
 
 gallery: $(STAMP)
 	$(PY) -m firmware.devtools.gallery docs/gallery
@@ -176,8 +181,17 @@ gallery: $(STAMP)
 # project and every wheel it needs on a Pi (aarch64 and armhf, Python 3.11 and 3.13), downloaded
 # with pip (binary wheels only; needs PyPI). On the box: sudo cantstop-box-update FILE.
 # BUNDLE_ARGS='--arch aarch64 --python 3.11' makes a smaller one for one kind of Pi.
-bundle: $(STAMP)
-	$(PY) deploy/bundle.py --out $(or $(OUT),dist) $(BUNDLE_ARGS)
+# Signed with the release key (RELEASE_KEY): a box takes only bundles of the key it trusts.
+bundle: $(STAMP) release-key
+	$(PY) deploy/makebundle.py --key $(RELEASE_KEY) --out $(or $(OUT),dist) $(BUNDLE_ARGS)
+
+# The key that signs bundles (docs/update.md, "The release key"): made by the first make bundle or
+# make image on this machine, kept as whoever runs make (root's, under sudo make); every card made
+# here takes bundles signed by it. Needs ssh-keygen (installed when missing: openssh-client).
+RELEASE_KEY ?= $(HOME)/.config/cantstop-box/release-key
+release-key:
+	@bash deploy/ci-deps.sh ssh-keygen=openssh-client
+	@$(PYTHON) deploy/signing.py key $(RELEASE_KEY)
 
 # Screenshots of the web view in headless Chromium (phone and TV, three languages) into docs/gallery/web.
 # Installs what it draws with (Debian's chromium, its driver, the CJK fonts) when they are missing.

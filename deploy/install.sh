@@ -6,6 +6,8 @@
 #     sudo deploy/install.sh --update FILE [--allow-older] | --rollback
 #                                       # an offline update from a bundle (docs/update.md):
 #                                       # the same as sudo cantstop-box-update FILE
+#     sudo deploy/install.sh --trust KEY.pub   # install, and take update bundles signed by
+#                                       # that release key only (docs/update.md)
 #
 # What it does (safe to run again: it updates the program and never
 # overwrites your settings):
@@ -38,16 +40,19 @@
 # prints the system commands (useradd, pip, systemctl): used by the tests.
 set -euo pipefail
 
-usage="usage: sudo deploy/install.sh [--dry-run] [--root DIR] | --update FILE [--allow-older] | --rollback"
+usage="usage: sudo deploy/install.sh [--dry-run] [--root DIR] [--trust KEY.pub] | --update FILE [--allow-older] | --rollback"
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=${ROOT:-/}
 DRY_RUN=0
+TRUST=
 while [ $# -gt 0 ]; do
     case $1 in
         --dry-run|-n) DRY_RUN=1 ;;
         --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory; $usage" >&2; exit 2; }
                 ROOT=$2; shift ;;
         --root=*) ROOT=${1#--root=} ;;
+        --trust) [ $# -ge 2 ] || { echo "install.sh: --trust needs a release key's KEY.pub; $usage" >&2; exit 2; }
+                 TRUST=$(realpath -m -- "$2"); shift ;;
         --update|--rollback)
             # The updater does it all (deploy/update.py), with the system's python3.
             [ "$1" = --rollback ] || [ $# -ge 2 ] || { echo "install.sh: --update needs a bundle FILE; $usage" >&2; exit 2; }
@@ -287,6 +292,7 @@ fi
 release_files "$RELEASE"
 make_current "$VERSION"
 install_updater
+trust_release_key
 file_step install -d -m 0755 "$OPT/docs"
 for doc in building.md wiring.png web.md; do
     if [ -f "$SRC/docs/$doc" ]; then file_step install -m 0644 "$SRC/docs/$doc" "$OPT/docs/$doc"; fi

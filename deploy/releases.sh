@@ -9,7 +9,7 @@
 # Needs what install.sh sets: OPT, R, NAME, SRC, PYTHON, DRY_RUN, REAL and steps.sh's file_step.
 # shellcheck shell=bash
 
-UPDATER_FILES=(update.py releases.py switching.py system.py storeops.py bundle.py)
+UPDATER_FILES=(update.py releases.py switching.py system.py storeops.py bundle.py signing.py)
 RECOVER_UNIT=$NAME-update-recover
 
 # The version this checkout installs (pyproject.toml's).
@@ -69,4 +69,23 @@ install_updater() {
     file_step ln -sfn "/opt/$NAME/updater/update.py" "$R/usr/local/sbin/$NAME-update"
     file_step install -d -m 0755 "$UNIT_DIR"
     file_step install -m 0644 "$SRC/systemd/$RECOVER_UNIT.service" "$UNIT_DIR/$RECOVER_UNIT.service"
+}
+
+# The release keys the updater takes bundles from ($OPT/release-keys, deploy/signing.py): the key
+# of --trust KEY.pub alone, else the ones trusted before; with none, updates are refused (said once).
+trust_release_key() {
+    local keys=$OPT/release-keys
+    if [ -n "${TRUST:-}" ]; then
+        if [ "$DRY_RUN" -eq 1 ]; then
+            say "would take update bundles signed by the key in $TRUST only ($keys)"
+        else
+            local said
+            said=$("$PYTHON" "$SRC/deploy/signing.py" trust "$TRUST" "$keys") || fail "--trust: see the line above"
+            say "$said"
+        fi
+    elif [ -e "$keys" ]; then
+        say "kept the release keys update bundles are checked against ($keys)"
+    else
+        say "update bundles: none taken until this box trusts a release key (sudo deploy/install.sh --trust KEY.pub; docs/update.md)"
+    fi
 }

@@ -4,12 +4,14 @@
     sudo cantstop-box-update FILE [--allow-older]   install FILE beside, switch, keep it only if it proves itself
     sudo cantstop-box-update --rollback             back to the version before this one, with every game
     sudo cantstop-box-update --status               the versions installed and which one runs
+    sudo cantstop-box-update --trust KEY.pub        take bundles signed by this release key only, from now on
     cantstop-box-update --recover                   (at boot, before the box) finish what a power cut left
 
 Stdlib only, run with the system's python3 (deploy/install.sh puts it in
 /opt/cantstop-box/updater and links /usr/local/sbin/cantstop-box-update).
 Exit status 0 when done, 1 when the update failed and the old version runs
-again (its reason on the box's screen and in the journal), 2 for a refusal.
+again (its reason on the box's screen and in the journal), 2 for a refusal:
+among them a bundle not signed by a key the box trusts (deploy/signing.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 
 # Run as a script (through the /usr/local/sbin link too: Python puts the script's own folder,
 # its links resolved, first on the path), so its parts beside it are found by their plain names.
+import signing
 from bundle import EXTRAS, MACHINES, Bundle, open_bundle
 from releases import Releases, UpdateError
 from switching import Switcher
@@ -39,7 +42,7 @@ def install(releases: Releases, bundle: Bundle, say) -> Path:
     if arch is None:
         raise UpdateError(f"this machine is {platform.machine()}: a bundle carries wheels for aarch64 and armhf only")
     place = releases.begin(bundle.version)
-    say(f"installing {bundle.version} in {place} (the box plays on meanwhile)")
+    say(f"installing {bundle.version}, signed by {bundle.signed_by}, in {place} (the box plays on meanwhile)")
     bundle.unpack(place)
     wheels = place / "wheels" / arch
     if not wheels.is_dir():
@@ -68,6 +71,10 @@ def status(releases: Releases) -> str:
              f"for --rollback: {state.get('previous') or 'none'}; state: {state['phase']}"]
     if state.get("failed"):
         lines.append(f"last failed update: {state['failed']}")
+    try:
+        lines.append(f"takes bundles signed by: {', '.join(signing.trusted(releases.opt / signing.TRUST_FILE))}")
+    except UpdateError as err:
+        lines.append(f"takes no bundle: {err}")
     return "\n".join(lines)
 
 
@@ -78,14 +85,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollback", action="store_true", help="back to the version before this one")
     parser.add_argument("--recover", action="store_true", help="finish an update a power cut left (at boot)")
     parser.add_argument("--status", action="store_true", help="the versions installed and the one running")
+    parser.add_argument("--trust", metavar="KEY.pub", help="take bundles signed by this release key (its public "
+                        "half) only, from now on")
     parser.add_argument("--bound", type=float, default=60.0, metavar="S", help="seconds the new version has to "
                         "reach READY and pass its check (default 60)")
     parser.add_argument("--opt", default=str(OPT), help=argparse.SUPPRESS)
     parser.add_argument("--state-dir", default=str(STATE_DIR), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    chosen = [bool(args.file), args.rollback, args.recover, args.status]
+    chosen = [bool(args.file), args.rollback, args.recover, args.status, bool(args.trust)]
     if sum(chosen) != 1:
-        parser.error("give one of FILE, --rollback, --recover, --status")
+        parser.error("give one of FILE, --rollback, --recover, --status, --trust KEY.pub")
     from system import RealSystem  # noqa: E402
 
     releases = Releases(Path(args.opt), Path(args.state_dir))
@@ -99,6 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     if os.geteuid() != 0:
         print("cantstop-box-update: needs root: sudo cantstop-box-update ...", file=sys.stderr)
         return 2
+    if args.trust:
+        try:
+            said = signing.trust(Path(args.trust), releases.opt / signing.TRUST_FILE)
+        except (UpdateError, OSError) as err:
+            print(f"cantstop-box-update: {err}", file=sys.stderr)
+            return 2
+        print(f"cantstop-box-update: this box takes bundles signed by {said} only, from now on")
+        return 0
     system = RealSystem(releases, bound_s=args.bound)
     switcher = Switcher(releases, system)
     releases.opt.mkdir(parents=True, exist_ok=True)
@@ -125,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                 releases.set_pending(False)
                 return 0
             # The payload is copied beside the releases as it is checked, and only that copy unpacked.
-            with open_bundle(Path(args.file), spool=releases.opt) as bundle:
+            with open_bundle(Path(args.file), releases.opt / signing.TRUST_FILE, spool=releases.opt) as bundle:
                 switcher.check_update(bundle.version, args.allow_older)
                 install(releases, bundle, system.log)
             system.log(switcher.switch_to(bundle.version, bundle.schema)

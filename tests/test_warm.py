@@ -28,6 +28,6 @@ def test_warm_deals_every_file_once_into_one_group_a_core():
 
 
 def test_make_test_warms_before_the_workers_start():
-    recipe = (ROOT / "Makefile").read_text().split("\ntest: $(STAMP)\n")[1].split("\n\n")[0].splitlines()
+    recipe = (ROOT / "Makefile").read_text().split("\ntest: $(STAMP) test-tools\n")[1].split("\n\n")[0].splitlines()
     assert recipe[0].strip() == "$(PY) -m tests.kit.warm"
     assert "-m pytest" in recipe[1] and "-n $(TEST_JOBS)" in recipe[1]

@@ -91,3 +91,24 @@ def fake_bin(tmp_path):
         (bin_dir / "sudo").write_text(f'#!{BASH}\nexec "$@"\n')
         (bin_dir / "sudo").chmod(0o755)
     return bin_dir, log
+
+
+@pytest.fixture(scope="session")
+def release_key(tmp_path_factory):
+    """A release key made for the run (ssh-keygen, as make release-key makes one), and a foreign one."""
+    from tests.kit.bundlekit import make_key
+
+    folder = tmp_path_factory.mktemp("release-keys")
+    return make_key(folder), make_key(folder, "foreign")
+
+
+@pytest.fixture
+def bundles(tmp_path, release_key):
+    """Bundles signed with the run's release key, read back through a trust file that holds it."""
+    from deploy import signing
+    from tests.kit.bundlekit import Bundles
+
+    key, _ = release_key
+    signers = tmp_path / "trust" / signing.TRUST_FILE
+    signing.trust(key.with_name(key.name + ".pub"), signers)
+    return Bundles(tmp_path, key, signers)

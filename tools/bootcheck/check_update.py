@@ -1,11 +1,14 @@
 """make boot-check's update rows (issue 34, docs/update.md): bundles made on this machine by
-deploy/bundle.py from the fresh clone, each a version of its own (0.1.0 is the one installed):
+deploy/makebundle.py from the fresh clone, each a version of its own (0.1.0 is the one installed):
 
     0.1.1  good
     0.1.2  broken on purpose: ``run`` exits at once with one line (it never reaches READY)
     0.2.0  a store schema migration (SCHEMA_VERSION 6, one column more)
 
-and taken to the booted box as an owner would, ``sudo cantstop-box-update FILE``: a good update;
+each signed by a release key the box trusts (boot-check's own, made for the run and given to
+``install.sh --trust``; make image-check's is RELEASE_KEY's, which make image put on the card).
+First two the box must refuse: 0.1.1 unsigned, and signed by another key. Then each is
+taken to the booted box as an owner would, ``sudo cantstop-box-update FILE``: a good update;
 the broken one, which must go back by itself with the game as it was; the migration followed by
 ``--rollback``, with every game (the one played on 0.2.0 too); then the plug pulled while the
 updater switches to 0.2.0 again, and the box must boot into a version that runs, with its games.
@@ -22,17 +25,20 @@ import threading
 import time
 from pathlib import Path
 
-from deploy.bundle import make as make_bundle
+from deploy import signing
+from deploy.bundle import MEMBERS
+from deploy.makebundle import make as make_bundle
 
 from . import image
 from .board import UNIT, Board, press_until
 from .reference import comparable
 
+P_UPDATE_REFUSED = "an unsigned bundle and one of another key: refused, nothing changed"
 P_UPDATE_GOOD = "update to a good version (cantstop-box-update)"
 P_UPDATE_BROKEN = "update to a broken version: back by itself, game intact"
 P_UPDATE_SCHEMA = "update with a schema migration, then --rollback: every game"
 P_UPDATE_CUT = "power cut during an update: boots with its games"
-PLANNED = [P_UPDATE_GOOD, P_UPDATE_BROKEN, P_UPDATE_SCHEMA, P_UPDATE_CUT]
+PLANNED = [P_UPDATE_REFUSED, P_UPDATE_GOOD, P_UPDATE_BROKEN, P_UPDATE_SCHEMA, P_UPDATE_CUT]
 
 OPT = "/opt/cantstop-box"
 UPDATE = "/usr/local/sbin/cantstop-box-update"
@@ -83,15 +89,39 @@ def variants(src: Path) -> dict[str, Path]:
     return out
 
 
-class Bundles:
-    """The bundles, made in a thread while the guest installs (pip downloads them: a few minutes)."""
+def resigned(bundle: Path, target: Path, key: Path | None) -> Path:
+    """``bundle``'s members again in ``target``: its manifest signed with ``key`` instead, or (None) no
+    signature at all, as a bundle from before signing was."""
+    with tarfile.open(bundle) as tar:
+        data = {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
+    if key is None:
+        data.pop("bundle.json.sig")
+    else:
+        data["bundle.json.sig"] = signing.sign(data["bundle.json"], key)
+    with tarfile.open(target, mode="w:", format=tarfile.PAX_FORMAT) as out:
+        for name in [n for n in MEMBERS if n in data]:
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data[name]), 0o644
+            out.addfile(info, io.BytesIO(data[name]))
+    return target
 
-    def __init__(self, tarball: bytes) -> None:
+
+class Bundles:
+    """The bundles, made in a thread while the guest installs (pip downloads them: a few minutes), signed
+    with ``key`` (a private key's path), or without one with a key made for this run (``public_key``,
+    for install.sh --trust). Two more the box must refuse: "unsigned" and "foreign" (another key's)."""
+
+    def __init__(self, tarball: bytes, key: Path | None = None) -> None:
         self.tarball = tarball
         self.made: dict[str, Path] = {}
         self.error: str | None = None
         self.seconds = 0.0
         self.tmp = Path(tempfile.mkdtemp(prefix="boot-check-bundles-"))
+        self.key = Path(key) if key else self.tmp / "keys/release"
+        self.foreign = self.tmp / "keys/foreign"
+        signing.ensure_key(self.key)
+        signing.ensure_key(self.foreign)
+        self.public_key = self.key.with_name(self.key.name + ".pub")
         self.thread = threading.Thread(target=self._make, daemon=True)
         self.thread.start()
 
@@ -103,8 +133,10 @@ class Bundles:
             trees = variants(self.tmp / "clone/cantstop-box")
             for version, tree in trees.items():  # the wheels fetched once, for the first
                 first = self.made.get("0.1.1")
-                self.made[version] = make_bundle(tree, self.tmp / "out", ["aarch64"], ["3.11"], reuse=first)
+                self.made[version] = make_bundle(tree, self.tmp / "out", ["aarch64"], ["3.11"], self.key, reuse=first)
                 say(f"bundle {version}: {self.made[version].stat().st_size / 1e6:.1f} MB")
+            self.made["unsigned"] = resigned(self.made["0.1.1"], self.tmp / "out/unsigned-0.1.1.bundle", None)
+            self.made["foreign"] = resigned(self.made["0.1.1"], self.tmp / "out/foreign-0.1.1.bundle", self.foreign)
         except Exception as err:  # shown in the table's rows
             self.error = f"{type(err).__name__}: {str(err)[:160]}"
         self.seconds = time.monotonic() - t
@@ -175,6 +207,16 @@ def check_updates(board: Board, bundles: Bundles) -> None:
     report.figure("bundle for aarch64, Python 3.11 (make bundle --arch aarch64 --python 3.11)",
                   f"{made['0.1.1'].stat().st_size / 1e6:.1f} MB")
     report.figure("the three bundles made on this machine in", f"{bundles.seconds:.0f} s")
+
+    # 0. Refused: unsigned, and signed by another key; the box plays on, as it was.
+    before, was, t = counts(board), current(board), time.monotonic()
+    unsigned, unsigned_said, _ = update(board, send(board, made["unsigned"]))
+    foreign, foreign_said, _ = update(board, send(board, made["foreign"]))
+    ok = (unsigned == 2 and "refused: it is not signed" in unsigned_said and foreign == 2
+          and "refused: signed by another key" in foreign_said and current(board) == was and active(board)
+          and counts(board) == before)
+    report.add(P_UPDATE_REFUSED, ok, time.monotonic() - t,
+               f"exit {unsigned} and {foreign}; current {current(board)}; {unsigned_said[-60:]} / {foreign_said[-70:]}")
 
     # 1. A good version.
     before, record = counts(board), board.export()

@@ -1,6 +1,6 @@
 """make image: the box's SD card image, from Debian bookworm's packages and PyPI only.
 
-    sudo .venv/bin/python -m tools.image [--out DIR] [--packages]
+    sudo .venv/bin/python -m tools.image --release-key KEY.pub [--out DIR] [--packages]
 
 Builds (or finds cached in $IMAGE_CACHE, default /var/cache/cantstop-image) the root
 (tools/image/root.py), installs the box there with its own deploy/install.sh, then makes
@@ -11,6 +11,9 @@ a partition table written into the file by sfdisk, no loop device. Writes to DIR
     cantstop-box-<version>-arm64.img.xz         the card, compressed
     cantstop-box-<version>-arm64.img.bmap       its block map (bmaptool copy skips the empty blocks)
     cantstop-box-<version>-arm64.img.xz.sha256  sha256sum -c checks the download
+
+The card takes update bundles signed by the release key whose public half is
+KEY.pub (make image passes RELEASE_KEY's; docs/update.md).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 import tomllib
 from pathlib import Path
 
+from deploy import signing
 from tools.picheck.roots import Mounted, chroot, ensure_binfmt, sh
 
 from . import boards, card, cardfacts, dtpatch, hosttools, layout, lint, root, slim
@@ -100,8 +104,9 @@ def drop_docs(system: Path) -> int:
     return freed
 
 
-def stage_card(installed: Path) -> Path:
-    """A copy of the installed root, split into the card's three trees: root/, boot/, data/."""
+def stage_card(installed: Path, release_key: Path) -> Path:
+    """A copy of the installed root, split into the card's three trees: root/, boot/, data/; its updater
+    takes bundles signed by the key in ``release_key`` (a .pub) only."""
     stage = root.CACHE / "card"
     root._clear(stage)
     stage.mkdir(parents=True)
@@ -118,6 +123,8 @@ def stage_card(installed: Path) -> Path:
     with Mounted(system):  # raspi-firmware's own hook writes config.txt and cmdline.txt again, as on a kernel update
         chroot(system, *firmware_hook(version_), stdout=subprocess.DEVNULL, env=FIRMWARE_HOOK_ENV)
     card.write_card(system, stage / "boot", stage / "data", root.HERE, box_owner(system))
+    # On the data partition, where /opt/cantstop-box is: cantstop-box-update --trust can replace it.
+    signing.trust(release_key, stage / "data" / "opt" / signing.TRUST_FILE)
     patch_trees(stage / "boot")
     module = bus_module((stage / "boot" / card.BOOT_SETTINGS).read_text())
     if module not in card.modules_loaded(system):
@@ -249,10 +256,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(REPO / "build/image"), help="where the card's files go (build/image)")
     parser.add_argument("--zstd", action="store_true", help="a developer's build: .img.zst (fast), not a release's .img.xz")
     parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
+    parser.add_argument("--release-key", metavar="KEY.pub", help="the public half of the release key whose bundles "
+                        "the card takes (make image: RELEASE_KEY's)")
     args = parser.parse_args(argv)
     if args.packages:
         print(" ".join(hosttools.packages(hosttools.BUILD)))
         return 0
+    if not args.release_key:
+        print("image: needs --release-key KEY.pub, the key the card takes bundles from (make image passes "
+              "RELEASE_KEY's; docs/update.md)", file=sys.stderr)
+        return 1
+    try:
+        release_key = Path(args.release_key)
+        trusted = signing.fingerprint(signing.public_key(release_key))
+    except signing.UpdateError as err:
+        print(f"image: --release-key: {err}", file=sys.stderr)
+        return 1
     if os.geteuid() != 0:
         print("image: needs root (debootstrap, chroot, mounts): sudo make image", file=sys.stderr)
         return 1
@@ -265,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     installed = root.installed_root(base)
     times["installed"] = time.monotonic() - started - times["base"]
     t = time.monotonic()
-    stage = stage_card(installed)
+    stage = stage_card(installed, release_key)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     raw = out / image_name(version())
@@ -278,11 +297,13 @@ def main(argv: list[str] | None = None) -> int:
     root._clear(stage)
     figures["seconds"] = {k: round(v) for k, v in times.items()} | {"total": round(time.monotonic() - started)}
     figures["kernel"] = root.kernel_version(installed)
+    figures["release_key"] = trusted
     (out / "build.json").write_text(json.dumps(figures, indent=1) + "\n")
     mib = layout.MiB
     say(f"{raw.name}: {figures['image_bytes'] / mib:.0f} MiB, {figures['compressed_bytes'] / mib:.0f} MiB as .{figures['codec']}; "
         f"built in {figures['seconds']['total']} s ({', '.join(f'{k} {v} s' for k, v in figures['seconds'].items())})")
     say(f"in {out}: {', '.join(figures['files'])}")
+    say(f"the card takes update bundles signed by {trusted} ({release_key})")
     if not linted:
         say(f"the card lint failed (table above, and {out / 'lint.md'}): this card does not boot every board it claims")
         return 1

@@ -192,11 +192,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rolls", type=int, default=60, help="--only tones: how many times to press ROLL (60)")
     parser.add_argument("--busy", type=int, default=0, help="--only tones: host processes kept spinning meanwhile (0)")
     parser.add_argument("--packages", action="store_true", help="list the Debian packages it installs here, and stop")
+    parser.add_argument("--release-key", metavar="KEY", help="the private key that signs the update rows' bundles: "
+                        "the one the card was made to trust (make image-check: RELEASE_KEY)")
     args = parser.parse_args(argv)
     if args.packages:
         print(" ".join(hosttools.packages(hosttools.CHECK, hosttools.CHECK_FILES)))
         print(f"and, for -M raspi4b, in a chroot of {check_raspi.LATER_SUITE}: {check_raspi.LATER_PACKAGES}")
         return 0
+    if args.only in (None, "update") and not (args.release_key and Path(args.release_key).is_file()):
+        print(f"image-check: the update rows need --release-key KEY, the key the card trusts (make image-check "
+              f"passes RELEASE_KEY's){': no ' + args.release_key if args.release_key else ''}", file=sys.stderr)
+        return 1
     if os.geteuid() != 0:
         print("image-check: needs root (chroot, binfmt_misc): sudo make image-check", file=sys.stderr)
         return 1
@@ -251,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     # The versions to update to, for the update rows only (not --only wifi or tones), made here before the card
     # boots: pip's downloads and the wheels' copies take a core for about a minute, which would slow the boot whose
     # times the table gives.
-    bundles = Bundles(clone_tarball()) if args.only in (None, "update") else None
+    bundles = Bundles(clone_tarball(), Path(args.release_key)) if args.only in (None, "update") else None
     if bundles:
         bundles.join()
     say(f"booting the card's copy ({image_size >> 20} MiB image on a {(image_size + GROW) >> 20} MiB card): {cmdline}")
