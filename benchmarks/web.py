@@ -126,8 +126,10 @@ def memory_line(m: dict[str, int]) -> str:
             f"private {m['Private'] / 1024:.1f} MB; {m.get('Threads', 0)} threads)")
 
 
-def get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=30) as r:
+def get(url: str, gzipped: bool = False) -> bytes:
+    """The body as sent: gzipped when ``gzipped`` asks for it (a phone's browser always does)."""
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"} if gzipped else {})
+    with urllib.request.urlopen(request, timeout=30) as r:
         return r.read()
 
 
@@ -277,14 +279,14 @@ def main(argv=None) -> int:
         else:
             line = next(x for x in (state / "web.log").read_text().splitlines() if "checked every game" in x)
             print(f"background sweep: {line.split('cantstop.web: ')[-1]} (from the web view's start)")
-        weights = {}
-        home = get(f"http://127.0.0.1:{port}/")
-        weights["/"] = len(home)
-        for asset in ("style.css", "live.js", "icon.svg"):
-            weights[asset] = len(get(f"http://127.0.0.1:{port}/static/{asset}"))
-        parts = ", ".join(f"{k} {v / 1024:.1f}" for k, v in weights.items())
-        print(f"page weight (live page and everything it loads): {sum(weights.values()) / 1024:.1f} KB ({parts} KB), "
-              f"no compression, nothing from elsewhere")
+        weights, packed = {}, {}
+        for path in ("/", "/static/style.css", "/static/seats.css", "/static/live.js", "/static/icon.svg"):
+            weights[path] = len(get(f"http://127.0.0.1:{port}{path}"))
+            packed[path] = len(get(f"http://127.0.0.1:{port}{path}", gzipped=True))
+        for label, sizes in (("as sent to a browser (gzip)", packed), ("uncompressed", weights)):
+            parts = ", ".join(f"{k.removeprefix('/static/')} {v / 1024:.1f}" for k, v in sizes.items())
+            print(f"page weight {label} (the live page and everything it loads): {sum(sizes.values()) / 1024:.1f} KB "
+                  f"({parts} KB), nothing from elsewhere")
         print(f"each page {VIEWS} times in a row (the first view, then the median and the slowest of all):")
         loads = len(weights)
         gc.collect()

@@ -34,6 +34,7 @@ from . import history as deep, pages
 from .numbers import ascii_int
 from .squares import seats_css
 from .background import Background
+from .compress import Compressed
 from .counting import Counter, page_sums
 from .phone import routes as phone
 from .sweep import Sweep
@@ -219,6 +220,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
     )
     app.state.hub = hub
     app.state.background = background
+    app.add_middleware(Compressed)  # inside the guard: a refused request is refused before any work
     app.add_middleware(Guard, names=own_names(names))
     return app
 
