@@ -140,12 +140,25 @@ def server(app, host: str, port: int):
 def serve(state_dir, settings, config_lang: str, sock, names=()) -> None:
     """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C; ``names``: host names it answers to
     besides the box's own."""
+    from firmware.table import phones
+
     host, port = sock.getsockname()[:2]
     app = create_app(state_dir, settings, config_lang, names=names)
     web_server = server(app, host, port)
     settled()
-    with _sigterm_is_a_clean_stop():
-        asyncio.run(web_server.serve(sockets=[sock]))
+    _say_port(phones.serving, state_dir, port)  # for the pairing page's address on the box and from `pair`
+    try:
+        with _sigterm_is_a_clean_stop():
+            asyncio.run(web_server.serve(sockets=[sock]))
+    finally:
+        _say_port(phones.stopped_serving, state_dir, port)
+
+
+def _say_port(step, state_dir, port: int) -> None:
+    try:
+        step(state_dir, port)
+    except OSError as err:  # no state directory yet, or a read-only one: the config's port is said instead
+        logging.getLogger("cantstop.web").warning("cannot note the port in %s: %s", state_dir, err.strerror or err)
 
 
 def settled() -> None:

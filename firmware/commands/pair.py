@@ -41,5 +41,6 @@ def run(args) -> int:
     except OSError as err:
         raise UsageError(f"cannot keep a code in {state_dir}: {err.strerror or err}") from None
     write_stdout(f"{code}\n")
-    print(f"good for 10 minutes, once: type it at {phones.page_address(cfg.web.port)}", file=sys.stderr)
+    port = phones.served_port(state_dir, cfg.web.port)  # the web view's own, when it runs on another
+    print(f"good for 10 minutes, once: type it at {phones.page_address(port)}", file=sys.stderr)
     return 0

@@ -249,7 +249,8 @@ def pairing(box, effect) -> ui.PhoneCode:
             log.info("every paired phone forgotten")
             return ui.PhoneCode("", "", 0, forgot=True)
         made = phones.new_pairing(state_dir, now=time.time())  # never logged
-        return ui.PhoneCode(made.code, phones.page_address(box.web_port, made.key), phones.count(state_dir))
+        port = phones.served_port(state_dir, box.web_port)
+        return ui.PhoneCode(made.code, phones.page_address(port, made.key), phones.count(state_dir))
     except OSError as err:
         log.error("the phones' file: %s", err)
         return ui.PhoneCode("", "", 0)

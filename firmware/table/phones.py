@@ -198,6 +198,38 @@ def forget(state_dir) -> None:
         data["codes"], data["phones"] = [], []
 
 
+#: The port the web view serves on now, written by it as it starts (``cantstop-box web --port``, ``make run
+#: WEB=1 PORT=``) and removed as it stops: the pairing page's address (the QR code, ``pair``) names the port a
+#: phone can reach, not only the config's.
+WEB_FILE = "web-port"
+
+
+def serving(state_dir, port: int) -> None:
+    """The web view serves on ``port`` from now on (written whole, then renamed)."""
+    path = Path(state_dir) / WEB_FILE
+    tmp = path.with_name(f".{WEB_FILE}.{os.getpid()}")
+    tmp.write_text(f"{int(port)}\n")
+    os.replace(tmp, path)
+
+
+def stopped_serving(state_dir, port: int) -> None:
+    """The web view on ``port`` stopped: its record goes (unless another one has written its own since)."""
+    path = Path(state_dir) / WEB_FILE
+    if served_port(state_dir, None) == port:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def served_port(state_dir, default: int | None) -> int | None:
+    """The port the web view serves on (its record), else ``default`` (the config's)."""
+    try:
+        with open(Path(state_dir) / WEB_FILE, "rb") as f:
+            text = f.read(16).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return default
+    return int(text) if text.isdigit() and text.isascii() and 0 < int(text) < 65536 else default
+
+
 def page_address(port: int, key: str | None = None, host: str | None = None) -> str:
     """The pairing page as a phone on the box's network opens it: the box's ``.local`` name (mDNS), its port,
     and a pairing's QR key (the QR code's address: scanning it pairs with one tap, no code typed)."""
