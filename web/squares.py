@@ -110,10 +110,13 @@ def board_parts(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int,
             cells.append(El("div", (("class", "sq"), ("data-col", c), ("data-step", step),
                                     ("id", f"s{c}-{step}" if ids else None)), (pieces,)))
         classes = "col" + (f" claimed p{owner}" if owner >= 0 else "") + (" moved" if c in moved else "")
+        # A claim's owner by shape as well as by its fill (Red's and Green's look alike to many): the owner's
+        # symbol beside the column's number, in the page's ink.
+        own = piece(owner, marks, ' data-owner-mark=""') if owner >= 0 else ""
         cols.append(El("div", (("class", classes), ("data-col", c), ("data-owner", owner if owner >= 0 else None),
                                ("id", f"g-c{c}" if ids else None)),
                        (El("div", (("class", "squares"), ("id", f"g-q{c}" if ids else None)), cells),
-                        f'<div class="num">{c}</div>')))
+                        f'<div class="num">{c}{own}</div>')))
     drawn = El("div", (("class", "board"), ("data-turn", None if state.is_over else state.current),
                        ("aria-hidden", "true"), ("id", "g-board" if ids else None)), cols)
     if t is None:
@@ -137,4 +140,5 @@ def positions(state: GameState, names: tuple[str, ...], t: dict, ident: str | No
                 parts.append(f'{t["runner"]} {state.runners[c]}')
             text = ", ".join(parts) or t["nobody"]
         rows.append(f"<li>{c}: {e(text)}</li>")
-    return El("ol", (("class", "sr positions"), ("aria-label", t["positions"]), ("id", ident)), ("".join(rows),))
+    # Not an ordered list: its numbers ("1.", "2.") would be read before the columns' own ("2:", "3:").
+    return El("ul", (("class", "sr positions"), ("aria-label", t["positions"]), ("id", ident)), ("".join(rows),))

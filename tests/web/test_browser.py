@@ -218,3 +218,48 @@ def test_each_seat_is_drawn_in_its_own_colour_when_the_seats_are_not_in_the_pale
             assert runners and all(colour == want[turn] for _, colour in runners), (runners, want, turn)
     finally:
         rig.close()
+
+
+def test_a_claims_owner_is_told_by_shape_not_by_colour_alone(tmp_path, browser):
+    """Issue 46, item 7: the owner's symbol was drawn in the claim's own fill colour, so only the fill told
+    whose claim it was, and Red's and Green's fills look alike to a deuteranope. The owner's symbol now
+    stands beside the column's number in the page's ink (the same colour for every owner), and on the fill
+    in white with a dark edge."""
+    from firmware.table.seat import symbols
+    from web.squares import MARKS
+
+    colours = ("Red", "Green")
+    rig = Rig(tmp_path, names=("Ann", "Bob"), colours=colours, seed=4, rest=1.0)  # both claim a column
+    try:
+        rig.play_on()  # to a winner: claims on the board
+        with Server(tmp_path) as server:
+            driver = browser.page("tv", "en")
+            driver.get(server.url + "/games/1?step=100000")
+            wait_for(driver, lambda d: d.find_elements("css selector", "#replay .col.claimed"))
+            claims = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#replay .col.claimed')).map(function (c) {"
+                " var own = c.querySelector('.num .piece'), on = c.querySelector('.sq .piece');"
+                " return [c.dataset.owner, own && own.textContent, own && getComputedStyle(own).color,"
+                "         on && getComputedStyle(on).color, getComputedStyle(document.body).color]; });")
+            marks = symbols(("Red", "Blue", "Green", "Yellow"), colours)
+            owners = {owner for owner, *_ in claims}
+            assert owners == {"0", "1"}, claims  # both players claimed: the case a colour-blind guest misreads
+            for owner, shape, ink, on_fill, text in claims:
+                assert shape == MARKS[marks[int(owner)]], claims  # the owner's own symbol, by shape
+                assert ink == text, claims  # in the page's ink, not the owner's colour
+                assert on_fill in (None, "rgb(255, 255, 255)"), claims
+            assert len({shape for _, shape, *_ in claims}) == 2  # two owners, two shapes
+    finally:
+        rig.close()
+
+
+def test_a_screen_reader_hears_each_column_by_its_own_number_only(table, browser):
+    """Issue 46, item 8: the positions were an ordered list, so "1. 2: empty ... 11. 12: ..." was heard."""
+    _, server, _ = table
+    driver = browser.page("phone", "en")
+    driver.get(server.url + "/?lang=en")
+    wait_for(driver, lambda d: d.find_elements("css selector", ".positions li"))
+    kind, style, first = driver.execute_script(
+        "var l = document.querySelector('.positions');"
+        " return [l.tagName, getComputedStyle(l.querySelector('li')).listStyleType, l.querySelector('li').textContent];")
+    assert kind == "UL" and first.startswith("2: ")

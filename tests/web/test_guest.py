@@ -203,7 +203,7 @@ def test_the_live_part_is_announced_and_the_board_reads_as_a_list(busted):
     html = get(server, "/").text
     assert re.search(r'<p class="sr" id="say" aria-live="polite"', html)
     assert 'role="img"' not in html
-    rows = re.findall(r"<li>(\d+): ([^<]*)</li>", re.search(r'<ol class="sr positions"[^>]*>(.*?)</ol>', html).group(1))
+    rows = re.findall(r"<li>(\d+): ([^<]*)</li>", re.search(r'<ul class="sr positions"[^>]*>(.*?)</ul>', html).group(1))
     assert [int(c) for c, _ in rows] == list(range(2, 13))
     g = rig.box.app.game
     for c, text in rows:
