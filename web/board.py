@@ -95,8 +95,29 @@ def headline(live: Live, t: dict) -> str:
     b = live.bust_moment
     if b is not None and seat == b.seat:
         return f'<p class="headline bust" data-say>{e(w.handover_title(name, True))}: {e(w.bust_big(b.dice))}</p>'
+    if live.stopped is not None and seat == live.stopped.seat:
+        return f'<p class="headline stop" data-say>{piece(seat, live.marks)} {e(stop_heading(live, t, w, name))}</p>'
+    if live.pick is not None:
+        a, b = live.pick
+        return f'<p class="headline pick" data-say>{piece(seat, live.marks)} {e(t["picks"].format(name=name, a=a, b=b))}</p>'
     bot = bool(live.bots and seat < len(live.bots) and live.bots[seat])
     return f'<p class="headline" data-say>{piece(seat, live.marks)} {e(w.turn_heading(name, bot))}</p>'
+
+
+def stop_heading(live: Live, t: dict, w, name: str) -> str:
+    """A stop the box still shows, in one line: what to move on the board, then ROLL ("Ann claimed 2: take Green
+    off 2, then ROLL"). The markers taken off are named by their colour: that is what a hand looks for."""
+    s = live.stopped
+    squares = w.squares(s.squares)
+    if not s.claims:
+        return t["stopped_to"].format(name=name, squares=squares)
+    columns = w.listed(str(c) for c, _ in s.claims)
+    takes = [t["take_off"].format(column=c, colours=w.listed(w.colour(live.colours[i]) for i in off
+                                                                  if i < len(live.colours)))
+             for c, off in s.claims if off]
+    if not takes:
+        return t["claimed_to"].format(name=name, columns=columns, squares=squares)
+    return t["claimed_take"].format(name=name, columns=columns, takes=w.listed(takes))
 
 
 def turn_log(live: Live, t: dict) -> str:

@@ -21,7 +21,7 @@ from firmware import i18n, ui, views as v, words
 from firmware.table import person_stats as people, restart, roster
 from firmware.config import GameConfig
 from firmware.table.seat import seats_from_meta, symbols
-from firmware.ui.model import handover_pending
+from firmware.ui.model import PickScreen, handover_pending
 
 from . import turns
 
@@ -64,6 +64,8 @@ class Live:
     log: tuple[str, ...] = ()  # what just happened: the turn under way and the ones before, newest first
     bust_moment: object = None  # turns.Bust: the last roll bust (its dice and lost runners shown until the next)
     turn_seat: int | None = None  # whose chip is marked: the box's screen's player (the one who bust, until confirmed)
+    pick: tuple[int, int] | None = None  # the box asks which of these two sums the chosen pairing moves
+    stopped: object = None  # turns.Stopped: a stop whose instructions the box shows until ROLL
     problem: str | None = None
     last_write: float | None = None
     events: int = 0
@@ -130,13 +132,25 @@ def _live(stored, settings, roster_names, kept, lang, box, last_write) -> Live:
     g = app.game
     status = "over" if g.is_over else "play"
     moment = turns.bust_of(app.states, app.events)
-    seat = None if g.is_over else (moment.seat if moment is not None and handover_pending(app) else g.current)
+    pending = handover_pending(app)
+    stopped = None if g.is_over else turns.stopped_of(app.states, app.events, pending)
+    seat = None if g.is_over else (moment.seat if moment is not None and pending else
+                                   stopped.seat if stopped is not None else g.current)
     return Live(status, state=g, view=state_view(g), dice=_dice(app), options=_options(app),
                 log=turns.log(lang, w, names, app.states, app.events), bust_moment=moment, turn_seat=seat,
+                pick=_pick(app), stopped=stopped,
                 moved=_moved(app), last=event_text(w, names, app.states[-2], app.events[-1]) if app.events else None,
                 bust=bust_probability(g) if g.phase is Phase.DECIDE else None,
                 screen=screen_text(app, w), recap=_recap(stored, seats, w) if g.is_over else (),
                 round=g.round, **common)
+
+
+def _pick(app) -> tuple[int, int] | None:
+    """The two sums the box's screen asks about (its pick screen, kept in the store's facts), else None."""
+    if not isinstance(app.screen, PickScreen) or app.game.phase is not Phase.MOVE:
+        return None
+    found = [p.sums for p in pairings(app.game) if p.label == app.screen.label]
+    return tuple(found[0]) if found else None
 
 
 def _dice(app) -> tuple[int, ...] | None:

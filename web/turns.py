@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import HEIGHTS, GameState, Phase, Roll, Stop, apply, new_game
+from engine import HEIGHTS, GameState, Phase, Roll, Stop, apply, new_game, stop_claims
 
 from .text import TEXT
 
@@ -26,6 +26,27 @@ class Bust:
     seat: int
     dice: tuple[int, ...]
     lost: dict
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The last event is a stop the table has not confirmed on the board yet (the box's screen tells them
+    what to move, and ROLL goes on): who stopped, where their markers go, and per claimed column the seats
+    whose markers come off it."""
+
+    seat: int
+    squares: dict
+    claims: tuple
+
+
+def stopped_of(states, events, pending: bool) -> Stopped | None:
+    """The stop moment (``pending``: the box still shows its instructions), else None."""
+    if not (pending and events and isinstance(events[-1], Stop)):
+        return None
+    before = states[-2]
+    who = before.current
+    claims = tuple((c, tuple(i for i, m in enumerate(before.markers) if i != who and m[c])) for c in stop_claims(before))
+    return Stopped(who, dict(before.runner_steps()), claims)
 
 
 def replay(players, rules, events) -> list[GameState]:

@@ -1,9 +1,11 @@
 """What must survive a power cut besides the game itself: the small facts a screen needs.
 
-The store keeps every event, so a restart replays the game. But four things
+The store keeps every event, so a restart replays the game. But five things
 the table did are not events: it confirmed the board after a stop or a bust,
 it chose new-game settings (maybe without starting yet) and the language,
-and it was looking at a finished game's result. :func:`memory` says them as plain JSON data;
+it was looking at a finished game's result, and it chose a pairing that
+moves one of its two sums, whose screen asks which (the web view says that
+question too: it reads these facts as the box does at a restart). :func:`memory` says them as plain JSON data;
 the daemon stores that whenever it changes, and :func:`recall` puts them
 back on the app at start, so a restart shows the screen people left.
 Anything in a stored memory that does not fit today's config is ignored.
@@ -13,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Rules, RulesError
+from engine import Phase, Rules, RulesError, pairings
 
 from .. import i18n
 from ..config import GameConfig
 from ..table.names import name_problem
-from .model import App, Screen, Seat, Setup, SetupScreen
+from .model import App, PickScreen, Screen, Seat, Setup, SetupScreen
 from .setup import setup_rows
 
 #: The bot kinds a stored seat may name.
@@ -34,7 +36,7 @@ def memory(app: App) -> dict:
         "acked": app.acked,
         "language": app.language,
         "muted": app.muted,
-    }
+    } | ({"pick": app.screen.label} if isinstance(app.screen, PickScreen) else {})
 
 
 def recall(app: App, kept: dict | None, *, game: bool) -> App:
@@ -53,7 +55,17 @@ def recall(app: App, kept: dict | None, *, game: bool) -> App:
         app = replace(app, acked=acked)
     if kept.get("screen") == "setup" and app.screen.kind is not Screen.MESSAGE:
         app = replace(app, screen=SetupScreen())
+    elif game and app.screen.kind is Screen.GAME and _pick_fits(app, kept.get("pick")):
+        app = replace(app, screen=PickScreen(kept["pick"]))
     return app
+
+
+def _pick_fits(app: App, label) -> bool:
+    """Whether ``label`` is a pairing of the dice out now that moves one of its two sums (the pick's question)."""
+    g = app.game
+    if not isinstance(label, str) or g.is_over or g.phase is not Phase.MOVE:
+        return False
+    return any(p.label == label and len(p.moves) == 2 for p in pairings(g))
 
 
 def _setup(settings: GameConfig, raw, roster: tuple[str, ...] = ()) -> Setup | None:

@@ -123,3 +123,34 @@ def test_memory_round_trips_through_json():
     back = ui.recall(ui.boot(GameConfig(colours=("Red", "Blue", "Green", "Pink"))), kept, game=False)
     assert len(back.setup.seats) == 3 and back.setup == app.setup
     assert back.screen.kind is ui.Screen.SETUP
+
+
+def test_a_pick_the_table_was_asked_survives_a_power_cut_and_a_pick_that_no_longer_fits_is_dropped(tmp_path):
+    """The pick is kept with the other UI facts (the web view reads it to say what the box asks)."""
+    from firmware import views
+    from tests.kit.rig import Rig
+
+    def rig_with(rolls):
+        it = iter(rolls)
+        return Rig(tmp_path, dice=lambda: next(it), rest=1.0)
+
+    rolls = [(2, 2, 3, 3), (1, 1, 5, 5)] + [(6, 6, 6, 6)] * 10
+    rig = Rig(tmp_path, names=("Ann", "Bob"), dice=lambda it=iter(rolls): next(it), rest=1.0)
+    for button in ("ROLL", "A", "ROLL", "A"):
+        rig.tap(button)
+    assert isinstance(rig.view, views.PickView)
+    kept = rig.store.fact("table")
+    assert kept["pick"] == "A"
+    rig.close()  # the plug pulled on the pick screen
+    again = rig_with([(6, 6, 6, 6)] * 10)
+    try:
+        assert isinstance(again.view, views.PickView) and again.view.label == "A"
+        from firmware.ui.model import GameScreen, PickScreen
+
+        base = replace(again.box.app, screen=GameScreen())
+        assert ui.recall(base, kept, game=True).screen == PickScreen("A")
+        for not_a_question in ("C", 7, "Z"):  # C moves one sum twice: the box asks nothing
+            assert ui.recall(base, kept | {"pick": not_a_question}, game=True).screen == GameScreen()
+        assert ui.recall(base, kept, game=False).screen == GameScreen()  # another game's pick
+    finally:
+        again.close()

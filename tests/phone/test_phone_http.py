@@ -172,6 +172,8 @@ def test_a_paired_phone_sends_the_next_game_and_the_settings(running):
             "plays1": "box", "colour1": "Green", "first": "1", "win": "2", "risky": "on", "language": "en"}
     answer = phone.post("/setup", form)
     assert answer.status_code == 200 and "Next game from a phone" in answer.text
+    # the answer, and the form beside its button, say how the game starts (issue 46, item 3)
+    assert answer.text.count("The game starts when someone presses ROLL on the box.") == 2
     form["from"] = phone.mark()  # the table's set-up is the one just sent now
     seats = rig.box.app.setup.seats
     assert [(s.colour, s.name, s.bot) for s in seats] == [("Blue", "Bob", None), ("Green", None, "strong")]

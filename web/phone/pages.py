@@ -122,7 +122,8 @@ def setup_page(lang: str, roster: tuple[str, ...], colours: tuple[str, ...], cho
                     + (" checked" if chosen.get(k) == "on" else "") + f">{e(t[k])}</label>" for k in ("speedy", "risky"))
     body = (f'<p>{e(t["setup_intro"])}</p><form method="post" action="/setup" class="setup" id="setup">'
             f'{_hidden(csrf)}<input type="hidden" name="from" value="{e(chosen.get("from", ""))}">{"".join(seats)}<fieldset class="rules">{first}{win}{flags}{language}</fieldset>'
-            f'<button type="submit" id="send">{e(t["send"])}</button></form>')
+            f'<button type="submit" id="send" aria-describedby="send-hint">{e(t["send"])}</button>'
+            f'<p class="hint" id="send-hint">{e(t["send_hint"])}</p></form>')
     return page(lang, "setup", t["setup"], body, note, ok)
 
 

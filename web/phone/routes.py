@@ -222,6 +222,7 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
                                           TEXT[language]["stale"], ok=False), 409)
         note, ok, status = await run_in_threadpool(_send, setup_request, fields, language)
         if ok:
+            note = TEXT[language]["sent"].format(said=note, hint=TEXT[language]["send_hint"])
             fields, _ = await run_in_threadpool(tableform.current, state_dir, defaults)
         return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
                      status)
