@@ -23,7 +23,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from . import schema
-from .sidefiles import DB_NAME, LOCK_NAME, set_aside_stray_journal, stray_journal
+from .sidefiles import DB_NAME, LOCK_NAME, file_head, set_aside_stray_journal, stray_journal
 from .errors import (SQLITE_CANTOPEN, SQLITE_READONLY, BadFile, NewerFile, StoreError, StoreLockedError,
                      StoreMissingError, StorePathError, StoreWriteError, is_corruption, one_line, sqlite_code,
                      write_message)
@@ -338,10 +338,13 @@ def _open_message(path: pathlib.Path, err: BaseException) -> str:
 
 
 def _check_header(path: pathlib.Path) -> None:
-    """A non-empty file must start with SQLite's header: SQLite itself takes a zeroed page 1 for an empty database."""
+    """A non-empty file must start with SQLite's header: SQLite itself takes a zeroed page 1 for an empty database.
+
+    Read by :func:`.sidefiles.file_head`, never ``open()`` and ``close()``: that close would drop the locks of
+    every SQLite connection of this process to the file (a web view's reader beside a phone's request).
+    """
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(_MAGIC))
+        head = file_head(path, len(_MAGIC))
     except OSError as err:
         raise StoreWriteError(f"cannot read the game file: {err.strerror or err}") from None
     if head and head != _MAGIC:

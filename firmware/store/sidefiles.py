@@ -9,14 +9,19 @@ was a "hot journal" to SQLite, and every reader of the store was refused
 those names as a backup's, and :func:`stray_journal` finds such a journal
 left by an older version: the box sets it aside (:func:`set_aside_stray_journal`,
 renamed and kept, as SQLite would delete it), and a reader reads past it.
+
+The game file's own first bytes are read here too (:func:`file_head`), never
+with ``open()`` and ``close()``: see there why.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import pathlib
 import stat
+import threading
 import time
 
 log = logging.getLogger("cantstop.store")
@@ -29,6 +34,48 @@ JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
 SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
 #: A super-journal (a transaction over several attached files) is ``<name>-mj`` and eight hex digits.
 SUPER_JOURNAL = "-mj"
+
+
+#: How many game files' descriptors :func:`file_head` keeps open at most (a box has one file; tests have many).
+KEPT_FILES = 8
+_kept: list[tuple[tuple[int, int], int]] = []  # ((device, inode), descriptor), the latest used last
+_kept_lock = threading.Lock()
+
+
+def file_head(path: pathlib.Path, size: int) -> bytes:
+    """The first ``size`` bytes of the file at ``path`` (fewer when it is shorter); OSError as ``open()`` gives.
+
+    Read through a descriptor this process keeps open, not one opened and closed: closing *any* descriptor of
+    a file drops every POSIX lock the process holds on that file (fcntl's rule), SQLite's included, and SQLite
+    does not know. The web view read the header so beside its long-lived connection (a phone's form opens the
+    store for a moment), so its shared lock was gone; the box, quitting, then found no other reader, and
+    deleted the ``-wal`` and ``-shm`` as the last connection does; the web view's connection went on with the
+    deleted ones: the same ``data_version`` for ever, and "database disk image is malformed" once the box's
+    new log was checkpointed (issue 46). SQLite keeps its own descriptors open until its locks go, for the
+    same reason. At most :data:`KEPT_FILES` files' are kept; the one used least recently is closed for
+    another's (a file moved aside, or a test's: no connection of ours reads it any more).
+    """
+    st = os.stat(path)
+    key = (st.st_dev, st.st_ino)
+    with _kept_lock:
+        for i, (known, fd) in enumerate(_kept):
+            if known == key:
+                _kept.append(_kept.pop(i))
+                return os.pread(fd, size, 0)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # NONBLOCK: a FIFO put there never waits
+        try:
+            opened = os.fstat(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        if not stat.S_ISREG(opened.st_mode):  # no game file, so no lock of SQLite's on it
+            os.close(fd)
+            code = errno.EISDIR if stat.S_ISDIR(opened.st_mode) else errno.EINVAL
+            raise OSError(code, os.strerror(code), str(path))
+        _kept.append(((opened.st_dev, opened.st_ino), fd))
+        if len(_kept) > KEPT_FILES:
+            os.close(_kept.pop(0)[1])
+        return os.pread(fd, size, 0)
 
 
 def side_name(state_dir: pathlib.Path, target: pathlib.Path) -> str | None:
@@ -101,8 +148,7 @@ def stray_journal(path: pathlib.Path) -> pathlib.Path | None:
 def _wal_mode(path: pathlib.Path) -> bool:
     """Whether the file's header says WAL mode (its read and write versions, bytes 18 and 19, are 2)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(20)
+        head = file_head(path, 20)
     except OSError:
         return False
     return len(head) == 20 and head[18] == 2 and head[19] == 2
