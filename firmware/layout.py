@@ -68,9 +68,19 @@ class Layout:
         Pure: the UI is handed this method at boot (``ui.boot(..., paginate=...)``) to know how many
         pages A/B turn through and which one ROLL finishes on; it never sees a pixel.
         """
-        wrapped = [part for line in lines for part in (self._wrap(line) or [""])]
         per_page = max(1, self.lines_per_page - self.big_lines) if big else self.lines_per_page
-        return tuple(tuple(wrapped[i:i + per_page]) for i in range(0, max(1, len(wrapped)), per_page))
+        pages: list[list[str]] = [[]]
+        for line in lines:
+            parts = self._wrap(line) or [""]
+            # A line wrapped in two stays on one page ("Take off 4: Blue, Green," / "Yellow."): its tail alone on
+            # the next page would have no heading. Only a line longer than a whole page is cut.
+            if pages[-1] and len(pages[-1]) + len(parts) > per_page and len(parts) <= per_page:
+                pages.append([])
+            for part in parts:
+                if len(pages[-1]) == per_page:
+                    pages.append([])
+                pages[-1].append(part)
+        return tuple(tuple(page) for page in pages)
 
     def _wrap(self, line: str) -> list[str]:
         """A line broken to the width: Latin by characters (a cell each), other scripts by drawn width."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-#: Seconds each page of a frame stays on the screen before the next.
-PAGE_SECONDS = 3.0
+#: Seconds each page of a frame stays on the screen before the next: on a 128x32 panel the move screen's two
+#: pages at 3 s each were too quick to read at the table (issue 47, item 8); 5 s reads a page of four words.
+PAGE_SECONDS = 5.0
 
 
 def pages_of(frame) -> tuple[Image.Image, ...]:

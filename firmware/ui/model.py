@@ -100,10 +100,12 @@ class SetupScreen:
 
 @dataclass(frozen=True)
 class GameScreen:
-    """The game itself; ``page`` pages through the instructions after a stop or bust."""
+    """The game itself; ``page`` pages through the instructions after a stop or bust, ``seen`` the furthest
+    page that has been on the screen (ROLL confirms the board once every page has)."""
 
     kind: ClassVar[Screen] = Screen.GAME
     page: int = 0
+    seen: int = 0
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,7 @@ class UndoneScreen:
     title: str
     lines: tuple[str, ...]
     page: int = 0
+    seen: int = 0
 
 
 @dataclass(frozen=True)

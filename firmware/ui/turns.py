@@ -5,7 +5,10 @@ except MENU (held: undo) and ROLL (held: a hint). After a stop or a bust the
 game screen lists what to do on the board, and one ROLL confirms it and rolls
 the next player's dice. For a short while after the turn ended (the guard,
 ``[game] handover_guard_ms``) a press does nothing, so an eager double press
-cannot roll the next player's dice.
+cannot roll the next player's dice. Instructions longer than a page turn their
+pages by themselves up to the last (:data:`PAGE_TURN_S`; A/B by hand), where one
+ROLL confirms the board; ROLL on a page before it turns the page, so a take-off
+list on a later page is never skipped.
 
 A box seat plays its whole turn by itself: each step stays on the screen for
 ``[game] box_pace_ms`` (the update asks for a timer, :class:`After`), any
@@ -38,6 +41,11 @@ from .navigate import Result, flash, open_hint, open_menu, open_setup, to_game
 from .setup import start_game
 
 
+#: Seconds a page of instructions stays before the next one not yet seen comes by itself (people are moving
+#: the pieces meanwhile: by the time they press ROLL, every page has been shown).
+PAGE_TURN_S = 4.0
+
+
 def play(app: App, event: Event) -> Result:
     """Apply a game event; the store gets it first (Append), then the screen."""
     state = apply(app.game, event)
@@ -48,7 +56,7 @@ def play(app: App, event: Event) -> Result:
         effects += (FinishGame(ended.winner),)
     if handover_pending(app) and not box_bust_shown(app):
         app, guard = guarded(app)
-        effects += guard
+        effects += guard or _page_timer(app)
     return app, effects
 
 
@@ -61,12 +69,42 @@ def guarded(app: App) -> Result:
 
 
 def on_timer(app: App) -> Result:
-    """The timer asked for is due: the guard ends, or the box seat takes its next step."""
+    """The timer asked for is due: the guard ends (and the pages start turning), the box seat takes its next
+    step, or the instructions turn to their next page not yet seen."""
     if app.guard:
         app = replace(app, guard=False)
+        if box_due(app):
+            return box_step(app)
+        return app, _page_timer(app)
     if box_due(app):
         return box_step(app)
-    return app, ()
+    return _turn_unseen(app)
+
+
+def _instruction_pages(app: App) -> int:
+    """How many pages the instructions on the screen have (0: no instructions on the screen)."""
+    s = app.screen
+    if isinstance(s, UndoneScreen):
+        return len(app.paginate(None, s.lines))
+    if isinstance(s, GameScreen) and handover_pending(app) and not box_bust_shown(app):
+        return len(app.paginate(*handover_lines(app)))
+    return 0
+
+
+def _page_timer(app: App) -> tuple[Effect, ...]:
+    """The timer for the next page, while a page of the instructions has not been on the screen yet."""
+    pages = _instruction_pages(app)
+    return (After(PAGE_TURN_S),) if pages and app.screen.seen < pages - 1 else ()
+
+
+def _turn_unseen(app: App) -> Result:
+    """The next page not yet seen, when the page up is the furthest seen (a page paged back to stays)."""
+    pages = _instruction_pages(app)
+    s = app.screen
+    if not pages or s.seen >= pages - 1 or s.page != s.seen:
+        return app, ()
+    app = replace(app, screen=replace(s, page=s.seen + 1, seen=s.seen + 1))
+    return app, _page_timer(app)
 
 
 def box_step(app: App) -> Result:
@@ -200,18 +238,22 @@ def _claims(app: App, before: GameState) -> list[tuple[int, list[str]]]:
 
 
 def pages_press(app: App, p: Press, page: int, content, done, *, stop_done: bool = False) -> Result:
-    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one ROLL is done.
+    """A/B page through instructions; ROLL (or STOP) turns the page, and on the last one ROLL is done (the pages
+    turn by themselves to the last meanwhile: :func:`on_timer`).
 
     STOP is done on the last page only where ``stop_done`` says so (the undo's note): after a stop
     or a bust, done rolls the next player's dice, and a second STOP must never do that.
     """
     pages = app.paginate(*content)
+    last = len(pages) - 1
+    seen = max(app.screen.seen, page)
     if p.button in (Button.A, Button.B):
         step = -1 if p.button == Button.A else 1
-        return replace(app, screen=replace(app.screen, page=max(0, min(len(pages) - 1, page + step)))), ()
+        page = max(0, min(last, page + step))
+        return replace(app, screen=replace(app.screen, page=page, seen=max(seen, page))), ()
     if p.button in (Button.ROLL, Button.STOP):
-        if page < len(pages) - 1:
-            return replace(app, screen=replace(app.screen, page=page + 1)), ()
+        if page < last:
+            return replace(app, screen=replace(app.screen, page=page + 1, seen=max(seen, page + 1))), ()
         if p.button == Button.STOP and not stop_done:
             return flash(app, "roll_first")
         return done(app)
@@ -228,7 +270,7 @@ def undo(app: App) -> Result:
     last, before = app.events[-1], app.states[-2]
     screen = UndoneScreen(app.words.undone_title(last), _put_back(app, last, before))
     app = with_states(app, app.states[:-1], app.events[:-1], screen=screen, acked=-1)
-    return app, (PopLast(),)
+    return app, (PopLast(),) + _page_timer(app)
 
 
 def _put_back(app: App, event: Event, before: GameState) -> tuple[str, ...]:

@@ -33,7 +33,8 @@ def test_pagination_the_small_screen_gets_two_lines_to_a_page():
     assert SMALL.paginate(None, short) == (short[:2], short[2:])
     assert [len(p) for p in SMALL.paginate("Blue", short)] == [1, 1, 1]  # the band takes a line
     assert STANDARD.paginate(None, short) == (short,)
-    assert SMALL.paginate(None, CLAIM)[-1] == ("Green, Yellow.",)  # wrapped at 21 characters
+    # wrapped at 21 characters, and kept together: the tail alone ("Green, Yellow.") had no heading (issue 47, 5)
+    assert SMALL.paginate(None, CLAIM)[-1] == ("Take off 4: Blue,", "Green, Yellow.")
     assert STANDARD.paginate(None, ()) == ((),)  # always one page
 
 
@@ -67,3 +68,21 @@ def test_pagination_roll_turns_the_screens_own_pages_then_is_done(layout, presse
         assert ui.view(app).page == k + 1
         app, _ = ui.update(app, Press("ROLL"))
     assert not isinstance(ui.view(app), views.InstructionsView)  # the last ROLL was done
+
+
+@pytest.mark.parametrize("size", list(LAYOUTS), ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("big", [None, "Blue busts"])
+def test_pagination_never_starts_a_page_with_the_tail_of_a_line_that_fits_a_page(size, big):
+    """Issue 47, item 5: the stop screen's second page showed only "Yellow.", the end of "Take off 4: ...", with
+    no heading. A line that a page can hold whole is on one page; the lines keep their order."""
+    layout = layout_for(size)
+    lines = ("Red markers to:", "4:10  6:4", "Red claims 4!", "Take off 4: Blue, Green, Yellow.", "Red claims 6!",
+             "Take off 6: Blue, Green.")
+    pages = layout.paginate(big, lines)
+    per_page = max(1, layout.lines_per_page - layout.big_lines) if big else layout.lines_per_page
+    flat = [part for page in pages for part in page]
+    assert flat == [part for line in lines for part in layout._wrap(line)]
+    for line in lines:
+        parts = layout._wrap(line)
+        if len(parts) <= per_page:
+            assert any(tuple(parts) == page[k:k + len(parts)] for page in pages for k in range(len(page))), (line, pages)

@@ -127,7 +127,7 @@ def test_ui_undo_never_removes_a_roll():
 def test_ui_undo_stop_returns_the_turn():
     app, _ = run(started(), "ROLL", (2, 3, 4, 5), "A", "STOP")
     app, eff = press(app, "MENU", long=True)
-    assert eff == (ui.PopLast(),)
+    assert eff == (ui.PopLast(), ui.After(4.0))  # two pages: the second comes by itself too
     v = ui.view(app)
     assert v.title == "Undone: stop" and v.pages == 2
     assert v.lines == ("Runners back on:", "5:1  9:1", "Red markers back to:", "5:off  9:off")
@@ -332,3 +332,40 @@ def test_ui_hint_to_stop_says_stop():
     app, _ = run(started(columns_to_win=1), "ROLL", (1, 1, 1, 1), "A", "ROLL", (1, 1, 1, 1), "A", "ROLL!")
     hint = ui.view(app)
     assert hint.action == "Stop" and hint.reason == ("Stopping now wins the game!",)
+
+
+def test_ui_a_long_stop_list_turns_its_pages_by_itself_so_one_roll_confirms_the_board():
+    """Issue 47, item 5: once a take-off list spilled over, confirming the board took a ROLL per page. The pages
+    now turn by themselves (after the guard) up to the last, where one ROLL confirms; a ROLL before that turns
+    the page, so the list on the next page is never skipped."""
+    from firmware.layout import Layout
+    from firmware.ui.turns import PAGE_TURN_S
+
+    small = Layout(128, 32, lines_per_page=1, big_lines=1)  # a line a page: a stop is two pages
+    app = ui.boot(GameConfig(), paginate=small.paginate)
+    app, _ = run(app, "ROLL")  # the new-game screen's ROLL starts the game
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP")
+    v = ui.view(app)
+    assert isinstance(v, views.InstructionsView) and v.pages >= 2 and v.page == 1
+    app, eff = ui.update(app, ui.Timer())  # the guard ends: the pages start turning
+    assert eff == (ui.After(PAGE_TURN_S),) and ui.view(app).page == 1
+    while ui.view(app).page < ui.view(app).pages:
+        app, eff = ui.update(app, ui.Timer())
+    assert eff == () and ui.view(app).keys.startswith("ROLL")  # the last page: ROLL is done
+    app, eff = press(app, "ROLL")
+    assert app.acked == len(app.events) and ui.DrawDice() in eff  # one ROLL: the next player's dice
+
+
+def test_ui_roll_before_the_last_page_turns_the_page_and_a_page_paged_back_to_stays():
+    from firmware.layout import Layout
+
+    small = Layout(128, 32, lines_per_page=1, big_lines=1)
+    app = ui.boot(GameConfig(), paginate=small.paginate)
+    app, _ = run(app, "ROLL")
+    app, _ = run(app, "ROLL", (2, 3, 4, 5), "A", "STOP")
+    app, _ = ui.update(app, ui.Timer())  # the guard is over
+    app, eff = press(app, "ROLL")
+    assert ui.view(app).page == 2 and not any(isinstance(e, ui.DrawDice) for e in eff)
+    app, _ = press(app, "A")  # back to the first page, by hand
+    app, _ = ui.update(app, ui.Timer())
+    assert ui.view(app).page == 1  # stays where the table put it
