@@ -110,14 +110,14 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
         def read():
             with slow_reader.read() as store:
                 if store is None:
-                    return [], False, False, 0
+                    return ([], False, False, 0), None
                 return deep.page(store, number, before, checked, slow_reader.key(), sweep,
-                                 after=int(above) if above is not None else None)
+                                 after=int(above) if above is not None else None), roster.load(store, settings.roster)
 
-        games, more, newer, late = await lane.run(read)
+        (games, more, newer, late), members = await lane.run(read)
         if number > 1 and not games:
             raise HTTPException(404)
-        return _html(pages.history_page(lang, games, more, newer, late))
+        return _html(pages.history_page(lang, games, more, newer, late, name_of=members and members.name_of))
 
     async def game(request: Request):
         ident = request.path_params["ident"]
@@ -134,19 +134,20 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                 if store is None:
                     return None
                 try:
-                    return store.game(int(ident))
+                    return store.game(int(ident)), roster.load(store, settings.roster)
                 except StoreError:
                     return None
 
-        stored = await lane.run(read)
-        if stored is None:
+        found = await lane.run(read)
+        if found is None:
             raise HTTPException(404)
+        stored, members = found
         if as_json:
             return Response(format_record(record_json(stored)), media_type="application/json",
                             headers=HEADERS | {"Content-Disposition": f'inline; filename="game-{stored.id}.json"'})
         lang = await page_lang(request)
         return _html(await lane.run(pages.game_page, lang, stored, None if step is None else int(step),
-                                    settings.colours))
+                                    settings.colours, members.name_of))
 
     async def person_stats(request: Request):
         lang = await page_lang(request)

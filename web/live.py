@@ -20,7 +20,7 @@ from engine import CantStopError, GameState, Move, Phase, Roll, Stop, apply, bus
 from firmware import i18n, ui, views as v, words
 from firmware.table import person_stats as people, restart, roster
 from firmware.config import GameConfig
-from firmware.table.seat import seats_from_meta, symbols
+from firmware.table.seat import called, seats_from_meta, symbols
 from firmware.ui.model import PickScreen, handover_pending
 
 from . import turns
@@ -90,7 +90,7 @@ def snapshot(reader, settings: GameConfig, config_lang: str, lang: str | None = 
         lang = lang or box_lang
         if stored is None:
             return Live("none", box, lang, last_write=reader.last_write())
-        return _live(stored, settings, names.names, kept, lang, box, reader.last_write())
+        return _live(stored, settings, names, kept, lang, box, reader.last_write())
 
 
 def box_language(reader, config_lang: str) -> str:
@@ -111,10 +111,12 @@ def _box(reader, now) -> str:
     return "quiet" if last is not None and now() - last > QUIET_AFTER else "unknown"
 
 
-def _live(stored, settings, roster_names, kept, lang, box, last_write) -> Live:
+def _live(stored, settings, people, kept, lang, box, last_write) -> Live:
     seats = seats_from_meta(stored.meta, stored.players)
     w = words.language(lang)
+    seats = tuple(dataclasses.replace(s, name=called(s, people.name_of)) for s in seats)  # a rename follows, as on the box
     names = tuple(s.name or w.colour(s.colour) for s in seats)
+    roster_names = people.names
     common = dict(box=box, lang=lang, game_id=stored.id, names=names, colours=tuple(stored.players),
                   marks=symbols(tuple(settings.colours), tuple(stored.players)),
                   bots=tuple(s.bot is not None for s in seats), last_write=last_write, events=len(stored.events))

@@ -12,7 +12,8 @@ from engine import CantStopError
 
 from firmware import i18n, words
 from firmware.table import person_stats as people
-from firmware.table.records import duration_text, rounds, summary_json
+from firmware.table.records import duration_text, rounds
+from firmware.table.seat import called, seats_from_meta
 
 from . import board
 from .board import e, seat_classes
@@ -74,34 +75,31 @@ def _when(seconds) -> str:
         return "?"
 
 
-def box_seat(w, colour: str) -> str:
-    """A seat the box played, as the history names it: the box (the statistics' name for it), and its colour."""
-    return f"🤖 {w.BOX_PLAYER} ({w.colour(colour)})"
+def seat_html(name: str, bot: bool, t: dict) -> str:
+    """A seat as every page names it: its person (the name they go by now) or its colour, and the box's part as a
+    mark after it ("Cat 🤖"): the same seat the box's history and ``cantstop-box history`` name (issue 47, item 1)."""
+    return e(name) + (f' <span class="bot" title="{e(t["bot_legend"])}">🤖</span>' if bot else "")
 
 
 # -- the history -----------------------------------------------------------------
 
 
-def history_page(lang: str, games, more: bool, newer: bool, late: int = 0) -> str:
+def history_page(lang: str, games, more: bool, newer: bool, late: int = 0, name_of=None) -> str:
     """One page of the history, newest first; ``games`` are the page's summaries (damage checked); ``more``: older
     games follow, ``newer``: newer ones come before; ``late``: how many are still to be checked for damage. The
-    pager's links are by key (the same cost at any depth)."""
+    pager's links are by key (the same cost at any depth). ``name_of``: the roster's names by id (a rename follows
+    the person)."""
     t = TEXT[lang]
     w = words.language(lang)
     rows = []
-    from firmware.table.seat import seats_from_meta
-
     for g in games:
-        item = summary_json(g)
         seats = seats_from_meta(g.meta, g.players)
-        # a seat the box played is the box's, as the statistics count it (never the name the seat was given)
-        names = [box_seat(w, c) if i < len(seats) and seats[i].bot else (n if n else w.colour(c))
-                 for i, (n, c) in enumerate(zip(item["names"], g.players))]
+        names = [seat_html(called(s, name_of) or w.colour(s.colour), bool(s.bot), t) for s in seats]
         winner = names[g.winner] if g.winner is not None and 0 <= g.winner < len(names) else "–"
         status = t.get(f"status_{g.status}", g.status)
         problem = f'<div class="problem">{e(g.problem)}</div>' if g.problem else ""
-        cells = (f'<a href="/games/{g.id}">{g.id}</a>', e(_when(g.started)), e(", ".join(names)), str(rounds(g)),
-                 e(winner), e(duration_text(g.duration)), e(status) + problem)
+        cells = (f'<a href="/games/{g.id}">{g.id}</a>', e(_when(g.started)), ", ".join(names), str(rounds(g)),
+                 winner, e(duration_text(g.duration)), e(status) + problem)
         rows.append(f'<tr data-game="{g.id}" class="st-{e(g.status)}">'
                     + "".join(f'<td data-label="{e(t[k])}">{c}</td>' for k, c in zip(COLUMNS, cells)) + "</tr>")
     head = "".join(f"<th>{e(t[k])}</th>" for k in COLUMNS)
@@ -122,15 +120,14 @@ def history_page(lang: str, games, more: bool, newer: bool, late: int = 0) -> st
 # -- one game, step by step --------------------------------------------------------
 
 
-def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> str:
+def game_page(lang: str, game, step: int | None, palette: tuple[str, ...], name_of=None) -> str:
     """Game ``game`` (a StoredGame) after ``step`` of its events (None: all of them), with links to step through;
-    each seat drawn with its colour's symbol (``palette``: the config's colours, as the box draws them)."""
+    each seat drawn with its colour's symbol (``palette``: the config's colours, as the box draws them), each
+    person by the name they go by now (``name_of``, the roster's)."""
     t = TEXT[lang]
     w = words.language(lang)
-    from firmware.table.seat import seats_from_meta
-
     seats = seats_from_meta(game.meta, game.players)
-    names = tuple(s.name or w.colour(s.colour) for s in seats)
+    names = tuple(called(s, name_of) or w.colour(s.colour) for s in seats)
     total = len(game.events)
     step = total if step is None else max(0, min(step, total))
     href = f"/games/{game.id}"
@@ -149,8 +146,7 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...]) -> st
     marks = board.marks_of(palette, colours)
     items = "".join(f'<li data-seat="{i}"' + (' class="current" aria-current="true"'
                                               if i == state.current and not state.is_over else "")
-                    + f'>{board.piece(i, marks)} {e(n)}'
-                    + (f' <span class="bot" title="{e(t["bot_legend"])}">🤖</span>' if seats[i].bot else "")
+                    + f'>{board.piece(i, marks)} {seat_html(n, bool(seats[i].bot), t)}'
                     + "</li>" for i, n in enumerate(names))
     moved = tuple(dict.fromkeys(getattr(events[-1], "sums", ()))) if step else ()
     moment = turns.bust_of(states, events)

@@ -6,7 +6,9 @@ which G to ask for), ``--all`` every game (slow with years of games: each
 one shown is replayed to find damage).
 
 One row per game: number, start (local time), players (by name, with the
-colour of their pieces: "Ann (Red)"; a seat without a name by its colour),
+colour of their pieces: "Ann (Red)"; a seat without a name by its colour; a
+seat the box played marked "box": "Cat (Green, box)"; a person renamed since
+by the name they go by now, as everywhere),
 turns reached (every player's turn counts), rounds (each player's turn once:
 what the box's win screen counts), winner, duration and status ("set aside":
 left for another, and Continue on the box's menu reopens it). ``--json``
@@ -28,6 +30,7 @@ import sys
 from firmware.commands.cli import UsageError, shown, write_stdout
 from firmware.commands.export import add_config_argument, add_state_dir_argument, open_store
 from firmware.store import GameSummary, StoreError
+from firmware.table import roster
 from firmware.table.names import escaped, pad, width
 from firmware.table.records import (MAX_GAME_NUMBER, bots, duration_text, names, rounds, started_text, status_text,
                                     summary_json, winner_name)
@@ -70,13 +73,13 @@ def _positive(text: str) -> int:
     return value
 
 
-def _players_cell(game: GameSummary) -> str:
+def _players_cell(game: GameSummary, name_of=None) -> str:
     """Each seat: "Ann (Red)", "Blue", and a box seat marked: "Green (box)", or "Cat (Red, box)" for the
-    person whose seat the box played."""
+    person whose seat the box played; each person by the name they go by now (``name_of``: the roster's)."""
     if not game.players:
         return "?"
     cells = []
-    for name, colour, bot in zip(names(game), game.players, bots(game)):
+    for name, colour, bot in zip(names(game, name_of), game.players, bots(game)):
         if name:
             cells.append(f"{name} ({colour}, box)" if bot else f"{name} ({colour})")
         else:
@@ -84,18 +87,26 @@ def _players_cell(game: GameSummary) -> str:
     return ", ".join(escaped(c) for c in cells)
 
 
-def table(games: list[GameSummary]) -> str:
-    """A plain text table, columns padded to fit."""
+def _winner_cell(game: GameSummary, name_of=None) -> str:
+    """The winner as the players' cell names the seat ("Cat (box)" when the box played it), or "-"."""
+    name = winner_name(game, name_of)
+    if name is None:
+        return "-"
+    return escaped(f"{name} (box)" if bots(game)[game.winner] else name)
+
+
+def table(games: list[GameSummary], name_of=None) -> str:
+    """A plain text table, columns padded to fit; ``name_of``, the roster's names by id (a rename follows)."""
     head = ("#", "started", "players", "turns", "rounds", "winner", "duration", "status")
     rows = [head]
     for g in games:
         rows.append((
             str(g.id),
             started_text(g),
-            _players_cell(g),
+            _players_cell(g, name_of),
             str(g.turns),
             str(rounds(g)),
-            escaped(winner_name(g) or "-"),
+            _winner_cell(g, name_of),
             duration_text(g.duration),
             status_text(g),
         ))
@@ -121,6 +132,7 @@ def run(args) -> int:
             games = store.games(limit=limit, check=True, before=args.before)
             older = bool(games) and bool(store.games(limit=1, before=games[-1].id))
             total = store.count_games()
+            people = roster.load(store, ())  # each person by the name they go by now
         except StoreError as err:
             raise UsageError(str(err)) from None
     finally:
@@ -132,7 +144,7 @@ def run(args) -> int:
     if args.json:
         write_stdout(json.dumps([summary_json(g) for g in games], ensure_ascii=False, indent=1) + "\n")
     else:
-        write_stdout(table(games))
+        write_stdout(table(games, people.name_of))
         if older:  # on standard error: the table on standard output stays a table
             more = f" -n {args.limit}" if args.limit else ""
             print(f"{len(games)} of {total} games shown; older ones: cantstop-box history{more} "

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 
 from firmware.store import GameSummary, StoredGame
 from firmware.store.games import date_known
-from firmware.table.seat import seats_from_meta
+from firmware.table.seat import called, seats_from_meta
 
 #: The biggest whole number SQLite stores: game numbers and counts past it cannot name anything.
 MAX_GAME_NUMBER = 2**63 - 1
@@ -89,9 +89,11 @@ def duration_text(seconds: float | None) -> str:
     return f"{hours}h {minutes:02d}m"
 
 
-def names(game: GameSummary) -> list[str | None]:
-    """Each seat's player's name as stored in the game's meta, None where it had none."""
-    return [s.name for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
+def names(game: GameSummary, name_of=None) -> list[str | None]:
+    """Each seat's player's name as stored in the game's meta, None where it had none; with ``name_of`` (the
+    roster's :meth:`~firmware.table.roster.Roster.name_of`), the name its person goes by now."""
+    seats = seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)
+    return [called(s, name_of) if name_of else s.name for s in seats]
 
 
 def bots(game: GameSummary) -> list[str | None]:
@@ -99,15 +101,15 @@ def bots(game: GameSummary) -> list[str | None]:
     return [s.bot for s in seats_from_meta(game.meta if isinstance(game.meta, dict) else None, game.players)]
 
 
-def shown_names(game: GameSummary) -> list[str]:
-    """Each seat as the box called it: the player's name, else the colour."""
-    return [name or colour for name, colour in zip(names(game), game.players)]
+def shown_names(game: GameSummary, name_of=None) -> list[str]:
+    """Each seat as the box called it: the player's name (the person's now, with ``name_of``), else the colour."""
+    return [name or colour for name, colour in zip(names(game, name_of), game.players)]
 
 
-def winner_name(game: GameSummary) -> str | None:
+def winner_name(game: GameSummary, name_of=None) -> str | None:
     if game.winner is None or not 0 <= game.winner < len(game.players):
         return None
-    return shown_names(game)[game.winner]
+    return shown_names(game, name_of)[game.winner]
 
 
 def started_text(game: GameSummary) -> str:

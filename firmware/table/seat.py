@@ -27,6 +27,17 @@ class Seat:
         return out
 
 
+def called(seat: Seat, name_of=lambda person: None) -> str | None:
+    """The name a seat goes by now: its person's, by the roster's id (``name_of(id)``: a rename follows the
+    person, whether a person or the box played the seat), else the name it was played under; None: the seat
+    is called by its colour. The box's part is said beside it, as a mark, by whoever shows the name."""
+    if seat.person is not None and seat.name is not None:
+        now = name_of(seat.person)
+        if isinstance(now, str) and now:
+            return now
+    return seat.name
+
+
 def seats_from_meta(meta: dict | None, players) -> tuple[Seat, ...]:
     seats = []
     raw = meta.get("seats") if isinstance(meta, dict) else None

@@ -128,7 +128,11 @@ def roster_changed(app: App, names: tuple[str, ...], ids: tuple[int | None, ...]
     setup = replace(app.setup, seats=tuple(seats))
     rows = len(setup_rows(setup, names))
     setup = replace(setup, cursor=min(setup.cursor, rows - 1))
-    return replace(app, roster=tuple(names), roster_ids=tuple(ids), setup=setup)
+    # The game on the table calls its seats by their people's names now too, a box seat's as anyone's (issue 47,
+    # item 1): a rename follows the person. A person removed since keeps the name they played under there.
+    played = tuple(replace(seat, name=by_id[seat.person]) if seat.name is not None and seat.person in by_id else seat
+                   for seat in app.seats)
+    return replace(app, roster=tuple(names), roster_ids=tuple(ids), setup=setup, seats=played)
 
 
 def _follow(seat: Seat, names, ids, by_id: dict, gone: set, was: dict) -> Seat:

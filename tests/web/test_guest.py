@@ -224,7 +224,9 @@ def test_without_javascript_the_live_page_still_follows():
 # -- 7. a box seat's person ----------------------------------------------------------
 
 
-def test_a_seat_the_box_played_is_the_box_in_the_history_and_the_statistics(tmp_path):
+def test_a_seat_the_box_played_is_its_person_marked_in_the_history_and_the_box_in_the_statistics(tmp_path):
+    """Issue 47, item 1: a seat is its person (named or not) everywhere, the box's part a mark after it ("Bob 🤖");
+    the statistics count what the box played under the box (docs/players.md)."""
     from firmware.store import Store
     from firmware.config import GameConfig
 
@@ -239,8 +241,10 @@ def test_a_seat_the_box_played_is_the_box_in_the_history_and_the_statistics(tmp_
             for lang in ("en", "ja"):
                 box = words.language(lang).BOX_PLAYER
                 history = get(server, f"/games?lang={lang}").text
-                players = re.search(r'<td data-label="[^"]*">([^<]*Ann[^<]*)</td>', history).group(1)
-                assert "Bob" not in players and box in players
+                players = re.search(r'<td data-label="[^"]*">(Ann, Bob <span class="bot"[^>]*>🤖</span>)</td>',
+                                    history)
+                assert players, history
+                assert "CPU" not in history and f"🤖 {box} (" not in history
                 stats = get(server, f"/people?lang={lang}").text
                 assert re.search(rf"<h2>(?:(?!</h2>).)*{box}</h2>", stats) and "Bob" not in stats
                 legend = TEXT[lang]["bot_legend"]
