@@ -8,7 +8,7 @@ the store.
 from __future__ import annotations
 
 from firmware.table import person_stats
-from firmware.table.seat import seats_from_meta
+from firmware.table.seat import called, seats_from_meta
 from firmware.ui.messages import PersonStats, StatsLoaded, Unfinished, UnfinishedLoaded
 
 
@@ -58,7 +58,9 @@ def unfinished(store, roster=None) -> UnfinishedLoaded:
         if g.status != "abandoned" or g.problem or not g.turns:
             continue
         seats = seats_from_meta(g.meta, g.players)
-        games.append(Unfinished(g.id, tuple(s.name or "" for s in seats), g.turns, tuple(s.colour for s in seats)))
+        name_of = roster.name_of if roster is not None else None  # a person renamed since: by the name now
+        games.append(Unfinished(g.id, tuple(called(s, name_of) or "" for s in seats), g.turns,
+                                tuple(s.colour for s in seats)))
         if len(games) == UNFINISHED_SHOWN:
             break
     return UnfinishedLoaded(tuple(games))

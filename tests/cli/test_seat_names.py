@@ -82,3 +82,18 @@ def test_a_box_running_a_game_calls_a_renamed_person_by_the_new_name_at_once():
     app = roster_changed(app, ("Ann", "Dee"), (1, 2), removed=(3,))
     assert app.name(1) == "Dee" and app.seats[1].bot == "strong"
     assert app.name(2) == "Bob"  # removed since: the game keeps the name they played under
+
+
+def test_the_continue_list_names_a_renamed_person_by_the_new_name(tmp_path):
+    from firmware.daemon.loaders import unfinished
+
+    with Store.open(tmp_path) as store:
+        store.put_fact("roster", {"people": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Dee"}], "next": 3})
+        game = store.new_game(["Red", "Green"], __import__("engine").Rules(), meta={"seats": [
+            {"colour": "Red", "bot": None, "name": "Ann", "person": 1},
+            {"colour": "Green", "bot": "strong", "name": "Cat", "person": 2}]})
+        store.append(game.id, __import__("engine").Roll((1, 2, 3, 4)))
+        store.abandon(game.id)
+        people = roster.load(store, ())
+        listed = unfinished(store, people).games
+    assert listed and listed[0].names == ("Ann", "Dee")
