@@ -29,6 +29,8 @@
 #     it has one (Raspberry Pi OS has all), else a binary wheel from PyPI
 #     (lgpio for Python 3.13 on 64-bit: Adafruit's build, adafruit-lgpio);
 #     never a compiler
+#   - openssh-client when ssh-keygen is missing: the updater checks a bundle's signature with it;
+#     --trust KEY.pub makes the box take bundles signed by that release key only (docs/update.md)
 #   - remembers what it added in /opt/cantstop-box/install.record, for uninstall.sh
 #   - turns the display's bus on in the Pi's boot config (/boot/firmware/config.txt
 #     or /boot/config.txt): I2C at 400 kHz, or SPI, as the settings say; it keeps
@@ -207,6 +209,8 @@ if [ "$REAL" -eq 1 ]; then
 fi
 apt_wanted=()
 if [ "$REAL" -eq 0 ] || ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; then apt_wanted+=(python3-venv); fi
+# The updater checks each bundle's signature with OpenSSH's ssh-keygen (deploy/signing.py).
+if [ "$REAL" -eq 1 ] && ! command -v ssh-keygen >/dev/null 2>&1; then apt_wanted+=(openssh-client); fi
 have_apt=0
 if [ "$REAL" -eq 0 ] || command -v apt-get >/dev/null 2>&1; then have_apt=1; fi
 if [ "$have_apt" -eq 1 ] && apt_lists_missing; then
