@@ -94,7 +94,7 @@ def test_language_a_whole_game_plays_by_the_buttons_and_every_frame_fits(tmp_pat
     rig.tap = tap
     rig.tap("ROLL")  # start
     win = rig.play_on()
-    assert win.lang == lang and win.keys in ("B:記録 C:再戦 ROLL:新規", "B:기록 C:재대결 ROLL:새게임")
+    assert win.lang == lang and win.keys in ("B:記録 C:再戦 ROLL:新規", "B:기록 C:재대결 ROLL:새 게임")
     assert {"TurnView", "DiceView", "MoveView", "InstructionsView"} <= seen
     rig.close()
 
