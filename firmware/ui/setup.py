@@ -24,7 +24,12 @@ def setup_rows(setup: Setup, roster: tuple[str, ...] = (), language: str = i18n.
     "first" (who starts) is there for two or more seats. The language row shows
     ``language`` (the app's): it changes the app, not the game's setup.
     """
+    r = setup.rules
     rows: list[tuple[str, object]] = [("players", len(setup.seats))]
+    # A variant that is on comes first, under the players: it carries over to the next game, and down among the
+    # last rows nobody noticed it was still on (issue 47, item 8).
+    on = [(key, True) for key, value in (("speedy", r.speedy), ("risky", r.risky)) if value]
+    rows += on
     # the rows a table changes most come first: how many, who, who starts; then colours and box seats
     rows += [(f"name{i}", seat.name) for i, seat in enumerate(setup.seats) if roster or seat.name]
     if len(setup.seats) > 1:
@@ -32,8 +37,9 @@ def setup_rows(setup: Setup, roster: tuple[str, ...] = (), language: str = i18n.
         rows.append(("first", seat_name(first, words.language(language))))
     for i, seat in enumerate(setup.seats):
         rows += [(f"colour{i}", seat.colour), (f"plays{i}", seat.bot)]
-    r = setup.rules
-    rows += [("win", r.columns_to_win), ("speedy", r.speedy), ("risky", r.risky), ("language", language), ("start", None)]
+    rows.append(("win", r.columns_to_win))
+    rows += [(key, False) for key, value in (("speedy", r.speedy), ("risky", r.risky)) if not value]
+    rows += [("language", language), ("start", None)]
     return rows
 
 
@@ -52,8 +58,12 @@ def setup_press(app: App, p: Press) -> Result:
     if p.button == Button.C:
         # A tap steps the value forward; holding C steps it back (4 -> 3 columns to win in one press).
         direction = -1 if p.long else 1
-        return replace(app, setup=change(app.settings, setup, rows[setup.cursor][0], direction, app.roster,
-                                         app.roster_ids)), ()
+        key = rows[setup.cursor][0]
+        changed = change(app.settings, setup, key, direction, app.roster, app.roster_ids)
+        if key in ("speedy", "risky"):  # the row moves (up when on, back when off): the cursor goes with it
+            keys = [k for k, _ in setup_rows(changed, app.roster, app.language)]
+            changed = replace(changed, cursor=keys.index(key))
+        return replace(app, setup=changed), ()
     return app, ()
 
 

@@ -103,7 +103,18 @@ def test_ui_setup_changes_players_colours_bots_and_rules():
     app, _ = run(app, *["A"] * ui.view(app).cursor, "C")  # back to players: 4 -> 1
     assert ("Players", "1") in ui.view(app).rows
     rows = [label for label, _ in ui.view(app).rows]
-    app, _ = run(app, *["B"] * (rows.index("To win") - ui.view(app).cursor), "C", "B", "C", "B", "C")
+    app, _ = run(app, *["B"] * (rows.index("To win") - ui.view(app).cursor), "C", "B", "C")
+    # speedy on: its row goes up under the players (a variant on is seen first), the cursor with it
+    v = ui.view(app)
+    labels = [label for label, _ in v.rows]
+    assert labels.index("Speedy") == 1 and v.cursor == 1
+    app, _ = run(app, *["B"] * (labels.index("Risky") - v.cursor), "C")
+    labels = [label for label, _ in ui.view(app).rows]
+    assert labels[1:3] == ["Speedy", "Risky"] and ui.view(app).cursor == 2
+    app, _ = run(app, "C")  # risky off again: back among the last rows, the cursor with it
+    labels = [label for label, _ in ui.view(app).rows]
+    assert labels.index("Risky") > labels.index("To win") and ui.view(app).cursor == labels.index("Risky")
+    app, _ = run(app, "C")  # and on
     app, eff = press(app, "ROLL")
     assert eff[0].rules == Rules(columns_to_win=4, speedy=True, risky=True)
     assert eff[0].players == ("Red",)
