@@ -107,8 +107,8 @@ def samples(lang: str = "en", layout: Layout = STANDARD) -> dict:
     setup_rows = (("players", 4), ("colour0", "Red"), ("plays0", None), ("colour1", "Burgundy"),
                   ("plays1", "strong"), ("win", 3), ("speedy", False), ("risky", False), ("start", None))
     setup = tuple(w.setup_row(k, value) for k, value in setup_rows)
-    two = (("players", 2), ("colour0", "Red"), ("plays0", None), ("colour1", "Blue"), ("plays1", "strong"),
-           ("win", 3), ("speedy", False), ("risky", True))
+    two = (("players", 2), ("risky", True), ("colour0", "Red"), ("plays0", None), ("colour1", "Blue"),
+           ("plays1", "strong"), ("win", 3), ("speedy", False))  # a variant on: first under the players
     setup_two = tuple(w.setup_row(k, value) for k, value in two + (("start", None),))
     setup_lang = tuple(w.setup_row(k, value) for k, value in two + (("language", lang), ("start", None)))
     names = (("players", 2), ("name0", "Ann"), ("name1", "Maximiliane-Louise"), ("first", "Maximiliane-Louise"),

@@ -37,7 +37,9 @@ def _message(app: App, alert) -> v.View:
 
 
 def _setup(app: App, alert) -> v.View:
-    rows = tuple(app.words.setup_row(key, value) for key, value in setup_rows(app.setup, app.roster, app.language))
+    seats = app.setup.seats
+    rows = tuple(app.words.setup_row(key, value, seats[int(key[4:])].colour if key.startswith("name") else None)
+                 for key, value in setup_rows(app.setup, app.roster, app.language))
     return v.SetupView(app.words.NEW_GAME, rows, app.setup.cursor, app.words.KEYS["setup"], alert, lang=app.language)
 
 

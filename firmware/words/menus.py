@@ -173,8 +173,10 @@ def colour(name: str) -> str:
     return COLOURS.get(name, name)
 
 
-def setup_row(key: str, value) -> tuple[str, str]:
-    """(label, value) of a new-game row; ``value`` is the row's raw value."""
+def setup_row(key: str, value, colour_of: str | None = None) -> tuple[str, str]:
+    """(label, value) of a new-game row; ``value`` is the row's raw value; ``colour_of``, for a name row, the
+    seat's colour: a seat with no name is called by it, and says so ("(Red)", not "-", which read as a
+    name gone missing once a name was removed from the list)."""
     if key == "players":
         # TRANSLATORS: new-game row: how many players.
         return _("Players"), str(value)
@@ -182,8 +184,9 @@ def setup_row(key: str, value) -> tuple[str, str]:
         # TRANSLATORS: new-game row: player n's colour.
         return _("P{n} colour").format(n=int(key[6:]) + 1), colour(value)
     if key.startswith("name"):
-        # TRANSLATORS: new-game row: player n's name from the roster ("-" for none).
-        return _("P{n} name").format(n=int(key[4:]) + 1), value or "-"
+        # TRANSLATORS: new-game row: player n's name from the roster ("-" for none, or the seat's colour as
+        # "(Red)").
+        return _("P{n} name").format(n=int(key[4:]) + 1), value or (f"({colour(colour_of)})" if colour_of else "-")
     if key.startswith("plays"):
         # TRANSLATORS: new-game row: a person or the box plays seat n; the box itself is "box".
         label = _("P{n} plays").format(n=int(key[5:]) + 1)

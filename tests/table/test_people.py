@@ -41,7 +41,7 @@ def test_people_setup_has_name_rows_only_with_a_roster():
     assert not any(k.startswith("name") for k in keys)
     app = booted()
     rows = ui.view(app).rows
-    assert ("P1 name", "-") in rows and ("P2 name", "-") in rows and ("Starts", "Red") in rows
+    assert ("P1 name", "(Red)") in rows and ("P2 name", "(Blue)") in rows and ("Starts", "Red") in rows
 
 
 def test_people_c_steps_through_the_roster_skipping_names_taken():
@@ -332,3 +332,16 @@ def test_people_property_roster_changes_keep_ids_unique_and_names_distinct(ops):
         listed = [names.fold(n) for n in r.names]
         assert len(listed) == len(set(listed))
         assert roster.from_fact(r.to_json(), ()) == r  # kept and read back, the same roster
+
+
+def test_people_a_seat_whose_name_was_removed_shows_its_colour_not_a_dash():
+    """Issue 47, item 8: after `players remove Ann` her seat's name row said "-", as if something were lost; a
+    seat with no name is called by its colour, and its row says so."""
+    from firmware.ui.setup import roster_changed
+
+    app = ui.boot(GameConfig(), ("Ann", "Bob"), "en", (1, 2))
+    seats = app.setup.seats
+    app = replace(app, setup=replace(app.setup, seats=(replace(seats[0], name="Ann", person=1),) + seats[1:]))
+    assert ("P1 name", "Ann") in ui.view(app).rows
+    app = roster_changed(app, ("Bob",), (2,), removed=(1,))
+    assert ("P1 name", "(Red)") in ui.view(app).rows
