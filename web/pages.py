@@ -28,7 +28,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 
 
 def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | None = None,
-           path: str = "/", head: str = "") -> str:
+           path: str = "/", head: str = "", page: str = "") -> str:
+    """A whole page; ``page`` is the body's class (``live``: the page a landscape screen fits to its height)."""
     t = TEXT[lang]
     links = [("live", "/", t["live"]), ("history", "/games", t["history"]), ("people", "/people", t["people"])]
     menu = "".join(f'<a href="{href}"' + (' aria-current="page"' if key == nav else "") + f'>{e(label)}</a>'
@@ -36,11 +37,12 @@ def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | Non
     langs = "".join(f'<a href="{e(path)}?lang={code}" lang="{code}"' + (' aria-current="true"' if code == lang else "")
                     + f">{e(i18n.NAMES[code])}</a>" for code in i18n.LANGUAGES)
     js = f'<script src="/static/{script}" defer></script>' if script else ""
+    classes = f' class="{page}"' if page else ""
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{e(title)} · {e(t["title"])}</title><link rel="stylesheet" href="/static/style.css">'
             f'<link rel="stylesheet" href="/static/seats.css"><link rel="icon" href="/static/icon.svg">{js}{head}</head>'
-            f'<body><header><span class="brand">{e(t["title"])}</span><nav>{menu}</nav>'
+            f'<body{classes}><header><span class="brand">{e(t["title"])}</span><nav>{menu}</nav>'
             f'<nav class="langs" aria-label="{e(t["language"])}">{langs}</nav></header>'
             f'<main>{body}</main></body></html>')
 
@@ -56,7 +58,8 @@ def live_page(lang: str, fragment: str, version: int) -> str:
            f'<p class="sr" id="say" aria-live="polite" role="status"></p>' \
            f'<p class="conn" id="conn" hidden>{e(TEXT[lang]["reconnecting"])}</p>'
     refresh = f'<noscript><meta http-equiv="refresh" content="{NOSCRIPT_REFRESH}"></noscript>'
-    return layout(lang, TEXT[lang]["live"], body, nav="live", script="live.js", path="/", head=refresh)
+    return layout(lang, TEXT[lang]["live"], body, nav="live", script="live.js", path="/", head=refresh,
+                  page="live")
 
 
 def not_found(lang: str) -> str:

@@ -126,7 +126,9 @@ def test_chromium_pairs_adds_names_and_sets_up_three_seats_the_emulator_shows_an
             Select(driver.find_element(By.ID, "first")).select_by_value("1")  # Bob starts
             seen = len(box.shown)
             driver.find_element(By.ID, "send").click()
-            assert _says(driver, "Next game from a phone"), driver.page_source[-600:]
+            # the answer says how the game starts (issue 46, item 3)
+            assert _says(driver, "Next game from a phone. The game starts when someone presses ROLL on the box."), \
+                driver.page_source[-600:]
         # the emulator's new-game screen showed it at once, and nothing started
         assert box.wait(lambda: len(box.shown) > seen), box.other
         assert box.shown[-1].endswith("view=SetupView"), box.shown[-3:]

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import shutil
 
-SIZES = {"phone": (390, 844), "tv": (1920, 1080)}
+SIZES = {"phone": (390, 844), "tv": (1920, 1080), "720p": (1280, 720), "1080p": (1920, 1080),
+         "phone 200%": (195, 422)}
+#: The sizes whose viewport is set exactly (device scale factor, mobile): a phone's, a TV browser in full screen
+#: (the page has the whole 1280x720 or 1920x1080, no window frame), and a phone at 200 % zoom: the browser's zoom
+#: doubles the CSS pixel, so a 390x844 phone lays the page out in 195x422 CSS px, each 4 device pixels.
+VIEWPORTS = {"phone": (2, True), "720p": (1, False), "1080p": (1, False), "phone 200%": (4, True)}
 #: Reads the board drawn in the page back as the state view holds it.
 READ_BOARD = """
 const markers = {}, runners = {}, claimed = {};
@@ -51,10 +56,16 @@ def chrome(size: str = "phone", lang: str = "en"):
     options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
     driver.set_page_load_timeout(20)
-    if size == "phone":  # the page as a phone lays it out (its viewport, its touch)
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    if size in VIEWPORTS:  # the page as a phone lays it out (its viewport, its touch), or a full screen
+        viewport(driver, size)
     return driver
+
+
+def viewport(driver, size: str) -> None:
+    """The viewport exactly ``size`` (one of :data:`VIEWPORTS`)."""
+    (width, height), (scale, mobile) = SIZES[size], VIEWPORTS[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
 
 
 def full_screenshot(driver, path) -> None:
@@ -97,9 +108,8 @@ class Shared:
         width, height = SIZES[size]
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(width, height)
-        if size == "phone":
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+        if size in VIEWPORTS:
+            viewport(driver, size)
         driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": self.agent, "acceptLanguage": lang})
         return driver
 
