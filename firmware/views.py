@@ -34,6 +34,7 @@ Conventions every view follows:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class TurnView:
     or ``("Red busts: 1 1 2 2", "Take runners off")``.
     """
 
+    #: MENU opens the menu (held: undo) from every game screen: its lamp is lit there, legend or not.
+    menu_works: ClassVar[bool] = True
     player: str
     seat: int
     turn: int
@@ -89,6 +92,8 @@ class Option:
 class DiceView:
     """Dice are out: the three pairings, which are legal, and (for a bot) its choice."""
 
+    #: MENU opens the menu (held: undo) from every game screen: its lamp is lit there, legend or not.
+    menu_works: ClassVar[bool] = True
     player: str
     seat: int
     dice: tuple[int, int, int, int]
@@ -115,6 +120,8 @@ class DiceView:
 class PickView:
     """The chosen pairing moves only one of its sums: which one?"""
 
+    #: MENU opens the menu (held: undo) from every game screen: its lamp is lit there, legend or not.
+    menu_works: ClassVar[bool] = True
     player: str
     seat: int
     dice: tuple[int, int, int, int]
@@ -142,6 +149,8 @@ class RunnerMove:
 class MoveView:
     """After a move: what to move on the board, the bust chance of rolling again, and the choice."""
 
+    #: MENU opens the menu (held: undo) from every game screen: its lamp is lit there, legend or not.
+    menu_works: ClassVar[bool] = True
     player: str
     seat: int
     steps: tuple[RunnerMove, ...]
@@ -167,6 +176,8 @@ class InstructionsView:
     (e.g. ``"BUST! 5 6 6 2"``).
     """
 
+    #: MENU opens the menu (held: undo) from every game screen: its lamp is lit there, legend or not.
+    menu_works: ClassVar[bool] = True
     player: str | None
     seat: int | None
     title: str  # the top bar: "Red stops", "Red busts", "Undone"

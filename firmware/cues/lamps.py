@@ -10,7 +10,9 @@ refine that:
   a player's turn, the legal pairings on the dice, the two columns of a
   pick) pulse instead of glowing;
 - ``view.refused``: a legend button that does nothing now (a pairing that
-  cannot move) is off.
+  cannot move) is off;
+- ``view.menu_works``: the game's screens, whose legends have no room for
+  MENU though it opens the menu there (held: undo), light its lamp.
 
 A view without a legend (the box is off) puts every lamp out.
 """
@@ -37,7 +39,9 @@ def legend_buttons(keys: str) -> frozenset[str]:
 
 def lamp_states(view) -> dict[str, str]:
     """Button name -> OFF, LIT or PULSE, for every one of the six buttons."""
-    named = legend_buttons(getattr(view, "keys", "") or "")
+    named = set(legend_buttons(getattr(view, "keys", "") or ""))
+    if getattr(view, "menu_works", False) and named:
+        named.add("MENU")
     named -= set(getattr(view, "refused", ()))
     expect = set(getattr(view, "expect", ()))
     return {b: (PULSE if b in expect else LIT) if b in named else OFF for b in ORDER}

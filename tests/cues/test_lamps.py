@@ -54,14 +54,14 @@ def expected(view) -> dict[str, str]:
     on: dict[str, str] = {}
     if isinstance(view, views.TurnView):
         on = {"MENU": "lit"} | ({"ROLL": "lit"} if view.bot else {"ROLL": "pulse"})
-    elif isinstance(view, views.DiceView):
-        on = {o.label: "pulse" for o in view.options if o.effect != "none"}
+    elif isinstance(view, views.DiceView):  # MENU lit on every game screen: it opens the menu there (issue 47, 8)
+        on = {o.label: "pulse" for o in view.options if o.effect != "none"} | {"MENU": "lit"}
     elif isinstance(view, views.PickView):
-        on = {"A": "pulse", "B": "pulse", "STOP": "lit"}
+        on = {"A": "pulse", "B": "pulse", "STOP": "lit", "MENU": "lit"}
     elif isinstance(view, views.MoveView):
-        on = {"ROLL": "lit"} | ({"STOP": "lit"} if view.can_stop else {})
+        on = {"ROLL": "lit", "MENU": "lit"} | ({"STOP": "lit"} if view.can_stop else {})
     elif isinstance(view, views.InstructionsView):  # only handovers in these games
-        on = {"ROLL": "pulse"} | ({"A": "lit", "B": "lit"} if view.page < view.pages else {})
+        on = {"ROLL": "pulse", "MENU": "lit"} | ({"A": "lit", "B": "lit"} if view.page < view.pages else {})
     elif isinstance(view, views.WinView):
         on = {"ROLL": "lit", "C": "lit"} | ({"B": "lit"} if "B:" in view.keys else {})  # C: a rematch
     elif isinstance(view, views.SetupView):
@@ -191,7 +191,7 @@ def test_muted_box_plays_no_tone(tmp_path):
 def test_an_illegal_pairing_is_off_and_the_legal_ones_pulse():
     opt = lambda label, effect: views.Option(label, ((1, 1), (1, 1)), (2, 2), effect, "--")
     v = views.DiceView("Red", 0, (1, 1, 1, 1), (opt("A", "both"), opt("B", "none"), opt("C", "first")))
-    assert lamp_states(v) == {"ROLL": "off", "STOP": "off", "A": "pulse", "B": "off", "C": "pulse", "MENU": "off"}
+    assert lamp_states(v) == {"ROLL": "off", "STOP": "off", "A": "pulse", "B": "off", "C": "pulse", "MENU": "lit"}
     bot = views.DiceView("Red", 0, (1, 1, 1, 1), v.options, bot=True, keys="ROLL:faster MENU:menu")
     assert lamp_states(bot) == {"ROLL": "lit", "STOP": "off", "A": "off", "B": "off", "C": "off", "MENU": "lit"}
 

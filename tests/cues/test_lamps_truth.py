@@ -34,8 +34,8 @@ BUTTONS = ("ROLL", "STOP", "A", "B", "C", "MENU")
 
 def unlit_but_working(view, screen: Screen, button: str) -> bool:
     """The buttons that work without a lamp, each a second way to something the legend names."""
-    if button == "MENU":
-        return True  # opens the menu from any game screen (long: undo); the game screens' legends leave it out
+    if button == "MENU":  # the game screens light it though their legends leave it out (issue 47, item 8)
+        return not getattr(view, "menu_works", False)
     if isinstance(view, views.InstructionsView):
         # STOP turns the page as ROLL does (never the handover's roll); A goes back from the last page
         return button == "STOP" or (button == "A" and view.page == view.pages > 1)
