@@ -170,8 +170,8 @@ def wrap(text: str, width: int, size: str) -> list[str]:
                 lines.append(line)
             while len(piece) > 1 and text_width(piece, size) > width:
                 k = _longest_prefix(piece, width, size)
-                if len(piece) - k == 1 and k > 1:
-                    k -= 1  # never one letter alone on the split word's last line: two there
+                while k > 1 and _lone(piece[k:]) and not _lone(piece[:k - 1]):
+                    k -= 1  # never one letter alone on the split word's last line ("A-" too): two there
                 lines.append([(sep, piece[:k])])
                 piece, sep = piece[k:], ""
             line = [(sep, piece)]

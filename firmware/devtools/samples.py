@@ -14,7 +14,7 @@ from engine import Decision, Move, Roll, Rules, Stop
 
 from firmware import i18n, words
 from firmware.table.bot import HintFacts
-from firmware.ui.menus import MENU_ITEMS
+from firmware.ui.menus import LAST_ITEM, MENU_ITEMS
 from firmware.screens import LAYOUTS, STANDARD, Layout
 from firmware.views import (
     BoardView,
@@ -296,9 +296,9 @@ def _lists(w, K, red, blue, yellow, menu_items, setup, setup_two, setup_lang, ti
                                                                          "stats", "continue")),
                                    3, keys=K["menu"], off=(0, 1, 2)),
         "menu_short": MenuView(w.MENU, (w.MENU_ITEMS["new"], w.MENU_ITEMS["stats"]), 0, keys=K["menu"]),
-        # the box's address on the home network, the menu's last row (the network status known)
+        # the box's address on the home network, the row above the Phone screen's (the network status known)
         "menu_network": MenuView(w.MENU, tuple(w.MENU_ITEMS[k] for k in MENU_ITEMS + ("mute",))
-                                 + (w.network_row(("192.168.1.23",)),), 9, keys=K["menu"]),
+                                 + (w.network_row(("192.168.1.23",)), w.MENU_ITEMS[LAST_ITEM]), 8, keys=K["menu"]),
         "network": MessageView(w.NETWORK, ("cantstop.local", "192.168.1.23") + w.wifi_state_lines("joined", "Home"),
                                K["message"]),
         # the Wi-Fi did not work: said once, in one line, and the box plays offline

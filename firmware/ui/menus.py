@@ -20,18 +20,21 @@ from .turns import undo
 
 #: The menu's entries, as keys of :data:`words.MENU_ITEMS`, always in these places: fingers learn them
 #: (``m b r`` is Statistics whatever the game is doing); one that cannot be used now is shown as such.
-MENU_ITEMS = ("back", "stats", "undo", "hint", "board", "new", "continue", "phone")
+MENU_ITEMS = ("back", "stats", "undo", "hint", "board", "new", "continue")
+#: The last entry, whatever comes before it: A from the top wraps to it, so a guest's phone is paired with
+#: MENU, A, ROLL (three presses; it was nine, MENU, B seven times, ROLL: issue 47, item 8).
+LAST_ITEM = "phone"
 
 
 def menu_items(app: App) -> tuple[str, ...]:
     """The menu's entries (every one, always in the same places; the sound's next, where a buzzer is wired,
-    and the box's address last, once the network status is known: :mod:`.network`)."""
+    the box's address once the network status is known: :mod:`.network`; the Phone screen last)."""
     items = MENU_ITEMS
     if app.settings.sound is not None:  # one press mutes it (or turns it on again)
         items += ("sound_on" if app.muted else "mute",)
     if app.network is not None:
         items += ("network",)
-    return items
+    return items + (LAST_ITEM,)
 
 
 def menu_unusable(app: App) -> dict[str, str]:

@@ -59,8 +59,9 @@ def test_network_the_menu_shows_the_address_and_choosing_it_the_name_and_follows
     later(rig, 0)
     rig.tap("MENU")
     menu = rig.box.last_view
-    assert menu.items[-1] == "192.168.1.23" and len(menu.items) == 9
-    rig.tap("A")  # A from the top goes round to the last row
+    assert menu.items[-2:] == ("192.168.1.23", "Phone") and len(menu.items) == 9
+    rig.tap("A")  # A from the top goes round to the last rows: the Phone screen, then the address
+    rig.tap("A")
     rig.tap("ROLL")
     shown = rig.box.last_view
     assert (shown.title, shown.lines) == ("Network", ("cantstop.local", "192.168.1.23", "Wi-Fi: Home"))
@@ -69,9 +70,9 @@ def test_network_the_menu_shows_the_address_and_choosing_it_the_name_and_follows
     # the file is read on a cadence, not at every wake-up, and the loop wakes for it by itself
     write(status, {**JOINED, "addresses": ["10.0.0.9"]})
     rig.box.pump()
-    assert rig.box.last_view.items[-1] == "192.168.1.23"
+    assert rig.box.last_view.items[-2] == "192.168.1.23"
     assert rig.box._next_deadline() <= rig.clock() + network.CHECK
-    assert later(rig).items[-1] == "10.0.0.9"
+    assert later(rig).items[-2] == "10.0.0.9"
 
 
 def test_network_first_boot_without_wifi_txt_says_so_in_japanese_and_korean(tmp_path, status):
@@ -86,7 +87,7 @@ def test_network_first_boot_without_wifi_txt_says_so_in_japanese_and_korean(tmp_
             said[lang] = (v.title, v.lines)
             r.tap("ROLL")
             r.tap("MENU")
-            said[lang + " row"] = r.box.last_view.items[-1]
+            said[lang + " row"] = r.box.last_view.items[-2]  # the Phone screen's is last
         finally:
             r.close()
     assert said == {"ja": ("Wi-Fi", ("未設定: カードにwifi.txtを入れてください",)), "ja row": "ネットワークなし",

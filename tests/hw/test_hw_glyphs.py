@@ -219,6 +219,12 @@ def test_glyphs_wrap_leaves_no_character_alone_on_the_last_line():
     assert glyphs.wrap("abcdefgh i", 40, "small") == ["abcdefgh", "i"]
 
 
+def test_glyphs_wrap_splits_a_word_leaving_no_letter_alone_with_a_mark_either():
+    """The fit test's find: "Red→AAAAAAAA-" split as "Red→AAAAAAA" / "A-": one letter and a hyphen."""
+    lines = glyphs.wrap("スマホでRed→AAAAAAAA-", 128, "medium")
+    assert "".join(lines) == "スマホでRed→AAAAAAAA-" and all(sum(c.isalnum() for c in line) > 1 for line in lines), lines
+
+
 def test_glyphs_wrap_leaves_no_character_alone_on_a_line_between_either():
     """The phone's notice "スマホでくくくく→AAAAAAAAAA" (the fit test's find): "…くくく" / "く" / "→AAAA…"."""
     assert glyphs.wrap("スマホでくくくく→AAAAAAAAAA", 70, "medium") == ["スマホでくく", "くく", "→AAAAAAAAAA"]
