@@ -169,8 +169,8 @@ def test_ui_box_seat_plays_its_turn_by_itself():
     assert set(eff[0].event.sums) <= set(chosen.sums)
     v = ui.view(app)
     assert isinstance(v, views.MoveView) and v.bot and v.bot_next in ("roll", "stop")
-    app2, _ = press(app, "MENU", long=True)  # a box move cannot be undone
-    assert app2.events == app.events
+    app2, eff = press(app, "MENU", long=True)  # a box move cannot be undone (issue 47, item 10: decided, players.md)
+    assert app2.events == app.events and eff == () and ui.view(app2).alert == "Box moves stay"
 
 
 def test_ui_box_bust_is_said_then_the_game_moves_on():
