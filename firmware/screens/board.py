@@ -39,8 +39,9 @@ def row_span(seat: int, players: int) -> tuple[int, int]:
 
 
 def bar_height(step: int, column_height: int, room: int) -> int:
-    """Pixels of a bar for a piece on square ``step``: in proportion to the column, at least one."""
-    return 0 if step <= 0 else max(1, -(-step * room // column_height))
+    """Pixels of a bar for a piece on square ``step``: in proportion to the column, at least two (a one-row
+    sliver on its baseline was not seen at arm's length)."""
+    return 0 if step <= 0 else min(room, max(2, -(-step * room // column_height)))
 
 
 def board(c: Canvas, v: BoardView) -> None:
@@ -148,8 +149,8 @@ def _cell(c: Canvas, left: int, cell: int, col: Column, seat: int, span: tuple[i
     draw.line((x0, base, x1, base), fill=fill)
     step = col.markers[seat] if seat < len(col.markers) else 0
     filled = bar_height(step, col.height, room)
-    if filled:
-        draw.rectangle((x0 + 1, base - filled, x1 - 1, base), fill=fill)
+    if filled:  # as wide as the cell's baseline: the bars are read at arm's length (issue 47, item 8)
+        draw.rectangle((x0, base - filled, x1, base), fill=fill)
     if seat == current and col.runner:
         high = bar_height(col.runner, col.height, room)
         draw.rectangle((x0 - 1, base - high, x1 + 1, base), outline=c.lit)
