@@ -4,7 +4,8 @@ A box (firmware's Box on mock pins, a real store in a temporary folder)
 plays a seeded game, the web view serves it on 127.0.0.1, and Chromium
 takes the live page mid-game and after the win, the history, one game
 stepped part way, and the statistics, at a phone's size (390x844, drawn at
-2x) and a TV's (1920x1080), in English, Japanese and Korean; and the phone's
+2x), a TV's (1920x1080) and a 720p screen's (1280x720, the page in full
+screen), in English, Japanese and Korean; and the phone's
 own pages (docs/phone.md): pairing, the names, the next game and the settings, at a phone's
 size, paired with a code as the box's Phone screen gives one.
 
@@ -20,10 +21,11 @@ import tempfile
 from pathlib import Path
 
 from tests.kit.rig import Rig  # the tests' box on mock pins
-from tests.web.browser import chrome, full_screenshot, missing
+from tests.web.browser import chrome, full_screenshot, missing, viewport
 from tests.web.server import Server
 
 LANGS = ("en", "ja", "ko")
+SIZES = ("phone", "tv", "720p")
 NAMES = {"en": ("Ann", "Bob", "Cy"), "ja": ("さくら", "はると", "ゆい"), "ko": ("민준", "서연", "지우")}
 
 
@@ -37,8 +39,10 @@ def shots(out: Path) -> list[tuple[str, str]]:
             rig.tap("ROLL")
             rig.play_on(presses=57)
             with Server(Path(state), lang=lang) as server:
-                for size in ("phone", "tv"):
+                for size in SIZES:
                     driver = chrome(size, lang)
+                    if size == "720p":
+                        viewport(driver, size)  # the page has the whole screen, as a TV's browser in full screen
                     try:
                         pages = [("live", "/"), ("history", "/games"), ("game", "/games/1?step=40"),
                                  ("stats", "/people")]
@@ -56,8 +60,10 @@ def shots(out: Path) -> list[tuple[str, str]]:
                         driver.quit()
             rig.play_on()
             with Server(Path(state), lang=lang) as server:
-                for size in ("phone", "tv"):
+                for size in SIZES:
                     driver = chrome(size, lang)
+                    if size == "720p":
+                        viewport(driver, size)
                     try:
                         driver.get(server.url + f"/?lang={lang}")
                         file = out / f"won-{size}-{lang}.png"
@@ -118,12 +124,13 @@ def main(argv: list[str]) -> int:
     made = shots(out) + phone_shots(out)
     lines = ["# Web view gallery", "",
              "The live web view (`cantstop-box web`, [docs/web.md](../../web.md)) in headless Chromium beside a",
-             "box being played: a phone held upright (390x844, drawn at 2x) and a TV (1920x1080), in every",
+             "box being played: a phone held upright (390x844, drawn at 2x), a TV (1920x1080) and a 720p screen",
+             "(1280x720, in full screen), in every",
              "language the box speaks. Regenerate with `make web-gallery`.", ""]
     for kind, title in (("live", "The live game"), ("won", "After the win: the recap"), ("history", "History"),
                         ("game", "One game, step by step"), ("stats", "Statistics per person")):
         lines += [f"## {title}", "", "| | English | 日本語 | 한국어 |", "|---|---|---|---|"]
-        for size in ("tv", "phone"):
+        for size in ("tv", "720p", "phone"):
             cells = " | ".join(f"![{kind} {size} {lang}]({kind}-{size}-{lang}.png)" for lang in LANGS)
             lines.append(f"| {size} | {cells} |")
         lines.append("")
