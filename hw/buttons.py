@@ -24,7 +24,7 @@ from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
 from hw.boardrev import read_revision, read_small
 from hw.devices import GPIO_GROUP, access_problem, describe
-from hw.errors import ButtonError
+from hw.errors import ButtonError, one_line
 
 Sink = Callable[[str, bool], None]
 log = logging.getLogger(__name__)
@@ -236,7 +236,7 @@ def _chip_open_message(chip: int | None, exc: BaseException) -> str:
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    return one_line(exc)
 
 
 def mock_pin_factory():

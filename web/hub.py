@@ -16,6 +16,8 @@ reconnects by itself once the service is back.
 
 from __future__ import annotations
 
+from hw.errors import one_line as _one_line
+
 import asyncio
 import json
 import logging
@@ -273,4 +275,5 @@ def first_version(clock=time.time) -> int:
 
 
 def one_line(err: BaseException) -> str:
-    return (" ".join(str(err).split()) or type(err).__name__)[:200]
+    """An error as the web view logs and shows it: one line of at most 200 characters."""
+    return _one_line(err, 200)

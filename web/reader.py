@@ -42,6 +42,7 @@ import weakref
 
 from firmware.store import Store, StoreError
 from firmware.store import schema
+from hw.errors import one_line
 from firmware.store.file import DB_NAME, LOCK_NAME
 
 log = logging.getLogger("cantstop.web")
@@ -353,5 +354,4 @@ def _busy(err: sqlite3.Error) -> bool:
 
 
 def _one_line(err: BaseException) -> str:
-    text = " ".join(str(err).split()) or type(err).__name__
-    return text[:200]
+    return one_line(err, 200)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hw.errors import one_line as _one_line
+
 import dataclasses
 import os
 from typing import Any
@@ -41,7 +43,8 @@ def name_problem(name: Any, taken: set[str] = frozenset()) -> str | None:
 
 
 def one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
+    """The config's errors as one line (hw.errors.one_line, the one owner), never a type's name alone."""
+    return _one_line(str(exc))
 
 
 class Checker:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hw.errors import one_line as _one_line
+
 import errno
 import sqlite3
 
@@ -101,5 +103,5 @@ def is_corruption(err: BaseException) -> bool:
 
 
 def one_line(err: BaseException) -> str:
-    text = str(err).strip() or type(err).__name__
-    return text.splitlines()[0]
+    """An error as the store says it: one line (hw.errors.one_line, the one owner)."""
+    return _one_line(err)
