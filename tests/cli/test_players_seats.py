@@ -56,7 +56,7 @@ def test_a_removed_person_leaves_the_seat_at_once_and_the_game_is_not_theirs(tmp
         assert name_rows(rig) == ["Ann", "Bob"]
         assert players(tmp_path, "remove", "Ann") == 0
         later(rig)
-        assert name_rows(rig) == ["-", "Bob"] and rig.box.app.roster == ("Bob",)
+        assert name_rows(rig) == ["(Red)", "Bob"] and rig.box.app.roster == ("Bob",)  # by its colour now
         seats = started_seats(rig)
         assert "name" not in seats[0] and "person" not in seats[0]  # the seat is its colour, nobody's
         assert (seats[1]["name"], seats[1]["person"]) == ("Bob", 2)
@@ -72,7 +72,7 @@ def test_a_removed_person_whose_name_comes_back_is_not_the_seat(tmp_path):
         assert players(tmp_path, "remove", "Ann") == 0
         assert players(tmp_path, "add", "Ann") == 0  # somebody new (id 2), between two looks of the box
         later(rig)
-        assert name_rows(rig)[0] == "-"
+        assert name_rows(rig)[0] == "(Red)"
         assert "person" not in started_seats(rig)[0]
     finally:
         rig.close()
@@ -93,7 +93,7 @@ def test_a_seat_named_before_ids_follows_a_rename_and_a_removal(tmp_path):
         assert [(s.name, s.person) for s in rig.box.app.setup.seats[:2]] == [("Cat", 1), ("Bob", 2)]
         assert players(tmp_path, "remove", "Bob", config=config) == 0
         later(rig)
-        assert name_rows(rig) == ["Cat", "-"]
+        assert name_rows(rig) == ["Cat", "(Blue)"]
         seats = started_seats(rig)
         assert (seats[0]["name"], seats[0]["person"]) == ("Cat", 1) and "name" not in seats[1]
     finally:
@@ -111,7 +111,7 @@ def test_a_seat_kept_over_a_restart_follows_what_players_changed_meanwhile(tmp_p
     assert players(tmp_path, "rename", "Bob", "Rob") == 0
     rig = Rig(tmp_path)
     try:
-        assert name_rows(rig) == ["-", "Rob"]
+        assert name_rows(rig) == ["(Red)", "Rob"]
         assert [(s.name, s.person) for s in rig.box.app.setup.seats[:2]] == [(None, None), ("Rob", 2)]
     finally:
         rig.close()
