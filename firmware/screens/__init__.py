@@ -34,26 +34,9 @@ from typing import NamedTuple
 
 from PIL import Image
 
-from ..views import (
-    BoardView,
-    DiceView,
-    HintView,
-    InstructionsView,
-    MenuView,
-    MessageView,
-    MoveView,
-    OffView,
-    PhoneView,
-    PickView,
-    SetupView,
-    RecapView,
-    StatsView,
-    TableView,
-    TurnView,
-    View,
-    WinView,
-)
+from ..views import View
 from . import board, game, handover, lists, messages, people, phone
+from .families import painters
 from .icons import SEAT_SYMBOLS, draw_seat, seat_symbol
 from .kit import HEIGHT, STANDARD, WIDTH, Canvas, Drawn, Layout, fit, width_of, wrap
 
@@ -64,24 +47,8 @@ __all__ = [
 ]
 
 #: View type -> the function that paints it on a canvas.
-PAINTERS = {
-    TurnView: game.turn,
-    DiceView: game.dice,
-    PickView: game.pick,
-    MoveView: game.move,
-    InstructionsView: handover.instructions,
-    WinView: handover.win,
-    BoardView: board.board,
-    MenuView: lists.menu,
-    SetupView: lists.setup,
-    StatsView: lists.stats,
-    TableView: people.table,
-    RecapView: people.recap,
-    MessageView: messages.message,
-    HintView: messages.hint,
-    PhoneView: phone.phone,
-    OffView: messages.off,
-}
+PAINTERS = painters({"game": game, "handover": handover, "board": board, "lists": lists, "people": people,
+                     "messages": messages, "phone": phone})
 
 
 #: Every size the box has screens for, by (width, height).

@@ -19,45 +19,12 @@ pages, shown in turns by the daemon. See docs/display.md.
 
 from __future__ import annotations
 
-from ...views import (
-    BoardView,
-    DiceView,
-    HintView,
-    InstructionsView,
-    MenuView,
-    MessageView,
-    MoveView,
-    OffView,
-    PhoneView,
-    PickView,
-    RecapView,
-    SetupView,
-    StatsView,
-    TableView,
-    TurnView,
-    WinView,
-)
+from ..families import painters
 from . import board, game, handover, lists, messages, people, phone
 from .frame import LAYOUT
 
 __all__ = ["LAYOUT", "PAINTERS"]
 
 #: View type -> the function that paints it on a 128x32 canvas (the same families as the 128x64 ``PAINTERS``).
-PAINTERS = {
-    TurnView: game.turn,
-    DiceView: game.dice,
-    PickView: game.pick,
-    MoveView: game.move,
-    InstructionsView: handover.instructions,
-    WinView: handover.win,
-    BoardView: board.board,
-    MenuView: lists.menu,
-    SetupView: lists.setup,
-    StatsView: lists.stats,
-    TableView: people.table,
-    RecapView: people.recap,
-    MessageView: messages.message,
-    HintView: messages.hint,
-    PhoneView: phone.phone,
-    OffView: messages.off,
-}
+PAINTERS = painters({"game": game, "handover": handover, "board": board, "lists": lists, "people": people,
+                     "messages": messages, "phone": phone})
