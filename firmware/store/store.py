@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import engine
 from engine import Event, IllegalEventError, Rules
 
-from . import file
+from . import file, jsontext
 from .errors import StoreError, StoreGameError, StoreWriteError
 from .games import Cursor, StoredGame, turns_played
 from .jsontext import CELL_CHARS, dump as _dump
@@ -185,7 +185,7 @@ class Store(Reads):
             ).fetchall()
         writes: list[Write] = []
         for game_id, payload in found:
-            if not (isinstance(payload, str) and '"stop"' in payload):
+            if not _is_stop(payload):
                 continue  # only a stop wins: no replay for the others
             game = self.game(game_id)
             cursor = self._cursors.get(game_id)
@@ -419,3 +419,12 @@ class Store(Reads):
         if game.status != "open":
             raise StoreGameError(f"game {game_id} is {game.status} and takes no more events")
         return self._cursors[game_id]
+
+
+def _is_stop(payload) -> bool:
+    """Whether a stored event's cell reads as a stop (the event itself, not a word found in its text)."""
+    try:
+        return isinstance(engine.event_from_json(jsontext.load(payload)), engine.Stop)
+    except (jsontext.CellError, engine.CantStopError, TypeError, ValueError, KeyError):
+        return False  # a damaged cell: the reads report it
+
