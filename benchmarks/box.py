@@ -134,7 +134,7 @@ def resident_mb(language: str = "en") -> tuple[float, float]:
 
 def _emulator(state_dir: str, language: str = "en") -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "1", "--state-dir", state_dir,
+        [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "1", "--state-dir", state_dir,
          "--language", language],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),

@@ -19,7 +19,7 @@ from engine import STOP, Phase, Roll, apply, can_stop, new_game
 from engine.board import ALL_ROLLS
 from engine.players import make_player, summarize
 from engine.players.strong import _CONTEXTS
-from firmware.commands.simulate import run_series
+from boxcli.simulate import run_series
 
 
 def series(kinds, games, seed, workers, rotate=False):

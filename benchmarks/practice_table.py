@@ -29,7 +29,7 @@ MEAN_TURNS: dict[int, float] = {{
 
 
 def mean_turns(columns: int, games: int) -> float:
-    cmd = [sys.executable, "-m", "firmware.commands.cli", "simulate", "--players", "strong", "--games", str(games),
+    cmd = [sys.executable, "-m", "boxcli.cli", "simulate", "--players", "strong", "--games", str(games),
            "--seed", "2026", "--json", "--columns-to-win", str(columns)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT)
     summary = json.loads(out.stdout)

@@ -158,7 +158,7 @@ def close_open_game(state_dir: Path) -> None:
 def _command(*words, check=False) -> float:
     """Seconds for a whole ``cantstop-box`` command, process start to exit."""
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *words], cwd=ROOT, env=as_installed(),
+    done = subprocess.run([sys.executable, "-m", "boxcli.cli", *words], cwd=ROOT, env=as_installed(),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t
     if done.returncode != 0 and check is not None and (check or "import" not in words):

@@ -57,7 +57,7 @@ def store_part(state_dir: str, runs: int, game: int) -> list[float]:
     import contextlib
     import io
 
-    from firmware.commands import cli, export, history  # noqa: F401  (the commands' modules loaded up front)
+    from boxcli import cli, export, history  # noqa: F401  (the commands' modules loaded up front)
     from firmware.store import Store
     from firmware.table import restart
     from firmware.table import roster as rosters

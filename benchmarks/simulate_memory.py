@@ -25,7 +25,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--limit-mb", type=float, default=80.0)
     args = parser.parse_args(argv)
-    command = [sys.executable, "-m", "firmware.commands.cli", "simulate", "--players", "strong,strong",
+    command = [sys.executable, "-m", "boxcli.cli", "simulate", "--players", "strong,strong",
                "--workers", "1", "--games", str(args.games), "--seed", "1"]
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)

@@ -45,7 +45,7 @@ def first_frame(state_dir: str, language: str = "en") -> float:
     env = as_installed()
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--state-dir", state_dir, "--trace", "--language", language],
+        [sys.executable, "-m", "boxcli.cli", "emulate", "--state-dir", state_dir, "--trace", "--language", language],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
     try:

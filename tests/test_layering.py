@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("engine", "hw", "firmware", "web")
+PRODUCT = ("engine", "hw", "firmware", "web", "boxcli")
 TREE = PRODUCT + ("tools", "benchmarks", "tests")
 
 #: The product's packages, bottom first: each imports only the tiers below its own (docs/architecture.md).
@@ -40,7 +40,7 @@ TIERS: tuple[tuple[str, ...], ...] = (
     ("firmware.config", "firmware.cues"),
     ("firmware.ui",),
     ("firmware.daemon", "web"),
-    ("firmware.commands", "firmware.devtools"),
+    ("boxcli", "firmware.devtools"),
 )
 #: Top-level packages a layer never imports, whatever its tier (the third-party ones: only through hw).
 FORBIDDEN = {
@@ -48,11 +48,12 @@ FORBIDDEN = {
     "hw": {"tools", "benchmarks", "tests"},
     "firmware": {"gpiozero", "luma", "tools", "benchmarks", "tests"},
     "web": {"gpiozero", "luma", "PIL", "tools", "benchmarks", "tests"},
+    "boxcli": {"gpiozero", "luma", "tools", "benchmarks", "tests"},
 }
 #: Modules of hw a layer never imports: the web view is not the box (no buttons, terminal, keys, OLED or fakes).
 FORBIDDEN_MODULES = {"web": ("hw.buttons", "hw.oled", "hw.display", "hw.terminal", "hw.keys", "hw.fakes")}
 #: Layer -> the only packages it may import besides the standard library (None: any).
-ALLOWED = {"engine": {"engine"}, "hw": None, "firmware": None, "web": None}
+ALLOWED = {"engine": {"engine"}, "hw": None, "firmware": None, "web": None, "boxcli": None}
 
 
 def _package_of(path: Path, root: Path) -> list[str]:
@@ -352,8 +353,8 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "firmware/__init__.py": "",
         "firmware/words/__init__.py": "",
         "firmware/table/__init__.py": "",
-        "firmware/commands/export.py": "",
-        "firmware/commands/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
+        "boxcli/export.py": "",
+        "boxcli/run.py": "from hw import buttons\n\ndef main():\n    from gpiozero.pins.mock import MockFactory\n",
         "firmware/screens/draw.py": "from luma.core.render import canvas\nimport tests.helpers\n",
         "firmware/ui/messages.py": "from engine import apply\nfrom . import model\n",
         "firmware/ui/model.py": "from firmware.daemon.debounce import Press\nfrom firmware import table\n",
@@ -362,7 +363,7 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "firmware/screens/kit.py": "from .. import words, table\n",
         "firmware/gadget.py": "from firmware import views\n",
         "web/__init__.py": "",
-        "web/bad.py": "from firmware.daemon import Box\nimport hw.oled\nfrom firmware.commands import export\n",
+        "web/bad.py": "from firmware.daemon import Box\nimport hw.oled\nfrom boxcli import export\n",
         "web/ok.py": "from firmware import words\nfrom engine import apply\nimport starlette\nfrom firmware.store import Store\n",
     })
     assert violations(tmp_path) == [
@@ -371,7 +372,6 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "engine/sub/deep.py:1: relative import ...hw reaches outside the tree",
         "hw/dyn.py:2: hw imports firmware.daemon.box, from a tier above",
         "hw/fake.py:2: hw imports engine, from its own tier",
-        "firmware/commands/run.py:4: firmware imports gpiozero.pins.mock",
         "firmware/gadget.py:1: firmware.gadget is in no tier of docs/architecture.md",
         "firmware/screens/draw.py:1: firmware imports luma.core.render",
         "firmware/screens/draw.py:2: firmware imports tests.helpers",
@@ -381,8 +381,9 @@ def test_layering_checker_flags_a_violating_tree(tmp_path):
         "firmware/ui/model.py:1: firmware.ui imports firmware.daemon.debounce, from a tier above",
         "web/bad.py:1: web imports firmware.daemon, from its own tier",
         "web/bad.py:2: web imports hw.oled",
-        "web/bad.py:3: web imports firmware.commands, from a tier above",
-        "web/bad.py:3: web imports firmware.commands.export, from a tier above",
+        "web/bad.py:3: web imports boxcli, from a tier above",
+        "web/bad.py:3: web imports boxcli.export, from a tier above",
+        "boxcli/run.py:4: boxcli imports gpiozero.pins.mock",
     ]
 
 
@@ -427,12 +428,33 @@ def test_the_web_view_never_loads_the_daemon_or_the_hardware():
     """Not only its own imports: nothing it loads brings in the daemon, the buttons, the OLED drivers or Pillow."""
     import subprocess
 
-    code = ("import sys, web.app, web.serve, web.command, firmware.commands.web\n"
+    code = ("import sys, web.app, web.serve, web.command, boxcli.web\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'luma', 'PIL') or "
             "m.split('.')[:2] == ['firmware', 'daemon'] or m in "
-            "('firmware.commands.run', 'firmware.commands.emulate', 'hw.buttons', 'hw.oled', 'hw.terminal', "
+            "('boxcli.run', 'boxcli.emulate', 'hw.buttons', 'hw.oled', 'hw.terminal', "
             "'hw.keys'))\n"
             "print(' '.join(bad))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
+
+
+def test_the_products_top_level_packages_have_no_upward_arrow():
+    """Issue 48, item 2: the program (boxcli, the cantstop-box command) was firmware/commands, inside the
+    library, and its web command made firmware import web while web imports firmware. Now each top-level
+    package imports only those below it: engine and hw; firmware; web; boxcli on top."""
+    order = ("engine", "hw", "firmware", "web", "boxcli")
+    below = {"engine": set(), "hw": set(), "firmware": {"engine", "hw"}, "web": {"engine", "hw", "firmware"},
+             "boxcli": {"engine", "hw", "firmware", "web"}}
+    arrows = {}
+    for source, edges in unit_graph(ROOT).items():
+        top = source.split(".")[0] if source else None
+        if top not in order:
+            continue
+        for target, where in edges.items():
+            into = target.split(".")[0]
+            if into in order and into != top:
+                arrows.setdefault((top, into), where)
+    upward = {pair: where for pair, where in arrows.items() if pair[1] not in below[pair[0]]}
+    assert upward == {}
+    assert ("boxcli", "web") in arrows and ("web", "firmware") in arrows  # the graph is read, not empty

@@ -11,7 +11,7 @@ first) and the box's store (``firmware.store.default_state_dir``:
 Run as root, a command may create files there (the game file, its journal,
 the lock, the folder itself on a box that never started): ``hand_back``
 gives them to the box's user, so the service can still read and write its
-store. It runs after every command (firmware/commands/cli.py).
+store. It runs after every command (boxcli/cli.py).
 """
 
 from __future__ import annotations

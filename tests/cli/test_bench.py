@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.commands import bench, boardfacts, cli
-from firmware.commands.boardfacts import Sysfs, text_lines
+from boxcli import bench, boardfacts, cli
+from boxcli.boardfacts import Sysfs, text_lines
 from firmware.screens import LAYOUTS, render, render_checked, render_pages
 from hw.display import open_dummy
 from hw.errors import ButtonError, DisplayError

@@ -13,7 +13,7 @@ import pwd
 
 import pytest
 
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import Store, file, installed
 from firmware.table.roster import ROSTER_KEY
 

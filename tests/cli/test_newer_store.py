@@ -41,7 +41,7 @@ def newer(tmp_path) -> Path:
 
 
 def run(state_dir, *argv):
-    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *argv, "--state-dir", str(state_dir)],
+    done = subprocess.run([sys.executable, "-m", "boxcli.cli", *argv, "--state-dir", str(state_dir)],
                           capture_output=True, text=True, timeout=60, cwd=ROOT,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     return done.returncode, done.stdout, done.stderr.splitlines()

@@ -10,7 +10,7 @@ handlers stand in for: so these run the command in a process of its own.
 
 import sqlite3
 
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store
 from tests.kit.importkit import RECORDS, command
 from tests.kit.storekit import fill, small_fs

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.table.roster import ROSTER_KEY
 from firmware.store import Store
 

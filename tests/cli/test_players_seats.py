@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from firmware import ui, views
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.config import GameConfig
 from firmware.daemon.box import ROSTER_CHECK
 from firmware.ui.model import Seat

@@ -22,7 +22,7 @@ RECORDS = Path(__file__).resolve().parents[1] / "fixtures" / "records"
 FIXTURES = sorted(p.name[: -len(".json")] for p in RECORDS.glob("*.json") if not p.name.endswith(".view.json"))
 
 _script = shutil.which("cantstop-box", path=str(Path(sys.executable).parent))
-COMMAND = [_script] if _script else [sys.executable, "-m", "firmware.commands.cli"]
+COMMAND = [_script] if _script else [sys.executable, "-m", "boxcli.cli"]
 
 
 def replay(arg: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
@@ -32,7 +32,7 @@ def replay(arg: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
 
 def replay_in_process(arg: str, capsysbinary) -> subprocess.CompletedProcess:
     """The same command line, run by the console script's main() here: its code and its two streams."""
-    from firmware.commands.cli import main
+    from boxcli.cli import main
 
     try:
         code = main(["replay", arg])

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import Store
 from firmware.table import roster
 from tests.kit.rig import Rig

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from firmware.commands import cli
-from firmware.commands import selftest
+from boxcli import cli
+from boxcli import selftest
 from firmware.config import ButtonPins
 from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import open_dummy

@@ -39,7 +39,7 @@ class Child:
     def __init__(self, state_dir: Path, seed: int):
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", str(seed),
+            [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", str(seed),
              "--state-dir", str(state_dir), "--trace"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, bufsize=1, cwd=ROOT, env=env,

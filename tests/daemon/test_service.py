@@ -25,7 +25,7 @@ def start(tmp_path, sock_path, watchdog_usec=None, keys=""):
     if watchdog_usec:
         env["WATCHDOG_USEC"] = str(watchdog_usec)
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "4", "--state-dir", str(tmp_path / "state"),
+        [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "4", "--state-dir", str(tmp_path / "state"),
          "--trace"],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
@@ -113,7 +113,7 @@ def test_service_emulator_box_seats_play_a_whole_game(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[game]\nbox_pace_ms = 20\nhandover_guard_ms = 0\n")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "8", "--state-dir", str(tmp_path / "state"),
+        [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "8", "--state-dir", str(tmp_path / "state"),
          "--trace", "--config", str(config)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
     )
@@ -187,7 +187,7 @@ def test_service_emulator_starts_in_a_terminal_too_small(monkeypatch, tmp_path, 
 
     from PIL import Image
 
-    from firmware.commands import emulate
+    from boxcli import emulate
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((60, 24)))

@@ -95,7 +95,7 @@ class Child:
                    WATCHDOG_USEC=str(int(INTERVAL * 1_000_000)))
         env.pop("WATCHDOG_PID", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "3", "--state-dir", str(state_dir),
+            [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "3", "--state-dir", str(state_dir),
              "--trace"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1,
             cwd=ROOT, env=env)

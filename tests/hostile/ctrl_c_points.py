@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 
-from firmware.commands.simulate import MAX_GAMES, iter_results
+from boxcli.simulate import MAX_GAMES, iter_results
 
 LOST_AFTER = 5.0
 HANG_AFTER = 20.0

@@ -1,6 +1,6 @@
 """The emulator's q asks once (issue 32, item 10): a q inside a burst of keys does not end the game."""
 
-from firmware.commands.emulate import _Keys
+from boxcli.emulate import _Keys
 from firmware.config import load
 from hw.keys import QUIT
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,7 +28,7 @@ def cli(*args: str, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout: f
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
-    command = [sys.executable, "-m", "firmware.commands.cli", *args]
+    command = [sys.executable, "-m", "boxcli.cli", *args]
     return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin, text=True, cwd=REPO,
                           timeout=timeout, preexec_fn=limit)
 
@@ -66,7 +66,7 @@ def test_hostile_state_dir_of_300_characters_is_one_line(tmp_path, capsys, comma
 
 
 def test_hostile_emulate_with_a_state_dir_of_300_characters_plays_unsaved(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", "emulate", "--state-dir", long_dir(tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "boxcli.cli", "emulate", "--state-dir", long_dir(tmp_path)],
                           input="q\n", capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
@@ -104,7 +104,7 @@ def test_hostile_history_by_someone_the_0700_state_dir_refuses(saved):
     else:
         saved.chmod(0)
     try:
-        done = subprocess.run([*prefix, sys.executable, "-m", "firmware.commands.cli", "history", "--state-dir",
+        done = subprocess.run([*prefix, sys.executable, "-m", "boxcli.cli", "history", "--state-dir",
                                str(saved)], capture_output=True, text=True, cwd=REPO, timeout=60)
     finally:
         saved.chmod(0o700)
@@ -163,7 +163,7 @@ def test_hostile_replay_endless_standard_input_stops_at_the_size_limit():
 
 
 def test_hostile_replay_reads_in_chunks_and_stops_one_chunk_past_the_limit():
-    from firmware.commands.replay import MAX_RECORD_BYTES, read_limited
+    from boxcli.replay import MAX_RECORD_BYTES, read_limited
 
     class Endless:
         asked = 0
@@ -200,7 +200,7 @@ def test_hostile_simulate_streams_games_lazily():
     """The first games of the biggest allowed series arrive at once: nothing is planned up front."""
     import itertools
 
-    from firmware.commands.simulate import MAX_GAMES, iter_results
+    from boxcli.simulate import MAX_GAMES, iter_results
 
     for workers in (1, 2):
         first = list(itertools.islice(iter_results(["random"], MAX_GAMES, 3, max_turns=20, workers=workers), 30))
@@ -213,7 +213,7 @@ def test_hostile_simulate_tally_matches_the_engine_summary_with_flat_memory():
 
     from engine.players import summarize
     from engine.players.match import GameResult
-    from firmware.commands.simulate import Tally
+    from boxcli.simulate import Tally
 
     rng = random.Random(5)
 

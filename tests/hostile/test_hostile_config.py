@@ -32,7 +32,7 @@ def box(command: str, *args: str) -> subprocess.CompletedProcess:
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
-    return subprocess.run([sys.executable, "-m", "firmware.commands.cli", command, *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "boxcli.cli", command, *args], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=60, stdin=subprocess.DEVNULL, preexec_fn=limit)
 
 

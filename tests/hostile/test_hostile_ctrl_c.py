@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SERIES = [sys.executable, "-m", "firmware.commands.cli", "simulate", "--players", "rule28",
+SERIES = [sys.executable, "-m", "boxcli.cli", "simulate", "--players", "rule28",
           "--games", "1000000000", "--workers", "2"]
 
 

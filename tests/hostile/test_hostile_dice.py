@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware.commands.emulate import emulator_dice
+from boxcli.emulate import emulator_dice
 from tests.kit.rig import Rig
 
 

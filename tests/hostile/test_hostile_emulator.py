@@ -239,7 +239,7 @@ class PtyBox:
             env = dict(os.environ, XDG_STATE_HOME=str(state_dir / "log"))
             for name in ("COLUMNS", "LINES"):  # they would win over the pty's size (pytest-xdist sets them)
                 env.pop(name, None)
-            os.execve(sys.executable, [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "1",
+            os.execve(sys.executable, [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "1",
                                        "--state-dir", str(state_dir), *args], env)
         self.text = ""
 

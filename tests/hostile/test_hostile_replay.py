@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.commands.cli import main
+from boxcli.cli import main
 
 RECORDS = Path(__file__).resolve().parents[1] / "fixtures" / "records"
 REAL = [p.read_bytes() for p in sorted(RECORDS.glob("*.json")) if not p.name.endswith(".view.json")]

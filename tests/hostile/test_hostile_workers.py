@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.commands.workers import WorkerDied, ordered
+from boxcli.workers import WorkerDied, ordered
 
 FORK = multiprocessing.get_context("fork")
 

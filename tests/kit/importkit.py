@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from engine import Phase, Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import Store
 from tests.kit.peak import measure
 from tests.kit.storekit import play_to_end

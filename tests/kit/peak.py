@@ -47,7 +47,7 @@ def measure(code: Path, *words: str) -> Measured:
 
 
 def _main() -> int:
-    from firmware.commands.cli import main
+    from boxcli.cli import main
 
     try:
         code = main(sys.argv[1:])

@@ -8,7 +8,7 @@ import re
 
 import httpx
 
-from firmware.commands import cli
+from boxcli import cli
 from firmware.config import GameConfig
 from tests.kit.rig import Rig
 from tests.web import fetch

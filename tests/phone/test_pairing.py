@@ -6,7 +6,7 @@ import io
 import contextlib
 import json
 
-from firmware.commands import cli
+from boxcli import cli
 from firmware.table import phones
 from web.phone import door
 

@@ -8,7 +8,7 @@ import io
 import signal
 
 from firmware import views
-from firmware.commands import cli
+from boxcli import cli
 from firmware.table import phones
 from tests.kit.rig import Rig
 from tests.phone.test_box_door import _menu_to_phone

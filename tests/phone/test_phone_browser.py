@@ -37,7 +37,7 @@ class Emulator:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         env.pop("NOTIFY_SOCKET", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "3", "--state-dir", str(state_dir),
+            [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "3", "--state-dir", str(state_dir),
              "--trace", "--mute"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         self.shown: list[str] = []

@@ -6,8 +6,8 @@ import pytest
 
 from engine import Rules
 from engine.players import GameResult, play_series_part, seat_order, summarize
-from firmware.commands.cli import main
-from firmware.commands.simulate import CHUNK, run_series
+from boxcli.cli import main
+from boxcli.simulate import CHUNK, run_series
 
 
 def test_simulate_same_seed_gives_the_same_summary():

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, copies
 from firmware.daemon.loaders import load_stats
 from firmware.table.roster import Roster

@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, LOCK_NAME, Store
 from tests.kit.storekit import play_to_end
 

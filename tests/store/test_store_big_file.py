@@ -8,7 +8,7 @@ are checked whole, and a bad page among the events shows when its game is read.
 import sqlite3
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, Store, schema
 from tests.kit.storekit import play_to_end
 

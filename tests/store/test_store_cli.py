@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import Record, Rules, state_view
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, Store
 from tests.kit.storekit import play_to_end, random_events
 
@@ -18,13 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _cli(*argv):
     """Run ``cantstop-box`` as a separate program; (status, stdout, stderr)."""
-    out = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *argv],
+    out = subprocess.run([sys.executable, "-m", "boxcli.cli", *argv],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     return out.returncode, out.stdout, out.stderr
 
 
 def _replay_text(text):
-    out = subprocess.run([sys.executable, "-m", "firmware.commands.cli", "replay", "-"], input=text,
+    out = subprocess.run([sys.executable, "-m", "boxcli.cli", "replay", "-"], input=text,
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)

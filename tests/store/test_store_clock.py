@@ -5,7 +5,7 @@ import json
 import sqlite3
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, Store
 from firmware.store.games import GAP_CAP
 from tests.kit.clock import FakeClock  # the wall clock and the steady (monotonic) one alike

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware import views
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import DB_NAME, Store, jsontext
 from tests.kit.rig import Rig
 from tests.kit.storekit import finished_and_open
@@ -96,7 +96,7 @@ def test_export_writes_the_events_before_a_damaged_one_and_the_stored_rows(state
 def test_the_real_command_lists_a_cell_100000_deep_without_a_traceback(state_dir, filled):
     damage(state_dir, WHERE["meta"][0], CELLS["100,000 deep"])
     for argv in (["history"], ["export", "1"]):
-        done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *argv, "--state-dir", str(state_dir)],
+        done = subprocess.run([sys.executable, "-m", "boxcli.cli", *argv, "--state-dir", str(state_dir)],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
         assert "game 1: meta unreadable: too big to read" in done.stdout + done.stderr

@@ -72,7 +72,7 @@ def test_store_open_finishes_a_game_left_open_after_its_winning_stop(state_dir, 
         for e in events[:-1]:
             store.append(game.id, e)
     _sql(state_dir, f"INSERT INTO events (game_id, seq, payload, time) VALUES ({game.id}, {len(events)}, '{{\"stop\":true}}', 1700000123.5)")
-    from firmware.commands.cli import main
+    from boxcli.cli import main
 
     assert main(["history", "--json", "--state-dir", str(state_dir)]) == 0  # a reader shows it finished ...
     listed = json.loads(capsys.readouterr().out)[0]

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from engine import Roll, Rules
-from firmware.commands import history
-from firmware.commands.cli import main
+from boxcli import history
+from boxcli.cli import main
 from firmware.store import Store
 
 GAMES = 45

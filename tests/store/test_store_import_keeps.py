@@ -9,7 +9,7 @@ shows; a game whose clock jumped came back with dates said to be known.
 import json
 
 from engine import Rules
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.store import Store
 from tests.kit.clock import FakeClock
 from tests.kit.importkit import exported, run_import

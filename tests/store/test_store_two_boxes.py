@@ -15,7 +15,7 @@ SHOWN = re.compile(r"shown game=(\w+) events=(\d+)")
 def _cli(*argv, **kw):
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "firmware.commands.cli", *argv], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "boxcli.cli", *argv], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60, **kw)
 
 
@@ -26,7 +26,7 @@ class Box:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         env.pop("NOTIFY_SOCKET", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware.commands.cli", "emulate", "--seed", "5", "--state-dir", str(state_dir), "--trace"],
+            [sys.executable, "-m", "boxcli.cli", "emulate", "--seed", "5", "--state-dir", str(state_dir), "--trace"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1,
             cwd=ROOT, env=env)
         self.games: list[str] = []

@@ -74,7 +74,7 @@ def test_store_newer_schema_is_opened_read_only_and_never_moved_aside(state_dir,
 def test_store_newer_schema_shows_history_and_statistics_and_the_box_says_why_it_cannot_save(
         state_dir, clock, capsys):
     before = _newer_store(state_dir, clock)
-    from firmware.commands.cli import main
+    from boxcli.cli import main
 
     assert main(["history", "--json", "--state-dir", str(state_dir)]) == 0
     assert json.loads(capsys.readouterr().out)[0]["status"] == "finished"
@@ -99,7 +99,7 @@ def test_store_newer_schema_shows_history_and_statistics_and_the_box_says_why_it
 
 def test_store_players_on_a_newer_store_refuse_in_one_line_and_keep_the_file(state_dir, clock):
     before = _newer_store(state_dir, clock)
-    done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", "players", "add", "Cat", "--state-dir",
+    done = subprocess.run([sys.executable, "-m", "boxcli.cli", "players", "add", "Cat", "--state-dir",
                            str(state_dir)], capture_output=True, text=True, timeout=30, cwd=ROOT,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode != 0
@@ -151,7 +151,7 @@ def test_store_commands_on_a_fifo_or_directory_exit_in_one_line(state_dir, kind,
     _odd(state_dir, kind)
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-m", "firmware.commands.cli", *command, "--state-dir",
+        done = subprocess.run([sys.executable, "-m", "boxcli.cli", *command, "--state-dir",
                                str(state_dir)], capture_output=True, text=True, timeout=20, cwd=ROOT,
                               stdin=subprocess.DEVNULL, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     except subprocess.TimeoutExpired:

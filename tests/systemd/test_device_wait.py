@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import hw.devices
-from firmware.commands import run
+from boxcli import run
 from firmware.daemon import devicewait
 from firmware.config import DisplayConfig
 from tests.kit.clock import FakeClock

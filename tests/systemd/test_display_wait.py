@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.commands import run
+from boxcli import run
 from firmware.daemon import displaywait
 from hw.errors import DisplayError
 from tests.kit.clock import FakeClock

@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def run_box(*args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
-    return subprocess.run([sys.executable, "-m", "firmware.commands.cli", "run", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "boxcli.cli", "run", *args], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=60)
 
 
@@ -123,7 +123,7 @@ def test_startup_pin_in_use_by_another_program_names_pin_and_button(tmp_path):
 @pytest.mark.parametrize("interface, hz, warns", [("i2c", 100_000, True), ("i2c", 400_000, False),
                                                   ("i2c", None, False), ("spi", 100_000, False)])
 def test_startup_slow_i2c_bus_is_one_journal_warning(caplog, monkeypatch, interface, hz, warns):
-    from firmware.commands import run
+    from boxcli import run
 
     monkeypatch.setattr("hw.display.i2c_clock_hz", lambda port, sys_dir=None: hz)
     with caplog.at_level("WARNING", logger="cantstop"):
@@ -138,7 +138,7 @@ def test_startup_gpio_fault_on_a_pi_never_suggests_emulate(monkeypatch, capsys):
     import argparse
 
     import hw.buttons
-    from firmware.commands import run
+    from boxcli import run
 
     def refused():
         raise ButtonError("GPIO backend unavailable: cannot open /dev/gpiochip0 (owner root, group root, mode 0600)")

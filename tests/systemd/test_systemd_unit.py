@@ -89,7 +89,7 @@ def test_systemd_unit_is_notify_with_a_watchdog_and_restarts(unit):
     assert one(unit, "Service", "RestartSec") == "2"
     assert one(unit, "Service", "TimeoutStopSec")
     # a config error is final (the daemon exits with EX_CONFIG); hardware faults are retried
-    from firmware.commands.run import EXIT_CONFIG, EXIT_HARDWARE
+    from boxcli.run import EXIT_CONFIG, EXIT_HARDWARE
 
     assert one(unit, "Service", "RestartPreventExitStatus").split() == [str(EXIT_CONFIG)]
     assert EXIT_HARDWARE != EXIT_CONFIG

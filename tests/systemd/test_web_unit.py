@@ -32,7 +32,7 @@ def test_web_unit_serves_the_web_command_as_the_boxs_user(unit):
     assert one(unit, "Service", "StateDirectory") == "cantstop-box"
     assert one(unit, "Service", "RestartPreventExitStatus") == "78"
     assert one(unit, "Install", "WantedBy") == "multi-user.target"
-    from firmware.commands.cli import COMMANDS
+    from boxcli.cli import COMMANDS
 
     assert "web" in COMMANDS
 

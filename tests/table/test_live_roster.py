@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from firmware import views
-from firmware.commands.cli import main
+from boxcli.cli import main
 from firmware.config import GameConfig
 from firmware.daemon.box import ROSTER_CHECK
 from firmware.table import person_stats, roster

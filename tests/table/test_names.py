@@ -7,8 +7,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from firmware.commands.cli import main
-from firmware.commands.history import table
+from boxcli.cli import main
+from boxcli.history import table
 from firmware.store import Store
 from firmware.table import names
 from engine import Rules

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from firmware.commands import cli
+from boxcli import cli
 
 from tests.kit.rig import Rig
 from tests.web import fetch, patchkit

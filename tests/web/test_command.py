@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from firmware.commands import cli
+from boxcli import cli
 from tests.web.webproc import free_port, start_web
 
 

@@ -15,7 +15,7 @@ import pytest
 from html import escape
 
 from firmware import ui, views, words
-from firmware.commands import cli
+from boxcli import cli
 from web.live import view_text
 
 from tests.kit.rig import Rig

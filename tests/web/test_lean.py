@@ -45,7 +45,7 @@ def _fresh(code: str) -> str:
 def listings() -> tuple[list[str], list[str]]:
     """The modules a fresh interpreter holds after importing the web view, then after the box's renderer too
     (one process for both: the second listing is the first plus what the renderer brought)."""
-    code = ("import sys, web.app, web.serve, web.command, web.live, web.board, web.pages, firmware.commands.web\n"
+    code = ("import sys, web.app, web.serve, web.command, web.live, web.board, web.pages, boxcli.web\n"
             "web.serve._slow_headers_protocol()\n"  # uvicorn's protocol and config too
             "print('\\n'.join(sys.modules))\n"
             "print('-- the renderer --')\n"

@@ -25,7 +25,7 @@ def start_web(state_dir, port: int, log: Path, within: float = 30.0) -> subproce
     """``cantstop-box web`` on 127.0.0.1:``port``, once its /now.json answers (an AssertionError with its log if
     it exits or has not answered ``within`` seconds)."""
     out = open(log, "w")
-    web = subprocess.Popen([sys.executable, "-m", "firmware.commands.cli", "web", "--host", "127.0.0.1",
+    web = subprocess.Popen([sys.executable, "-m", "boxcli.cli", "web", "--host", "127.0.0.1",
                             "--port", str(port), "--state-dir", str(state_dir)], cwd=ROOT,
                            stdout=subprocess.DEVNULL, stderr=out)
     out.close()

@@ -122,7 +122,7 @@ def test_language_emulator_draws_the_japanese_frame_in_pixels(tmp_path):
     from hw.terminal import frame_to_text
 
     repo = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, "-m", "firmware.commands.cli", "emulate", "--language", "ja", "--state-dir",
+    out = subprocess.run([sys.executable, "-m", "boxcli.cli", "emulate", "--language", "ja", "--state-dir",
                           str(tmp_path)], input="q\n", capture_output=True, text=True, timeout=60, cwd=repo,
                          env=dict(os.environ, XDG_STATE_HOME=str(tmp_path / "log")))
     assert out.returncode == 0, out.stderr

@@ -21,7 +21,7 @@ from .wiring import BUZZER, LAMPS, PINS
 OUT, RC = "/tmp/selftest.out", "/tmp/selftest.rc"
 ASKS = "press each button once"  # the self test's line once its lamps and tones are done
 WITHIN_S = 240  # for the self test to start, light, play and ask (an emulated processor starts Python slowly)
-LAMP_PAUSE_S = 0.6  # how long the self test lights each lamp (firmware/commands/selftest.py)
+LAMP_PAUSE_S = 0.6  # how long the self test lights each lamp (boxcli/selftest.py)
 
 
 def check_selftest(board: Board, name: str) -> None:

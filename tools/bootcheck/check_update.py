@@ -67,7 +67,7 @@ def variants(src: Path) -> dict[str, Path]:
         pyproject.write_text(re.sub(r'^version = ".*"$', f'version = "{version}"', pyproject.read_text(), count=1,
                                     flags=re.M))
         if version == "0.1.2":
-            run = tree / "firmware/commands/run.py"
+            run = tree / "boxcli/run.py"
             text = run.read_text()
             run.write_text(text.replace("def run_box(args) -> int:\n",
                                         f"def run_box(args) -> int:\n    raise SystemExit({'cantstop-box: ' + BROKEN_LINE!r})\n",
@@ -83,7 +83,7 @@ def variants(src: Path) -> dict[str, Path]:
     for version, tree in out.items():
         if f'version = "{version}"' not in (tree / "pyproject.toml").read_text():
             raise OSError(f"{version}: pyproject.toml's version did not change")
-    if BROKEN_LINE not in (out["0.1.2"] / "firmware/commands/run.py").read_text() or "MIGRATIONS[5]" not in (
+    if BROKEN_LINE not in (out["0.1.2"] / "boxcli/run.py").read_text() or "MIGRATIONS[5]" not in (
             out["0.2.0"] / "firmware/store/schema.py").read_text():
         raise OSError("the broken or the migrating version could not be made (run.py, schema.py changed?)")
     return out

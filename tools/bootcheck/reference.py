@@ -33,7 +33,7 @@ def comparable(record: dict) -> dict:
 
 
 def _make_box():
-    from firmware.commands.run import _make_box as make
+    from boxcli.run import _make_box as make
 
     return make
 

@@ -11,19 +11,19 @@ import sys
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("firmware.commands.replay", "print the state view after a game record (FILE, or - for standard input)"),
-    "simulate": ("firmware.commands.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
-    "export": ("firmware.commands.export", "write a saved game as a game record (the open game, else the latest)"),
-    "history": ("firmware.commands.history", "list the saved games: players, turns, winner, duration"),
-    "backup": ("firmware.commands.backup", "write a consistent copy of the saved games to FILE, while the box runs"),
-    "import": ("firmware.commands.imports", "bring games back from a backup or from game records (the box stopped)"),
-    "players": ("firmware.commands.players", "list, add, remove or rename the players' names a seat can take"),
-    "pair": ("firmware.commands.pair", "print a code that pairs a phone with the box for ten minutes (docs/phone.md)"),
-    "run": ("firmware.commands.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
-    "emulate": ("firmware.commands.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
-    "web": ("firmware.commands.web", "serve the live game, the history and the statistics as a web page (docs/web.md)"),
-    "selftest": ("firmware.commands.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
-    "bench": ("firmware.commands.bench", "on the Pi: the board, its buses, Wi-Fi and root, the hardware found and press to glass, a fact a line"),
+    "replay": ("boxcli.replay", "print the state view after a game record (FILE, or - for standard input)"),
+    "simulate": ("boxcli.simulate", "play many seeded games between strategy players (random, rule28, strong) and summarise"),
+    "export": ("boxcli.export", "write a saved game as a game record (the open game, else the latest)"),
+    "history": ("boxcli.history", "list the saved games: players, turns, winner, duration"),
+    "backup": ("boxcli.backup", "write a consistent copy of the saved games to FILE, while the box runs"),
+    "import": ("boxcli.imports", "bring games back from a backup or from game records (the box stopped)"),
+    "players": ("boxcli.players", "list, add, remove or rename the players' names a seat can take"),
+    "pair": ("boxcli.pair", "print a code that pairs a phone with the box for ten minutes (docs/phone.md)"),
+    "run": ("boxcli.run:RunCommand", "run the box on a Raspberry Pi (GPIO buttons, OLED)"),
+    "emulate": ("boxcli.emulate:EmulateCommand", "play the box in this terminal: keys for buttons, the OLED drawn in text"),
+    "web": ("boxcli.web", "serve the live game, the history and the statistics as a web page (docs/web.md)"),
+    "selftest": ("boxcli.selftest", "on the Pi: find the display on its bus, draw a test pattern, name each button pressed"),
+    "bench": ("boxcli.bench", "on the Pi: the board, its buses, Wi-Fi and root, the hardware found and press to glass, a fact a line"),
 }
 
 
@@ -173,8 +173,8 @@ def _stdout_is_broken() -> bool:
 
 
 if __name__ == "__main__":
-    # `python -m firmware.commands.cli`: run the imported module's main, so that the commands'
+    # `python -m boxcli.cli`: run the imported module's main, so that the commands'
     # UsageError and OutputError are the very classes main() catches (not __main__'s copies).
-    from firmware.commands.cli import main as _main
+    from boxcli.cli import main as _main
 
     sys.exit(_main())

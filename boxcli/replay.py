@@ -13,7 +13,7 @@ import json
 import sys
 
 from engine import CantStopError, parse_json, replay_json, state_view
-from firmware.commands.cli import write_stdout
+from boxcli.cli import write_stdout
 
 DESCRIPTION = __doc__
 

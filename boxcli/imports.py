@@ -28,9 +28,9 @@ from datetime import datetime
 from pathlib import Path
 
 from engine import Record, RecordError, parse_json
-from firmware.commands.cli import UsageError, shown, write_stdout
-from firmware.commands.export import add_config_argument, add_state_dir_argument, store_dir
-from firmware.commands.replay import MAX_RECORD_BYTES, read_limited
+from boxcli.cli import UsageError, shown, write_stdout
+from boxcli.export import add_config_argument, add_state_dir_argument, store_dir
+from boxcli.replay import MAX_RECORD_BYTES, read_limited
 from firmware.store import Store, StoreError, StoreLockedError, StoreWriteError
 from firmware.store.backupfile import Backup, is_store_file
 from firmware.store.games import is_time

@@ -27,8 +27,8 @@ import argparse
 import json
 import sys
 
-from firmware.commands.cli import UsageError, shown, write_stdout
-from firmware.commands.export import add_config_argument, add_state_dir_argument, open_store
+from boxcli.cli import UsageError, shown, write_stdout
+from boxcli.export import add_config_argument, add_state_dir_argument, open_store
 from firmware.store import GameSummary, StoreError
 from firmware.table import roster
 from firmware.table.names import escaped, pad, width

@@ -17,8 +17,8 @@ Exit status 75 if the game file stays locked by another program.
 
 import argparse
 
-from firmware.commands.cli import UsageError, write_stdout
-from firmware.commands.export import add_state_dir_argument
+from boxcli.cli import UsageError, write_stdout
+from boxcli.export import add_state_dir_argument
 
 DESCRIPTION = __doc__
 EXIT_IN_USE = 75

@@ -1,6 +1,6 @@
 """``cantstop-box run``: the wiring of the box on a Pi, and the start-up shared with ``emulate``.
 
-This module and :mod:`firmware.commands.emulate` are the only ones that choose real or
+This module and :mod:`boxcli.emulate` are the only ones that choose real or
 fake hardware: ``run`` takes the Pi's GPIO (lgpio) and the OLED from the
 config; ``emulate`` runs the very same daemon with gpiozero's mock pins driven
 by the keyboard and the screen drawn in the terminal.

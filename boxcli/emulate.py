@@ -19,7 +19,7 @@ from pathlib import Path
 from hw.display import SIZES, drivers_for, size_name
 
 from firmware.i18n import LANGUAGES
-from firmware.commands.run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
+from boxcli.run import EXIT_CONFIG, _common, _fail, _install_signals, _load_config, _make_box, _one_box, _open_store, _setup_logging
 
 log = logging.getLogger("cantstop")
 

@@ -11,8 +11,8 @@ every phone (docs/phone.md). Works whether the box runs or not.
 import argparse
 import time
 
-from firmware.commands.cli import UsageError, write_stdout
-from firmware.commands.export import add_state_dir_argument
+from boxcli.cli import UsageError, write_stdout
+from boxcli.export import add_state_dir_argument
 
 DESCRIPTION = __doc__
 EXIT_CONFIG = 78

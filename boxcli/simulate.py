@@ -53,7 +53,7 @@ class UsageError(ValueError):
 
 
 def _whole(text, name: str, low: int, high: int | None = None) -> int:
-    from firmware.commands.cli import shown
+    from boxcli.cli import shown
 
     try:
         value = int(str(text).strip())
@@ -92,7 +92,7 @@ def iter_results(kinds, games: int, seed: int, rules=None, max_turns: int = 500,
 
     With worker processes, a Ctrl-C is noted and raised (KeyboardInterrupt, the workers killed) when
     the stream is next read, or within a twentieth of a second while it waits for them
-    (firmware.commands.workers).
+    (boxcli.workers).
     """
     jobs = ((kinds, seed, s, min(s + CHUNK, games), rules, max_turns, rotate) for s in range(0, games, CHUNK))
     if workers <= 1 or games <= CHUNK:
@@ -101,7 +101,7 @@ def iter_results(kinds, games: int, seed: int, rules=None, max_turns: int = 500,
         return
     import multiprocessing
 
-    from firmware.commands.workers import ordered
+    from boxcli.workers import ordered
 
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     # A few chunks a worker in flight keep memory flat; in order: the summary does not depend on scheduling.
@@ -209,7 +209,7 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from firmware.commands.cli import write_stdout
+    from boxcli.cli import write_stdout
 
     kinds = parse_players(args.players)
     games = _whole(args.games, "--games", 1, MAX_GAMES)

@@ -13,8 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from firmware.commands.cli import UsageError, write_stdout
-from firmware.commands.export import add_config_argument, add_state_dir_argument, store_dir
+from boxcli.cli import UsageError, write_stdout
+from boxcli.export import add_config_argument, add_state_dir_argument, store_dir
 from firmware.store import StoreError
 from firmware.store.copies import backup
 

@@ -14,7 +14,7 @@ replay, kept verbatim) while ``events`` holds the ones that do.
 import argparse
 import sys
 
-from firmware.commands.cli import UsageError, shown, write_stdout
+from boxcli.cli import UsageError, shown, write_stdout
 from firmware.store import Store, StoreError, default_state_dir
 from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware.commands.boardfacts import Sysfs, text_lines
+from boxcli.boardfacts import Sysfs, text_lines
 
 DESCRIPTION = __doc__.split("\n\n", 1)[1] + """
 The service holds the pins and the bus while it runs: stop it first
@@ -155,7 +155,7 @@ def hardware_lines(cfg, out: Callable[[str], None], presses: int = PRESSES) -> N
     from hw.errors import HardwareError
     from hw.lamps import GpioLamps
 
-    from firmware.commands.selftest import found_lines, open_display
+    from boxcli.selftest import found_lines, open_display
 
     try:
         factory = real_pin_factory()

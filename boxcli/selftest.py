@@ -146,7 +146,7 @@ def open_display(cfg):
 
 def found_lines(cfg, display) -> list[str]:
     """What the terminal says of a display that answered: its chip and bus, and a slow bus (selftest, bench)."""
-    from firmware.commands.run import slow_bus_note
+    from boxcli.run import slow_bus_note
 
     lines = [f"display: found: {cfg.display.driver.upper()} over {cfg.display.interface.upper()}"]
     if slow := slow_bus_note(cfg.display, display.size):
@@ -178,7 +178,7 @@ def run(args) -> int:
         return EXIT_HARDWARE
     for line in found_lines(cfg, display):
         print(line)
-    from firmware.commands.run import _close_signals, open_signals
+    from boxcli.run import _close_signals, open_signals
 
     try:
         signals = open_signals(cfg, factory)
