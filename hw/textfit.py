@@ -184,6 +184,8 @@ def wrap(text: str, width: int, size: str) -> list[str]:
         if not (_lone(_joined(lines[at])) and len(before) > 1):
             continue
         start = max((k for k, (sep, _) in enumerate(before) if sep and k), default=len(before) - 1)
+        while start > 1 and _lone(_joined(before[start:] + lines[at])):
+            start -= 1  # the piece taken was a mark ("→" before "く"): one more, so the line says something
         moved = before[start:] + lines[at]
         if text_width(_joined(moved), size) <= width:
             lines[at - 1:at + 1] = [before[:start], moved]

@@ -225,6 +225,13 @@ def test_glyphs_wrap_splits_a_word_leaving_no_letter_alone_with_a_mark_either():
     assert "".join(lines) == "スマホでRed→AAAAAAAA-" and all(sum(c.isalnum() for c in line) > 1 for line in lines), lines
 
 
+def test_glyphs_wrap_a_lone_character_after_a_mark_takes_a_letter_too():
+    """The fit test's find at 128x32: "…くくくくくく→" / "く": taking "→" alone left "→く", still one letter."""
+    for width in range(80, 100):
+        lines = glyphs.wrap("スマホでくくくくくく→く", width, "small")
+        assert "".join(lines) == "スマホでくくくくくく→く" and all(sum(c.isalnum() for c in x) > 1 for x in lines), (width, lines)
+
+
 def test_glyphs_wrap_leaves_no_character_alone_on_a_line_between_either():
     """The phone's notice "スマホでくくくく→AAAAAAAAAA" (the fit test's find): "…くくく" / "く" / "→AAAA…"."""
     assert glyphs.wrap("スマホでくくくく→AAAAAAAAAA", 70, "medium") == ["スマホでくく", "くく", "→AAAAAAAAAA"]
