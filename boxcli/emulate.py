@@ -81,34 +81,31 @@ def run_emulator(args) -> int:
     size = getattr(args, "size", None)
     if size:
         cfg = cfg.replace(display=dataclasses.replace(cfg.display, driver=_driver_for(size, cfg.display.driver), size=size))
-    display = _terminal_display(args, cfg.display.dimensions)
-    store, store_error = _open_store(cfg, args.state_dir)
+    from boxcli.parts import open_parts
     from firmware.daemon.sdnotify import Notifier
 
-    holder: list = []
-    dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
-    signals = _terminal_signals(display, mute=getattr(args, "mute", False))
-    cfg = cfg.replace(game=dataclasses.replace(cfg.game, sound=None if signals.buzzer is None else not cfg.sound.mute))
-    box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env(), signals=signals)
-    holder.append(box)
-    if args.trace:
-        display.box = box
-    inner = display.inner if args.trace else display
-    keys = _Keys(cfg, box, say=lambda text: _footer(inner, text))
-    _install_signals(box)
-    if sys.stdout.isatty():
+    mute = getattr(args, "mute", False)
+    # The same seam as the box's: the terminal's display, its lamps line and bell, the keys for the buttons.
+    with open_parts(lambda: _terminal_display(args, cfg.display.dimensions),
+                    lambda _, display: _terminal_signals(display, mute=mute)) as parts:
+        display, signals = parts.display, parts.signals
+        store, store_error = _open_store(cfg, args.state_dir)
+        holder: list = []
+        dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
+        cfg = cfg.replace(game=dataclasses.replace(cfg.game, sound=None if signals.buzzer is None else not cfg.sound.mute))
+        box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env(), signals=signals)
+        holder.append(box)
+        if args.trace:
+            display.box = box
         inner = display.inner if args.trace else display
-        inner.follow_resize()  # redraw, or say "too small", whenever the window changes size
-    try:
+        keys = _Keys(cfg, box, say=lambda text: _footer(inner, text))
+        parts.closing(keys.close)
+        _install_signals(box)
+        if sys.stdout.isatty():
+            inner.follow_resize()  # redraw, or say "too small", whenever the window changes size
         box.start()
         keys.start()
         box.run()
-    finally:
-        keys.close()
-        if signals.buzzer is not None:
-            signals.buzzer.close()
-        if hasattr(display, "close"):
-            display.close()
     return 0
 
 

@@ -186,42 +186,26 @@ def run_box(args) -> int:
 
         if problem := wait_for_devices(needed(cfg.display), notifier):
             return _fail(problem, EXIT_HARDWARE)
-    try:
-        from hw.buttons import real_pin_factory
+    from hw.buttons import real_pin_factory
 
-        factory = real_pin_factory()
-    except HardwareError as err:
+    from boxcli.parts import open_parts
+
+    try:
         # Only "no GPIO at all" suggests emulate (hw.buttons says so): on a Pi it is the wrong advice.
-        return _fail(str(err), EXIT_HARDWARE)
-    try:
-        display = _open_display(cfg, notifier)
+        with open_parts(lambda: _open_display(cfg, notifier), lambda factory, _: open_signals(cfg, factory),
+                        real_pin_factory, keep_frame=True) as parts:  # the 'box is off' frame stays on the glass
+            if parts is None:  # told to stop while it waited for the display
+                return 0
+            _note_slow_bus(cfg.display, parts.display.size)
+            store, store_error = _open_store(cfg, args.state_dir)
+            if store is not None:
+                parts.closing(store.close)  # a button that cannot be had: the store closed too (twice is nothing)
+            box = _make_box(cfg, parts.display, store, store_error, notifier=notifier, signals=parts.signals)
+            parts.buttons(cfg.buttons.pins(), box.sink)
+            _install_signals(box)
+            box.run()
     except HardwareError as err:
         return _fail(str(err), EXIT_HARDWARE)
-    if display is None:  # told to stop while it waited for the display
-        return 0
-    _note_slow_bus(cfg.display, display.size)
-    try:
-        signals = open_signals(cfg, factory)
-    except HardwareError as err:
-        return _fail(str(err), EXIT_HARDWARE)
-    store, store_error = _open_store(cfg, args.state_dir)
-    box = _make_box(cfg, display, store, store_error, notifier=notifier, signals=signals)
-    try:
-        from hw.buttons import GpioButtons
-
-        buttons = GpioButtons(cfg.buttons.pins(), box.sink, pin_factory=factory)
-    except HardwareError as err:
-        if store is not None:
-            store.close()
-        _close_signals(signals)
-        return _fail(str(err), EXIT_HARDWARE)
-    _install_signals(box)
-    try:
-        box.run()
-    finally:
-        buttons.close()
-        _close_signals(signals)
-        display.keep_last_frame()  # the 'box is off' frame stays on the glass
     return 0
 
 
@@ -244,15 +228,6 @@ def open_signals(cfg, factory):
                 lamps.close()
             raise
     return Signals(lamps, buzzer)
-
-
-def _close_signals(signals) -> None:
-    for part in (signals.lamps, signals.buzzer):
-        if part is not None:
-            try:
-                part.close()
-            except Exception as err:
-                log.error("closing %s: %s", type(part).__name__, err)
 
 
 def slow_bus_note(display_config, size: tuple[int, int]) -> str | None:

@@ -165,32 +165,26 @@ def run(args) -> int:
     except ConfigError as err:
         print(f"cantstop-box: {err}", file=sys.stderr)
         return EXIT_CONFIG
-    try:
-        factory = real_pin_factory()
-    except HardwareError as err:
-        print(f"cantstop-box selftest: {err}", file=sys.stderr)
-        return EXIT_HARDWARE
-    try:
-        display = open_display(cfg)
-    except HardwareError as err:
-        print(f"display: NOT FOUND: {err}", file=sys.stderr)
-        factory.close()
-        return EXIT_HARDWARE
-    for line in found_lines(cfg, display):
-        print(line)
-    from boxcli.run import _close_signals, open_signals
+    from hw.errors import BuzzerError, DisplayError, LampError
+
+    from boxcli.parts import open_parts
+    from boxcli.run import open_signals
+
+    def shown(display):  # what the terminal says of the display that answered
+        for line in found_lines(cfg, display):
+            print(line)
+        return display
 
     try:
-        signals = open_signals(cfg, factory)
-    except HardwareError as err:
-        print(f"lamps or buzzer: FAILED: {err}", file=sys.stderr)
-        display.close()
-        factory.close()
+        with open_parts(lambda: shown(open_display(cfg)), lambda factory, _: open_signals(cfg, factory),
+                        real_pin_factory) as parts:
+            return check(parts.display, parts.factory, cfg.buttons.pins(), timeout=args.timeout,
+                         lamps=parts.signals.lamps, buzzer=parts.signals.buzzer)
+    except HardwareError as err:  # which part, said as the self test says each
+        if isinstance(err, DisplayError):
+            print(f"display: NOT FOUND: {err}", file=sys.stderr)
+        elif isinstance(err, (LampError, BuzzerError)):
+            print(f"lamps or buzzer: FAILED: {err}", file=sys.stderr)
+        else:
+            print(f"cantstop-box selftest: {err}", file=sys.stderr)
         return EXIT_HARDWARE
-    try:
-        return check(display, factory, cfg.buttons.pins(), timeout=args.timeout, lamps=signals.lamps,
-                     buzzer=signals.buzzer)
-    finally:
-        _close_signals(signals)
-        display.close()
-        factory.close()

@@ -15,6 +15,7 @@ import os
 import signal
 import socket
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -167,7 +168,7 @@ def test_display_wait_run_box_as_a_service_is_up_waiting_and_stops_cleanly_on_si
         raise absent()
 
     monkeypatch.setattr(devicewait, "wait_for_devices", lambda devices, notifier: None)
-    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: object())
+    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: SimpleNamespace(close=lambda: None))  # closed with the parts
     monkeypatch.setattr(hw.display, "open_oled", silent)
     monkeypatch.setattr(displaywait, "RETRY_S", 0.01)
     before = signal.getsignal(signal.SIGTERM)
@@ -185,7 +186,7 @@ def test_display_wait_at_the_command_line_a_silent_display_is_still_one_line_and
     import hw.display
 
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
-    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: object())
+    monkeypatch.setattr("hw.buttons.real_pin_factory", lambda: SimpleNamespace(close=lambda: None))  # closed with the parts
 
     def silent(driver, **options):
         raise absent()
