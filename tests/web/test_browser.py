@@ -10,6 +10,7 @@ these say so in one line and skip (`.ci/run` installs it).
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 
@@ -186,6 +187,17 @@ return Array.from(document.querySelectorAll(selector)).map(function (el) {
 });"""
 
 
+@contextlib.contextmanager
+def _won_replay(rig, state_dir, browser):
+    """The rig's game played to a winner, its last step open in a TV-sized page: (server, driver)."""
+    rig.play_on()  # to a winner: claims on the board
+    with Server(state_dir) as server:
+        driver = browser.page("tv", "en")
+        driver.get(server.url + "/games/1?step=100000")
+        wait_for(driver, lambda d: d.find_elements("css selector", "#replay .col.claimed"))
+        yield server, driver
+
+
 def test_each_seat_is_drawn_in_its_own_colour_when_the_seats_are_not_in_the_palettes_order(tmp_path, browser):
     """Issue 46, item 1: the page's policy drops an inline style, so every seat took the stylesheet's colours
     in turn order: Bob's Blue drawn red. Seats here sit Blue, Green, Red; their symbols, claims and runners
@@ -195,11 +207,7 @@ def test_each_seat_is_drawn_in_its_own_colour_when_the_seats_are_not_in_the_pale
     colours = ("Blue", "Green", "Red")
     rig = Rig(tmp_path, names=("Bob", "Cat", "Ann"), colours=colours, seed=5, rest=1.0)
     try:
-        rig.play_on()  # to a winner: claims on the board
-        with Server(tmp_path) as server:
-            driver = browser.page("tv", "en")
-            driver.get(server.url + "/games/1?step=100000")
-            wait_for(driver, lambda d: d.find_elements("css selector", "#replay .col.claimed"))
+        with _won_replay(rig, tmp_path, browser) as (server, driver):
             want = {str(i): _rgb(PIECE_COLOURS[c.lower()]) for i, c in enumerate(colours)}
             pieces = driver.execute_script(COMPUTED, "#replay .players .piece", "color")
             assert pieces and all(colour == want[seat] for seat, colour in pieces), (pieces, want)
@@ -231,11 +239,7 @@ def test_a_claims_owner_is_told_by_shape_not_by_colour_alone(tmp_path, browser):
     colours = ("Red", "Green")
     rig = Rig(tmp_path, names=("Ann", "Bob"), colours=colours, seed=4, rest=1.0)  # both claim a column
     try:
-        rig.play_on()  # to a winner: claims on the board
-        with Server(tmp_path) as server:
-            driver = browser.page("tv", "en")
-            driver.get(server.url + "/games/1?step=100000")
-            wait_for(driver, lambda d: d.find_elements("css selector", "#replay .col.claimed"))
+        with _won_replay(rig, tmp_path, browser) as (_, driver):
             claims = driver.execute_script(
                 "return Array.from(document.querySelectorAll('#replay .col.claimed')).map(function (c) {"
                 " var own = c.querySelector('.num .piece'), on = c.querySelector('.sq .piece');"
