@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from firmware.cues import MELODIES
-from tests.systemd.test_boot_tones import LOW, STALLED, heard, trace_of
+from tests.tools.test_boot_tones import LOW, STALLED, heard, trace_of
 from tools.bootcheck import guest as boot_guest
 from tools.bootcheck import tone_soak
 from tools.image import check
@@ -53,7 +53,7 @@ class _SoakGuest:
         self.trace = trace
 
     def sh(self, script: str, timeout: float = 120.0):
-        from tests.systemd.test_boot_tones import DEBUG_GPIO
+        from tests.tools.test_boot_tones import DEBUG_GPIO
 
         out = DEBUG_GPIO if script == "cat /sys/kernel/debug/gpio" else self.trace if "cat $t/trace" in script else ""
         return boot_guest.Done(0, out, "")

@@ -2,8 +2,9 @@
 
 What just happened in words, the bust moment kept on the board, the winner
 big, the box's own question on a pick, a replay step's dice, the colours'
-contrast against a square, and what a screen reader or a browser without
-JavaScript gets. (Where it is laid out on a screen: test_guest_browser.py.)
+contrast against a square, what a screen reader or a browser without
+JavaScript gets, and the language a guest chose kept on the next page.
+(Where it is laid out on a screen: test_guest_browser.py.)
 """
 
 from __future__ import annotations
@@ -264,3 +265,14 @@ def test_pairings_with_the_same_sums_mark_only_one_chosen():
     options = step_options((start, rolled, moved), (Roll((4, 4, 4, 6)), Move((8, 10))))
     assert [o.sums for o in options] == [(8, 10), (8, 10), (10, 8)]
     assert [o.chosen for o in options] == [True, False, False]
+
+
+def test_the_language_chosen_is_kept_on_the_next_page(game, tmp_path):
+    with Server(tmp_path) as s, fetch.client(base_url=s.url, timeout=10) as phone:
+        assert 'lang="ja"' in phone.get("/?lang=ja").text
+        history = phone.get("/games")  # the tap on 履歴: no ?lang= in its link
+        assert history.status_code == 200 and '<html lang="ja"' in history.text
+        assert '<html lang="ko"' in phone.get("/people?lang=ko").text
+        assert '<html lang="ko"' in phone.get("/").text
+        assert '<html lang="en"' in phone.get("/games?lang=en").text
+        assert '<html lang="en"' in get(s, "/games").text  # another phone: its own language

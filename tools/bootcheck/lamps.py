@@ -6,7 +6,7 @@ The booted box drives each lamp's gpio-sim line; the check reads the line's
 steady 1 is a lit lamp, steady 0 an unlit one, and both is a pulsing one
 (gpiozero's fade changes lgpio's software PWM duty 25 times a second, and the
 PWM itself switches the line at 100 Hz). Nothing here runs qemu
-(tests/systemd/test_boot_lamps.py).
+(tests/tools/test_boot_lamps.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The pure parts of `make boot-check`: reading what the guest says, and the table.
 
-Nothing here runs qemu or touches the machine (tests/systemd/test_boot_check.py).
+Nothing here runs qemu or touches the machine (tests/tools/test_boot_check.py).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ kernel's ``gpio:gpio_value`` trace event records each of those sets with its
 time, so the trace of the buzzer's line is the waveform the piezo would
 get. Here it becomes notes (a pitch held for a while) and melodies (notes
 close together), to compare with the melodies the emulator's box played for
-the same presses. Nothing here runs qemu (tests/systemd/test_boot_tones.py).
+the same presses. Nothing here runs qemu (tests/tools/test_boot_tones.py).
 """
 
 from __future__ import annotations

@@ -1,11 +1,19 @@
-"""Game night, round three (issue 32): scripted games on mock pins, each press counted."""
+"""What the table presses, counted, around a stop and between games (issue 32, game night round three).
+
+Scripted games on mock pins: a second STOP never rolls the next player's dice
+and a press the hand-over guard refuses is said; a rematch is one press,
+naming the players a few; Statistics are three presses from any game screen;
+a box seat's stop says who moves its markers. And the words those screens
+say: a hint's sums in the dice screen's order, names as typed on the win
+screen, the terse Japanese and Korean mended.
+"""
 
 from engine import Roll, Stop
 from firmware import views
 from firmware.config import GameConfig
 from firmware.screens import render_traced
 from firmware.store import Store
-from tests.kit.rig import Rig
+from tests.kit.rig import Rig, keep_roster
 
 
 def _to_decide(rig):
@@ -122,7 +130,7 @@ def test_a_press_the_hand_over_guard_refuses_is_said_like_any_refused_press(tmp_
 def _box_game(tmp_path, seed):
     """Ann (a person) against Green, played by the box."""
     store = Store.open(tmp_path)
-    store.put_fact("roster", {"names": list(ROSTER), "renamed": {}})
+    keep_roster(store, ROSTER)
     store.new_game(["Red", "Green"], GameConfig().rules, meta={"seats": [
         {"colour": "Red", "bot": None, "name": "Ann"}, {"colour": "Green", "bot": "strong"}]})
     return Rig(tmp_path, seed=seed, store=store)
