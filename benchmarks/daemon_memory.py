@@ -2,11 +2,11 @@
 
     python -m benchmarks.daemon_memory [--games 2000] [--limit-mb 10] [--second-half-mb 1]
 
-Plays whole games through the daemon (``Box.feed``: the UI, the store, the
-renderer, the strong player for the box seat and for the hints) and its OLED driver (on luma's
-``noop`` serial), on a store in a temporary directory (``/dev/shm`` when there is one, so the disk does not
-set the pace). Prints the resident memory after 20 games, half way and at the end, and
-exits 1 when it grew by more than ``--limit-mb`` in all, or by more than
+Plays whole games through the daemon (the tests' rig, ``tests.kit.rig``, its presses fed straight to
+``Box.feed``: the UI, the store, the renderer, the strong player for the box seat and for the hints) and
+its OLED driver (on luma's ``noop`` serial), on a store in a temporary directory (``/dev/shm`` when there
+is one, so the disk does not set the pace). Prints the resident memory after 20 games, half way and at the
+end, and exits 1 when it grew by more than ``--limit-mb`` in all, or by more than
 ``--second-half-mb`` over the second half (the appliance runs for weeks:
 every cache must be bounded). The caches fill in the first few hundred
 games, so the second half shows what keeps growing with the history: a
@@ -30,10 +30,9 @@ from firmware import ui, views
 from firmware.config import GameConfig
 from firmware.daemon.box import Box
 from firmware.daemon.debounce import Press
-from firmware.daemon.dice import seeded_dice
-from firmware.store import Store
 from hw.display import LumaDisplay
 from hw.oled import ssd1306
+from tests.kit.rig import Rig  # the tests' box on mock pins, a fake clock
 
 
 def rss_mb() -> float:
@@ -87,17 +86,16 @@ def play(box: Box, games: int) -> int:
     return presses
 
 
-def make_box(state_dir: str) -> Box:
+def make_rig(state_dir: str) -> Rig:
     from luma.core.interface.serial import noop
 
     display = LumaDisplay(ssd1306(noop()))  # the box's own OLED driver, on a serial that goes nowhere
     # Presses are fed straight in, with no clock running the box's timer: no guard after a handover
     # (a press there would wait for the timer forever); the box seat's steps go on a press each.
-    box = Box(GameConfig(handover_guard_ms=0), display, Store.open(state_dir), dice=seeded_dice(11), dim_after=None)
-    box.start()
+    rig = Rig(state_dir, seed=11, display=display, settings=GameConfig(handover_guard_ms=0), dim_after=None)
     for button in ("B", "B", "B", "B", "B", "C"):  # P2 plays: box (rows: Players, Starts, P1 colour, P1 plays, P2 colour)
-        _press(box, button)
-    return box
+        _press(rig.box, button)
+    return rig
 
 
 def main(argv=None) -> int:
@@ -108,7 +106,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(dir=base) as state_dir:
-        box = make_box(state_dir)
+        rig = make_rig(state_dir)
+        box = rig.box
         start = time.perf_counter()
         play(box, 20)
         gc.collect()
@@ -121,7 +120,7 @@ def main(argv=None) -> int:
         gc.collect()
         late = rss_mb()
         took = time.perf_counter() - start
-        box.shutdown()
+        rig.shutdown()
     growth, second = late - early, late - middle
     print(f"daemon memory: {early:.1f} MB after 20 games, {middle:.1f} MB after {half}, {late:.1f} MB after {args.games} "
           f"(+{growth:.1f} MB; limit +{args.limit_mb:g}; second half +{second:.1f} MB, limit +{args.second_half_mb:g});"

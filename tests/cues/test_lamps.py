@@ -15,13 +15,9 @@ from engine import Phase, stop_claims
 from firmware import ui, views
 from firmware.config import GameConfig
 from firmware.cues import MELODIES, lamp_states
-from firmware.daemon.box import Box
-from firmware.daemon.dice import seeded_dice
 from firmware.daemon.signals import Signals
 from hw.buzzer import BellBuzzer, GpioBuzzer
-from hw.fakes import FakeDisplay
 from hw.lamps import DIM, GpioLamps, TerminalLamps, lamp_line
-from tests.kit.clock import FakeClock
 from tests.kit.rig import Rig, mock_pins
 
 LAMP_PINS = {"ROLL": 17, "STOP": 27, "A": 22, "B": 23, "C": 20, "MENU": 21}
@@ -204,11 +200,10 @@ def test_lamps_read_a_translated_legend_and_nothing_when_the_box_is_off():
 
 
 def test_no_lamp_and_no_buzzer_change_nothing(tmp_path):
-    box = Box(GameConfig(), FakeDisplay(), None, dice=seeded_dice(1), clock=FakeClock(1000.0))
-    box.start()
-    box.sink("ROLL", True)
-    box.pump()
-    assert box.frames >= 1  # Signals() without parts: the loop runs as before
+    rig = Rig(tmp_path, seed=1)  # no signals: Signals() without parts
+    rig.tap("ROLL")
+    assert rig.box.frames >= 2 and rig.box.app.game is not None  # the loop runs as before: the game started
+    rig.close()
 
 
 def test_terminal_lamps_show_lit_pulsing_and_off():

@@ -1,10 +1,11 @@
 """A lamp tells the truth: a lit button does something, and a button that does something is lit.
 
 Whole sessions of random presses (games, menus, statistics, the Continue list,
-undo, the board, hints) on the daemon's own Box. At every screen each of the
-six buttons is tried on the pure ``ui.update`` (nothing pressed for real):
-it *does something* when the app changes or an effect is asked for. A flash
-alone (a press that only says why not, "Choose A, B or C") is nothing.
+undo, the board, hints) on the daemon's own Box, on the tests' rig (mock pins,
+a fake clock). At every screen each of the six buttons is tried on the pure
+``ui.update`` (nothing pressed for real): it *does something* when the app
+changes or an effect is asked for. A flash alone (a press that only says why
+not, "Choose A, B or C") is nothing.
 
 The lamps come from the legend (firmware.cues); the legend leaves out, for
 room, a few second ways to do what a named button does. Those are the only
@@ -22,12 +23,9 @@ import pytest
 from firmware import ui, views
 from firmware.config import GameConfig
 from firmware.cues import OFF, lamp_states
-from firmware.daemon.box import Box
 from firmware.ui.messages import Press
-from firmware.daemon.dice import seeded_dice
-from firmware.store import Store
 from firmware.ui.model import Screen, StatsScreen
-from hw.fakes import FakeDisplay
+from tests.kit.rig import Rig
 
 BUTTONS = ("ROLL", "STOP", "A", "B", "C", "MENU")
 
@@ -44,14 +42,6 @@ def unlit_but_working(view, screen: Screen, button: str) -> bool:
     return False
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def does_something(app, button: str) -> bool:
     new, effects = ui.update(app, Press(button, False))
     return bool(effects) or replace(new, flash=None) != replace(app, flash=None)
@@ -59,24 +49,19 @@ def does_something(app, button: str) -> bool:
 
 def walk(tmp_path, seed: int, steps: int, language: str):
     """Random presses (ROLL and the pairings more often, as a table presses them); yields (app, view)."""
-    clock = Clock()
-    box = Box(GameConfig(handover_guard_ms=0, sound=True, columns_to_win=2), FakeDisplay(), Store.open(tmp_path),
-              dice=seeded_dice(seed), clock=clock, language=language)
-    box.start()
+    rig = Rig(tmp_path, seed=seed, settings=GameConfig(handover_guard_ms=0, sound=True, columns_to_win=2),
+              language=language)
     rng = random.Random(seed)
     weights = {"ROLL": 5, "STOP": 2, "A": 3, "B": 3, "C": 2, "MENU": 1}
     try:
         for _ in range(steps):
-            yield box.app, box.last_view
+            yield rig.box.app, rig.box.last_view
             button = rng.choices(list(weights), list(weights.values()))[0]
-            box.sink(button, True)
-            clock.t += 0.1
-            box.pump()
-            box.sink(button, False)
-            clock.t += 2.0
-            box.pump()
+            rig.tap(button)
+            rig.clock.advance(1.9)  # 2 s from the release: a box seat's step, the timer's, comes before the next
+            rig.box.pump()
     finally:
-        box.shutdown()
+        rig.shutdown()
 
 
 @pytest.mark.parametrize("seed, language", [(1, "en"), (2, "ja"), (3, "ko"), (4, "en")])

@@ -10,16 +10,15 @@ import pytest
 
 from firmware import ui, views
 from firmware.config import GameConfig
-from firmware.daemon.box import RETRY_SECONDS, Box
-from firmware.daemon.dice import seeded_dice
+from firmware.daemon.box import RETRY_SECONDS
 from firmware.daemon.worker import KeepTallies, StatsWorker
 from firmware.screens import render_pages
 from firmware.store import DB_NAME, Store
 from firmware.table import person_stats, roster, tally_sums
 from firmware.daemon.loaders import load_stats
-from hw.fakes import FakeDisplay
 
 from tests.kit.bigstore import many_finished_games
+from tests.kit.rig import Rig
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
@@ -96,28 +95,22 @@ def test_stats_on_an_empty_state_directory_are_empty(tmp_path):
 
 
 def test_stats_a_locked_game_file_is_not_saved_then_saved_on_the_loops_deadline(tmp_path):
-    t = [1000.0]
     store = Store.open(tmp_path, busy_ms=20)
-    box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(2), clock=lambda: t[0])
-    box.start()
+    rig = Rig(store=store, seed=2)
+    box = rig.box
     holder = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another process holds the file
-    for name in ("ROLL", "ROLL"):  # start a game, roll
-        box.sink(name, True)
-        t[0] += 0.1
-        box.pump()
-        box.sink(name, False)
-        t[0] += 0.1
-        box.pump()
-    assert ui.view(box.app).alert == "NOT SAVED: the game file is busy"
+    rig.tap("ROLL")  # start a game
+    rig.tap("ROLL")  # roll
+    assert rig.view.alert == "NOT SAVED: the game file is busy"
     assert store.pending and box.retry_at is not None
-    t[0] += RETRY_SECONDS
+    rig.clock.advance(RETRY_SECONDS)
     box.pump()  # still locked: tried, still kept, tried again later (twice as late)
-    assert store.pending and box.retry_at == pytest.approx(t[0] + 2 * RETRY_SECONDS)
+    assert store.pending and box.retry_at == pytest.approx(rig.clock() + 2 * RETRY_SECONDS)
     holder.execute("ROLLBACK")
     holder.close()
-    t[0] += 2 * RETRY_SECONDS
+    rig.clock.advance(2 * RETRY_SECONDS)
     box.pump()  # no press: the deadline saves it
-    assert store.pending == 0 and box.retry_at is None and ui.view(box.app).alert is None
+    assert store.pending == 0 and box.retry_at is None and rig.view.alert is None
     assert store.game(box.game_id).events == box.app.events and len(box.app.events) == 1
-    store.close()
+    rig.shutdown()

@@ -12,6 +12,8 @@ class FakeClock:
     function runs inside the ``advance`` that reaches its time, in the test's own thread;
     ``clock.call_at(t, f)`` runs ``f`` once the time reaches ``t`` (a device appears). Code that
     sleeps takes ``clock.sleep``, which moves the time instead (``clock.sleeps`` counts the calls).
+    ``clock.elapse(s)`` is ``advance`` with each timer run at its own moment (the clock reads it
+    then: a button pressed while the box was busy is stamped when it was pressed, not after).
 
     >>> clock = FakeClock(1000.0)
     >>> clock.advance(0.5)
@@ -24,6 +26,10 @@ class FakeClock:
     (1001.4, [])
     >>> clock.advance(0.2), rang
     (1001.6, [1001.6])
+    >>> _ = clock.call_at(1002.0, lambda: rang.append(clock())); clock.next_timer()
+    1002.0
+    >>> clock.elapse(1.0), rang, clock.next_timer()
+    (1002.6, [1001.6, 1002.0], None)
     """
 
     def __init__(self, now: float = 1_700_000_000.0) -> None:
@@ -43,6 +49,22 @@ class FakeClock:
             first = min(due, key=lambda t: t.at)
             self._timers.remove(first)
             first.function()
+
+    def advance_to(self, when: float) -> float:
+        """``advance`` to the time ``when`` (never back)."""
+        self.now = max(self.now, when)
+        return self.advance(0.0)
+
+    def elapse(self, seconds: float) -> float:
+        """``advance``, each timer run at its own moment on the way."""
+        end = self.now + seconds
+        while (at := self.next_timer()) is not None and at <= end:
+            self.advance_to(at)
+        return self.advance_to(end)
+
+    def next_timer(self) -> float | None:
+        """When the first started timer is due (None: none is)."""
+        return min((t.at for t in self._timers), default=None)
 
     def sleep(self, seconds: float) -> None:
         self.sleeps += 1

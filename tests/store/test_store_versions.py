@@ -19,12 +19,9 @@ import pytest
 
 from engine import Rules
 from firmware import ui
-from firmware.config import GameConfig
-from firmware.daemon.box import Box
-from firmware.daemon.dice import seeded_dice
 from firmware.store import DB_NAME, SCHEMA_VERSION, Store, StorePathError, StoreWriteError
 from firmware.store.schema import NEWER
-from hw.fakes import FakeDisplay
+from tests.kit.rig import Rig
 from tests.kit.storekit import play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,22 +75,15 @@ def test_store_newer_schema_shows_history_and_statistics_and_the_box_says_why_it
 
     assert main(["history", "--json", "--state-dir", str(state_dir)]) == 0
     assert json.loads(capsys.readouterr().out)[0]["status"] == "finished"
-    store = Store.open(state_dir, clock=clock)
-    t = [1000.0]
-    box = Box(GameConfig(), FakeDisplay(), store, dice=seeded_dice(1), clock=lambda: t[0])
-    box.start()
-    assert ui.view(box.app).alert == "NOT SAVED: game file from a newer box"  # from the first frame
+    rig = Rig(store=Store.open(state_dir, clock=clock), seed=1)
+    box = rig.box
+    assert rig.view.alert == "NOT SAVED: game file from a newer box"  # from the first frame
     for name in ("MENU", "B", "ROLL"):  # Statistics (the menu keeps its places)
-        box.sink(name, True)
-        t[0] += 0.1
-        box.pump()
-        box.sink(name, False)
-        t[0] += 0.1
-        box.pump()
+        rig.tap(name)
     assert box.app.screen.kind is ui.Screen.STATS and box.app.screen.games == 1  # the newer box's game counted
     assert sorted(n for n, _ in box.app.screen.rows) == ["Ann", "Bo"]
     assert box.retry_at is None  # no write is tried again: it can never work
-    box.shutdown()
+    rig.shutdown()
     assert _files(state_dir) == before
 
 
