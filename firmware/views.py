@@ -36,6 +36,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+#: The six buttons' names as printed on the box: a legend token that is one of them is drawn boxed.
+BUTTONS = frozenset(("ROLL", "STOP", "A", "B", "C", "MENU"))
+
+
+def legend(keys: str) -> list[tuple[str, str]]:
+    """A view's ``keys`` as (button, label) pairs: what the renderer draws on the bottom line and what the
+    lamps light, from one reading. ``"A B C:choose ROLL:ok"`` -> [("A", ""), ("B", ""), ("C", "choose"),
+    ("ROLL", "ok")].
+
+    A token is a button when it is one of the six button names (``A/B:move``
+    keys the pair "A/B"); any other word, in any script, is a plain label. A
+    button's label runs on to the next button: ``"ROLL:see the winner"`` is
+    ROLL's "see the winner", and the Korean ``"ROLL:새 게임"`` keeps its space
+    (issue 47, item 9: it was written closed, without one, so as not to split).
+    """
+    out: list[tuple[str, str]] = []
+    for token in keys.split():
+        key, colon, label = token.partition(":")
+        if colon and all(part in BUTTONS for part in key.split("/")):
+            out.append((key, label))
+        elif token in BUTTONS:
+            out.append((token, ""))
+        elif out and out[-1][0] and out[-1][1]:
+            out[-1] = (out[-1][0], f"{out[-1][1]} {token}")
+        else:
+            out.append(("", token))
+    return out
+
 
 @dataclass(frozen=True)
 class Track:

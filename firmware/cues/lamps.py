@@ -1,9 +1,9 @@
 """Which button lamps are lit, pulsing or off for a view: read off the view's own legend.
 
 One source of truth: a button's lamp is lit when the bottom line of the
-screen names it (``view.keys``, parsed by the renderer's own
-:func:`firmware.screens.frame.legend_tokens`), so a lamp can never say
-something the legend does not. Two facts the view states beside its legend
+screen names it (``view.keys`` as the view's own (button, label) pairs,
+:func:`firmware.views.legend`, which the renderer draws), so a lamp can
+never say something the legend does not. Two facts the view states beside its legend
 refine that:
 
 - ``view.expect``: the buttons the box waits for (ROLL at a handover and at
@@ -19,7 +19,7 @@ A view without a legend (the box is off) puts every lamp out.
 
 from __future__ import annotations
 
-from firmware.screens.frame import BUTTONS, legend_tokens
+from firmware.views import BUTTONS, legend
 
 OFF, LIT, PULSE = "off", "lit", "pulse"
 
@@ -31,7 +31,7 @@ assert set(ORDER) == BUTTONS
 def legend_buttons(keys: str) -> frozenset[str]:
     """Every button the legend gives a job: ``"A/B:move ROLL:ok"`` -> {A, B, ROLL}."""
     named = set()
-    for key, _label in legend_tokens(keys):
+    for key, _label in legend(keys):
         if key:
             named.update(key.split("/"))
     return frozenset(named)

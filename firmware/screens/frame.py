@@ -10,12 +10,9 @@
 
 from __future__ import annotations
 
+from ..views import BUTTONS, legend as legend_tokens  # noqa: F401  (the view's own pairs, read by the lamps too)
 from .icons import draw_seat
 from .kit import LEGEND_Y, Canvas, width_of
-
-
-#: The six buttons' names as printed on the box: a legend token that is one of them is drawn boxed.
-BUTTONS = frozenset(("ROLL", "STOP", "A", "B", "C", "MENU"))
 
 
 def who(c: Canvas, player: str | None, bot: bool = False) -> str:
@@ -46,29 +43,6 @@ def top_bar(c: Canvas, left: str, right: str = "", seat: int | None = None, aler
         c.raw((c.width - rw + 1, 0), right, "small")
     c.text((x, 0), left, "small", width=c.width - x - rw - reserve - 4)
     c.draw.line((0, rule, c.width - 1, rule), fill=c.lit)
-
-
-def legend_tokens(keys: str) -> list[tuple[str, str]]:
-    """``"A B C:choose ROLL:ok"`` -> [("A", ""), ("B", ""), ("C", "choose"), ("ROLL", "ok")].
-
-    A token is a button when it is one of the six button names (``A/B:move``
-    keys the pair "A/B"); any other word, in any script, is a plain label. A
-    button's label runs on to the next button: ``"ROLL:see the winner"`` is
-    ROLL's "see the winner", and the Korean ``"ROLL:새 게임"`` keeps its space
-    (issue 47, item 9: it was written closed, without one, so as not to split).
-    """
-    out: list[tuple[str, str]] = []
-    for token in keys.split():
-        key, colon, label = token.partition(":")
-        if colon and all(part in BUTTONS for part in key.split("/")):
-            out.append((key, label))
-        elif token in BUTTONS:
-            out.append((token, ""))
-        elif out and out[-1][0] and out[-1][1]:
-            out[-1] = (out[-1][0], f"{out[-1][1]} {token}")
-        else:
-            out.append(("", token))
-    return out
 
 
 def _token_width(key: str, label: str) -> int:
