@@ -50,7 +50,13 @@ class Display(Protocol):
 
 
 class LumaDisplay:
-    """A luma device seen through the ``Display`` port."""
+    """A luma device seen through the ``Display`` port.
+
+    The device says what it can do, as luma's devices declare their ``mode``: ``frame_mode`` (the frames it
+    takes: "1", or "L" on the grey SSD1322), ``invalidate()`` (forget what the panel holds) and ``reinit()``
+    (its whole set-up again, for a panel that lost power). The box's drivers (hw.oled) declare all three, and
+    so does the dummy display (:func:`open_dummy`); nothing here probes for them.
+    """
 
     def __init__(self, device, *, where: str = "the display", contrast: int = 255, interface: str = "i2c",
                  port: int | None = None) -> None:
@@ -70,7 +76,7 @@ class LumaDisplay:
     @property
     def mode(self) -> str:
         """The frames the panel takes: "1" (lit or dark), or "L" (grey levels) on the SSD1322."""
-        return getattr(self.device, "frame_mode", self.device.mode)
+        return self.device.frame_mode
 
     def show(self, image: Image.Image) -> None:
         """Send the frame (what changed of it); raise ``DisplayError`` if the bus fails.
@@ -102,18 +108,16 @@ class LumaDisplay:
                 self._set_up_again()
             self.device.contrast(self._level())
             if not on and self._last is not None:
-                _invalidate(self.device)
+                self.device.invalidate()
                 self.device.display(self._last)
 
     def _level(self) -> int:
         return 1 if self._dimmed else self._contrast
 
     def _set_up_again(self) -> None:
-        reinit = getattr(self.device, "reinit", None)
-        if reinit is not None:
-            reinit()
-            self.device.contrast(self._level())
-        _invalidate(self.device)
+        self.device.reinit()
+        self.device.contrast(self._level())
+        self.device.invalidate()
 
     @contextmanager
     def _talking(self):
@@ -156,12 +160,6 @@ def as_mode(image: Image.Image, mode: str) -> Image.Image:
     if mode == "1":
         return image.convert("L").point(lambda v: 255 if v else 0, "1")
     return image.convert(mode)
-
-
-def _invalidate(device) -> None:
-    invalidate = getattr(device, "invalidate", None)
-    if invalidate is not None:
-        invalidate()
 
 
 def open_oled(
@@ -317,4 +315,16 @@ def open_dummy(width: int = WIDTH, height: int = HEIGHT) -> LumaDisplay:
     """A display that only keeps the last frame, as ``.device.image``."""
     from luma.core.device import dummy
 
-    return LumaDisplay(dummy(width=width, height=height, mode="1"), where="the dummy display")
+    class Dummy(dummy):
+        """luma's dummy, declaring what the box's drivers declare: 1-bit frames, and nothing on a panel to
+        forget or set up again."""
+
+        frame_mode = "1"
+
+        def invalidate(self) -> None:
+            pass
+
+        def reinit(self) -> None:
+            pass
+
+    return LumaDisplay(Dummy(width=width, height=height, mode="1"), where="the dummy display")

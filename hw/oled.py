@@ -184,7 +184,10 @@ def plan_windows(runs: list[list[tuple[int, int]]], cost: int = WINDOW_COST) -> 
 
 class _Resends:
     """When to distrust what the panel holds, for every driver here: ``invalidate`` (each driver's own)
-    after a failed command, after ``show()``, and for ``reinit()``, so the next frame goes out whole."""
+    after a failed command, after ``show()``, and for ``reinit()``, so the next frame goes out whole.
+    ``frame_mode`` declares the frames the driver takes (hw.display.LumaDisplay reads it, never probes)."""
+
+    frame_mode = "1"
 
     def __init__(self, serial_interface=None, **kwargs) -> None:
         if serial_interface is None:  # luma's own default, made here so that reinit talks to the same bus

@@ -308,14 +308,21 @@ def test_display_unsupported_size_says_so(serial):
 def test_display_dim_turns_contrast_down_and_back_to_the_configured_level():
     from hw.display import LumaDisplay
 
-    class Device:
+    class Device:  # declares what a panel declares (hw.display.LumaDisplay)
         size = (128, 64)
+        frame_mode = "1"
 
         def __init__(self):
             self.levels = []
 
         def contrast(self, level):
             self.levels.append(level)
+
+        def invalidate(self):
+            pass
+
+        def reinit(self):
+            pass
 
     device = Device()
     display = LumaDisplay(device, contrast=180)
