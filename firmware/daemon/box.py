@@ -204,7 +204,8 @@ class Box:
         self._fire_timer()
         self._retry_writes()
         self._watch_roster()
-        self.network.watch(self)
+        if (seen := self.network.poll(self.clock(), ui.network_unsaid(self.app))) is not None:
+            self.feed(seen)
         self._flip_page()
         presses = self._debounce(item)
         if self._still_waking():

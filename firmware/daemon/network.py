@@ -104,13 +104,15 @@ class NetworkWatch:
         self._said = problem
         return seen
 
-    def watch(self, box) -> None:
-        """Once due: read the status and feed it to ``box`` if it changed or a problem waits to be said."""
-        now = box.clock()
+    def poll(self, now: float, unsaid: bool = False) -> ui.NetworkSeen | None:
+        """Once due by ``now`` (the loop's clock): the status read, when it changed or a problem waits to be
+        said (``unsaid``, the UI's :func:`ui.network_unsaid`), for the loop to feed like any input; else None.
+        It takes nothing of the box: what it saw is its answer (issue 48, item 3)."""
         if self.due is None or now < self.due:
-            return
+            return None
         self.due = now + self.every
         seen = self._read()
-        if seen != self.seen or ui.network_unsaid(box.app):
+        if seen != self.seen or unsaid:
             self.seen = seen
-            box.feed(seen)
+            return seen
+        return None
