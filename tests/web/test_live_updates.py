@@ -63,14 +63,21 @@ def test_a_page_from_before_a_restart_is_sent_the_game_as_it_is_now(box, tmp_pat
         assert _first_event(port, head, 0.5) is None
 
 
+@contextlib.contextmanager
+def _stream(server):
+    """An event stream of ``server`` opened on a raw socket, once its first live event came: (socket, bytes so far)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data = b""
+        while b"event: live" not in data:
+            data += sock.recv(65536)
+        yield sock, data
+
+
 def test_a_press_is_noticed_by_a_glance_at_the_files_not_the_next_query(game, tmp_path):
     """data_version asked every 10 s here: the press still reaches the page at once (the WAL's stat moved)."""
     with Server(tmp_path, poll=10.0) as s:
-        with socket.create_connection(("127.0.0.1", s.port), timeout=5) as sock:
-            sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            data = b""
-            while b"event: live" not in data:
-                data += sock.recv(65536)
+        with _stream(s) as (sock, data):
             time.sleep(0.2)
             pressed = time.monotonic()
             game.play_on(events=1)
@@ -114,11 +121,7 @@ def test_one_press_is_one_update(game, tmp_path):
     """A press the box saves in more than one commit (its event, then what its screen keeps) reaches a page as
     one update: the watcher lets the files settle before it asks."""
     with Server(tmp_path, poll=10.0) as s:
-        with socket.create_connection(("127.0.0.1", s.port), timeout=5) as sock:
-            sock.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            data = b""
-            while b"event: live" not in data:
-                data += sock.recv(65536)
+        with _stream(s) as (sock, data):
             counts = []
             sock.settimeout(0.1)
             for _ in range(5):
