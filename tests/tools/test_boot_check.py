@@ -247,6 +247,7 @@ def test_boot_check_installs_qemus_network_rom_and_lists_what_it_installs(tmp_pa
     assert listed["ipxe-qemu"] == "missing: installed by the check"
     assert listed["qemu-system-arm"] == "installed" and listed["linux-source-6.1"] == "installed"
     assert set(listed) == set(boot_image.HOST_PACKAGES.values()) | set(boot_image.HOST_FILES.values())
+    assert "openssh-client" in listed  # the update rows sign bundles with ssh-keygen
 
 
 def test_boot_check_i2c_dev_counts_only_when_the_installs_file_loaded_it_at_boot():

@@ -297,9 +297,9 @@ def test_the_checks_modules_load_by_path_with_no_depmod_before_udevs_coldplug():
 def test_both_targets_list_the_packages_they_install_on_a_fresh_machine():
     build = set(hosttools.packages(hosttools.BUILD))
     assert {"debootstrap", "qemu-user-static", "dosfstools", "mtools", "fdisk", "bmap-tools", "xz-utils",
-            "zstd", "e2fsprogs"} <= build
+            "zstd", "e2fsprogs", "openssh-client"} <= build
     checking = set(hosttools.packages(hosttools.CHECK, hosttools.CHECK_FILES))
-    assert {"qemu-system-arm", "ipxe-qemu", "qemu-utils", "linux-source-6.1", "cpio", "mtools"} <= checking
+    assert {"qemu-system-arm", "ipxe-qemu", "qemu-utils", "linux-source-6.1", "cpio", "mtools", "openssh-client"} <= checking
     assert hosttools.missing({"sh": "dash", "no-such-tool-here": "nothing"}, {"/no/such/file": "x"}) == ["nothing", "x"]
 
 

@@ -58,6 +58,7 @@ HOST_PACKAGES = {
     "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
     "qemu-system-aarch64": "qemu-system-arm", "qemu-img": "qemu-utils", "dtc": "device-tree-compiler",
     "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "mkfs.ext4": "e2fsprogs", "make": "make", "xz": "xz-utils",
+    "ssh-keygen": "openssh-client",  # the update rows' release keys and signed bundles (deploy/signing.py)
 }
 # Files a package puts there that no command names. qemu-system-aarch64 reads the virt
 # board's network ROM from ipxe-qemu, which qemu-system-arm only recommends (and

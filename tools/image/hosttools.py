@@ -17,6 +17,7 @@ BUILD = {
     "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static", "mkfs.ext4": "e2fsprogs",
     "mkfs.vfat": "dosfstools", "mcopy": "mtools", "sfdisk": "fdisk", "bmaptool": "bmap-tools", "xz": "xz-utils",
     "zstd": "zstd", "git": "git", "debugfs": "e2fsprogs", "dpkg-deb": "dpkg",
+    "ssh-keygen": "openssh-client",  # the release key's fingerprint, put on the card (deploy/signing.py)
 }
 # ... and the check (with boot-check's own: the modules it builds, its device tree).
 CHECK = {
@@ -24,6 +25,7 @@ CHECK = {
     "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "make": "make", "cpio": "cpio", "mcopy": "mtools",
     "sfdisk": "fdisk", "xz": "xz-utils", "zstd": "zstd", "debootstrap": "debootstrap", "qemu-aarch64-static": "qemu-user-static",
     "mkfs.ext4": "e2fsprogs", "git": "git", "debugfs": "e2fsprogs",
+    "ssh-keygen": "openssh-client",  # the update rows sign their bundles
 }
 # Files that no program names: the kernel's source (gpio-sim) and QEMU's network ROMs, the same
 # as boot-check's (its list once named the ROM where Debian does not put it, so it installed again at each run).
