@@ -115,9 +115,9 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, sig
         language=cfg.display.language,
         signals=signals,
         worker=StatsWorker(),
+        web_port=cfg.web.port,
+        store_error=store_error,
     )
-    box.store_error = store_error
-    box.web_port = cfg.web.port
     if store is not None:  # a paired phone's changes come through the box's own socket beside its store
         box.open_door(store.path.parent)
     return box

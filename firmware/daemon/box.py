@@ -12,7 +12,8 @@ UI's one timer is due (:class:`ui.After`: a box seat's pace, the guard after a h
 of a frame, to feed systemd's watchdog, every :data:`ROSTER_CHECK` s to see whether ``cantstop-box players``
 changed the roster (one ``PRAGMA data_version``: no table read, no lock waited on), and every few seconds to
 read the network status another service writes (:mod:`firmware.daemon.network`). A paired phone's request
-comes on the same queue from the box's socket (:mod:`firmware.daemon.phones`) and is taken like a press.
+comes on the same queue from the box's socket (:mod:`firmware.daemon.phones`) and is fed to the UI like a press
+(:class:`ui.PhoneAsked`); the UI's reply is an effect the loop carries out, as it carries out a press's.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from .dice import os_dice
 from .keeper import Keeper
 from .loaders import load_stats, unfinished
 from . import network, phones
-from .opening import Opening, roster_input
+from .opening import Opening
+from .pairing import Pairing
 from .pager import Pager
 from .signals import Signals
 from .worker import KeepTallies
@@ -76,6 +78,8 @@ class Box:
         language: str = "en",
         signals=None,
         worker=None,
+        web_port: int = 8080,
+        store_error: str | None = None,
     ) -> None:
         self.settings = settings
         self.language = language  # the config's; the table's own choice, once made, is remembered instead
@@ -96,7 +100,7 @@ class Box:
         self.last_view = None
         self.frames = 0  # frames handed to the display
         self.running = False
-        self.store_error: str | None = None
+        self.store_error = store_error  # why the store could not be opened (None: it was, or none was asked for)
         self._display_failed = False
         self._lock = threading.Lock()
         self.dim_after = dim_after or None  # seconds without a press before the screen dims
@@ -112,7 +116,8 @@ class Box:
         self._ping_period: float | None = None  # seconds between watchdog pings (None: no watchdog, or not running)
         self._pinged = 0.0  # when the watchdog was last pinged, by self.clock
         self.door = None  # the socket a paired phone's changes come through (phones.PhoneDoor; None: none)
-        self.web_port = 8080  # the web view's port, for the Phone screen's address (the config's [web] port)
+        self._asked: dict[int, phones.Asked] = {}  # the phones' requests being answered, by ticket
+        self.pairing = Pairing(store.path.parent if store is not None else None, web_port)  # the Phone screen's codes
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         self.network = network.NetworkWatch(due=clock())  # the network status file, read every few seconds
         if worker is not None:
@@ -160,9 +165,21 @@ class Box:
         """The app the table left and the notices to show first (:mod:`firmware.daemon.opening`)."""
         self.roster = roster.load(self.store, self.settings.roster)
         self._data_version = self._store_version()
-        phones.recall_settings(self)  # the dimming and lamps a phone set
-        return Opening(self.settings, self.store, self.keeper, self.roster, self.language, self.paginate,
-                       self.store_error).read()
+        app, notices = Opening(self.settings, self.store, self.keeper, self.roster, self.language, self.paginate,
+                               self.store_error).read()
+        self.app = app
+        self._update(ui.PhoneSettingsKept(self._fact(ui.phone.SETTINGS_KEY)))  # the dimming and lamps a phone set
+        return self.app, notices
+
+    def _fact(self, key: str):
+        """A fact the store keeps (None without a store, or when it cannot be read: the config's stand)."""
+        if self.store is None:
+            return None
+        try:
+            return self.store.fact(key)
+        except Exception as err:
+            log.error("cannot read %s: %s", key, err)
+            return None
 
     # -- the loop ---------------------------------------------------------------
 
@@ -199,7 +216,7 @@ class Box:
             self._from_worker(item[1])
             item = None
         if item is not None and item[0] == _PHONE:
-            phones.serve(self, item[1])
+            self._serve_phone(item[1])
             item = None
         self._fire_timer()
         self._retry_writes()
@@ -309,7 +326,8 @@ class Box:
         if self.roster_due is not None and now < self.roster_due:
             return
         self.roster_due = now + ROSTER_CHECK
-        phones.renew(self)
+        if (lasts := self.pairing.poll(self.app)) is not None:
+            self.feed(lasts)
         version = self._store_version()
         if version is None or version == self._data_version:
             return
@@ -319,7 +337,20 @@ class Box:
             return
         self.roster = fresh
         log.info("the players changed: %s", ", ".join(names.escaped(n) for n in fresh.names) or "none")
-        self.feed(roster_input(fresh))
+        self.feed(ui.roster_changed(fresh))
+
+    def _serve_phone(self, asked: phones.Asked) -> None:
+        """A paired phone's request, taken between two presses like one: the UI answers it (ui.phone)."""
+        fresh = roster.load(self.store, self.settings.roster) if self.store is not None else None  # as the CLI
+        self._asked[asked.ticket] = asked
+        try:
+            self.feed(ui.PhoneAsked(asked.ticket, asked.request, fresh, lamps=self.signals.lamps is not None))
+        except Exception as err:  # a request must never stop the box
+            log.error("a phone's request: %s", err)
+        finally:
+            left = self._asked.pop(asked.ticket, None)
+            if left is not None:  # the UI never answered (it failed): the phone still hears one line
+                left.reply({"ok": False, "error": "the box could not take it"})
 
     def feed(self, inp) -> None:
         """Update the UI with one input, carry out its effects, keep what a restart needs, then draw."""
@@ -368,7 +399,28 @@ class Box:
         elif isinstance(effect, ui.ContinueGame):
             self._take(self.keeper.continue_game(effect.game_id))
         elif isinstance(effect, (ui.PairPhone, ui.ForgetPhones)):
-            self._update(phones.pairing(self, effect))
+            self._update(self.pairing.answer(effect))
+        elif isinstance(effect, ui.KeepRoster):
+            self.roster = effect.roster
+            self._take(self.keeper.keep_facts({roster.ROSTER_KEY: effect.roster.to_json()}))
+        elif isinstance(effect, ui.KeepFacts):
+            self._take(self.keeper.keep_facts(effect.facts))
+        elif isinstance(effect, ui.Dimming):
+            self.dim_after = effect.seconds
+            if self.dim_after is None and self.dimmed:
+                self._dim(False)
+        elif isinstance(effect, ui.Lamps):
+            self.signals.switch_lamps(effect.on)
+        elif isinstance(effect, ui.PhoneReply):
+            self._reply(effect)
+
+    def _reply(self, effect) -> None:
+        """The UI's answer to a phone: to the door that waits for it, and a line in the journal."""
+        asked = self._asked.pop(effect.ticket, None)
+        if effect.answer.get("ok"):
+            log.info("from a phone: %s", effect.log)
+        if asked is not None:
+            asked.reply(effect.answer)
 
     def _take(self, inputs) -> None:
         """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
@@ -425,13 +477,24 @@ class Box:
 
     # -- stop -------------------------------------------------------------------
 
+    def _serve_left(self) -> None:
+        """Stopping: the phones' requests still on the queue are answered first, never lost; whatever else is
+        left there (presses) is not."""
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if item[0] == _PHONE:
+                self._serve_phone(item[1])
+
     def shutdown(self, reason: str = "Game saved") -> None:
         """Show that the box is off, release the store; the loop ends."""
         if not self.running:
             return
         if self.notifier is not None:
             self.notifier.stopping()
-        phones.serve_left(self, self.queue, _PHONE)
+        self._serve_left()
         with self._lock:
             self._update(ui.Shutdown(reason))
             self._draw()

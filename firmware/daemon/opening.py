@@ -73,7 +73,7 @@ class Opening:
         same_game = isinstance(kept, dict) and game_id is not None and kept.get("game") == game_id
         app = ui.recall(app, kept, game=same_game)
         # the seats kept follow the roster as it is now (a rename or a removal while the box was off)
-        app, _ = ui.update(app, roster_input(self.people))
+        app, _ = ui.update(app, ui.roster_changed(self.people))
         if store.cannot_save:  # e.g. a read-only card: saved once it takes writes
             app, _ = ui.update(app, ui.SaveFailed(short(store.cannot_save)))
         self.keeper.loaded(app)
@@ -99,9 +99,3 @@ class Opening:
             return self.fresh(), problem
         self.keeper.game_id = stored.id
         return app, None
-
-
-def roster_input(people) -> ui.RosterChanged:
-    """The roster as the UI takes it: the names to offer and their ids, who was removed, what old names stand for."""
-    legacy = tuple(sorted(people.legacy.items())) if people.stored else ()
-    return ui.RosterChanged(people.names, people.ids, people.removed, legacy)

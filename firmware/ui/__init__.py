@@ -10,7 +10,8 @@ Where to look:
   the screen that is up: :mod:`.turns` (a game), :mod:`.setup` (new game),
   :mod:`.menus` (the menu and what it opens), :mod:`.people` (statistics
   per person, a game's recap, continuing a game), :mod:`.navigate` (moving
-  between screens);
+  between screens); a paired phone's request is answered by :mod:`.phone`,
+  the network's status by :mod:`.network`;
 - :mod:`firmware.words` (beside the UI, not in it): every sentence the box says;
 - :mod:`.present`: ``view(app)``, the screen as plain data
   (:mod:`firmware.views`) for the renderer.
@@ -33,9 +34,14 @@ from .messages import (
     ForgetPhones,
     PairPhone,
     PhoneCode,
-    PhoneSaid,
-    PhoneSettings,
-    PhoneSetup,
+    PhoneAsked,
+    PhoneReply,
+    PhoneSettingsKept,
+    CodeLasts,
+    KeepRoster,
+    KeepFacts,
+    Dimming,
+    Lamps,
     Unfinished,
     UnfinishedLoaded,
     DiceRolled,
@@ -58,12 +64,14 @@ from .messages import (
 from .memory import memory, recall
 from .network import network_unsaid
 from .model import App, Button, Screen, Seat, Setup, boot, notify, resume
+from .phone import roster_changed
 from .present import view
 from .update import timer_for, update
 
 __all__ = [
     "After", "Append", "DiceRolled", "Timer", "timer_for", "DrawDice", "Effect", "FinishGame", "Input", "LoadStats", "PopLast", "Press", "RosterChanged", "Saved",
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
-    "ContinueGame", "GameContinued", "LoadUnfinished", "NetworkSeen", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneSaid", "PhoneSettings", "PhoneSetup", "Unfinished", "UnfinishedLoaded",
+    "ContinueGame", "GameContinued", "LoadUnfinished", "NetworkSeen", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneAsked", "PhoneReply", "PhoneSettingsKept", "CodeLasts", "KeepRoster", "KeepFacts",
+    "Dimming", "Lamps", "Unfinished", "UnfinishedLoaded", "roster_changed",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "network_unsaid", "notify", "recall", "resume", "view", "update",
 ]

@@ -15,7 +15,9 @@ The daemon carries out the effects :func:`firmware.ui.update` returns, in order:
 - :class:`After`: feed :class:`Timer` back once ``seconds`` have passed (a
   later ``After`` replaces an earlier one: the box keeps one timer). It paces
   a box seat's turn and ends the guard after a handover; the UI itself never
-  reads a clock.
+  reads a clock;
+- what a paired phone asked (:class:`PhoneAsked`, :mod:`firmware.ui.phone`): :class:`KeepRoster`,
+  :class:`KeepFacts`, :class:`Dimming`, :class:`Lamps`, and the :class:`PhoneReply` it waits for.
 """
 
 from __future__ import annotations
@@ -131,29 +133,32 @@ class NetworkSeen:
 
 
 @dataclass(frozen=True)
-class PhoneSaid:
-    """A paired phone changed something (the names, the settings): the box says what, over the top line."""
+class PhoneAsked:
+    """A paired phone's request (checked for shape by :mod:`firmware.table.phone_link`), taken like a press.
 
-    text: str
+    ``ticket`` names it for the reply (:class:`PhoneReply`); ``roster`` is the store's roster as it is now
+    (read as the command line reads it; None: the box plays without a store, names cannot be kept);
+    ``lamps`` says whether the box has lamps wired."""
 
-
-@dataclass(frozen=True)
-class PhoneSetup:
-    """A paired phone sent the next game (checked by the daemon): the new-game screen shows it at once,
-    unless a game is being played (then it waits for the menu's New game). Only ROLL on the box starts it."""
-
-    setup: object  # model.Setup
-    language: str | None = None
-    said: str = ""
+    ticket: int
+    request: dict = field(hash=False, compare=True)
+    roster: object = None  # firmware.table.roster.Roster
+    lamps: bool = False
 
 
 @dataclass(frozen=True)
-class PhoneSettings:
-    """A paired phone changed the language or the sound (None: unchanged); kept like the table's own choice."""
+class PhoneSettingsKept:
+    """At start: the settings a phone set, as the store kept them (``raw``: the fact, unchecked)."""
 
-    language: str | None = None
-    muted: bool | None = None
-    said: str = ""
+    raw: object = None
+
+
+@dataclass(frozen=True)
+class CodeLasts:
+    """The pairing code ``code`` is good ``left`` seconds more (0: a phone used it, or it ran out)."""
+
+    code: str
+    left: float
 
 
 @dataclass(frozen=True)
@@ -177,7 +182,7 @@ class Timer:
 
 
 Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
-         | RosterChanged | PhoneSaid | PhoneSetup | PhoneSettings | PhoneCode | Shutdown | Timer)
+         | RosterChanged | NetworkSeen | PhoneAsked | PhoneSettingsKept | CodeLasts | PhoneCode | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 
@@ -239,5 +244,42 @@ class After:
     seconds: float
 
 
+@dataclass(frozen=True)
+class KeepRoster:
+    """Write the roster (a phone changed it) as the command line writes it; the daemon's copy becomes it."""
+
+    roster: object  # firmware.table.roster.Roster
+
+
+@dataclass(frozen=True)
+class KeepFacts:
+    """Keep these facts in the store, as the loop writes: kept pending if the card refuses them."""
+
+    facts: dict = field(hash=False, compare=True)
+
+
+@dataclass(frozen=True)
+class Dimming:
+    """Dim the screen after ``seconds`` without a press (None: never; a dim screen wakes)."""
+
+    seconds: float | None
+
+
+@dataclass(frozen=True)
+class Lamps:
+    """The buttons' lamps on (they show what each button does) or every one out."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class PhoneReply:
+    """The answer for the phone whose request is ``ticket``; ``log`` says what was done, for the journal."""
+
+    ticket: int
+    answer: dict = field(hash=False, compare=True)
+    log: str = ""
+
+
 Effect = (DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | PairPhone
-          | ForgetPhones | After)
+          | ForgetPhones | After | KeepRoster | KeepFacts | Dimming | Lamps | PhoneReply)

@@ -225,6 +225,18 @@ AnyScreen = (
 
 
 @dataclass(frozen=True)
+class KeptSettings:
+    """What a paired phone set that the config also says (None: the config's stands): minutes without a press
+    before the screen dims (0: never), and whether the lamps are on. Kept in the store across a restart."""
+
+    dim_after_min: int | None = None
+    lamps: bool | None = None
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in (("dim_after_min", self.dim_after_min), ("lamps", self.lamps)) if v is not None}
+
+
+@dataclass(frozen=True)
 class App:
     """Everything the UI knows. Frozen: ``update`` returns a new one."""
 
@@ -246,6 +258,7 @@ class App:
     muted: bool = False  # the buzzer is silent (the menu's Sound item; remembered across restarts)
     network: object = None  # messages.NetworkSeen: the box's address for the menu (None: not known)
     wifi_said: str = ""  # the Wi-Fi problem last said (ui.network): each is said once
+    kept: KeptSettings = KeptSettings()  # the dimming and lamps a phone set (ui.phone)
 
     @property
     def words(self) -> i18n.Bound:

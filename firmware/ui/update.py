@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import menus, network, people, setup, turns
-from .messages import (Press, After, DiceRolled, GameContinued, Input, NetworkSeen, PhoneCode, PhoneSaid, PhoneSettings, PhoneSetup, RosterChanged, Saved, SaveFailed, Shutdown,
-                       StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
+from . import menus, network, people, phone, setup, turns
+from .messages import (Press, After, CodeLasts, DiceRolled, GameContinued, Input, NetworkSeen, PhoneAsked, PhoneCode,
+                       PhoneSettingsKept, RosterChanged, Saved, SaveFailed, Shutdown, StatsLoaded, StatsProgress, Timer,
+                       UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
 
@@ -56,6 +57,8 @@ def pace(before: App, app: App) -> tuple[After, ...]:
 
 
 def _update(app: App, inp: Input) -> Result:
+    if isinstance(inp, PhoneAsked):  # answered even when the box is off: the phone waits for a word
+        return phone.on_asked(app, inp)
     if app.screen.kind is Screen.OFF:
         return app, ()
     if isinstance(inp, Timer):
@@ -64,14 +67,10 @@ def _update(app: App, inp: Input) -> Result:
         return setup.roster_changed(app, inp.names, inp.ids, inp.removed, inp.legacy), ()
     if isinstance(inp, NetworkSeen):  # not a press: a flash stays
         return network.on_network(app, inp), ()
-    if isinstance(inp, PhoneSaid):  # the box says what a phone changed, until the next press
-        return replace(app, flash=inp.text), ()
-    if isinstance(inp, PhoneSettings):  # as the new-game screen's language row and the menu's sound item
-        language = inp.language or app.language
-        muted = app.muted if inp.muted is None else inp.muted
-        return replace(app, language=language, muted=muted, flash=inp.said or None), ()
-    if isinstance(inp, PhoneSetup):
-        return setup.from_phone(app, inp.setup, inp.language, inp.said), ()
+    if isinstance(inp, PhoneSettingsKept):
+        return phone.on_kept(app, inp)
+    if isinstance(inp, CodeLasts):
+        return phone.on_code_lasts(app, inp)
     if isinstance(inp, StatsProgress):  # not a press: a flash stays
         if app.screen.kind is Screen.STATS and app.screen.rows is None:
             return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()

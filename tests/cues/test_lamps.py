@@ -28,13 +28,13 @@ ALL = ("ROLL", "STOP", "A", "B", "C", "MENU")
 class LampRig(Rig):
     """The rig with its lamps and buzzer on the same (PWM) mock pins as its buttons."""
 
-    def __init__(self, tmp_path, seed, settings):
+    def __init__(self, tmp_path, seed, settings, **box):
         factory = mock_pins(pwm=True)
         self.lamps = GpioLamps(LAMP_PINS, pin_factory=factory)
         # a scripted game presses far faster than a table: room for every melody
         self.buzzer = GpioBuzzer(BUZZER_PIN, pin_factory=factory, volume=40, backlog=1000)
         super().__init__(tmp_path, seed=seed, settings=settings, factory=factory,
-                         signals=Signals(self.lamps, self.buzzer))
+                         signals=Signals(self.lamps, self.buzzer), **box)
 
     def lamp_pin(self, name):
         return self.factory.pin(LAMP_PINS[name])
@@ -158,9 +158,8 @@ def test_lamps_on_every_screen_and_tones_in_order_over_a_whole_game(tmp_path, se
 
 def test_lamps_dim_with_the_screen_and_wake_with_it(tmp_path):
     settings = GameConfig(handover_guard_ms=0, sound=True)
-    rig = LampRig(tmp_path, 5, settings)
+    rig = LampRig(tmp_path, 5, settings, dim_after=60.0)
     try:
-        rig.box.dim_after = 60.0
         rig.tap("ROLL")  # a turn: ROLL pulses, MENU lit
         rig.clock.advance(61)
         rig.box.pump()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from firmware import views
-from firmware.daemon import phones as door
+from firmware.daemon import pairing
+from firmware.ui import phone as asked
 from firmware.table import phones
 from tests.kit.rig import Rig
 
@@ -46,8 +47,8 @@ def test_a_code_is_replaced_before_its_ten_minutes_run_out_and_not_before(tmp_pa
     try:
         shown = _open_phone_screen(rig)
         assert _a_second_later(rig).code == shown.code  # still good: the screen keeps it
-        later = time.time() + phones.CODE_SECONDS - door.RENEW_BEFORE + 1
-        monkeypatch.setattr(door.time, "time", lambda: later)
+        later = time.time() + phones.CODE_SECONDS - asked.RENEW_BEFORE + 1
+        monkeypatch.setattr(pairing.time, "time", lambda: later)
         fresh = _a_second_later(rig)
         assert fresh.code != shown.code
         assert phones.lasts(tmp_path, fresh.code, now=later) > phones.CODE_SECONDS - 5
