@@ -31,6 +31,8 @@ WAIT = 8.0  # seconds the web view waits for the box's answer (the loop takes it
 ROSTER = ("add", "rename", "remove")
 MAX_SEATS = 4
 MAX_DIM_MINUTES = 240
+#: The store fact the box keeps the settings a phone set in that the table's memory does not (dimming, lamps).
+SETTINGS_FACT = "phone_settings"
 
 
 class LinkError(ValueError):

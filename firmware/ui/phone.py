@@ -30,8 +30,7 @@ from .model import App, BOX_PLAYER, KeptSettings, Screen, Seat, Setup
 from .navigate import Result
 from . import setup as setup_screen
 
-#: The store fact holding the settings a phone changed that the table's memory does not keep (dimming, lamps).
-SETTINGS_KEY = "phone_settings"
+SETTINGS_KEY = link.SETTINGS_FACT
 #: A code on the Phone screen is replaced this long before it runs out: the one shown is always good.
 RENEW_BEFORE = 30.0
 

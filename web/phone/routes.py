@@ -109,7 +109,7 @@ def kept_settings(state_dir) -> dict:
     lamps stay "as it is": a box without a buzzer or lamps refuses a change of them, not a form left alone."""
     from firmware.table import restart
 
-    table, phone = tableform.kept_facts(state_dir, restart.MEMORY_KEY, "phone_settings")
+    table, phone = tableform.kept_facts(state_dir, restart.MEMORY_KEY, link.SETTINGS_FACT)
     out = {}
     if isinstance(table, dict) and isinstance(table.get("language"), str):
         out["language"] = table["language"]
