@@ -188,7 +188,7 @@ def run_box(args) -> int:
 
         if problem := wait_for_devices(needed(cfg.display, read_board()), notifier):
             return _fail(problem, EXIT_HARDWARE)
-    from hw.buttons import real_pin_factory
+    from hw.buttons import real_pin_factory  # it reads the board after the wait: a chip udev made since is in it
 
     from boxcli.parts import open_parts
 
