@@ -182,11 +182,13 @@ def run_box(args) -> int:
 
     notifier = Notifier.from_env()
     if notifier.enabled:  # as a service: udev may not have made or given us the devices yet
+        from hw.board import read_board
+
         from firmware.daemon.devicewait import needed, wait_for_devices
 
-        if problem := wait_for_devices(needed(cfg.display), notifier):
+        if problem := wait_for_devices(needed(cfg.display, read_board()), notifier):
             return _fail(problem, EXIT_HARDWARE)
-    from hw.buttons import real_pin_factory
+    from hw.buttons import real_pin_factory  # it reads the board after the wait: a chip udev made since is in it
 
     from boxcli.parts import open_parts
 

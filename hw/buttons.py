@@ -13,25 +13,21 @@ lgpio's callback thread. So a sink should only put the edge on a queue.
 
 from __future__ import annotations
 
-import glob
 import logging
-import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
 
 from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
-from hw.boardrev import read_revision, read_small
+from hw.board import Board, read_board
 from hw.devices import GPIO_GROUP, access_problem, describe
 from hw.errors import ButtonError, one_line
 
 Sink = Callable[[str, bool], None]
 log = logging.getLogger(__name__)
 
-DEV = "/dev"
-GPIOMEM = "/dev/gpiomem"  # what the fallback without lgpio opens (hw.gpiomem), and nothing else
-GPIOCHIP_GLOB = "/dev/gpiochip*"
 EMULATE_HINT = "try 'cantstop-box emulate'"
 
 
@@ -129,9 +125,37 @@ NEEDS_WRITABLE_CWD = (
     "GPIO backend unavailable: lgpio needs a writable working directory"
     " (run from the state directory, e.g. systemd WorkingDirectory=)"
 )
+NO_LGPIO_ON_PI5 = (
+    "GPIO backend unavailable: a Pi 5 needs lgpio, which is not installed"
+    " (install python3-lgpio, or use a Python that PyPI has lgpio wheels for, then run deploy/install.sh again)"
+)
 
 
-def real_pin_factory(chip: int | None = None):
+def lgpio_factory_class():
+    """gpiozero's lgpio factory class; ImportError where lgpio is not installed."""
+    from gpiozero.pins.lgpio import LGPIOFactory
+
+    return LGPIOFactory
+
+
+def native_factory_class():
+    """gpiozero's native factory with its edges polled, so that it opens /dev/gpiomem and nothing in /sys."""
+    from hw.gpiomem import PolledNativeFactory
+
+    return PolledNativeFactory
+
+
+@dataclass(frozen=True)
+class Backends:
+    """The GPIO backends :func:`real_pin_factory` tries, each a function that gives its factory class:
+    ``lgpio`` first (ImportError where it is not installed; OSError where importing it cannot make its
+    pipes), then ``native`` for a Pi without lgpio. gpiozero's by default; a test passes its own."""
+
+    lgpio: Callable[[], type] = lgpio_factory_class
+    native: Callable[[], type] = native_factory_class
+
+
+def real_pin_factory(chip: int | None = None, board: Board | None = None, backends: Backends = Backends()):
     """The Pi's GPIO backend, or a one-line ``ButtonError``.
 
     gpiozero's lgpio factory where lgpio can be imported; where it cannot
@@ -140,18 +164,20 @@ def real_pin_factory(chip: int | None = None):
     registers through /dev/gpiomem on a Pi Zero, 1, 2, 3 or 4 (with its edges
     polled, :mod:`hw.gpiomem`, as the service may not write to /sys). A Pi 5's GPIO
     sits behind its RP1 chip, which only lgpio reaches: there it is an error.
-    The backend that runs is logged.
+    The backend that runs is logged. ``board`` is what the machine is
+    (:func:`hw.board.read_board` where it is not given); ``backends`` the factory classes tried.
     """
+    board = read_board() if board is None else board
     try:
-        factory_class = knowing_the_revision(_lgpio_factory_class(), read_revision())
+        factory_class = knowing_the_revision(backends.lgpio(), board.revision)
     except ImportError as exc:
-        if not glob.glob(GPIOCHIP_GLOB):
+        if not board.has_gpio:
             raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})") from exc
-        return _native_factory(exc)
+        return _native_factory(board, backends.native, exc)
     except OSError as exc:
         # Importing lgpio opens its notification pipes (.lgd-nfy*) in the current directory.
         raise ButtonError(NEEDS_WRITABLE_CWD) from exc
-    if not glob.glob(GPIOCHIP_GLOB):
+    if not board.has_gpio:
         raise ButtonError(f"GPIO backend unavailable: this machine has no GPIO ({EMULATE_HINT})")
     try:
         factory = factory_class(chip=chip)
@@ -159,17 +185,9 @@ def real_pin_factory(chip: int | None = None):
         if ".lgd-nfy" in str(exc):
             # lgpio makes its notification pipes in the current directory.
             raise ButtonError(NEEDS_WRITABLE_CWD) from exc
-        raise ButtonError(_chip_open_message(chip, exc)) from exc
+        raise ButtonError(_chip_open_message(board.chip_path(chip), exc)) from exc
     log.info("GPIO backend: lgpio")
     return factory
-
-
-DEVICE_TREE_COMPATIBLE = "/proc/device-tree/compatible"
-PI5_SOC = "brcm,bcm2712"  # Pi 5, Pi 500, CM5
-NO_LGPIO_ON_PI5 = (
-    "GPIO backend unavailable: a Pi 5 needs lgpio, which is not installed"
-    " (install python3-lgpio, or use a Python that PyPI has lgpio wheels for, then run deploy/install.sh again)"
-)
 
 
 def knowing_the_revision(factory_class, code: int | None):
@@ -180,34 +198,14 @@ def knowing_the_revision(factory_class, code: int | None):
     return type(factory_class.__name__, (factory_class,), {"_get_revision": lambda self: code})
 
 
-def _lgpio_factory_class():
-    """gpiozero's lgpio factory class; ImportError where lgpio is not installed."""
-    from gpiozero.pins.lgpio import LGPIOFactory
-
-    return LGPIOFactory
-
-
-def _board_soc() -> str:
-    """The SoC the device tree names ("brcm,bcm2711" ...), or "" where there is none."""
-    names = (read_small(DEVICE_TREE_COMPATIBLE) or b"").decode("ascii", "replace").split("\0")
-    return next((name for name in names if name.startswith("brcm,bcm")), "")
-
-
-def _native_factory_class():
-    """gpiozero's native factory with its edges polled, so that it opens /dev/gpiomem and nothing in /sys."""
-    from hw.gpiomem import PolledNativeFactory
-
-    return PolledNativeFactory
-
-
-def _native_factory(lgpio_missing: ImportError):
+def _native_factory(board: Board, native_class: Callable[[], type], lgpio_missing: ImportError):
     """gpiozero's pure-Python factory, for a Pi without lgpio; a Pi 5 cannot use it."""
-    if _board_soc() == PI5_SOC:
+    if board.is_pi5:
         raise ButtonError(NO_LGPIO_ON_PI5) from lgpio_missing
     try:
-        factory = knowing_the_revision(_native_factory_class(), read_revision())()
+        factory = knowing_the_revision(native_class(), board.revision)()
     except Exception as exc:  # OSError from /dev/gpiomem, PinUnknownPi ...
-        problem = access_problem(GPIOMEM, GPIO_GROUP) if "gpiomem" in str(exc) else None
+        problem = access_problem(board.gpiomem_path, GPIO_GROUP) if "gpiomem" in str(exc) else None
         hint = f" ({problem})" if problem else ""
         raise ButtonError(
             f"GPIO backend unavailable: lgpio is not installed and gpiozero's native backend failed:"
@@ -217,17 +215,10 @@ def _native_factory(lgpio_missing: ImportError):
     return factory
 
 
-def gpio_chip_path(chip: int | None = None) -> str:
-    """The node gpiozero's lgpio factory opens: ``chip``, else gpiochip4 on a Pi 5 that has it, else gpiochip0."""
-    if chip is None:
-        chip = 4 if _board_soc() == PI5_SOC and os.path.exists(f"{DEV}/gpiochip4") else 0
-    return f"{DEV}/gpiochip{chip}"
-
-
-def _chip_open_message(chip: int | None, exc: BaseException) -> str:
-    """One line for a GPIO chip that would not open: the node, its owner, group and mode, and the group
-    the user needs; where the user may open it, the library's own words. Never "emulate": this is a Pi."""
-    path = gpio_chip_path(chip)
+def _chip_open_message(path: str, exc: BaseException) -> str:
+    """One line for the GPIO chip at ``path`` that would not open: the node, its owner, group and mode, and
+    the group the user needs; where the user may open it, the library's own words. Never "emulate": this is
+    a Pi."""
     problem = access_problem(path, GPIO_GROUP)
     if problem is not None:
         return f"GPIO backend unavailable: cannot open {problem}"

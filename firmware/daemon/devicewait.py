@@ -25,16 +25,16 @@ POLL_S = 0.25
 EXTEND_S = 60.0
 
 
-def needed(display) -> list[tuple[str, str]]:
-    """The device nodes ``cantstop-box run`` opens for this ``[display]`` config, each with its group."""
-    from hw.buttons import gpio_chip_path
+def needed(display, board) -> list[tuple[str, str]]:
+    """The device nodes ``cantstop-box run`` opens for this ``[display]`` config on this board (a
+    ``hw.board.Board``: which GPIO chip the buttons are on), each with its group."""
     from hw.devices import GPIO_GROUP, I2C_GROUP, SPI_GROUP
 
     if display.interface == "spi":
         bus = (f"/dev/spidev0.{display.spi_device}", SPI_GROUP)
     else:
         bus = (f"/dev/i2c-{display.port}", I2C_GROUP)
-    return [(gpio_chip_path(), GPIO_GROUP), bus]
+    return [(board.chip_path(), GPIO_GROUP), bus]
 
 
 def _hint(path: str, problem: str) -> str:

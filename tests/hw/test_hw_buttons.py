@@ -6,11 +6,15 @@ import threading
 
 import pytest
 from gpiozero import Button, Device
+from gpiozero.pins.local import LocalPiFactory
 
-from hw.buttons import GpioButtons, mock_pin_factory, real_pin_factory
+from hw.board import PI5_SOC, Board
+from hw.buttons import Backends, GpioButtons, mock_pin_factory, real_pin_factory
 from hw.errors import ButtonError, HardwareError
 
 PINS = {"ROLL": 17, "STOP": 27, "A": 5, "B": 6, "C": 13, "MENU": 26}
+LAPTOP = Board()  # no device tree, no GPIO chip
+PI4 = Board(compatible=("raspberrypi,4-model-b", "brcm,bcm2711"), gpiochips=("/dev/gpiochip0",), gpiomem=True)
 
 
 def test_buttons_press_and_release_reach_sink_in_order(mock_factory, edges):
@@ -118,12 +122,9 @@ def test_buttons_require_explicit_pin_factory(edges):
         GpioButtons(PINS, edges, pin_factory=None)
 
 
-def test_buttons_real_pin_factory_on_laptop_is_one_line_error(monkeypatch):
-    import hw.buttons
-
-    monkeypatch.setattr(hw.buttons, "GPIOCHIP_GLOB", "/nonexistent/gpiochip*")
+def test_buttons_real_pin_factory_on_laptop_is_one_line_error():
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=LAPTOP)
     message = str(info.value)
     assert message.startswith("GPIO backend unavailable: ")
     assert "cantstop-box emulate" in message
@@ -144,18 +145,15 @@ def test_buttons_real_pin_factory_needs_writable_cwd(monkeypatch):
     import sys
     import types
 
-    import hw.buttons
-
     class FailingFactory:
         def __init__(self, chip=None):
             raise FileNotFoundError(2, "No such file or directory", ".lgd-nfy-3")
 
     fake = types.ModuleType("gpiozero.pins.lgpio")
     fake.LGPIOFactory = FailingFactory
-    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
-    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: ["/dev/gpiochip0"])
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)  # lgpio itself, not how the board is read
     with pytest.raises(ButtonError, match="writable working directory") as info:
-        real_pin_factory()
+        real_pin_factory(board=PI4)
     assert isinstance(info.value.__cause__, FileNotFoundError)
 
 
@@ -175,7 +173,7 @@ def test_buttons_real_pin_factory_import_failing_in_unwritable_cwd_is_one_line(m
     monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
     monkeypatch.setattr(sys, "meta_path", [LgpioImportFails(), *sys.meta_path])
     with pytest.raises(ButtonError, match="writable working directory") as info:
-        real_pin_factory()
+        real_pin_factory(board=PI4)
     assert "\n" not in str(info.value)
     assert isinstance(info.value.__cause__, FileNotFoundError)
 
@@ -189,50 +187,54 @@ class _FakeNative:
         type(self).made += 1
 
 
-def _no_lgpio(monkeypatch, soc: str, native=_FakeNative):
-    """A Pi (a gpiochip) whose lgpio import fails, with SOC in its device tree; no real GPIO is touched."""
-    import hw.buttons
+def _lgpio_missing():
+    raise ImportError("No module named 'lgpio'")
 
-    def lgpio_missing():
-        raise ImportError("No module named 'lgpio'")
 
-    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lgpio_missing)
-    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: ["/dev/gpiochip0"])
-    monkeypatch.setattr(hw.buttons, "_board_soc", lambda: soc)
-    monkeypatch.setattr(hw.buttons, "_native_factory_class", lambda: native)
+def _no_lgpio(native=_FakeNative) -> Backends:
+    """Backends whose lgpio import fails and whose native factory is NATIVE: no real GPIO is touched."""
+    return Backends(lgpio=_lgpio_missing, native=lambda: native)
+
+
+def _pi(soc: str, **facts) -> Board:
+    """A Pi (a gpiochip) with SOC in its device tree."""
+    return Board(compatible=("raspberrypi,some-model", soc) if soc else (), gpiochips=("/dev/gpiochip0",), **facts)
 
 
 @pytest.mark.parametrize("soc", ["brcm,bcm2710", "brcm,bcm2711", "brcm,bcm2837"])
-def test_buttons_without_lgpio_fall_back_to_the_native_factory(monkeypatch, caplog, soc):
-    _no_lgpio(monkeypatch, soc)
+def test_buttons_without_lgpio_fall_back_to_the_native_factory(caplog, soc):
     with caplog.at_level("INFO", logger="hw.buttons"):
-        factory = real_pin_factory()
+        factory = real_pin_factory(board=_pi(soc), backends=_no_lgpio())
     assert isinstance(factory, _FakeNative)
     assert "GPIO backend: gpiozero native" in caplog.text
 
 
-def test_buttons_without_lgpio_on_a_pi5_name_what_to_install(monkeypatch):
-    _no_lgpio(monkeypatch, "brcm,bcm2712")
+def test_buttons_without_lgpio_the_native_factory_is_told_the_boards_revision():
+    class Local(LocalPiFactory):
+        pass
+
+    factory = real_pin_factory(board=_pi("brcm,bcm2711", revision=0xC03111), backends=_no_lgpio(Local))
+    assert factory.board_info.model == "4B"
+
+
+def test_buttons_without_lgpio_on_a_pi5_name_what_to_install():
     _FakeNative.made = 0
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=_pi(PI5_SOC), backends=_no_lgpio())
     message = str(info.value)
     assert "Pi 5" in message and "python3-lgpio" in message and "\n" not in message
     assert _FakeNative.made == 0  # the native factory would poke the wrong registers on a Pi 5
 
 
 def test_buttons_without_lgpio_native_failure_is_one_line(monkeypatch, tmp_path):
-    import hw.buttons
-
     class GpiomemRefused:
         def __init__(self):
             raise OSError("unable to open /dev/gpiomem or /dev/mem; upgrade your kernel or run as root")
 
-    _no_lgpio(monkeypatch, "brcm,bcm2711", native=GpiomemRefused)
     node = _fake_node(monkeypatch, tmp_path / "gpiomem", mode=0o660, gid=4242, may_open=False)
-    monkeypatch.setattr(hw.buttons, "GPIOMEM", str(node))
+    board = _pi("brcm,bcm2711", gpiomem=True, dev=str(tmp_path))
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=board, backends=_no_lgpio(GpiomemRefused))
     message = str(info.value)
     assert message == ("GPIO backend unavailable: lgpio is not installed and gpiozero's native backend failed:"
                        " unable to open /dev/gpiomem or /dev/mem; upgrade your kernel or run as root"
@@ -240,38 +242,36 @@ def test_buttons_without_lgpio_native_failure_is_one_line(monkeypatch, tmp_path)
                        f" needs to be in the '{_group_name(4242)}' group)")
 
 
-def test_buttons_without_lgpio_and_without_gpio_still_say_emulate(monkeypatch):
-    import hw.buttons
-
-    _no_lgpio(monkeypatch, "")
-    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: [])
+def test_buttons_without_lgpio_and_without_gpio_still_say_emulate():
     with pytest.raises(ButtonError, match="cantstop-box emulate"):
-        real_pin_factory()
+        real_pin_factory(board=LAPTOP, backends=_no_lgpio())
 
 
-def test_buttons_with_lgpio_log_the_lgpio_backend(monkeypatch, caplog):
-    import hw.buttons
-
+def test_buttons_with_lgpio_log_the_lgpio_backend(caplog):
     class Lgpio:
         def __init__(self, chip=None):
             self.chip = chip
 
-    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lambda: Lgpio)
-    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: ["/dev/gpiochip0"])
     with caplog.at_level("INFO", logger="hw.buttons"):
-        assert isinstance(real_pin_factory(chip=4), Lgpio)
+        factory = real_pin_factory(chip=4, board=PI4, backends=Backends(lgpio=lambda: Lgpio))
+    assert isinstance(factory, Lgpio) and factory.chip == 4
     assert "GPIO backend: lgpio" in caplog.text
 
 
-def test_buttons_board_soc_reads_the_device_tree(monkeypatch, tmp_path):
-    import hw.buttons
+def test_buttons_with_lgpio_the_factory_is_told_the_boards_revision():
+    class Lgpio(LocalPiFactory):
+        def __init__(self, chip=None):
+            super().__init__()
 
-    compatible = tmp_path / "compatible"
-    compatible.write_bytes(b"raspberrypi,5-model-b\0brcm,bcm2712\0")
-    monkeypatch.setattr(hw.buttons, "DEVICE_TREE_COMPATIBLE", str(compatible))
-    assert hw.buttons._board_soc() == "brcm,bcm2712"
-    monkeypatch.setattr(hw.buttons, "DEVICE_TREE_COMPATIBLE", str(tmp_path / "none"))
-    assert hw.buttons._board_soc() == ""
+    factory = real_pin_factory(board=_pi("brcm,bcm2837", revision=0xA02082), backends=Backends(lgpio=lambda: Lgpio))
+    assert factory.board_info.model == "3B"
+    assert type(real_pin_factory(board=PI4, backends=Backends(lgpio=lambda: Lgpio))) is Lgpio  # no code: as is
+
+
+def test_buttons_backends_are_gpiozeros_by_default():
+    from hw.gpiomem import PolledNativeFactory
+
+    assert Backends().native() is PolledNativeFactory
 
 
 # -- a GPIO chip that lgpio cannot open: the node, its owner and mode, the group (issue 20, fault 2) ----------
@@ -280,20 +280,20 @@ class LgpioError(Exception):
     """What lgpio raises (lgpio.error): not an OSError, not a PermissionError."""
 
 
+class _Refusing:
+    """lgpio's factory where lgpio cannot open the chip."""
+
+    def __init__(self, chip=None):
+        raise LgpioError("'can not open gpiochip'")
+
+
+REFUSING = Backends(lgpio=lambda: _Refusing)
+
+
 def _lgpio_refuses(monkeypatch, tmp_path, *, mode: int, gid: int, may_open: bool):
-    """A Pi whose /dev/gpiochip0 (a file under tmp_path) has MODE and GID, and whose lgpio says 'can not open'."""
-    import hw.buttons
-
-    class Refusing:
-        def __init__(self, chip=None):
-            raise LgpioError("'can not open gpiochip'")
-
+    """A Pi 4 whose /dev/gpiochip0 (a file under tmp_path) has MODE and GID: (the node, the board)."""
     node = _fake_node(monkeypatch, tmp_path / "gpiochip0", mode=mode, gid=gid, may_open=may_open)
-    monkeypatch.setattr(hw.buttons, "_lgpio_factory_class", lambda: Refusing)
-    monkeypatch.setattr(hw.buttons.glob, "glob", lambda pattern: [str(node)])
-    monkeypatch.setattr(hw.buttons, "DEV", str(tmp_path))
-    monkeypatch.setattr(hw.buttons, "_board_soc", lambda: "brcm,bcm2711")
-    return node
+    return node, Board(compatible=PI4.compatible, gpiochips=(str(node),), dev=str(tmp_path))
 
 
 def _fake_node(monkeypatch, node, *, mode: int, gid: int, may_open: bool):
@@ -329,9 +329,9 @@ def _user_name() -> str:
 
 def test_buttons_chip_only_root_may_open_names_node_mode_and_the_udev_rule(monkeypatch, tmp_path):
     """Plain Debian: /dev/gpiochip0 root:root 0600, no gpio group: lgpio's own words said nothing."""
-    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
+    node, board = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=board, backends=REFUSING)
     message = str(info.value)
     assert message == (f"GPIO backend unavailable: cannot open {node} (owner root, group {_group_name(0)}, mode 0600):"
                        f" only root may open it; user {_user_name()} needs it given to the 'gpio' group, which the"
@@ -341,25 +341,25 @@ def test_buttons_chip_only_root_may_open_names_node_mode_and_the_udev_rule(monke
 
 
 def test_buttons_chip_of_a_group_names_that_group(monkeypatch, tmp_path):
-    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=False)
+    node, board = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=False)
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=board, backends=REFUSING)
     assert str(info.value) == (f"GPIO backend unavailable: cannot open {node} (owner root, group"
                                f" {_group_name(4242)}, mode 0660): user {_user_name()} needs to be in the"
                                f" '{_group_name(4242)}' group")
 
 
 def test_buttons_chip_open_to_the_user_keeps_lgpios_words_and_no_emulate(monkeypatch, tmp_path):
-    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=True)
+    node, board = _lgpio_refuses(monkeypatch, tmp_path, mode=0o660, gid=4242, may_open=True)
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=board, backends=REFUSING)
     message = str(info.value)
     assert message == (f"GPIO backend unavailable: cannot open {node} (owner root, group {_group_name(4242)},"
                        " mode 0660): 'can not open gpiochip'")
 
 
 def test_buttons_chip_missing_says_so(monkeypatch, tmp_path):
-    node = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
+    node, board = _lgpio_refuses(monkeypatch, tmp_path, mode=0o600, gid=0, may_open=False)
     node.unlink()
     import os
 
@@ -367,7 +367,7 @@ def test_buttons_chip_missing_says_so(monkeypatch, tmp_path):
 
     monkeypatch.setattr(hw.devices, "_stat", os.stat)
     with pytest.raises(ButtonError) as info:
-        real_pin_factory()
+        real_pin_factory(board=board, backends=REFUSING)
     assert str(info.value) == f"GPIO backend unavailable: cannot open {node}: there is no such device"
 
 

@@ -17,6 +17,7 @@ import hw.devices
 from boxcli import run
 from firmware.daemon import devicewait
 from firmware.config import DisplayConfig
+from hw.board import PI5_SOC, Board, read_board
 from tests.kit.clock import FakeClock
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,16 +91,23 @@ def test_device_wait_gives_up_in_one_line_when_a_device_never_appears(devices):
 
 
 def test_device_wait_needs_the_configured_bus():
-    assert devicewait.needed(DisplayConfig(port=3))[1] == ("/dev/i2c-3", "i2c")
-    assert devicewait.needed(DisplayConfig(interface="spi", spi_device=1))[1] == ("/dev/spidev0.1", "spi")
-    assert devicewait.needed(DisplayConfig())[0][0].startswith("/dev/gpiochip")
+    assert devicewait.needed(DisplayConfig(port=3), Board())[1] == ("/dev/i2c-3", "i2c")
+    assert devicewait.needed(DisplayConfig(interface="spi", spi_device=1), Board())[1] == ("/dev/spidev0.1", "spi")
+    assert devicewait.needed(DisplayConfig(), read_board())[0][0].startswith("/dev/gpiochip")
+
+
+def test_device_wait_needs_the_boards_gpio_chip():
+    pi4 = Board(compatible=("raspberrypi,4-model-b", "brcm,bcm2711"), gpiochips=("/dev/gpiochip0", "/dev/gpiochip1"))
+    pi5 = Board(compatible=("raspberrypi,5-model-b", PI5_SOC), gpiochips=("/dev/gpiochip0", "/dev/gpiochip4"))
+    assert devicewait.needed(DisplayConfig(), pi4)[0] == ("/dev/gpiochip0", "gpio")
+    assert devicewait.needed(DisplayConfig(), pi5)[0] == ("/dev/gpiochip4", "gpio")
 
 
 def _run_as_service(monkeypatch, capsys, needed, timeout):
     """``run_box`` as systemd starts it: a notifier that records, the wait's devices given."""
     notifier = RecordingNotifier()
     monkeypatch.setattr("firmware.daemon.sdnotify.Notifier.from_env", classmethod(lambda cls, environ=None: notifier))
-    monkeypatch.setattr(devicewait, "needed", lambda display: needed)
+    monkeypatch.setattr(devicewait, "needed", lambda display, board: needed)
     monkeypatch.setattr(devicewait, "DEVICE_WAIT_S", timeout)
     monkeypatch.setattr(devicewait, "POLL_S", 0.01)
     args = argparse.Namespace(config=str(REPO / "firmware" / "default_config.toml"), state_dir=None, verbose=False)

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import hw.buttons
-from hw.buttons import GpioButtons
+from hw.buttons import Backends, GpioButtons
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "cantstop-box.service"
@@ -93,10 +92,10 @@ def test_gpio_fallback_opens_only_what_the_unit_allows(recorded, tmp_path):
     assert [entry for entry in recorded if entry[0].startswith("/sys") and entry[1] == "w"] == []
 
 
-def test_gpio_fallback_is_what_real_pin_factory_takes_without_lgpio(monkeypatch):
+def test_gpio_fallback_is_what_real_pin_factory_takes_without_lgpio():
     from hw.gpiomem import PolledNativeFactory
 
-    assert hw.buttons._native_factory_class() is PolledNativeFactory
+    assert Backends().native() is PolledNativeFactory
 
 
 def test_gpio_fallback_unit_allows_gpiomem_without_loosening_the_policy():
