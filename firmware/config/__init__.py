@@ -1,7 +1,7 @@
 """The box's settings: a TOML file read once at start, checked, frozen.
 
-``load(path)`` reads ``[buttons]``, ``[display]``, ``[game]`` and
-``[storage]`` (see ``firmware/default_config.toml``, which documents every
+``load(path)`` reads ``[buttons]``, ``[display]``, ``[game]``, ``[storage]``,
+``[web]``, ``[camera]`` and the rest (see ``firmware/default_config.toml``, which documents every
 key) and returns a frozen ``Config``. Anything wrong in the file is a
 ``ConfigError`` whose message is one line naming the file, the key and the
 problem, e.g.::
@@ -33,6 +33,7 @@ from .models import (
     SECTIONS,
     SPI_PINS,
     ButtonPins,
+    CameraConfig,
     Config,
     ConfigError,
     DisplayConfig,
@@ -42,7 +43,7 @@ from .models import (
 
 __all__ = [
     "BUTTON_KEYS", "DEFAULT_PATHS", "I2C_PINS", "MAX_COLOUR_LENGTH", "MAX_COLOURS", "MAX_CONFIG_BYTES", "MAX_GPIO",
-    "MAX_NESTING", "MIN_COLOURS", "SECTIONS", "SPI_PINS", "ButtonPins", "Config", "ConfigError", "DisplayConfig",
+    "MAX_NESTING", "MIN_COLOURS", "SECTIONS", "SPI_PINS", "ButtonPins", "CameraConfig", "Config", "ConfigError", "DisplayConfig",
     "GameConfig", "WebConfig", "default_path", "load", "parse",
 ]
 

@@ -14,6 +14,7 @@ from ..i18n import LANGUAGES
 from ..table import names
 from ..table.names import MAX_ROSTER
 
+from .camera import camera as camera_section
 from .models import (
     BUTTON_KEYS,
     I2C_PINS,
@@ -62,7 +63,7 @@ class Checker:
                 if isinstance(value, dict):
                     raise ConfigError(f"{self.name}: unknown section [{key}]{_suggest(key, SECTIONS, '[{}]')}")
                 home = _section_of(key)
-                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game], [lights], [sound], [storage] or [web]"
+                hint = f"; put it under [{home}]" if home else "; keys go under [buttons], [display], [game], [lights], [sound], [storage], [web] or [camera]"
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: unknown key outside any section{hint}")
             if not isinstance(value, dict):
                 raise ConfigError(f"{self.name}: {key} = {_show(key, value)}: [{key}] must be a section, not a value")
@@ -79,8 +80,9 @@ class Checker:
         game = dataclasses.replace(game, sound=None if sound.pin is None else not sound.mute)
         state_dir = self.state_dir(tables["storage"])
         web = self.web(tables["web"])
+        camera = camera_section(self, tables["camera"], game)
         return Config(buttons=buttons, display=display, game=game, lights=lights, sound=sound, web=web,
-                      state_dir=state_dir, path=self.name)
+                      camera=camera, state_dir=state_dir, path=self.name)
 
     def unknown_keys(self, section: str, table: dict[str, Any]) -> None:
         keys = SECTIONS[section]

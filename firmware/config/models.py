@@ -182,6 +182,26 @@ class WebConfig:
     port: int = 8080
 
 
+#: Where the camera's pictures come from (docs/camera.md): none, a USB webcam, the Raspberry Pi camera, a
+#: board drawn from the game (the emulator's and the tests'), or a folder of photos.
+CAMERA_SOURCES = ("off", "usb", "pi", "scene", "folder")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """The camera over the board that checks the pieces against the game: off unless a source is named."""
+
+    source: str = "off"
+    device: str = "/dev/video0"  # a USB webcam's V4L2 device
+    folder: str | None = None  # for source = "folder": photos read in turn
+    runner: str = "white"  # the runners' colour (white in most editions; black in some)
+    piece_mm: int = 16  # how tall a piece stands: its top leans away from the camera
+
+    @property
+    def on(self) -> bool:
+        return self.source != "off"
+
+
 @dataclass(frozen=True)
 class Config:
     """Every setting of the box. ``state_dir`` None means the store's default."""
@@ -192,6 +212,7 @@ class Config:
     lights: LightsConfig = field(default_factory=LightsConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
     state_dir: str | None = None
     path: str | None = None
 
@@ -213,4 +234,5 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "sound": _names(SoundConfig),
     "storage": ("state_dir",),
     "web": _names(WebConfig),
+    "camera": _names(CameraConfig),
 }

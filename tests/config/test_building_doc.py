@@ -17,7 +17,7 @@ from hw.header import physical_pin
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "building.md").read_text()
 MODELS = {"buttons": ButtonPins, "display": DisplayConfig, "game": GameConfig, "lights": LightsConfig,
-          "sound": SoundConfig, "web": config.WebConfig}
+          "sound": SoundConfig, "web": config.WebConfig, "camera": config.CameraConfig}
 
 
 def table_after(heading: str) -> list[list[str]]:

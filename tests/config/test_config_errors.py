@@ -107,9 +107,9 @@ KEY_CASES = [
     ("[game]\ncolors = ['Red']\n", '[game] colors = ["Red"]: unknown key; did you mean \'colours\'?'),
     ("[butons]\nroll = 5\n", "unknown section [butons]; did you mean [buttons]?"),
     ("[Display]\n", "unknown section [Display]; did you mean [display]?"),
-    ("[xyz]\n", "unknown section [xyz]; known: [buttons], [display], [game], [lights], [sound], [storage], [web]"),
+    ("[xyz]\n", "unknown section [xyz]; known: [buttons], [display], [game], [lights], [sound], [storage], [web], [camera]"),
     ("roll = 5\n", "roll = 5: unknown key outside any section; put it under [buttons]"),
-    ("foo = 5\n", "foo = 5: unknown key outside any section; keys go under [buttons], [display], [game], [lights], [sound], [storage] or [web]"),
+    ("foo = 5\n", "foo = 5: unknown key outside any section; keys go under [buttons], [display], [game], [lights], [sound], [storage], [web] or [camera]"),
     ("buttons = 5\n", "buttons = 5: [buttons] must be a section, not a value"),
 ]
 

@@ -67,8 +67,9 @@ def test_config_sections_list_every_dataclass_field():
     assert config.SECTIONS["game"] == tuple(f.name for f in dataclasses.fields(GameConfig) if f.name != "sound")
     assert "sound" not in config.SECTIONS["game"]
     top = {f.name for f in dataclasses.fields(Config)}
-    assert top == {"buttons", "display", "game", "lights", "sound", "web", "state_dir", "path"}
+    assert top == {"buttons", "display", "game", "lights", "sound", "web", "camera", "state_dir", "path"}
     assert config.SECTIONS["web"] == tuple(f.name for f in dataclasses.fields(config.WebConfig))
+    assert config.SECTIONS["camera"] == tuple(f.name for f in dataclasses.fields(config.CameraConfig))
 
 
 def test_config_empty_file_gives_defaults(tmp_path):
