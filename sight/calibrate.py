@@ -1,0 +1,110 @@
+"""The camera set up from a photo of the empty board: what every later check reads against.
+
+A :class:`Calibration` holds where the markers' corners lie on the board's
+plane (:class:`sight.markers.Anchors`), the layout of the 83 spaces (a
+standard one fitted to the board, or one placed from a person's taps on the
+phone), and the empty board itself, straightened onto the plane with its
+colours read against the markers' white and black: the look of every space
+and of the board between them under the table's own light. It goes to JSON
+(the store keeps it, so a restore brings it back) with the empty board as a
+PNG inside, a few hundred kilobytes.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import grid, markers
+from .layout import Layout
+from .raster import Raster, light
+
+#: The JSON's own version: a later reader refuses what it does not know instead of misreading it.
+VERSION = 1
+#: A kept calibration's PNG is refused beyond this (the store's fact is read whole).
+MAX_PNG = 2_000_000
+#: Below this, the fitted grid is not believed to have found the spaces (the fit's score, 0..1).
+FOUND = 0.12
+
+
+class CalibrationError(ValueError):
+    """The photo cannot set the camera up (one line: why, and what to do)."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Everything a check reads a photo against."""
+
+    layout: Layout
+    anchors: markers.Anchors
+    raster: Raster
+    empty: np.ndarray  # the empty board on the raster, in the markers' white (float32, HxWx3, about 0..1)
+    score: float = 0.0  # how well the layout fits the spaces (the grid's fit; 1 for one placed by taps)
+
+    def to_json(self) -> dict:
+        png = cv2.imencode(".png", np.clip(self.empty * 200, 0, 255).astype(np.uint8))[1].tobytes()
+        return {"version": VERSION, "layout": self.layout.to_json(), "anchors": self.anchors.to_json(),
+                "raster": {"origin": list(self.raster.origin), "size": list(self.raster.size),
+                           "scale": self.raster.scale},
+                "empty": base64.b64encode(png).decode("ascii"), "score": round(self.score, 4)}
+
+    @classmethod
+    def from_json(cls, raw) -> Calibration:
+        """A calibration kept as JSON; ValueError (one line) when it is not one this version reads."""
+        if not isinstance(raw, dict) or raw.get("version") != VERSION:
+            raise ValueError("not a camera set-up this version reads: set the camera up again")
+        try:
+            layout = Layout.from_json(raw["layout"])
+            anchors = markers.Anchors.from_json(raw["anchors"])
+            r = raw["raster"]
+            raster = Raster((float(r["origin"][0]), float(r["origin"][1])), (int(r["size"][0]), int(r["size"][1])),
+                            float(r["scale"]))
+            text = raw["empty"]
+            if not isinstance(text, str) or len(text) > MAX_PNG * 4 // 3 + 4:
+                raise ValueError("the empty board's picture is too big")
+            image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
+        except (KeyError, TypeError, IndexError, ValueError) as err:
+            raise ValueError(f"not a camera set-up: {err}") from None
+        if image is None or image.shape[1::-1] != raster.size:
+            raise ValueError("not a camera set-up: the empty board's picture does not fit its raster")
+        return cls(layout, anchors, raster, image.astype(np.float32) / 200, float(raw.get("score", 0.0)))
+
+
+def canonical(straight: np.ndarray, raster: Raster, anchors: markers.Anchors) -> np.ndarray:
+    """A straightened photo in the markers' white: 0 their black, 1 their paper (float32, NaN where no marker
+    could say: every marker hidden)."""
+    lit = light(straight, raster, anchors)
+    centres = {i: c.mean(axis=0) for i, c in anchors.corners.items()}
+    white, black = lit.field(raster, centres)
+    return (straight.astype(np.float32) - black) / np.maximum(white - black, 8.0)
+
+
+def calibrate(photo: np.ndarray, heights: dict[int, int], like: Layout, *, fitted: bool = True,
+              raster: Raster | None = None) -> Calibration:
+    """The camera set up from ``photo`` of the empty board, all four markers in it.
+
+    ``like`` is the layout to start from: a standard one, placed by the fit (``fitted``) where the board's spaces
+    are, or one already placed (from taps on the phone), then kept as it is."""
+    found = markers.find(photo)
+    try:
+        anchors = markers.anchors(found, like.markers)
+    except markers.MarkersError as err:
+        raise CalibrationError(str(err)) from None
+    raster = raster or Raster.around(like.markers, like.marker_mm)
+    to_plane = markers.plane_map(found, anchors)
+    straight = raster.straighten(photo, to_plane)
+    lit = light(straight, raster, anchors)
+    if len(lit.white) < 3:
+        raise CalibrationError("the markers' paper is not evenly lit: light the board evenly, without glare")
+    empty = canonical(straight, raster, anchors)
+    if fitted:
+        layout, score = grid.fit(straight, raster, heights, like)
+        if score < FOUND:
+            raise CalibrationError("cannot find the board's spaces between the markers: "
+                                   "is the board empty, and are the markers on its corners?")
+    else:
+        layout, score = like, 1.0
+    return Calibration(layout, anchors, raster, np.nan_to_num(empty, nan=0.0), score)

@@ -1,0 +1,121 @@
+"""The four printed markers in a photo, and the map from the photo to the board's plane.
+
+Each marker is an ArUco square of OpenCV's 4x4_50 dictionary (ids 0 to 3,
+one per corner: :data:`sight.layout.MARKER_IDS`). A calibration records where
+each corner of each marker lies on the board's plane as it was stuck on
+(:func:`anchors`), so a marker stuck on a little crooked costs nothing, and
+later photos are mapped to the plane from whichever markers are seen
+(:func:`plane_map`): three are enough, so a hand over one corner is no
+matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .layout import MARKER_IDS
+
+#: A photo's map to the plane needs this many markers seen (their 4 corners each).
+ENOUGH = 3
+#: The map is refused when a marker corner lands further than this (mm) from where it was recorded.
+MAX_ERROR_MM = 4.0
+
+
+class MarkersError(ValueError):
+    """The markers cannot place the board in this photo (one line: which are missing, or why)."""
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+_DETECTOR = None
+
+
+def find(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The markers seen in ``image`` (BGR or grey): id -> its four corners in the photo (4x2, pixels), in
+    ArUco's order (the printed square's top-left, top-right, bottom-right, bottom-left). Ids not ours are
+    left out, and so is an id seen twice (a reflection or a second sheet: neither can be trusted)."""
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = _detector()
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _DETECTOR.detectMarkers(grey)
+    found: dict[int, np.ndarray] = {}
+    twice: set[int] = set()
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel()):
+        i = int(i)
+        if i not in MARKER_IDS:
+            continue
+        if i in found:
+            twice.add(i)
+        found[i] = c.reshape(4, 2).astype(np.float64)
+    return {i: c for i, c in found.items() if i not in twice}
+
+
+@dataclass(frozen=True)
+class Anchors:
+    """Where each corner of each marker lies on the board's plane (mm), as recorded from the empty board."""
+
+    corners: dict  # id -> 4x2 array (mm)
+
+    def to_json(self) -> dict:
+        return {str(i): np.round(c, 3).tolist() for i, c in sorted(self.corners.items())}
+
+    @classmethod
+    def from_json(cls, raw) -> Anchors:
+        try:
+            corners = {int(i): np.asarray(c, dtype=np.float64).reshape(4, 2) for i, c in raw.items()}
+        except (AttributeError, TypeError, ValueError) as err:
+            raise ValueError(f"not the markers' places: {err}") from None
+        if sorted(corners) != list(MARKER_IDS) or not all(np.isfinite(c).all() for c in corners.values()):
+            raise ValueError("not the markers' places: four markers are needed")
+        return cls(corners)
+
+
+def anchors(found: dict[int, np.ndarray], centres) -> Anchors:
+    """The markers as stuck on: their centres are the layout's (``centres``, marker by marker), which fixes the
+    plane; every corner is then placed on it through the map those four centres give."""
+    missing = [i for i in MARKER_IDS if i not in found]
+    if missing:
+        raise MarkersError(f"marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} not seen: "
+                           "all four must be in the picture to set the camera up")
+    seen = np.array([found[i].mean(axis=0) for i in MARKER_IDS], dtype=np.float64)
+    to_plane = cv2.getPerspectiveTransform(seen.astype(np.float32), np.asarray(centres, dtype=np.float32))
+    return Anchors({i: _apply(to_plane, found[i]) for i in MARKER_IDS})
+
+
+def plane_map(found: dict[int, np.ndarray], kept: Anchors) -> np.ndarray:
+    """The homography from the photo to the board's plane (3x3), fitted to every corner of the markers seen.
+
+    MarkersError when fewer than :data:`ENOUGH` markers are seen, or when they disagree with where they
+    were recorded (the board was bumped off its markers, or a marker came loose)."""
+    ids = [i for i in MARKER_IDS if i in found]
+    if len(ids) < ENOUGH:
+        missing = ", ".join(str(i) for i in MARKER_IDS if i not in found)
+        raise MarkersError(f"markers {missing} not seen: is something over the board's corners?")
+    photo = np.concatenate([found[i] for i in ids])
+    plane = np.concatenate([kept.corners[i] for i in ids])
+    h, _ = cv2.findHomography(photo, plane, 0)
+    if h is None:
+        raise MarkersError("the markers do not make a flat board")
+    error = np.linalg.norm(_apply(h, photo) - plane, axis=1).max()
+    if error > MAX_ERROR_MM:
+        raise MarkersError(f"the markers moved {error:.0f} mm from where they were set up: set the camera up again")
+    return h
+
+
+def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (Nx2) through homography ``h``."""
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(p, h).reshape(-1, 2)
+
+
+apply = _apply

@@ -1,0 +1,269 @@
+"""A photo of the board read against the empty board and the pieces the game says should be there.
+
+The box knows where every piece should be, so the camera checks rather than
+guesses. The photo is straightened onto the board's plane, its colours read
+against the markers' white, and any slow change of the light since the empty
+board's photo is fitted away on the board between the pieces. Each pixel is
+then the board as it was (or its shade), a kind of piece, or something
+else (a hand, glare). For each piece the game expects, the window where its
+body stands (leaning away from the camera, as a tall thing does) says
+whether it is there; for each space, colour the expected pieces do not
+explain says a piece is there that should not be. Whatever the picture
+cannot settle is *unsure*, never a guess: only a confident difference is a
+mismatch (:mod:`sight.verdict` turns a :class:`Reading` into findings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import markers
+from .calibrate import Calibration, canonical
+from .layout import Piece
+from .palette import Palette
+from .pose import pose
+
+BOARD, UNKNOWN, FOREIGN = 0, 1, 2  # the pixel classes; kind k of the palette is 3 + k
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Every threshold of a reading, in one place (the benchmark measures them: make camera-bench)."""
+
+    tall: float = 16.0  # a piece's height (mm), for its lean
+    window: float = 0.42  # a piece's window: its radius, as a fraction of a space's smaller side
+    along: float = 0.3  # ... its centre along the piece's lean (0 its foot, 1 its top)
+    present: float = 0.2  # a piece's own colour over this fraction of its window: it is there
+    absent: float = 0.05  # under this, it is not (when the window can be seen)
+    hidden: float = 0.35  # more of a window than this unknown (glare, a hand): it cannot be read
+    extra: float = 0.22  # colour no expected piece explains over this fraction of a window: a piece is there
+    doubt: float = 0.1  # ... over this: the space is unsure
+    hand: float = 2.5  # something foreign bigger than this many spaces: a hand or an arm over the board
+    change: tuple[float, float] = (0.07, 0.25)  # the least and most a pixel must change to count as changed
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a photo showed: each expected piece there ("yes"), not there ("no") or "unsure"; the pieces found
+    that the game does not have; the spaces that cannot be read; ``blind`` when nothing could be read."""
+
+    pieces: dict = field(default_factory=dict)  # Piece -> "yes" | "no" | "unsure"
+    extras: tuple = ()  # Piece, each a confident one
+    doubts: frozenset = frozenset()  # (column, step) that cannot be read
+    blind: str = ""  # "markers" (they place the board) or "light" (no white to judge colours by); "" when read
+    why: str = ""  # the blind reading's one line
+    hand: bool = False  # something big over the board
+    colours: dict = field(default_factory=dict)  # kind -> BGR on the markers' white, of the pieces found
+    classes: np.ndarray | None = None  # the raster's pixel classes (for a picture of what was read)
+    spaces: int = 0
+
+
+def _disc(radius_px: float) -> np.ndarray:
+    r = int(np.ceil(radius_px))
+    ys, xs = np.mgrid[-r:r + 1, -r:r + 1]
+    keep = xs * xs + ys * ys <= radius_px * radius_px
+    return np.column_stack([ys[keep], xs[keep]])
+
+
+def _gather(classes: np.ndarray, centre_px, offsets: np.ndarray) -> np.ndarray:
+    """The classes in a window (those inside the raster)."""
+    ys = offsets[:, 0] + int(round(centre_px[1]))
+    xs = offsets[:, 1] + int(round(centre_px[0]))
+    h, w = classes.shape
+    keep = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+    return classes[ys[keep], xs[keep]]
+
+
+def _footprint(shape, foot_px, top_px, radius_px: float) -> np.ndarray:
+    """A standing piece as the camera sees it on the plane: its foot's disc swept to its top's."""
+    mask = np.zeros(shape, np.uint8)
+    for (fx, fy), (tx, ty) in zip(foot_px, top_px):
+        a, b = (int(round(fx)), int(round(fy))), (int(round(tx)), int(round(ty)))
+        r = max(1, int(round(radius_px)))
+        cv2.line(mask, a, b, 1, thickness=2 * r)
+        cv2.circle(mask, a, r, 1, -1)
+        cv2.circle(mask, b, r, 1, -1)
+    return mask.astype(bool)
+
+
+def _light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """``cur`` with the light's slow change since the empty board's photo taken away: a quadratic surface per
+    channel fitted, robustly, to the ratio of the two over the board between the pieces."""
+    h, w = usable.shape
+    ys, xs = np.nonzero(usable[::3, ::3])
+    ys, xs = ys * 3, xs * 3
+    if len(ys) < 200:
+        return cur
+    u, v = xs / w - 0.5, ys / h - 0.5
+    design = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    fixed = cur.copy()
+    for ch in range(3):
+        a, b = cur[ys, xs, ch], empty[ys, xs, ch]
+        ok = (a > 0.03) & (b > 0.03)
+        ratio = np.log(np.maximum(a, 1e-3)) - np.log(np.maximum(b, 1e-3))
+        keep = ok.copy()
+        coef = np.zeros(6)
+        for _ in range(4):
+            if keep.sum() < 100:
+                break
+            coef, *_ = np.linalg.lstsq(design[keep], ratio[keep], rcond=None)
+            residual = ratio - design @ coef
+            spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
+            keep = ok & (np.abs(residual) < 3 * spread)
+        yy, xx = np.mgrid[0:h, 0:w]
+        uu, vv = xx / w - 0.5, yy / h - 0.5
+        surface = coef[0] + coef[1] * uu + coef[2] * vv + coef[3] * uu * uu + coef[4] * uu * vv + coef[5] * vv * vv
+        fixed[..., ch] = cur[..., ch] / np.exp(surface)
+    return fixed
+
+
+def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning: Tuning = Tuning()) -> Reading:
+    """Read ``photo`` (BGR) against ``cal`` and the ``expected`` pieces (:class:`sight.layout.Piece`)."""
+    expected = tuple(expected)
+    found = markers.find(photo)
+    try:
+        to_plane = markers.plane_map(found, cal.anchors)
+    except markers.MarkersError as err:
+        return Reading(blind="markers", why=str(err))
+    raster, layout = cal.raster, cal.layout
+    straight = raster.straighten(photo, to_plane)
+    seen = raster.seen(photo.shape[1::-1], to_plane)
+    cur = canonical(straight, raster, cal.anchors)
+    if not np.isfinite(cur).any():
+        return Reading(blind="light", why="no marker's paper is lit well enough to judge colours by")
+    camera = pose(to_plane, photo.shape[1::-1])
+    scale = raster.scale
+    space_mm = min(layout.space)
+    radius_px = tuning.window * space_mm * scale
+    body_px = 0.33 * space_mm * scale  # a piece's half width, for the colour it may spread over
+    spaces = layout.spaces()
+    foot_mm = np.array([p for _, _, p in spaces])
+    top_mm = camera.lean(foot_mm, tuning.tall)
+    window_mm = foot_mm + tuning.along * (top_mm - foot_mm)
+    foot_px, top_px, window_px = raster.px(foot_mm), raster.px(top_mm), raster.px(window_mm)
+    index = {(c, k): n for n, (c, k, _) in enumerate(spaces)}
+    shape = seen.shape
+
+    # where each kind the game expects stands (its pieces' bodies), and the board between them
+    names = palette.names()
+    owned = {kind: np.zeros(shape, bool) for kind in names}
+    for piece in expected:
+        n = index.get((piece.column, piece.step))
+        if n is None or piece.kind not in owned:
+            continue
+        owned[piece.kind] |= _footprint(shape, foot_px[n:n + 1], top_px[n:n + 1], body_px)
+    anywhere = np.zeros(shape, bool)
+    for m in owned.values():
+        anywhere |= m
+    saturated = (straight >= 250).any(axis=2)
+    empty = cal.empty
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(6 * scale) | 1),) * 2)
+    between = seen & ~cv2.dilate(anywhere.astype(np.uint8), kernel).astype(bool) & ~saturated
+    cur = np.nan_to_num(_light_fix(np.nan_to_num(cur, nan=0.0), empty, between), nan=0.0)
+
+    # changed or not, judged against the empty board near each pixel (a pixel or two of misregistration is no change)
+    near = np.ones((5, 5), np.uint8)
+    low, high = cv2.erode(empty, near), cv2.dilate(empty, near)
+    change = np.maximum(np.maximum(cur - high, low - cur), 0).max(axis=2)
+    background = change[between]
+    floor, ceiling = tuning.change
+    threshold = float(np.clip(3 * np.percentile(background, 90), floor, ceiling)) if background.size else floor
+    changed = change > threshold
+    ratio = cur / np.maximum(empty, 0.04)
+    shade = (ratio.max(axis=2) < 0.97) & (ratio.min(axis=2) > 0.15) & \
+            (ratio.max(axis=2) - ratio.min(axis=2) < 0.22 * ratio.mean(axis=2) + 0.05)
+    kind, _ = palette.classify(cur)
+    classes = np.full(shape, BOARD, np.int16)
+    solid = changed & ~shade
+    classes[solid] = np.where(kind[solid] >= 0, 3 + kind[solid], FOREIGN)
+    classes[saturated | ~seen] = UNKNOWN
+
+    # something big and foreign over the board: a hand or an arm; the spaces near it cannot be trusted
+    doubts: set[tuple[int, int]] = set()
+    foreign = cv2.morphologyEx((classes == FOREIGN).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign)
+    space_area = layout.space[0] * layout.space[1] * scale * scale
+    hand = False
+    big = np.zeros(shape, np.uint8)
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] > tuning.hand * space_area:
+            hand = True
+            big[labels == label] = 1
+    if hand:
+        reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * layout.columns[0].pitch() * scale) | 1,) * 2)
+        big = cv2.dilate(big, reach)
+        for n, (c, k, _) in enumerate(spaces):
+            x, y = window_px[n]
+            if 0 <= int(y) < shape[0] and 0 <= int(x) < shape[1] and big[int(y), int(x)]:
+                doubts.add((c, k))
+
+    offsets = _disc(radius_px)
+    kinds_at: dict[int, set[str]] = {}
+    for piece in expected:
+        if (n := index.get((piece.column, piece.step))) is not None:
+            kinds_at.setdefault(n, set()).add(piece.kind)
+
+    # each expected piece: there, not there, or unsure
+    pieces: dict[Piece, str] = {}
+    colours: dict[str, list] = {}
+    for piece in expected:
+        n = index.get((piece.column, piece.step))
+        if n is None or piece.kind not in owned:
+            pieces[piece] = "unsure"
+            continue
+        k = names.index(piece.kind)
+        cls = _gather(classes, window_px[n], offsets)
+        others = [3 + names.index(o) for o in kinds_at.get(n, ()) if o != piece.kind and o in owned]
+        taken = np.isin(cls, others).sum() if others else 0
+        avail = len(cls) - taken
+        unknown = np.isin(cls, (UNKNOWN, FOREIGN)).sum()
+        if avail < 0.35 * len(offsets) or (piece.column, piece.step) in doubts:
+            pieces[piece] = "unsure"
+            continue
+        own = float((cls == 3 + k).sum()) / avail
+        if own >= tuning.present:
+            pieces[piece] = "yes"
+            ys = offsets[:, 0] + int(round(window_px[n][1]))
+            xs = offsets[:, 1] + int(round(window_px[n][0]))
+            ok = (ys >= 0) & (ys < shape[0]) & (xs >= 0) & (xs < shape[1])
+            sel = classes[ys[ok], xs[ok]] == 3 + k
+            colours.setdefault(piece.kind, []).append(cur[ys[ok][sel], xs[ok][sel]])
+        elif own <= tuning.absent and unknown / avail <= tuning.hidden:
+            pieces[piece] = "no"
+        else:
+            pieces[piece] = "unsure"
+
+    # pieces the game does not have: colour no expected piece of that kind explains
+    extras: list[tuple[float, int, str]] = []
+    for k, name in enumerate(names):
+        alone = (classes == 3 + k) & ~cv2.dilate(owned[name].astype(np.uint8), kernel).astype(bool)
+        if not alone.any():
+            continue
+        for n, (c, step, _) in enumerate(spaces):
+            cls = _gather(alone.astype(np.int16), window_px[n], offsets)
+            if not len(cls):
+                continue
+            frac = float(cls.sum()) / len(offsets)
+            if frac >= tuning.extra:
+                extras.append((frac, n, name))
+            elif frac >= tuning.doubt:
+                doubts.add((c, step))
+    chosen: list[Piece] = []
+    pitch = layout.columns[0].pitch()
+    for frac, n, name in sorted(extras, reverse=True):  # the strongest of neighbours stands for them all
+        if any(p.kind == name and np.linalg.norm(foot_mm[index[(p.column, p.step)]] - foot_mm[n]) < 1.3 * pitch
+               for p in chosen):
+            continue
+        c, step, _ = spaces[n]
+        chosen.append(Piece(c, step, name))
+    # a space with unknown pixels over much of it cannot show an extra piece either
+    for n, (c, step, _) in enumerate(spaces):
+        cls = _gather(classes, window_px[n], offsets)
+        if len(cls) < 0.35 * len(offsets) or np.isin(cls, (UNKNOWN, FOREIGN)).sum() > tuning.hidden * len(cls):
+            doubts.add((c, step))
+    found_colours = {k: np.median(np.concatenate(v), axis=0) for k, v in colours.items() if sum(map(len, v)) >= 20}
+    return Reading(pieces, tuple(chosen), frozenset(doubts), hand=hand, colours=found_colours, classes=classes,
+                   spaces=len(spaces))
