@@ -100,8 +100,12 @@ def _one_box(command):
 
 def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, signals=None):
     from firmware.daemon.box import Box
+    from firmware.daemon.camera import CameraLink
     from firmware.daemon.dice import os_dice
     from firmware.daemon.worker import StatsWorker
+
+    # the camera over the board ([camera], docs/camera.md): its own process, its pictures beside the store
+    camera = CameraLink(cfg.camera, store.path.parent if store is not None else None) if cfg.camera.on else None
 
     box = Box(
         cfg.game,
@@ -117,6 +121,7 @@ def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, sig
         worker=StatsWorker(),
         web_port=cfg.web.port,
         store_error=store_error,
+        camera=camera,
     )
     if store is not None:  # a paired phone's changes come through the box's own socket beside its store
         box.open_door(store.path.parent)

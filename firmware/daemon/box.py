@@ -31,26 +31,22 @@ from firmware.table import names, roster
 
 from .debounce import Debouncer
 from .dice import os_dice
+from .effects import _PHONE, RETRY_MAX, RETRY_SECONDS, Effects
 from .keeper import Keeper
-from .loaders import load_stats, unfinished
 from . import network, phones
 from .opening import Opening
 from .pairing import Pairing
 from .pager import Pager
 from .signals import Signals
-from .worker import KeepTallies
 
 log = logging.getLogger("cantstop.daemon")
 
 _SHUTDOWN = "shutdown"
 #: Seconds between two looks at whether another process changed the roster.
 ROSTER_CHECK = 1.0
-_PHONE = "phone"  # a queue item from a paired phone: (_PHONE, phones.Asked)
 _WORKER = "worker"  # a queue item from the statistics worker: (_WORKER, a UI input or a KeepTallies)
+_CAMERA = "camera"  # a queue item from the camera's process: (_CAMERA, a UI input)
 
-#: A write that failed (a locked, full or read-only card) is tried again after this long, by the loop's
-#: clock, and after twice as long each time it fails again, up to RETRY_MAX (a card that stays full).
-RETRY_SECONDS, RETRY_MAX = 2.0, 60.0
 #: How long one of the loop's statements waits for another process's lock on the game file (ms).
 LOOP_BUSY_MS = 50
 #: The loop pings systemd's watchdog this many times per interval (systemd asks for at least two).
@@ -58,8 +54,7 @@ PINGS_PER_INTERVAL = 3
 #: ... and before the work of a wake-up (a press: its writes), once this long (s) has passed since the last ping.
 PING_BEFORE_WORK = 0.1
 
-
-class Box:
+class Box(Effects):
     """The running box: wiring-agnostic (hardware and store are passed in)."""
 
     def __init__(
@@ -80,6 +75,7 @@ class Box:
         worker=None,
         web_port: int = 8080,
         store_error: str | None = None,
+        camera=None,
     ) -> None:
         self.settings = settings
         self.language = language  # the config's; the table's own choice, once made, is remembered instead
@@ -120,8 +116,11 @@ class Box:
         self.pairing = Pairing(store.path.parent if store is not None else None, web_port)  # the Phone screen's codes
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         self.network = network.NetworkWatch(due=clock())  # the network status file, read every few seconds
+        self.camera = camera  # the camera's process (firmware.daemon.camera.CameraLink; None: no camera)
         if worker is not None:
             worker.attach(lambda item: self.queue.put((_WORKER, item)))
+        if camera is not None:
+            camera.attach(lambda item: self.queue.put((_CAMERA, item)))
 
     @property
     def game_id(self) -> int | None:
@@ -153,6 +152,7 @@ class Box:
             app = ui.notify(app, *app.words.notice(kind, detail))
         self.app = app
         self.running = True
+        self._start_camera()
         self.roster_due = self.clock() + ROSTER_CHECK if self.store is not None else None
         wait = ui.timer_for(app)  # a box seat was playing when the power went: it goes on
         if wait is not None:
@@ -170,16 +170,6 @@ class Box:
         self.app = app
         self._update(ui.PhoneSettingsKept(self._fact(ui.phone.SETTINGS_KEY)))  # the dimming and lamps a phone set
         return self.app, notices
-
-    def _fact(self, key: str):
-        """A fact the store keeps (None without a store, or when it cannot be read: the config's stand)."""
-        if self.store is None:
-            return None
-        try:
-            return self.store.fact(key)
-        except Exception as err:
-            log.error("cannot read %s: %s", key, err)
-            return None
 
     # -- the loop ---------------------------------------------------------------
 
@@ -214,6 +204,9 @@ class Box:
             return
         if item is not None and item[0] == _WORKER:
             self._from_worker(item[1])
+            item = None
+        if item is not None and item[0] == _CAMERA:
+            self.feed(item[1])
             item = None
         if item is not None and item[0] == _PHONE:
             self._serve_phone(item[1])
@@ -339,19 +332,6 @@ class Box:
         log.info("the players changed: %s", ", ".join(names.escaped(n) for n in fresh.names) or "none")
         self.feed(ui.roster_changed(fresh))
 
-    def _serve_phone(self, asked: phones.Asked) -> None:
-        """A paired phone's request, taken between two presses like one: the UI answers it (ui.phone)."""
-        fresh = roster.load(self.store, self.settings.roster) if self.store is not None else None  # as the CLI
-        self._asked[asked.ticket] = asked
-        try:
-            self.feed(ui.PhoneAsked(asked.ticket, asked.request, fresh, lamps=self.signals.lamps is not None))
-        except Exception as err:  # a request must never stop the box
-            log.error("a phone's request: %s", err)
-        finally:
-            left = self._asked.pop(asked.ticket, None)
-            if left is not None:  # the UI never answered (it failed): the phone still hears one line
-                left.reply({"ok": False, "error": "the box could not take it"})
-
     def feed(self, inp) -> None:
         """Update the UI with one input, carry out its effects, keep what a restart needs, then draw."""
         with self._lock:
@@ -359,90 +339,11 @@ class Box:
             self._take(self.keeper.remember(self.app))
             self._draw()
 
-    def _from_worker(self, item) -> None:
-        """What the statistics worker found: a batch of tallies to write, or an input for the UI."""
-        if isinstance(item, KeepTallies):
-            self.keep_facts(item.facts, draw=True)
-        else:
-            self.feed(item)
-
-    def keep_facts(self, facts: dict, draw: bool = False) -> None:
-        """Write facts (tallies, what a phone changed) as the loop writes: kept pending if the card refuses them."""
-        with self._lock:
-            self._take(self.keeper.keep_facts(facts))
-            if draw:
-                self._draw()
-
     def _update(self, inp) -> None:
         app, effects = ui.update(self.app, inp)
         self.app = app
         for effect in effects:
             self._effect(effect)
-
-    def _effect(self, effect) -> None:
-        if isinstance(effect, ui.After):
-            self.due = self.clock() + effect.seconds
-        elif isinstance(effect, ui.DrawDice):
-            self._update(ui.DiceRolled(self.dice()))
-        elif isinstance(effect, ui.Append):
-            self._take(self.keeper.append(effect.event))
-        elif isinstance(effect, ui.PopLast):
-            self._take(self.keeper.pop_last())
-        elif isinstance(effect, ui.StartGame):
-            self._take(self.keeper.start(effect.players, effect.rules, effect.meta))
-        elif isinstance(effect, ui.FinishGame):
-            self._take(self.keeper.ended(self.app, effect.winner))
-        elif isinstance(effect, ui.LoadStats) and self.worker is not None and self.store is not None:
-            self.worker.load(self.store.path.parent, self.roster)  # fed back through the queue as it counts
-        elif isinstance(effect, (ui.LoadStats, ui.LoadUnfinished)):
-            self._update(self._read(load_stats if isinstance(effect, ui.LoadStats) else unfinished, effect))
-        elif isinstance(effect, ui.ContinueGame):
-            self._take(self.keeper.continue_game(effect.game_id))
-        elif isinstance(effect, (ui.PairPhone, ui.ForgetPhones)):
-            self._update(self.pairing.answer(effect))
-        elif isinstance(effect, ui.KeepRoster):
-            self.roster = effect.roster
-            self._take(self.keeper.keep_facts({roster.ROSTER_KEY: effect.roster.to_json()}))
-        elif isinstance(effect, ui.KeepFacts):
-            self._take(self.keeper.keep_facts(effect.facts))
-        elif isinstance(effect, ui.Dimming):
-            self.dim_after = effect.seconds
-            if self.dim_after is None and self.dimmed:
-                self._dim(False)
-        elif isinstance(effect, ui.Lamps):
-            self.signals.switch_lamps(effect.on)
-        elif isinstance(effect, ui.PhoneReply):
-            self._reply(effect)
-
-    def _reply(self, effect) -> None:
-        """The UI's answer to a phone: to the door that waits for it, and a line in the journal."""
-        asked = self._asked.pop(effect.ticket, None)
-        if effect.answer.get("ok"):
-            log.info("from a phone: %s", effect.log)
-        if asked is not None:
-            asked.reply(effect.answer)
-
-    def _take(self, inputs) -> None:
-        """Feed back what a store write answered; ``Saved`` only clears a NOT SAVED (any input ends a flash).
-        While writes wait in the store's pending queue, the loop tries them again at ``retry_at``."""
-        for inp in inputs:
-            if isinstance(inp, ui.Saved) and not self.app.alert:
-                continue
-            self._update(inp)
-        if self.store is not None and self.store.pending and not self.store.refuse:
-            if self.retry_at is None:
-                self.retry_at = self.clock() + self._retry_after
-        else:
-            self.retry_at = None
-            self._retry_after = RETRY_SECONDS
-
-    def _read(self, reader, effect):
-        """Statistics or the unfinished games, read from the store (nothing, if it cannot be read)."""
-        try:
-            return reader(self.store, self.roster)
-        except Exception as err:
-            log.error("cannot read the games: %s", err)
-            return reader(None, self.roster)
 
     def _dim(self, on: bool) -> None:
         self.dimmed = on
@@ -477,17 +378,6 @@ class Box:
 
     # -- stop -------------------------------------------------------------------
 
-    def _serve_left(self) -> None:
-        """Stopping: the phones' requests still on the queue are answered first, never lost; whatever else is
-        left there (presses) is not."""
-        while True:
-            try:
-                item = self.queue.get_nowait()
-            except queue.Empty:
-                return
-            if item[0] == _PHONE:
-                self._serve_phone(item[1])
-
     def shutdown(self, reason: str = "Game saved") -> None:
         """Show that the box is off, release the store; the loop ends."""
         if not self.running:
@@ -504,9 +394,10 @@ class Box:
             self.door.close()
         if self.worker is not None:
             self.worker.close()
+        if self.camera is not None:
+            self.camera.close()
         if self.store is not None:
             try:
                 self.store.close()
             except Exception as err:
                 log.error("closing the store: %s", err)
-
