@@ -28,15 +28,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("engine", "hw", "firmware", "web", "boxcli")
+PRODUCT = ("engine", "hw", "sight", "firmware", "web", "boxcli")
 TREE = PRODUCT + ("tools", "benchmarks", "tests")
 
 #: The product's packages, bottom first: each imports only the tiers below its own (docs/architecture.md).
 TIERS: tuple[tuple[str, ...], ...] = (
-    ("engine", "hw"),
+    ("engine", "hw", "sight"),
     ("firmware.i18n", "firmware.views", "firmware.layout", "firmware.store"),
     ("firmware.words",),
-    ("firmware.table", "firmware.screens"),
+    ("firmware.table", "firmware.screens", "firmware.camera"),
     ("firmware.config", "firmware.cues"),
     ("firmware.ui",),
     ("firmware.daemon", "web"),
@@ -46,6 +46,7 @@ TIERS: tuple[tuple[str, ...], ...] = (
 FORBIDDEN = {
     "engine": {"tools", "benchmarks", "tests"},
     "hw": {"tools", "benchmarks", "tests"},
+    "sight": {"tools", "benchmarks", "tests"},
     "firmware": {"gpiozero", "luma", "tools", "benchmarks", "tests"},
     "web": {"gpiozero", "luma", "PIL", "tools", "benchmarks", "tests"},
     "boxcli": {"gpiozero", "luma", "tools", "benchmarks", "tests"},
@@ -53,7 +54,11 @@ FORBIDDEN = {
 #: Modules of hw a layer never imports: the web view is not the box (no buttons, terminal, keys, OLED or fakes).
 FORBIDDEN_MODULES = {"web": ("hw.buttons", "hw.oled", "hw.display", "hw.terminal", "hw.keys", "hw.fakes")}
 #: Layer -> the only packages it may import besides the standard library (None: any).
-ALLOWED = {"engine": {"engine"}, "hw": None, "firmware": None, "web": None, "boxcli": None}
+ALLOWED = {"engine": {"engine"}, "hw": None, "sight": {"sight", "numpy", "cv2", "PIL"}, "firmware": None, "web": None,
+           "boxcli": None}
+#: The only modules that import NumPy or OpenCV: what the camera sees, the camera itself, and the camera's own
+#: process (issue 49: they never load into the box's loop, the web view or a command).
+PICTURE_MODULES = ("sight.", "hw.camera", "firmware.camera.eye", "firmware.camera.pictures", "firmware.camera.drawn")
 
 
 def _package_of(path: Path, root: Path) -> list[str]:
@@ -439,13 +444,40 @@ def test_the_web_view_never_loads_the_daemon_or_the_hardware():
     assert done.stdout.strip() == ""
 
 
+def test_only_the_camera_imports_numpy_or_opencv():
+    """NumPy and OpenCV are the camera's: imported by sight/, the camera adapter and the camera's process only."""
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] not in PRODUCT:
+            continue
+        module = ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
+        for line, name in imports_of(path, ROOT):
+            if name.split(".")[0] in ("numpy", "cv2") and not module.startswith(PICTURE_MODULES):
+                found.append(f"{rel}:{line}: {name}")
+    assert found == []
+
+
+def test_the_box_and_the_web_view_never_load_numpy_or_opencv():
+    """The loop (its daemon, UI, camera link) and the web view run without NumPy and OpenCV loaded: a Pi Zero's
+    memory stays the box's, whatever the camera's process holds."""
+    import subprocess
+
+    code = ("import sys, firmware.daemon.box, firmware.daemon.camera, firmware.ui, firmware.camera.link, "
+            "web.app, boxcli.run\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'cv2'))))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
 def test_the_products_top_level_packages_have_no_upward_arrow():
     """Issue 48, item 2: the program (boxcli, the cantstop-box command) was firmware/commands, inside the
     library, and its web command made firmware import web while web imports firmware. Now each top-level
     package imports only those below it: engine and hw; firmware; web; boxcli on top."""
-    order = ("engine", "hw", "firmware", "web", "boxcli")
-    below = {"engine": set(), "hw": set(), "firmware": {"engine", "hw"}, "web": {"engine", "hw", "firmware"},
-             "boxcli": {"engine", "hw", "firmware", "web"}}
+    order = ("engine", "hw", "sight", "firmware", "web", "boxcli")
+    below = {"engine": set(), "hw": set(), "sight": set(), "firmware": {"engine", "hw", "sight"},
+             "web": {"engine", "hw", "sight", "firmware"}, "boxcli": {"engine", "hw", "sight", "firmware", "web"}}
     arrows = {}
     for source, edges in unit_graph(ROOT).items():
         top = source.split(".")[0] if source else None

@@ -11,7 +11,7 @@ Where to look:
   :mod:`.menus` (the menu and what it opens), :mod:`.people` (statistics
   per person, a game's recap, continuing a game), :mod:`.navigate` (moving
   between screens); a paired phone's request is answered by :mod:`.phone`,
-  the network's status by :mod:`.network`;
+  the network's status by :mod:`.network`, the camera by :mod:`.camera`;
 - :mod:`firmware.words` (beside the UI, not in it): every sentence the box says;
 - :mod:`.present`: ``view(app)``, the screen as plain data
   (:mod:`firmware.views`) for the renderer.
@@ -42,6 +42,12 @@ from .messages import (
     KeepFacts,
     Dimming,
     Lamps,
+    CameraSaid,
+    BoardSeen,
+    CameraSetUp,
+    WatchBoard,
+    StopWatching,
+    SetUpCamera,
     Unfinished,
     UnfinishedLoaded,
     DiceRolled,
@@ -73,5 +79,6 @@ __all__ = [
     "SaveFailed", "Shutdown", "StartGame", "StatsLoaded", "StatsProgress",
     "ContinueGame", "GameContinued", "LoadUnfinished", "NetworkSeen", "PersonStats", "ForgetPhones", "PairPhone", "PhoneCode", "PhoneAsked", "PhoneReply", "PhoneSettingsKept", "CodeLasts", "KeepRoster", "KeepFacts",
     "Dimming", "Lamps", "Unfinished", "UnfinishedLoaded", "roster_changed",
+    "CameraSaid", "BoardSeen", "CameraSetUp", "WatchBoard", "StopWatching", "SetUpCamera",
     "App", "Button", "Screen", "Seat", "Setup", "boot", "memory", "network_unsaid", "notify", "recall", "resume", "view", "update",
 ]

@@ -16,6 +16,7 @@ from .model import (App, Button, ConfirmScreen, ContinueScreen, MenuScreen, Mess
 from .network import network_lines
 from .navigate import Result, flash, leave_menu, open_board, open_hint, open_menu, open_setup, to_game
 from .turns import undo
+from .camera import open_look
 
 
 #: The menu's entries, as keys of :data:`words.MENU_ITEMS`, always in these places: fingers learn them
@@ -34,6 +35,8 @@ def menu_items(app: App) -> tuple[str, ...]:
         items += ("sound_on" if app.muted else "mute",)
     if app.network is not None:
         items += ("network",)
+    if app.camera:  # a camera in the config: the menu's Check board (and setting it up)
+        items += ("look",)
     return items + (LAST_ITEM,)
 
 
@@ -77,6 +80,8 @@ def _choose(app: App, item: str) -> Result:
         return open_hint(app)
     if item == "board":
         return open_board(app)
+    if item == "look":
+        return open_look(app)
     if item == "new":
         if app.in_game and app.events:
             return replace(app, screen=ConfirmScreen(back=app.screen)), ()

@@ -17,7 +17,9 @@ The daemon carries out the effects :func:`firmware.ui.update` returns, in order:
   a box seat's turn and ends the guard after a handover; the UI itself never
   reads a clock;
 - what a paired phone asked (:class:`PhoneAsked`, :mod:`firmware.ui.phone`): :class:`KeepRoster`,
-  :class:`KeepFacts`, :class:`Dimming`, :class:`Lamps`, and the :class:`PhoneReply` it waits for.
+  :class:`KeepFacts`, :class:`Dimming`, :class:`Lamps`, and the :class:`PhoneReply` it waits for;
+- the camera (:mod:`firmware.ui.camera`): :class:`WatchBoard`, :class:`StopWatching`, :class:`SetUpCamera`,
+  answered as :class:`BoardSeen` and :class:`CameraSetUp`.
 """
 
 from __future__ import annotations
@@ -172,6 +174,33 @@ class PhoneCode:
 
 
 @dataclass(frozen=True)
+class CameraSaid:
+    """The camera's state: "ready", "unset" (never set up on this board), "absent" (``why`` says)."""
+
+    status: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class BoardSeen:
+    """What a settled picture showed for the watch ``ticket`` (a :class:`sight.verdict.Verdict`); ``moved``:
+    anything moved on the board since that watch began (the players touched it)."""
+
+    ticket: int
+    verdict: object
+    moved: bool = False
+
+
+@dataclass(frozen=True)
+class CameraSetUp:
+    """The camera set up from the empty board (``calibration``, to keep), or why not (``refused``)."""
+
+    ticket: int
+    calibration: dict | None = field(default=None, hash=False, compare=True)
+    refused: str = ""
+
+
+@dataclass(frozen=True)
 class Shutdown:
     reason: str = "Game saved"
 
@@ -182,7 +211,8 @@ class Timer:
 
 
 Input = (Press | DiceRolled | Saved | SaveFailed | StatsProgress | StatsLoaded | UnfinishedLoaded | GameContinued
-         | RosterChanged | NetworkSeen | PhoneAsked | PhoneSettingsKept | CodeLasts | PhoneCode | Shutdown | Timer)
+         | RosterChanged | NetworkSeen | PhoneAsked | PhoneSettingsKept | CodeLasts | PhoneCode | CameraSaid | BoardSeen
+         | CameraSetUp | Shutdown | Timer)
 
 # -- effects -------------------------------------------------------------------
 
@@ -281,5 +311,28 @@ class PhoneReply:
     log: str = ""
 
 
+@dataclass(frozen=True)
+class WatchBoard:
+    """The camera watches the board for ``expected`` (sight.layout.Piece), answering :class:`BoardSeen` with
+    ``ticket`` whenever what it sees changes; ``once``: one answer, then it rests (the menu's Check board)."""
+
+    ticket: int
+    expected: tuple = ()
+    once: bool = False
+
+
+@dataclass(frozen=True)
+class StopWatching:
+    """The camera rests: nothing on the board to check now."""
+
+
+@dataclass(frozen=True)
+class SetUpCamera:
+    """The camera learns the empty board (its spaces, its light); answered as :class:`CameraSetUp`."""
+
+    ticket: int
+
+
 Effect = (DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | PairPhone
-          | ForgetPhones | After | KeepRoster | KeepFacts | Dimming | Lamps | PhoneReply)
+          | ForgetPhones | After | KeepRoster | KeepFacts | Dimming | Lamps | PhoneReply | WatchBoard | StopWatching
+          | SetUpCamera)

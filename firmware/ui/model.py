@@ -55,6 +55,7 @@ class Screen(StrEnum):
     MESSAGE = "message"
     UNDONE = "undone"
     PHONE = "phone"
+    LOOK = "look"
     OFF = "off"
 
 
@@ -210,6 +211,32 @@ class PhoneScreen:
 
 
 @dataclass(frozen=True)
+class LookScreen:
+    """The menu's Check board: the camera's answer (``verdict``, None while it looks) and setting it up
+    (``setup``: "" not asked, "ask", "setting", "set", "refused" with ``refused`` saying why)."""
+
+    kind: ClassVar[Screen] = Screen.LOOK
+    ticket: int = 0
+    verdict: object = None
+    setup: str = ""
+    refused: str = ""
+    back: object = MenuScreen()
+
+
+@dataclass(frozen=True)
+class Look:
+    """A watch of the board the camera keeps: ``reason`` "handover" (a turn just ended, or a game starts) or
+    "asked" (the menu's Check board, ``once``); the last verdict and whether the players touched the board."""
+
+    ticket: int
+    expected: tuple
+    reason: str
+    once: bool = False
+    verdict: object = None
+    moved: bool = False
+
+
+@dataclass(frozen=True)
 class OffScreen:
     kind: ClassVar[Screen] = Screen.OFF
     reason: str = "Game saved"
@@ -217,7 +244,7 @@ class OffScreen:
 
 AnyScreen = (
     SetupScreen | GameScreen | PickScreen | MenuScreen | ConfirmScreen | BoardScreen | HintScreen
-    | StatsScreen | RecapScreen | ContinueScreen | MessageScreen | UndoneScreen | PhoneScreen | OffScreen
+    | StatsScreen | RecapScreen | ContinueScreen | MessageScreen | UndoneScreen | PhoneScreen | LookScreen | OffScreen
 )
 
 # --------------------------------------------------------------------------
@@ -259,6 +286,10 @@ class App:
     network: object = None  # messages.NetworkSeen: the box's address for the menu (None: not known)
     wifi_said: str = ""  # the Wi-Fi problem last said (ui.network): each is said once
     kept: KeptSettings = KeptSettings()  # the dimming and lamps a phone set (ui.phone)
+    camera: str = ""  # the camera: "" none in the config, "starting", "ready", "unset", "absent" (ui.camera)
+    camera_why: str = ""  # why it is absent, in one line
+    look: Look | None = None  # the watch of the board the camera keeps now
+    tickets: int = 0  # the last ticket given to the camera
 
     @property
     def words(self) -> i18n.Bound:

@@ -16,7 +16,7 @@ from engine import (HEIGHTS, Decision, GameState, Move, Phase, bust_probability,
 from .. import views as v
 from firmware.table.practice import box_average
 from .. import words
-from . import people
+from . import camera, people
 from .menus import menu_items, menu_unusable
 from .model import App, Screen, box_bust_shown, handover_pending
 from .setup import setup_rows
@@ -121,7 +121,20 @@ def _board(app: App, alert) -> v.View:
 # -- the game screen -------------------------------------------------------------
 
 
+def _look(app: App, alert) -> v.View:
+    title, lines, keys = camera.look_lines(app)
+    return v.MessageView(title, lines, keys, alert, lang=app.language)
+
+
 def _game(app: App, alert) -> v.View:
+    base = _game_itself(app, alert)
+    wrong = camera.shown_wrong(app)
+    if wrong is None:
+        return base
+    return v.MessageView(app.words.CHECK_BOARD, camera.verdict_lines(app, wrong), base.keys, alert, lang=app.language)
+
+
+def _game_itself(app: App, alert) -> v.View:
     g = app.game
     if g is None:
         title, lines = app.words.NO_GAME
@@ -269,4 +282,5 @@ _VIEWS = {
     Screen.RECAP: people.recap_view,
     Screen.CONTINUE: people.continue_view,
     Screen.PHONE: _phone,
+    Screen.LOOK: _look,
 }

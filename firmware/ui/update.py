@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import menus, network, people, phone, setup, turns
-from .messages import (Press, After, CodeLasts, DiceRolled, GameContinued, Input, NetworkSeen, PhoneAsked, PhoneCode,
-                       PhoneSettingsKept, RosterChanged, Saved, SaveFailed, Shutdown, StatsLoaded, StatsProgress, Timer,
-                       UnfinishedLoaded)
+from . import camera, menus, network, people, phone, setup, turns
+from .messages import (Press, After, BoardSeen, CameraSaid, CameraSetUp, CodeLasts, DiceRolled, GameContinued, Input,
+                       NetworkSeen, PhoneAsked, PhoneCode, PhoneSettingsKept, RosterChanged, Saved, SaveFailed, Shutdown,
+                       StatsLoaded, StatsProgress, Timer, UnfinishedLoaded)
 from .model import App, Button, OffScreen, Screen, box_due
 from .navigate import Result
 
@@ -30,6 +30,7 @@ _PRESS = {
     Screen.CONTINUE: people.continue_press,
     Screen.MESSAGE: menus.back_press,
     Screen.PHONE: menus.phone_press,
+    Screen.LOOK: camera.look_press,
     Screen.OFF: lambda app, p: (app, ()),
 }
 
@@ -37,9 +38,10 @@ _BUTTONS = frozenset(Button)
 
 
 def update(app: App, inp: Input) -> Result:
-    """The app after one input, and the effects the daemon must carry out."""
+    """The app after one input, and the effects the daemon must carry out (the camera's watch follows the game)."""
     new, effects = _update(app, inp)
-    return new, effects + pace(app, new)
+    new, watch = camera.follow(new)
+    return new, effects + pace(app, new) + watch
 
 
 def timer_for(app: App) -> float | None:
@@ -71,6 +73,12 @@ def _update(app: App, inp: Input) -> Result:
         return phone.on_kept(app, inp)
     if isinstance(inp, CodeLasts):
         return phone.on_code_lasts(app, inp)
+    if isinstance(inp, CameraSaid):  # not a press: a flash stays
+        return camera.on_said(app, inp)
+    if isinstance(inp, BoardSeen):
+        return camera.on_seen(app, inp)
+    if isinstance(inp, CameraSetUp):
+        return camera.on_set_up(app, inp)
     if isinstance(inp, StatsProgress):  # not a press: a flash stays
         if app.screen.kind is Screen.STATS and app.screen.rows is None:
             return replace(app, screen=replace(app.screen, progress=(inp.done, inp.total))), ()

@@ -28,12 +28,12 @@ import functools
 import sys
 
 from .. import i18n
-from . import drawn, marks, menus, network, play
+from . import camera, drawn, marks, menus, network, play
 
 # One namespace, as if the words were one module: language() rebinds every
 # formatter on a copy of it, so a formatter calling another (in any of the
 # files) or reading a table stays in the bound language.
-for _part in (marks, menus, play, drawn, network):
+for _part in (marks, menus, play, drawn, network, camera):
     globals().update({k: v for k, v in vars(_part).items() if not k.startswith("__") and k != "annotations"})
 del _part
 

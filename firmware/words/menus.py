@@ -66,6 +66,9 @@ KEYS = {
     "menu": N_("A/B:move ROLL:ok MENU:back"),
     "message": N_("ROLL:ok"),
     "stats_one": N_("ROLL:back MENU:menu"),
+    # TRANSLATORS: the camera's screen: ROLL goes back, C sets the camera up (learns the empty board).
+    "camera": N_("ROLL:back C:set up"),
+    "camera_ask": N_("C:set up ROLL:back"),
 }
 
 
@@ -95,6 +98,8 @@ MENU_ITEMS = {
     "mute": N_("Mute sounds"),
     # TRANSLATORS: menu item: the buzzer sounds again.
     "sound_on": N_("Sounds on"),
+    # TRANSLATORS: menu item: the camera over the board compares the real pieces with the game.
+    "look": N_("Check board"),
     # TRANSLATORS: menu item: pair a phone (a QR code and a six-digit code), or forget the phones paired.
     "phone": N_("Phone"),
 }
