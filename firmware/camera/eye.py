@@ -147,6 +147,8 @@ class Eye:
             self.say({"camera": "ready" if self.cal is not None else "unset", "why": ""})
         else:
             self.ensure_camera()
+        if self.cal is None and hasattr(self.camera, "clear"):  # a drawn board comes set up
+            self.calibrate(0)
 
     def colours(self, names) -> None:
         """The palette for a game's seat colours (what this table's pieces of each looked like, when learnt)."""
@@ -160,6 +162,8 @@ class Eye:
             self.palette = None
 
     def calibrate(self, ticket: int) -> None:
+        if hasattr(self.camera, "clear"):  # a drawn board: its players clear it, as the box asks
+            self.camera.clear()
         frames: list[np.ndarray] = []
         still = Stillness()
         until = time.monotonic() + SETUP_PATIENCE
