@@ -28,6 +28,6 @@ def test_the_page_and_the_box_name_the_runners_and_a_claim_alike():
 
     po = (Path(__file__).resolve().parents[2] / "firmware/locale/ko/LC_MESSAGES/cantstop.po").read_text("utf-8")
     box = dict(re.findall(r'^msgid "(.*)"\nmsgstr "(.*)"$', po, re.M))
-    assert TEXT["ko"]["runners"] in box["Take the runners off."]  # 검정 말
+    assert TEXT["ko"]["runner"] in box["Take the runners off."]  # 검정 말
     assert TEXT["ko"]["claimed"] in box["{name} claims {column}!"]  # 점령
-    assert TEXT["ko"]["runners"] in TEXT["ko"]["bust_now"]
+    assert TEXT["ko"]["runner"] in TEXT["ko"]["bust_now"]
