@@ -1,250 +1,145 @@
-"""The web page's own words (the box's words come from :mod:`firmware.words`), in the box's three languages.
+"""The web page's own words (the box's words come from :mod:`firmware.words`), marked for translation.
 
 The page says what the box says wherever the box has words for it (the
 instruction on its screen, the names of the colours, "round 3", a bust);
 these are only the words around them that a 0.96-inch screen never needed.
-Every language has every key (a test checks it).
+Each is written here once, in English, and marked as the box's tables are
+(``N_``; ``NP_`` with a context where the box says the same English word
+another way): ``make messages`` takes them into the box's catalogues, where
+their Japanese and Korean are (``firmware/locale/*/LC_MESSAGES/cantstop.po``,
+docs/translating.md), and :func:`in_language` looks them up there.
 """
 
 from __future__ import annotations
 
-from firmware import i18n
+import functools
+import types
 
-TEXT = {
-    "en": {
-        "title": "Can't Stop",
-        "live": "Live game",
-        "history": "History",
-        "people": "Statistics",
-        "box_on": "Box on",
-        "box_off": "The box is off: the game is saved",
-        "box_quiet": "No press for a while",
-        "box_unknown": "Box",
-        "over": "Game over",
-        "damaged": "This game is damaged",
-        "no_game": "No game yet: start one on the box.",
-        "no_store": "No saved games yet.",
-        "dice": "Dice",
-        "chosen": "chosen",
-        "illegal": "no move",
-        "bust": "Bust if rolled again",
-        "screen": "The box says",
-        "recap": "Recap",
-        "player": "Player",
-        "turns": "Turns",
-        "busts": "Busts",
-        "best": "Best turn",
-        "game": "Game",
-        "started": "Started",
-        "players": "Players",
-        "rounds": "Rounds",
-        "winner": "Winner",
-        "duration": "Duration",
-        "status": "Status",
-        "status_open": "playing",
-        "status_finished": "finished",
-        "status_abandoned": "unfinished",
-        "status_damaged": "damaged",
-        "newer": "Newer",
-        "older": "Older",
-        "step": "Step",
-        "start": "Start",
-        "first": "First",
-        "prev": "Back",
-        "next": "Next",
-        "end": "Last",
-        "record": "Game record (JSON)",
-        "games": "Games",
-        "no_people": "No finished games yet.",
-        "counting": "Still adding up the games: {done} of {total} so far (reload in a moment).",
-        "checking": "{n} of these games are still being checked for damage (reload in a moment).",
-        "not_found": "Not found",
-        "not_found_text": "There is no such page or game.",
-        "claimed": "claimed",
-        "runner": "runner",
-        "reconnecting": "Reconnecting…",
-        "language": "Language",
-        "log": "What just happened",
-        "log_bust": "{name} rolled {dice}: bust, lost {columns}",
-        "log_bust_none": "{name} rolled {dice}: bust",
-        "log_stop": "{name} stopped: {steps}",
-        "log_claimed": "; claimed {columns}",
-        "log_now": "{name}, this turn: {steps}",
-        "log_rolled": "{name} rolled {dice}",
-        "log_to": "{column} to {step}",
-        "wins": "{name} wins!",
-        "best_unit": "{n} squares",
-        "bust_now": "Bust: the runners come off",
-        "bust_short": "bust",
-        "pick": "{a} or {b}",
-        "pick_ask": "the box asks which",
-        "picks": "{name} picks {a} or {b} on the box",
-        "stopped_to": "{name} stopped: markers to {squares}, then ROLL",
-        "claimed_to": "{name} claimed {columns}: markers to {squares}, then ROLL",
-        "claimed_take": "{name} claimed {columns}: {takes}, then ROLL",
-        "take_off": "take {colours} off {column}",
-        "now": "now",
-        "bot_legend": "🤖 the box plays this seat",
-        "positions": "Positions",
-        "nobody": "empty",
-    },
-    "ja": {
-        "title": "キャント・ストップ",
-        "live": "対局中",
-        "history": "履歴",
-        "people": "統計",
-        "box_on": "ボックス稼働中",
-        "box_off": "ボックスは停止中:ゲームは保存済み",
-        "box_quiet": "しばらく操作なし",
-        "box_unknown": "ボックス",
-        "over": "ゲーム終了",
-        "damaged": "このゲームは破損しています",
-        "no_game": "まだゲームがありません:ボックスで始めてください。",
-        "no_store": "保存されたゲームはまだありません。",
-        "dice": "サイコロ",
-        "chosen": "選択",
-        "illegal": "進めない",
-        "bust": "もう一度振るとバースト",
-        "screen": "ボックスの表示",
-        "recap": "振り返り",
-        "player": "プレイヤー",
-        "turns": "手番数",
-        "busts": "バースト",
-        "best": "最高の手番",
-        "game": "ゲーム",
-        "started": "開始",
-        "players": "プレイヤー",
-        "rounds": "ラウンド",
-        "winner": "勝者",
-        "duration": "時間",
-        "status": "状態",
-        "status_open": "対局中",
-        "status_finished": "終了",
-        "status_abandoned": "中断",
-        "status_damaged": "破損",
-        "newer": "新しい",
-        "older": "古い",
-        "step": "手順",
-        "start": "開始時",
-        "first": "最初",
-        "prev": "戻る",
-        "next": "次へ",
-        "end": "最後",
-        "record": "棋譜 (JSON)",
-        "games": "ゲーム数",
-        "no_people": "終了したゲームはまだありません。",
-        "counting": "ゲームを集計中です:{total} 件中 {done} 件(少し後に再読み込みしてください)。",
-        "checking": "このページのうち {n} 件のゲームは、まだ破損を確認中です(少し後に再読み込みしてください)。",
-        "not_found": "見つかりません",
-        "not_found_text": "そのページやゲームはありません。",
-        "claimed": "確保",
-        "runner": "ランナー",
-        "reconnecting": "再接続中…",
-        "language": "言語",
-        "log": "直前の出来事",
-        "log_bust": "{name}が{dice}を振ってバースト:{columns}を失った",
-        "log_bust_none": "{name}が{dice}を振ってバースト",
-        "log_stop": "{name}がストップ:{steps}",
-        "log_claimed": "。{columns}を確保",
-        "log_now": "{name}の手番:{steps}",
-        "log_rolled": "{name}が{dice}を振った",
-        "log_to": "{column}列は{step}へ",
-        "wins": "{name}の勝ち!",
-        "best_unit": "{n}マス",
-        "bust_now": "バースト:ランナーを外す",
-        "bust_short": "バースト",
-        "pick": "{a}か{b}",
-        "pick_ask": "ボックスがどちらか尋ねます",
-        "picks": "{name}: ボックスで{a}か{b}を選ぶ",
-        "stopped_to": "{name}がストップ: 駒を{squares}へ、それからROLL",
-        "claimed_to": "{name}が{columns}の列を確保: 駒を{squares}へ、それからROLL",
-        "claimed_take": "{name}が{columns}の列を確保: {takes}、それからROLL",
-        "take_off": "{column}の列から{colours}を外す",
-        "now": "手番",
-        "bot_legend": "🤖 ボックスが操作する席",
-        "positions": "盤面",
-        "nobody": "なし",
-    },
-    "ko": {
-        "title": "캔트 스톱",
-        "live": "진행 중인 게임",
-        "history": "기록",
-        "people": "통계",
-        "box_on": "박스 작동 중",
-        "box_off": "박스가 꺼져 있습니다: 게임은 저장됨",
-        "box_quiet": "한동안 입력 없음",
-        "box_unknown": "박스",
-        "over": "게임 종료",
-        "damaged": "이 게임은 손상되었습니다",
-        "no_game": "아직 게임이 없습니다: 박스에서 시작하세요.",
-        "no_store": "저장된 게임이 아직 없습니다.",
-        "dice": "주사위",
-        "chosen": "선택",
-        "illegal": "이동 불가",
-        "bust": "다시 굴리면 버스트",
-        "screen": "박스 화면",
-        "recap": "요약",
-        "player": "플레이어",
-        "turns": "차례 수",
-        "busts": "버스트",
-        "best": "최고의 차례",
-        "game": "게임",
-        "started": "시작",
-        "players": "플레이어",
-        "rounds": "라운드",
-        "winner": "승자",
-        "duration": "시간",
-        "status": "상태",
-        "status_open": "진행 중",
-        "status_finished": "종료",
-        "status_abandoned": "중단",
-        "status_damaged": "손상",
-        "newer": "최신",
-        "older": "이전",
-        "step": "단계",
-        "start": "시작",
-        "first": "처음",
-        "prev": "이전",
-        "next": "다음",
-        "end": "마지막",
-        "record": "게임 기록 (JSON)",
-        "games": "게임 수",
-        "no_people": "끝난 게임이 아직 없습니다.",
-        "counting": "게임을 집계하는 중입니다: {total}개 중 {done}개 (잠시 후 새로 고침하세요).",
-        "checking": "이 페이지의 게임 중 {n}개는 아직 손상 여부를 확인하는 중입니다 (잠시 후 새로 고침하세요).",
-        "not_found": "찾을 수 없음",
-        "not_found_text": "그런 페이지나 게임이 없습니다.",
-        "claimed": "점령",
-        "runner": "검정 말",
-        "reconnecting": "다시 연결 중…",
-        "language": "언어",
-        "log": "방금 일어난 일",
-        "log_bust": "{name}: {dice} 굴림, 버스트, {columns} 잃음",
-        "log_bust_none": "{name}: {dice} 굴림, 버스트",
-        "log_stop": "{name} 멈춤: {steps}",
-        "log_claimed": "; {columns} 점령",
-        "log_now": "{name}의 이번 차례: {steps}",
-        "log_rolled": "{name}: {dice} 굴림",
-        "log_to": "{column}열 {step}칸",
-        "wins": "{name} 승리!",
-        "best_unit": "{n}칸",
-        "bust_now": "버스트: 검정 말을 모두 치웁니다",
-        "bust_short": "버스트",
-        "pick": "{a} 또는 {b}",
-        "pick_ask": "박스가 어느 쪽인지 묻습니다",
-        "picks": "{name}: 박스에서 {a} 또는 {b} 선택",
-        "stopped_to": "{name} 멈춤: 말을 {squares}(으)로, 그다음 ROLL",
-        "claimed_to": "{name} {columns}열 점령: 말을 {squares}(으)로, 그다음 ROLL",
-        "claimed_take": "{name} {columns}열 점령: {takes}, 그다음 ROLL",
-        "take_off": "{column}열에서 {colours} 말 치우기",
-        "now": "차례",
-        "bot_legend": "🤖 박스가 두는 자리",
-        "positions": "판",
-        "nobody": "없음",
-    },
+from firmware import i18n
+from firmware.i18n import N_, NP_
+
+#: The page's sentences by key, in English. A sentence the box shows too (without a context) is one entry of the
+#: catalogue with the box's, and says the same in every language.
+SENTENCES = {
+    # TRANSLATORS: the game's name, as players of the language know it (the page's header and title).
+    "title": N_("Can't Stop"),
+    # TRANSLATORS: the web page's three links: the game being played, the past games, the statistics.
+    "live": N_("Live game"),
+    "history": N_("History"),
+    # TRANSLATORS: the web page of each person's statistics, and its link.
+    "people": NP_("web page", "Statistics"),
+    # TRANSLATORS: badges at the top of the web page: whether the box is running.
+    "box_on": N_("Box on"),
+    "box_off": N_("The box is off: the game is saved"),
+    "box_quiet": N_("No press for a while"),
+    # TRANSLATORS: the badge when the page cannot tell whether the box runs: the box itself, not a seat it plays.
+    "box_unknown": NP_("web page", "Box"),
+    "over": N_("Game over"),
+    "damaged": N_("This game is damaged"),
+    "no_game": N_("No game yet: start one on the box."),
+    "no_store": N_("No saved games yet."),
+    "dice": N_("Dice"),
+    # TRANSLATORS: a tag on the pairing of the dice that was chosen.
+    "chosen": N_("chosen"),
+    # TRANSLATORS: a pairing of the dice that moves nothing.
+    "illegal": N_("no move"),
+    # TRANSLATORS: before the chance, as in "Bust if rolled again: 23.9%".
+    "bust": N_("Bust if rolled again"),
+    # TRANSLATORS: a heading over what the box's screen shows, in its own words.
+    "screen": N_("The box says"),
+    # TRANSLATORS: after a win: each player's turns, busts and best turn.
+    "recap": NP_("web page", "Recap"),
+    "player": N_("Player"),
+    "turns": N_("Turns"),
+    "busts": N_("Busts"),
+    "best": N_("Best turn"),
+    # TRANSLATORS: the history's columns: the game's number, when it started, who played it, ...
+    "game": N_("Game"),
+    "started": N_("Started"),
+    # TRANSLATORS: a column of the history: the names of who played the game (not how many).
+    "players": NP_("web page", "Players"),
+    "rounds": N_("Rounds"),
+    "winner": N_("Winner"),
+    "duration": N_("Duration"),
+    "status": N_("Status"),
+    # TRANSLATORS: a game's status in the history.
+    "status_open": N_("playing"),
+    "status_finished": N_("finished"),
+    "status_abandoned": N_("unfinished"),
+    "status_damaged": N_("damaged"),
+    # TRANSLATORS: the history's links to its newer and older pages.
+    "newer": N_("Newer"),
+    "older": N_("Older"),
+    # TRANSLATORS: stepping through a past game, as in "Step 12/80".
+    "step": N_("Step"),
+    # TRANSLATORS: a past game before its first roll.
+    "start": NP_("replay", "Start"),
+    # TRANSLATORS: links stepping through a past game: to its start, one step back, one on, to its end.
+    "first": NP_("replay", "First"),
+    "prev": NP_("replay", "Back"),
+    "next": NP_("replay", "Next"),
+    "end": NP_("replay", "Last"),
+    # TRANSLATORS: a link to the game's record, a file (keep "JSON").
+    "record": N_("Game record (JSON)"),
+    "games": N_("Games"),
+    "no_people": N_("No finished games yet."),
+    "counting": N_("Still adding up the games: {done} of {total} so far (reload in a moment)."),
+    # TRANSLATORS: {n} is a number of games of the history page shown.
+    "checking": N_("{n} of these games are still being checked for damage (reload in a moment)."),
+    "not_found": N_("Not found"),
+    "not_found_text": N_("There is no such page or game."),
+    # TRANSLATORS: before the columns a player has claimed ("claimed 3 7"), or before the player ("12: claimed Ann").
+    "claimed": N_("claimed"),
+    # TRANSLATORS: the board read aloud, a column a line: before the runner's square ("7: Ann 3, runner 4").
+    "runner": N_("runner"),
+    # TRANSLATORS: the page lost its connection to the box and tries again.
+    "reconnecting": N_("Reconnecting…"),
+    "language": N_("Language"),
+    # TRANSLATORS: the heading over the last turns, newest first.
+    "log": N_("What just happened"),
+    # TRANSLATORS: {dice} like "6 2 6 5"; {columns} the columns whose runners were lost, like "3, 9".
+    "log_bust": N_("{name} rolled {dice}: bust, lost {columns}"),
+    "log_bust_none": N_("{name} rolled {dice}: bust"),
+    # TRANSLATORS: {steps} where the runners went, each as "{column} to {step}", listed.
+    "log_stop": N_("{name} stopped: {steps}"),
+    # TRANSLATORS: follows "{name} stopped: {steps}" when the stop claimed columns.
+    "log_claimed": N_("; claimed {columns}"),
+    "log_now": N_("{name}, this turn: {steps}"),
+    "log_rolled": N_("{name} rolled {dice}"),
+    # TRANSLATORS: a runner in column {column} on square {step} (1 = bottom), one item of {steps}.
+    "log_to": N_("{column} to {step}"),
+    "wins": N_("{name} wins!"),
+    # TRANSLATORS: a turn's best: the squares climbed.
+    "best_unit": N_("{n} squares"),
+    "bust_now": N_("Bust: the runners come off"),
+    # TRANSLATORS: a tag beside the player who just bust.
+    "bust_short": NP_("web page", "bust"),
+    # TRANSLATORS: a pairing whose two sums cannot both be taken: the two columns the box asks between.
+    "pick": N_("{a} or {b}"),
+    "pick_ask": N_("the box asks which"),
+    "picks": N_("{name} picks {a} or {b} on the box"),
+    # TRANSLATORS: {squares} where the markers go, like "5:3  9:2".
+    "stopped_to": N_("{name} stopped: markers to {squares}, then ROLL"),
+    "claimed_to": N_("{name} claimed {columns}: markers to {squares}, then ROLL"),
+    # TRANSLATORS: {takes} is one or more "take {colours} off {column}", listed.
+    "claimed_take": N_("{name} claimed {columns}: {takes}, then ROLL"),
+    # TRANSLATORS: {colours} the colours of the markers that come off, like "Blue, Green".
+    "take_off": N_("take {colours} off {column}"),
+    # TRANSLATORS: a tag beside the player whose turn it is.
+    "now": N_("now"),
+    # TRANSLATORS: explains the robot mark after a seat's name; keep the 🤖 first.
+    "bot_legend": N_("🤖 the box plays this seat"),
+    # TRANSLATORS: the board read aloud, for a screen reader: its name.
+    "positions": N_("Positions"),
+    # TRANSLATORS: the board read aloud: a column with no piece on it.
+    "nobody": N_("empty"),
 }
 
-assert set(TEXT) == set(i18n.LANGUAGES)
+
+@functools.cache
+def in_language(lang: str) -> types.MappingProxyType:
+    """The page's sentences by key in ``lang`` ("en", "ja", "ko"), from the box's catalogue; made once."""
+    return types.MappingProxyType(i18n.translated(SENTENCES, lang))
 
 
 def choose(query: str | None, accept: str | None, box: str) -> str:
