@@ -202,6 +202,7 @@ web-gallery: $(STAMP)
 
 golden: $(STAMP)
 	$(PY) -m firmware.devtools.gallery --golden tests/screens/golden
+	$(PY) -m tests.web.test_sentences
 
 # Rebuild hw/fonts/galmuri*.glyphs from the pinned Galmuri release (needs npm;
 # the built files are committed, so nothing else ever needs npm).

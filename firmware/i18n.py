@@ -1,7 +1,8 @@
 """The box's languages: English, Japanese and Korean, as gettext message catalogues.
 
-Every sentence the box shows is written in English in the source and marked
-for translation; translators work on ``firmware/locale/<lang>/LC_MESSAGES/
+Every sentence the box shows, and every sentence of its web view and the
+paired phone's pages (``web/``), is written in English in the source and
+marked for translation; translators work on ``firmware/locale/<lang>/LC_MESSAGES/
 cantstop.po`` (see docs/translating.md), and ``make messages`` compiles each
 into the ``cantstop.mo`` that this module loads with the standard library's
 :mod:`gettext`. The compiled ``.mo`` files are committed beside their
@@ -116,6 +117,15 @@ class Bound:
 
     def __repr__(self) -> str:
         return f"<words in {self.lang}>"
+
+
+def translated(table, lang: str):
+    """A table of marked sentences (``N_``, ``NP_``; strings, and strings in tuples and dict values) in ``lang``.
+
+    For a module whose words are a table and nothing else (the web view's, :mod:`web.text`): the same
+    lookup :class:`Bound` makes of a module of words' tables, without rebinding any function.
+    """
+    return _translated(table, translation(check(lang)))
 
 
 def _translated(value, t: gettext.NullTranslations):

@@ -11,7 +11,7 @@ daemon and never writes: nothing the page does can stall or change the game.
 - :mod:`.live`: the live game as plain data, from the store and the box's own
   view of it (:func:`firmware.ui.view`);
 - :mod:`.pages`, :mod:`.board`: HTML, every stored text escaped;
-- :mod:`.text`: the page's own words in English, Japanese and Korean;
+- :mod:`.text`: the page's own words, in English, marked for the box's catalogues (its Japanese and Korean);
 - :mod:`.app`: the routes and the event stream (Starlette);
 - :mod:`.serve`: the server (uvicorn) with its limits.
 """

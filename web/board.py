@@ -9,16 +9,18 @@ screen the board is on the left.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from firmware import words
 
 from .live import Live
 from .patch import El
 from .squares import (FALLBACK, MARKS, PIECE_COLOURS, board, board_parts, colour_css, e, marks_of,  # noqa: F401
                       piece, seat_classes)
-from .text import TEXT
+from .text import in_language
 
 
-def players(live: Live, t: dict) -> str:
+def players(live: Live, t: Mapping[str, str]) -> str:
     """The players' chips: the one whose turn the box's screen shows marked by a tag and aria-current as well."""
     current = live.turn_seat if live.state is not None else None
     winner = live.state.winner if live.state is not None else None
@@ -39,7 +41,7 @@ def players(live: Live, t: dict) -> str:
     return f'<ul class="players">{"".join(items)}</ul>{legend}'
 
 
-def options(dice_out, opts, t: dict) -> str:
+def options(dice_out, opts, t: Mapping[str, str]) -> str:
     """The dice and their three pairings (which are legal, which was chosen); a pick says the box's question."""
     if not dice_out:
         return ""
@@ -61,7 +63,7 @@ def options(dice_out, opts, t: dict) -> str:
             f'<ol class="options">{"".join(out)}</ol></section>')
 
 
-def lost_dice(live: Live, t: dict) -> str:
+def lost_dice(live: Live, t: Mapping[str, str]) -> str:
     """The bust moment: the dice that bust, ghosted, until the next roll."""
     b = live.bust_moment
     faces = "".join(f'<span class="die lost">{d}</span>' for d in b.dice)
@@ -69,7 +71,7 @@ def lost_dice(live: Live, t: dict) -> str:
             f'<p class="said">{e(t["bust_now"])}</p></section>')
 
 
-def status_line(live: Live, t: dict) -> str:
+def status_line(live: Live, t: Mapping[str, str]) -> str:
     box = {"on": t["box_on"], "off": t["box_off"], "quiet": t["box_quiet"]}.get(live.box, t["box_unknown"])
     parts = [f'<span class="badge box-{e(live.box)}" id="box">{e(box)}</span>']
     if live.status == "over":
@@ -79,7 +81,7 @@ def status_line(live: Live, t: dict) -> str:
     return f'<div class="status">{"".join(parts)}</div>'
 
 
-def headline(live: Live, t: dict) -> str:
+def headline(live: Live, t: Mapping[str, str]) -> str:
     """One big line of what the table looks at: the winner, the bust, else whose turn (as the box's screen says)."""
     g = live.state
     w = words.language(live.lang)
@@ -104,7 +106,7 @@ def headline(live: Live, t: dict) -> str:
     return f'<p class="headline" data-say>{piece(seat, live.marks)} {e(w.turn_heading(name, bot))}</p>'
 
 
-def stop_heading(live: Live, t: dict, w, name: str) -> str:
+def stop_heading(live: Live, t: Mapping[str, str], w, name: str) -> str:
     """A stop the box still shows, in one line: what to move on the board, then ROLL ("Ann claimed 2: take Green
     off 2, then ROLL"). The markers taken off are named by their colour: that is what a hand looks for."""
     s = live.stopped
@@ -120,7 +122,7 @@ def stop_heading(live: Live, t: dict, w, name: str) -> str:
     return t["claimed_take"].format(name=name, columns=columns, takes=w.listed(takes))
 
 
-def turn_log(live: Live, t: dict) -> str:
+def turn_log(live: Live, t: Mapping[str, str]) -> str:
     if not live.log:
         return ""
     items = "".join(f"<li>{e(line)}</li>" for line in live.log)
@@ -135,7 +137,7 @@ def live_fragment(live: Live) -> str:
 def live_tree(live: Live) -> El:
     """:func:`live_fragment` as elements (:mod:`web.patch`): each part that changes on its own has an id, so a
     press sends a page only what it changed (the dice, a column or two, the log)."""
-    t = TEXT[live.lang]
+    t = in_language(live.lang)
     if live.state is None and live.status == "damaged":  # a game whose players do not read: no board to draw
         return El("div", (("id", "game"), ("data-status", "damaged"), ("data-box", live.box),
                           ("data-game", live.game_id)),
@@ -176,7 +178,7 @@ def live_tree(live: Live) -> El:
                 El("div", (("id", "g-screen"),), (screen,)))))),))
 
 
-def recap_table(live: Live, t: dict) -> str:
+def recap_table(live: Live, t: Mapping[str, str]) -> str:
     def best(s) -> str:
         return e(t["best_unit"].format(n=int(s.get("best", 0))))
 

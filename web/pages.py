@@ -7,6 +7,7 @@ Only the box's own files are linked: no page loads anything from elsewhere.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from engine import CantStopError
 
@@ -19,7 +20,7 @@ from . import board
 from .board import e, seat_classes
 from . import turns
 from .live import event_text, step_dice, step_options
-from .text import TEXT
+from .text import in_language
 
 PAGE_SIZE = 20
 COLUMNS = ("game", "started", "players", "rounds", "winner", "duration", "status")  # the history's, as `history` has them
@@ -30,7 +31,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 def layout(lang: str, title: str, body: str, *, nav: str = "", script: str | None = None,
            path: str = "/", head: str = "", page: str = "") -> str:
     """A whole page; ``page`` is the body's class (``live``: the page a landscape screen fits to its height)."""
-    t = TEXT[lang]
+    t = in_language(lang)
     links = [("live", "/", t["live"]), ("history", "/games", t["history"]), ("people", "/people", t["people"])]
     menu = "".join(f'<a href="{href}"' + (' aria-current="page"' if key == nav else "") + f'>{e(label)}</a>'
                    for key, href, label in links)
@@ -54,21 +55,22 @@ NOSCRIPT_REFRESH = 5
 def live_page(lang: str, fragment: str, version: int) -> str:
     """The live game: the fragment (replaced in place by live.js), and one line a screen reader announces
     (``#say``, outside the replaced part, so it is the same element from change to change)."""
+    t = in_language(lang)
     body = f'<div id="live" data-version="{version}" data-lang="{lang}">{fragment}</div>' \
            f'<p class="sr" id="say" aria-live="polite" role="status"></p>' \
-           f'<p class="conn" id="conn" hidden>{e(TEXT[lang]["reconnecting"])}</p>'
+           f'<p class="conn" id="conn" hidden>{e(t["reconnecting"])}</p>'
     refresh = f'<noscript><meta http-equiv="refresh" content="{NOSCRIPT_REFRESH}"></noscript>'
-    return layout(lang, TEXT[lang]["live"], body, nav="live", script="live.js", path="/", head=refresh,
-                  page="live")
+    return layout(lang, t["live"], body, nav="live", script="live.js", path="/", head=refresh, page="live")
 
 
 def not_found(lang: str) -> str:
-    t = TEXT[lang]
+    t = in_language(lang)
     return layout(lang, t["not_found"], f'<h1>{e(t["not_found"])}</h1><p>{e(t["not_found_text"])}</p>')
 
 
 def problem_page(lang: str, text: str) -> str:
-    return layout(lang, TEXT[lang]["damaged"], f'<h1>{e(TEXT[lang]["damaged"])}</h1><p class="problem">{e(text)}</p>')
+    t = in_language(lang)
+    return layout(lang, t["damaged"], f'<h1>{e(t["damaged"])}</h1><p class="problem">{e(text)}</p>')
 
 
 def _when(seconds) -> str:
@@ -78,7 +80,7 @@ def _when(seconds) -> str:
         return "?"
 
 
-def seat_html(name: str, bot: bool, t: dict) -> str:
+def seat_html(name: str, bot: bool, t: Mapping[str, str]) -> str:
     """A seat as every page names it: its person (the name they go by now) or its colour, and the box's part as a
     mark after it ("Cat 🤖"): the same seat the box's history and ``cantstop-box history`` name (issue 47, item 1)."""
     return e(name) + (f' <span class="bot" title="{e(t["bot_legend"])}">🤖</span>' if bot else "")
@@ -92,7 +94,7 @@ def history_page(lang: str, games, more: bool, newer: bool, late: int = 0, name_
     games follow, ``newer``: newer ones come before; ``late``: how many are still to be checked for damage. The
     pager's links are by key (the same cost at any depth). ``name_of``: the roster's names by id (a rename follows
     the person)."""
-    t = TEXT[lang]
+    t = in_language(lang)
     w = words.language(lang)
     rows = []
     for g in games:
@@ -127,7 +129,7 @@ def game_page(lang: str, game, step: int | None, palette: tuple[str, ...], name_
     """Game ``game`` (a StoredGame) after ``step`` of its events (None: all of them), with links to step through;
     each seat drawn with its colour's symbol (``palette``: the config's colours, as the box draws them), each
     person by the name they go by now (``name_of``, the roster's)."""
-    t = TEXT[lang]
+    t = in_language(lang)
     w = words.language(lang)
     seats = seats_from_meta(game.meta, game.players)
     names = tuple(called(s, name_of) or w.colour(s.colour) for s in seats)
@@ -213,7 +215,7 @@ def _stored(text: str | None) -> str:
 def people_page(lang: str, found, contests: int, counting: tuple[int, int] | None = None) -> str:
     """The statistics; ``counting``: (games added up so far, finished games) while the sums are being brought up
     to date (said above them), else None."""
-    t = TEXT[lang]
+    t = in_language(lang)
     w = words.language(lang)
     note = (f'<p class="counting" id="counting">{e(t["counting"].format(done=counting[0], total=counting[1]))}</p>'
             if counting is not None else "")

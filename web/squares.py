@@ -15,6 +15,7 @@ a test computes it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 from engine import HEIGHTS, GameState
@@ -81,7 +82,8 @@ def seats_css() -> str:
 
 
 def board(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] = (), *,
-          names: tuple[str, ...] = (), t: dict | None = None, lost: dict | None = None, lost_seat: int = 0) -> str:
+          names: tuple[str, ...] = (), t: Mapping[str, str] | None = None, lost: dict | None = None,
+          lost_seat: int = 0) -> str:
     """The eleven columns, bottom square 1, with markers (each seat's symbol in ``marks``), runners and claims;
     ``lost``: runners a bust just cost (column -> square), drawn ghosted. With ``t`` (the page's words) and
     ``names``, the positions as a list for a screen reader too (the drawing itself is hidden from it)."""
@@ -90,8 +92,8 @@ def board(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] 
 
 
 def board_parts(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int, ...] = (), *,
-                names: tuple[str, ...] = (), t: dict | None = None, lost: dict | None = None, lost_seat: int = 0,
-                ids: bool = False) -> tuple:
+                names: tuple[str, ...] = (), t: Mapping[str, str] | None = None, lost: dict | None = None,
+                lost_seat: int = 0, ids: bool = False) -> tuple:
     """:func:`board` as elements (:class:`web.patch.El`): the drawing, then the list; ``ids``: each column and
     the list with an id of its own (``g-c7``, each square ``s7-3``, ``g-pos``), so a press sends only the squares
     it changed."""
@@ -124,7 +126,7 @@ def board_parts(state: GameState, moved: tuple[int, ...] = (), marks: tuple[int,
     return drawn, positions(state, names, t, ident="g-pos" if ids else None)
 
 
-def positions(state: GameState, names: tuple[str, ...], t: dict, ident: str | None = None) -> El:
+def positions(state: GameState, names: tuple[str, ...], t: Mapping[str, str], ident: str | None = None) -> El:
     """The board in words, a column a line: "7: Ann 3, Bob 5; runners 4" or "12: claimed Bob"."""
     def who(i: int) -> str:
         return names[i] if i < len(names) else f"P{i + 1}"

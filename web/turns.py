@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine import HEIGHTS, GameState, Phase, Roll, Stop, apply, new_game, stop_claims
 
-from .text import TEXT
+from .text import in_language
 
 #: Turns the log keeps (newest first): the one under way and a round or two before it.
 LOG_TURNS = 6
@@ -70,7 +70,7 @@ def bust_of(states, events) -> Bust | None:
 
 def log(lang: str, w, names, states, events, limit: int = LOG_TURNS) -> tuple[str, ...]:
     """The last ``limit`` turns in words, newest first; the one under way says where its runners are."""
-    t = TEXT[lang]
+    t = in_language(lang)
     out: list[str] = []
     seat = None
     for i, event in enumerate(events):

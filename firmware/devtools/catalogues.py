@@ -1,10 +1,12 @@
 """Keep the message catalogues in step with the source: extract, merge, compile (``make messages``).
 
-A developer tool (Babel; never imported by the box, which reads the ``.mo``
-files with :mod:`gettext`):
+A developer tool (Babel; never imported by the box or the web view, which
+read the ``.mo`` files with :mod:`gettext`). The box's sentences and the web
+view's (its pages and the paired phone's, in ``web/``) are one catalogue per
+language:
 
     python -m firmware.devtools.catalogues            # all three steps below
-    python -m firmware.devtools.catalogues extract    # firmware/**.py -> firmware/locale/cantstop.pot
+    python -m firmware.devtools.catalogues extract    # firmware/**.py, web/**.py -> firmware/locale/cantstop.pot
     python -m firmware.devtools.catalogues update     # the .pot's sentences into every <lang>/.../cantstop.po
     python -m firmware.devtools.catalogues compile    # every .po -> its .mo (committed beside it)
     python -m firmware.devtools.catalogues init fr    # start a new language
@@ -33,8 +35,9 @@ from babel.messages.pofile import read_po, write_po
 
 from firmware.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
-SOURCE = LOCALE_DIR.parent  # the firmware package: every marked sentence is under it
-ROOT = SOURCE.parent
+ROOT = LOCALE_DIR.parent.parent
+#: Where marked sentences are: the box (firmware) and its web view (web), each read as text, never imported.
+SOURCES = (ROOT / "firmware", ROOT / "web")
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 KEYWORDS = {name: DEFAULT_KEYWORDS[name] for name in ("_", "gettext", "ngettext", "pgettext", "npgettext", "N_")}
 KEYWORDS["NP_"] = DEFAULT_KEYWORDS["pgettext"]  # a table's sentence with its context (firmware.i18n.NP_)
@@ -42,7 +45,8 @@ COMMENT_TAG = "TRANSLATORS:"
 PROJECT = "cantstop-box"
 VERSION = "0.1.0"
 BUGS = "the cantstop-box issues (see docs/translating.md)"
-HEADER = ("# The Can't Stop box's sentences, made by `make messages` from firmware/.\n"
+HEADER = ("# The Can't Stop box's sentences and its web view's, made by `make messages`\n"
+          "# from firmware/ and web/.\n"
           "# Do not edit: translate the .po files (docs/translating.md).\n#")
 WIDTH = 78
 
@@ -76,18 +80,22 @@ def bad_calls(path: Path) -> list[str]:
     return out
 
 
-def extract(source: Path = SOURCE) -> Catalog:
-    """Every marked sentence under ``source``, as a template catalogue."""
-    problems = [p for path in sorted(source.rglob("*.py")) for p in bad_calls(path)]
+def extract(*sources: Path) -> Catalog:
+    """Every marked sentence under ``sources`` (by default :data:`SOURCES`), as a template catalogue; each
+    sentence's place is its file under the folder's name (``firmware/words/play.py``, ``web/text.py``)."""
+    sources = sources or SOURCES
+    problems = [p for source in sources for path in sorted(source.rglob("*.py")) for p in bad_calls(path)]
     if problems:
         raise SystemExit("\n".join(problems))
     catalog = Catalog(project=PROJECT, version=VERSION, msgid_bugs_address=BUGS, fuzzy=False,
                       header_comment=HEADER, copyright_holder=None)
-    for filename, lineno, message, comments, context in extract_from_dir(
-        str(source), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=(COMMENT_TAG,),
-        strip_comment_tags=True,
-    ):
-        catalog.add(message, None, [(f"firmware/{filename}", None)], auto_comments=comments, context=context)
+    for source in sources:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            str(source), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=(COMMENT_TAG,),
+            strip_comment_tags=True,
+        ):
+            catalog.add(message, None, [(f"{source.name}/{filename}", None)], auto_comments=comments,
+                        context=context)
     return catalog
 
 

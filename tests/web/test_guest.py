@@ -19,7 +19,7 @@ from firmware import words
 from firmware.ui.model import handover_pending
 
 from web import squares, turns
-from web.text import TEXT
+from web.text import in_language
 
 from tests.web import fetch
 from tests.kit.rig import Rig
@@ -248,7 +248,7 @@ def test_a_seat_the_box_played_is_its_person_marked_in_the_history_and_the_box_i
                 assert "CPU" not in history and f"🤖 {box} (" not in history
                 stats = get(server, f"/people?lang={lang}").text
                 assert re.search(rf"<h2>(?:(?!</h2>).)*{box}</h2>", stats) and "Bob" not in stats
-                legend = TEXT[lang]["bot_legend"]
+                legend = in_language(lang)["bot_legend"]
                 assert legend in history and legend in stats  # the robot explained
     finally:
         rig.close()

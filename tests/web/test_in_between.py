@@ -15,7 +15,7 @@ from tests.kit.rig import Rig
 from web import board
 from web.live import snapshot
 from web.reader import Reader
-from web.text import TEXT
+from web.text import in_language
 
 
 def headline(state_dir, lang: str = "en") -> str:
@@ -24,7 +24,7 @@ def headline(state_dir, lang: str = "en") -> str:
         live = snapshot(reader, GameConfig(), "en", lang)
     finally:
         reader.close()
-    html = board.headline(live, TEXT[lang])
+    html = board.headline(live, in_language(lang))
     return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
 

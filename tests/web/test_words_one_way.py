@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from web.text import TEXT
+from web.phone import text as phone
+from web.text import in_language
 
 #: A word the glossary does not use, and the one it does (the same idea), per language.
 NOT_OURS = {"ko": {"러너": "검정 말", "차지": "점령", "스톱": "멈춤"}}
@@ -15,7 +16,7 @@ NOT_OURS = {"ko": {"러너": "검정 말", "차지": "점령", "스톱": "멈춤
 
 @pytest.mark.parametrize("lang", sorted(NOT_OURS))
 def test_the_pages_words_are_the_glossarys_and_the_boxs(lang):
-    for key, text in TEXT[lang].items():
+    for key, text in [*in_language(lang).items(), *phone.in_language(lang).items()]:
         if key == "title":  # the game's own name (캔트 스톱)
             continue
         for theirs, ours in NOT_OURS[lang].items():
@@ -28,6 +29,6 @@ def test_the_page_and_the_box_name_the_runners_and_a_claim_alike():
 
     po = (Path(__file__).resolve().parents[2] / "firmware/locale/ko/LC_MESSAGES/cantstop.po").read_text("utf-8")
     box = dict(re.findall(r'^msgid "(.*)"\nmsgstr "(.*)"$', po, re.M))
-    assert TEXT["ko"]["runners"] in box["Take the runners off."]  # 검정 말
-    assert TEXT["ko"]["claimed"] in box["{name} claims {column}!"]  # 점령
-    assert TEXT["ko"]["runners"] in TEXT["ko"]["bust_now"]
+    assert in_language("ko")["runner"] in box["Take the runners off."]  # 검정 말
+    assert in_language("ko")["claimed"] in box["{name} claims {column}!"]  # 점령
+    assert in_language("ko")["runner"] in in_language("ko")["bust_now"]

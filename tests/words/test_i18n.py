@@ -1,9 +1,10 @@
 """Languages and message catalogues: loading, English fallback, plurals, and catalogues kept in step.
 
 The catalogue tests check what ``make messages`` promises: the .pot is what
-the source marks, every .po has exactly the .pot's sentences, each committed
-.mo is its .po compiled, and no translation loses a ``{placeholder}`` or
-needs a glyph the box cannot draw.
+the source marks (the box's and its web view's), every .po has exactly the
+.pot's sentences, each committed .mo is its .po compiled, and no translation
+loses a ``{placeholder}`` or, on the box, needs a glyph it cannot draw. The
+web's sentences in them: test_web_sentences.py.
 """
 
 from __future__ import annotations
@@ -52,6 +53,17 @@ def test_i18n_missing_sentences_fall_back_to_english(lang):
     assert t.ngettext("{n} widget", "{n} widgets", 1) == "{n} widget"
     assert t.ngettext("{n} widget", "{n} widgets", 3) == "{n} widgets"
     assert t.npgettext("ctx", "{n} widget", "{n} widgets", 3) == "{n} widgets"
+
+
+def test_i18n_a_table_of_marked_sentences_in_one_language():
+    table = {"board": i18n.NP_("menu", "Board"), "roll": i18n.N_("Press ROLL to roll"),
+             "new": i18n.N_("A sentence nobody translated")}
+    assert i18n.translated(table, "ja") == {"board": "盤面", "roll": "ROLLで振る", "new": "A sentence nobody translated"}
+    english = i18n.translated(table, "en")
+    assert english == {"board": "Board", "roll": "Press ROLL to roll", "new": "A sentence nobody translated"}
+    assert {type(v) for v in english.values()} == {str}  # plain strings, the context left behind
+    with pytest.raises(ValueError, match="unknown language"):
+        i18n.translated(table, "fr")
 
 
 def test_i18n_missing_compiled_catalogue_says_what_to_do(monkeypatch, tmp_path):
@@ -125,8 +137,9 @@ def test_i18n_translations_keep_every_placeholder(lang):
 
 
 @pytest.mark.parametrize("lang", ["ja", "ko"])
-def test_i18n_every_translation_is_drawable(lang):
-    entries = list(_all_entries(lang))
+def test_i18n_every_translation_the_box_shows_is_drawable(lang):
+    """The box's sentences (a place under firmware/): the web's are drawn by a browser, 🤖 and all."""
+    entries = [m for m in _all_entries(lang) if any(f.startswith("firmware/") for f, _ in m.locations)]
     assert len(entries) > 100  # the seed: today's sentences, translated
     missing = set()
     for m in entries:
@@ -167,6 +180,17 @@ def test_i18n_marked_sentences_flow_into_a_working_catalogue(tmp_path):
     assert t.ngettext("{n} round", "{n} rounds", 4).format(n=4) == "4巡"
     assert t.pgettext("menu", "Board") == "盤面"
     assert t.gettext("A brand new sentence") == "A brand new sentence"  # untranslated: English
+
+
+def test_i18n_the_box_and_its_web_view_mark_sentences_for_one_catalogue(tmp_path):
+    """Each sentence's place is its file under its folder's name: a translator sees which are the web's."""
+    assert [s.name for s in catalogues.SOURCES] == ["firmware", "web"]
+    for folder, line in (("firmware", "_('Undo')\n"), ("web", "T = {'undo': N_('Undo'), 'live': N_('Live game')}\n")):
+        (tmp_path / folder / "phone").mkdir(parents=True)
+        (tmp_path / folder / "phone" / "text.py").write_text(line)
+    template = catalogues.extract(tmp_path / "firmware", tmp_path / "web")
+    assert {m.id: [f for f, _ in m.locations] for m in template if m.id} == {
+        "Undo": ["firmware/phone/text.py", "web/phone/text.py"], "Live game": ["web/phone/text.py"]}
 
 
 def test_i18n_a_slightly_changed_sentence_keeps_its_translation_as_fuzzy(tmp_path):

@@ -7,7 +7,7 @@ from firmware.table import phones
 
 from .. import pages
 from ..board import e
-from .text import TEXT
+from .text import in_language
 
 #: The pages' policy: the site's, but its own forms may be posted (to this box only).
 CSP = pages.CSP.replace("form-action 'none'", "form-action 'self'")
@@ -16,7 +16,7 @@ SEATS = 4
 
 
 def _nav(lang: str, here: str) -> str:
-    t = TEXT[lang]
+    t = in_language(lang)
     links = (("players", "/players"), ("setup", "/setup"), ("settings", "/settings"), ("pair", "/pair"))
     return '<nav class="phone">' + "".join(
         f'<a href="{href}"' + (' aria-current="page"' if key == here else "") + f">{e(t[key])}</a>"
@@ -39,14 +39,14 @@ def _hidden(csrf: str) -> str:
 
 
 def _pair_prompt(lang: str) -> str:
-    t = TEXT[lang]
+    t = in_language(lang)
     return f'<p class="pair-first"><a href="/pair" id="pair-link">{e(t["pair_first"])}</a></p>'
 
 
 def pair_page(lang: str, code: str = "", paired: bool = False, note: str | None = None, ok: bool = True,
               key: str = "") -> str:
     """The pairing page: with a QR code's ``key``, one button pairs; else the six digits, typed."""
-    t = TEXT[lang]
+    t = in_language(lang)
     shown = code if phones.is_code(code) else ""
     body = f'<p>{e(t["paired"])}</p>' if paired else ""
     if phones.is_key(key):
@@ -64,7 +64,7 @@ def pair_page(lang: str, code: str = "", paired: bool = False, note: str | None 
 
 def players_page(lang: str, names: tuple[str, ...], csrf: str | None, note: str | None = None,
                  ok: bool = True) -> str:
-    t = TEXT[lang]
+    t = in_language(lang)
     if csrf is None:  # a guest sees the list; a paired phone changes it
         items = "".join(f"<li>{e(n)}</li>" for n in names) or f'<li class="empty">{e(t["no_names"])}</li>'
         return page(lang, "players", t["players"], f'<p>{e(t["players_intro"])}</p><ul class="names">{items}</ul>'
@@ -99,7 +99,7 @@ def setup_page(lang: str, roster: tuple[str, ...], colours: tuple[str, ...], cho
                note: str | None = None, ok: bool = True) -> str:
     """The next game's form; ``chosen`` the values shown (the table's now, web/phone/tableform.py, or a form sent
     back) with ``from``, the mark of the set-up the form was made from."""
-    t = TEXT[lang]
+    t = in_language(lang)
     if csrf is None:
         return page(lang, "setup", t["setup"], f'<p>{e(t["setup_intro"])}</p>' + _pair_prompt(lang), note, ok)
     w = words.language(lang)
@@ -132,7 +132,7 @@ DIM_MINUTES = (0, 1, 2, 5, 10, 20, 30, 60)
 
 def settings_page(lang: str, chosen: dict, csrf: str | None, note: str | None = None, ok: bool = True) -> str:
     """Language, dimming, sound, lamps; each "as it is" unless chosen (``chosen``: what the box keeps now)."""
-    t = TEXT[lang]
+    t = in_language(lang)
     if csrf is None:
         return page(lang, "settings", t["settings"], f'<p>{e(t["settings_intro"])}</p>' + _pair_prompt(lang), note, ok)
     same = ("", t["as_now"])

@@ -26,7 +26,7 @@ from firmware import words
 
 from ..numbers import ascii_int
 from . import door, pages, tableform
-from .text import TEXT
+from .text import in_language
 
 log = logging.getLogger("cantstop.web")
 
@@ -136,7 +136,7 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
 
     async def refused(request, err: door.Refused, render) -> HTMLResponse:
         language = await lang(request)
-        return _html(render(language, TEXT[language][err.key]), err.status)
+        return _html(render(language, in_language(language)[err.key]), err.status)
 
     async def pair(request):
         language = await lang(request)
@@ -150,7 +150,7 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
             fields = await door.form(request)
         except door.Refused as err:
             return await refused(request, err, lambda lg, text: pages.pair_page(lg, note=text, ok=False))
-        t = TEXT[language]
+        t = in_language(language)
         key = fields.get("key", "").strip()
         typed = "" if phones.is_key(key) else fields.get("code", "").strip()
         client = request.client.host if request.client else ""
@@ -192,7 +192,7 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
                 answer = link.ask(state_dir, request)
             except link.BoxOff:
                 _without_box(state_dir, config_names, request)
-                return TEXT[language]["box_off_names"], True, 200
+                return in_language(language)["box_off_names"], True, 200
         except (link.LinkError, R.RosterError) as err:
             return str(err), False, 400
         except (link.BoxSilent, StoreError) as err:
@@ -219,10 +219,11 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         now, mark = await run_in_threadpool(tableform.current, state_dir, defaults)
         if fields.get("from") != mark:  # another phone (or the box) changed the set-up since this form was made
             return _html(pages.setup_page(language, names, settings.colours, now, phones.csrf_of(token),
-                                          TEXT[language]["stale"], ok=False), 409)
+                                          in_language(language)["stale"], ok=False), 409)
         note, ok, status = await run_in_threadpool(_send, setup_request, fields, language)
         if ok:
-            note = TEXT[language]["sent"].format(said=note, hint=TEXT[language]["send_hint"])
+            t = in_language(language)
+            note = t["sent"].format(said=note, hint=t["send_hint"])
             fields, _ = await run_in_threadpool(tableform.current, state_dir, defaults)
         return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
                      status)
@@ -248,7 +249,7 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         except link.LinkError as err:
             return str(err), False, 400
         except link.BoxOff:
-            return TEXT[language]["box_off"], False, 503
+            return in_language(language)["box_off"], False, 503
         except link.BoxSilent as err:
             return str(err), False, 503
         if not answer["ok"]:
