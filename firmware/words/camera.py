@@ -15,14 +15,11 @@ from .menus import colour
 CHECK_BOARD = N_("Check the board")
 # TRANSLATORS: title of the screen setting the camera up (it learns the empty board).
 CAMERA = N_("Camera")
-#: The runners' kind in a finding (sight.layout.RUNNER).
-RUNNER = "runner"
-
 
 def finding_line(what: str, kind: str, column: int, should: int, seen: int, owner: str = "") -> str:
     """One thing wrong on the board, in one sentence: ``kind`` a seat's colour (the config's) or "runner";
     ``owner`` the colour that claimed ``column``, when a piece is on a claimed column."""
-    if kind == RUNNER:
+    if kind == "runner":  # sight.layout.RUNNER (a literal here: the bound words translate module-level text)
         if what == "extra":
             # TRANSLATORS: a runner (the shared piece of a turn) was left on column {column} after the turn.
             return _("A runner is still on {column}").format(column=column)
@@ -51,8 +48,9 @@ def finding_line(what: str, kind: str, column: int, should: int, seen: int, owne
 def blind_line(why: str) -> str:
     """Why the camera could not read the board."""
     if why == "markers":
-        # TRANSLATORS: the camera finds the board by four printed markers on its corners.
-        return _("Cannot see the markers: is something over the board's corners?")
+        # TRANSLATORS: the camera finds the board by four printed tags (squares of black and white) on its corners;
+        # not the players' markers.
+        return _("Cannot see the corner tags: is something over the board's corners?")
     if why == "hand":
         return _("Something is over the board: looking again when it is gone")
     return _("Cannot see the board well: check the light")
@@ -91,9 +89,9 @@ def camera_lines(state: str, refused: str = "") -> tuple[str, ...]:
         return (_("Camera set up: it found the board's spaces"),)
     if state == "refused":
         return (_("Not set up:"), {
-            "markers": _("all four markers must be in the picture"),
+            "markers": _("all four corner tags must be in the picture"),
             "light": _("light the board evenly, without glare"),
-            "spaces": _("take every piece off the board, markers on its corners"),
+            "spaces": _("take every piece off the board, the tags on its corners"),
         }.get(refused, _("the camera gives no picture")))
     if state == "unset":
         return (_("The camera is not set up yet."), _("Take every piece off the board, then press C."))

@@ -167,6 +167,22 @@ def _screens(lang: str):
         yield "phone", v.PhoneView(w.PHONE, "http://cantstop-box.local:8080/pair?code=482913", "482913",
                                    w.phone_lines(paired), w.PHONE_KEYS, lang=lang)
     yield "phone wait", v.PhoneView(w.PHONE, "", "", (), w.PHONE_KEYS, lang=lang)
+    # the camera: what it found on the board (the longest colours, two-digit columns), what it cannot see, setting up
+    for what, kind, column, should, seen, owner in (
+            ("moved", "Yellow", 10, 6, 7, ""), ("missing", "Purple", 11, 5, 0, ""), ("extra", "Yellow", 12, 0, 3, ""),
+            ("extra", "Orange", 7, 0, 13, "Purple"), ("extra", "runner", 12, 0, 3, ""), ("moved", "runner", 10, 6, 7, ""),
+            ("missing", "runner", 10, 7, 0, "")):
+        line = w.finding_line(what, kind, column, should, seen, owner)
+        yield ("finding", what, kind), v.MessageView(w.CHECK_BOARD, (line, line), w.KEYS["roll_or_stop"], lang=lang)
+    for why in ("markers", "hand", "light"):
+        yield ("blind", why), v.MessageView(w.CHECK_BOARD, (w.blind_line(why),), w.KEYS["camera"], lang=lang)
+    for line in (w.board_right(), w.board_right_now(), w.board_unsure(83), w.looking(),
+                 w.camera_absent("no camera at /dev/video0: is the webcam plugged in?")):
+        yield "camera", v.MessageView(w.CHECK_BOARD, (line,), w.KEYS["message"], lang=lang)
+    for state, refused in (("unset", ""), ("ask", ""), ("setting", ""), ("set", ""), ("refused", "markers"),
+                           ("refused", "light"), ("refused", "spaces"), ("refused", "camera")):
+        keys = w.KEYS["camera_ask"] if state in ("unset", "ask") else w.KEYS["camera"]
+        yield ("camera setup", state, refused), v.MessageView(w.CAMERA, w.camera_lines(state, refused), keys, lang=lang)
     rows = [("players", 4), ("win", 11), ("win", 1), ("speedy", True), ("risky", False), ("start", None)]
     rows += [(f"colour{i}", c) for i, c in enumerate(COLOURS[:4])] + [("plays3", "strong"), ("plays2", None)]
     rows += [("language", lang) for lang in i18n.LANGUAGES]

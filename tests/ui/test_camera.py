@@ -128,7 +128,7 @@ def test_camera_set_up_from_the_menu_asks_to_clear_the_board_then_keeps_what_it_
     (asked,) = effects
     assert isinstance(asked, ui.SetUpCamera)
     refused, _ = ui.update(app, ui.CameraSetUp(asked.ticket, None, "markers"))
-    assert ui.view(refused).lines == ("Not set up:", "all four markers must be in the picture")
+    assert ui.view(refused).lines == ("Not set up:", "all four corner tags must be in the picture")
     done, effects = ui.update(app, ui.CameraSetUp(asked.ticket, {"version": 1}, ""))
     assert effects == (ui.KeepFacts({CALIBRATION_FACT: {"version": 1}}),) and done.camera == "ready"
     assert ui.view(done).lines == ("Camera set up: it found the board's spaces",)
