@@ -130,11 +130,13 @@ def centred(heights: dict[int, int], pitch: tuple[float, float] = STANDARD_PITCH
     return Layout(tuple(columns), (dx * fill, dy * fill), tuple(markers))
 
 
-def from_ends(heights: dict[int, int], ends: dict[int, tuple[Point, Point]], like: Layout) -> Layout:
-    """A layout from each column's bottom and top centres (tapped on the phone's photo, mapped to the plane)."""
+def from_ends(heights: dict[int, int], ends: dict[int, tuple[Point, Point]], markers=STANDARD_MARKERS,
+              marker_mm: float = MARKER_MM, fill: float = 0.8) -> Layout:
+    """A layout from each column's bottom and top centres (tapped on the phone's photo, mapped to the plane); a
+    space's size is ``fill`` of the columns' mean spacing and of the steps' mean pitch."""
     columns = tuple(Column(t, heights[t], ends[t][0], ends[t][1]) for t in sorted(heights))
     pitch = sum(c.pitch() for c in columns) / len(columns)
-    gaps = [abs(b.bottom[0] - a.bottom[0]) for a, b in zip(columns, columns[1:])]
-    dx = sum(gaps) / len(gaps) if gaps else like.space[0]
-    ratio = like.space[0] / max(1e-6, like.columns[1].bottom[0] - like.columns[0].bottom[0]) if len(like.columns) > 1 else 0.8
-    return Layout(columns, (dx * ratio, pitch * 0.8), like.markers, like.marker_mm)
+    mids = [((c.bottom[0] + c.top[0]) / 2, (c.bottom[1] + c.top[1]) / 2) for c in columns]
+    gaps = [((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 for a, b in zip(mids, mids[1:])]
+    spacing = sum(gaps) / len(gaps) if gaps else pitch
+    return Layout(columns, (spacing * fill, pitch * fill), tuple(markers), marker_mm)

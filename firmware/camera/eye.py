@@ -25,7 +25,8 @@ import numpy as np
 from engine import HEIGHTS
 from hw.camera import CameraError, FolderCamera, PiCamera, UsbCamera
 from sight import calibrate as calibration
-from sight.layout import STANDARD_MARKERS, centred
+from sight import markers
+from sight.layout import STANDARD_MARKERS, centred, from_ends
 from sight.palette import Palette, PaletteError
 from sight.read import Tuning, look
 from sight.settle import Stillness
@@ -60,6 +61,17 @@ def open_camera(source: str, device: str = "/dev/video0", folder: str | None = N
     raise CameraError(f"no camera called {source!r}")
 
 
+def tapped(photo: np.ndarray, ends: dict, like):
+    """The layout a phone's taps give: each column's bottom and top space, in the set-up photo's pixels, mapped
+    onto the board's plane through the corner tags in that photo."""
+    found = markers.find(photo)
+    anchors = markers.anchors(found, like.markers)
+    to_plane = markers.plane_map(found, anchors)
+    plane = {int(c): tuple(map(tuple, markers.apply(to_plane, np.asarray(pair, dtype=np.float64))))
+             for c, pair in ends.items()}
+    return from_ends(HEIGHTS, plane, like.markers, like.marker_mm)
+
+
 class Eye:
     """The process's state: its camera, the set-up, what it is watching for, and what it said last."""
 
@@ -73,6 +85,7 @@ class Eye:
         self.palette: Palette | None = None
         self.tuning = Tuning()
         self.watch: dict | None = None  # {"ticket", "expected", "once", "since"}
+        self.setup_photo: np.ndarray | None = None  # the empty board's last photo (a phone's taps point into it)
         self.still = Stillness()
         self.read_in_calm = False  # the picture was read since it last settled
         self.last: tuple | None = None  # the last verdict said (and whether anything had moved)
@@ -126,7 +139,7 @@ class Eye:
         elif do == "stop":
             self.watch = None
         elif do == "calibrate":
-            self.calibrate(link.ticket_of(message))
+            self.calibrate(link.ticket_of(message), message.get("ends"))
         elif do == "nudge" and hasattr(self.camera, "nudge"):
             self.camera.nudge()
         return True
@@ -161,7 +174,38 @@ class Eye:
             log.error("%s", err)
             self.palette = None
 
-    def calibrate(self, ticket: int) -> None:
+    def calibrate(self, ticket: int, ends: dict | None = None) -> None:
+        """Set the camera up: the empty board photographed (its spaces fitted), or, with ``ends`` (tapped on that
+        photo), the spaces placed there; said to the box, which keeps it."""
+        if ends is None:
+            photo = self.empty_board()
+            if photo is None:
+                self.say({"ticket": ticket, "refused": "camera", "why": "the camera gives no picture"})
+                return
+            self.setup_photo = photo
+        elif self.setup_photo is None:
+            self.say({"ticket": ticket, "refused": "camera", "why": "take the photo of the empty board first"})
+            return
+        photo = self.setup_photo
+        like = centred(HEIGHTS, markers=STANDARD_MARKERS)
+        try:
+            if ends is None:
+                cal = calibration.calibrate(photo, HEIGHTS, like)
+            else:
+                cal = calibration.calibrate(photo, HEIGHTS, tapped(photo, ends, like), fitted=False)
+        except (calibration.CalibrationError, markers.MarkersError) as err:
+            text = str(err)
+            kind = "light" if "lit" in text else "markers" if "marker" in text else "spaces"
+            self.say({"ticket": ticket, "refused": kind, "why": text})
+            self._setup_pictures(photo, None)
+            return
+        self.cal = cal
+        self.say({"ticket": ticket, "calibration": cal.to_json()})
+        self.say({"camera": "ready", "why": ""})
+        self._setup_pictures(photo, cal)
+
+    def empty_board(self) -> np.ndarray | None:
+        """A settled photo of the empty board, three frames averaged (less noise to learn)."""
         if hasattr(self.camera, "clear"):  # a drawn board: its players clear it, as the box asks
             self.camera.clear()
         frames: list[np.ndarray] = []
@@ -170,25 +214,21 @@ class Eye:
         while time.monotonic() < until:
             frame = self.grab()
             if frame is None:
-                self.say({"ticket": ticket, "refused": "camera", "why": "the camera gives no picture"})
-                return
+                return None
             frames = (frames + [frame])[-3:]
             if still.add(frame):
                 break
             time.sleep(1 / RATE)
-        photo = np.mean(np.stack(frames), axis=0).astype(np.uint8) if len(frames) > 1 else frames[0]
-        like = centred(HEIGHTS, markers=STANDARD_MARKERS)
-        try:
-            cal = calibration.calibrate(photo, HEIGHTS, like)
-        except calibration.CalibrationError as err:
-            kind = "markers" if "marker" in str(err) and "lit" not in str(err) else "light" if "lit" in str(err) else "spaces"
-            self.say({"ticket": ticket, "refused": kind, "why": str(err)})
-            self._pictures(photo, None)
+        return np.mean(np.stack(frames), axis=0).astype(np.uint8) if len(frames) > 1 else frames[0]
+
+    def _setup_pictures(self, photo: np.ndarray, cal) -> None:
+        if self.state_dir is None:
             return
-        self.cal = cal
-        self.say({"ticket": ticket, "calibration": cal.to_json()})
-        self.say({"camera": "ready", "why": ""})
-        self._pictures(photo, pictures.board(photo, cal))
+        try:
+            pictures.write_setup(self.state_dir, photo, cal)
+            self._pictures(photo, pictures.board(photo, cal) if cal is not None else None)
+        except OSError as err:
+            log.error("cannot keep the camera's set-up pictures: %s", err)
 
     # -- watching ----------------------------------------------------------------------
 

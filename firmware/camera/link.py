@@ -5,7 +5,9 @@ The box asks (on the process's standard input)::
     {"do": "setup", "colours": ["Red", "Blue"], "runner": "white", "tall": 16, "calibration": {...} | null}
     {"do": "watch", "ticket": 7, "expected": [[7, 4, "Red"], [9, 2, "runner"]], "once": false}
     {"do": "stop"}                      stop watching (the camera rests)
-    {"do": "calibrate", "ticket": 8}   set the camera up from the empty board
+    {"do": "calibrate", "ticket": 8}   set the camera up from the empty board (its spaces fitted)
+    {"do": "calibrate", "ticket": 9, "ends": {"2": [[x, y], [x, y]], ...}}
+                                        ... or placed by each column's ends, tapped on the last set-up's photo
     {"do": "nudge"}                     (a drawn board only) a mistake on it, to try the check
     {"do": "quit"}
 
@@ -32,6 +34,9 @@ MAX_LINE = 4 * 1024 * 1024
 PICTURES = "camera"
 VIEW = "view.jpg"
 READ = "read.png"
+#: The empty board's photo of the last set-up (a phone's taps point into its pixels) and its spaces in it.
+SETUP = "setup.jpg"
+GRID = "grid.json"
 STATUSES = ("ready", "unset", "absent")
 REFUSALS = ("markers", "light", "spaces", "camera")
 

@@ -10,6 +10,7 @@ camera could not tell, grey dots on the fitted spaces.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -17,9 +18,9 @@ import cv2
 import numpy as np
 
 from sight.calibrate import Calibration
-from sight.markers import MarkersError, find, plane_map
+from sight.markers import MarkersError, apply, find, plane_map
 
-from .link import PICTURES, READ, VIEW
+from .link import GRID, PICTURES, READ, SETUP, VIEW
 
 #: The last photo is kept this wide (px) at most.
 VIEW_WIDTH = 960
@@ -48,6 +49,26 @@ def write(state_dir, photo: np.ndarray, board: np.ndarray | None) -> None:
     _replace(where / VIEW, cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes())
     if board is not None:
         _replace(where / READ, cv2.imencode(".png", board)[1].tobytes())
+
+
+def write_setup(state_dir, photo: np.ndarray, cal: Calibration | None) -> None:
+    """The set-up's photo at its own size (a phone's taps point into its pixels) and, once set up, where every
+    space lies in it (``grid.json``: column -> its spaces' pixels, bottom first), for the phone's page."""
+    where = folder(state_dir)
+    where.mkdir(mode=0o755, exist_ok=True)
+    _replace(where / SETUP, cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    grid = {"size": [int(photo.shape[1]), int(photo.shape[0])], "columns": {}, "score": 0.0}
+    if cal is not None:
+        try:
+            to_photo = np.linalg.inv(plane_map(find(photo), cal.anchors))
+        except (MarkersError, np.linalg.LinAlgError):
+            to_photo = None
+        if to_photo is not None:
+            for col in cal.layout.columns:
+                pts = apply(to_photo, np.array([col.at(k) for k in range(1, col.height + 1)]))
+                grid["columns"][str(col.total)] = np.round(pts, 1).tolist()
+            grid["score"] = round(cal.score, 3)
+    _replace(where / GRID, json.dumps(grid).encode("ascii"))
 
 
 def board(photo: np.ndarray, cal: Calibration, expected=(), verdict=None, reading=None) -> np.ndarray | None:

@@ -132,7 +132,7 @@ def camera_request(effect, app) -> dict:
         return {"do": "watch", "ticket": effect.ticket, "expected": link.pieces_to_json(effect.expected),
                 "once": effect.once, "colours": [s.colour for s in app.seats] or list(app.settings.colours[:4])}
     if isinstance(effect, ui.SetUpCamera):
-        return {"do": "calibrate", "ticket": effect.ticket}
+        return {"do": "calibrate", "ticket": effect.ticket} | ({"ends": effect.ends} if effect.ends else {})
     return {"do": "stop"}
 
 

@@ -17,6 +17,10 @@ Requests::
     {"do": "setup", "seats": [{"colour": "red", "name": "Ann", "box": false}, ...],
      "first": 0, "win": 3, "speedy": false, "risky": false, "language": "en"}
     {"do": "settings", "language": "ja", "dim_after_min": 10, "sound": true, "lamps": true}
+    {"do": "camera", "step": "photo"}       set the camera up: a photo of the empty board, the spaces fitted
+    {"do": "camera", "step": "ends", "ends": {"2": [[x, y], [x, y]], ..., "12": [...]}}
+                                            ... or placed by the bottom and top space of each column, tapped
+                                            on that photo (its pixels: camera/setup.jpg beside the store)
 """
 
 from __future__ import annotations
@@ -100,7 +104,37 @@ def check(raw) -> dict:
             if key in raw:
                 out[key] = _flag(raw[key], key)
         return out
+    if kind == "camera":
+        return _camera(raw)
     raise LinkError("not a request the box takes")
+
+
+#: The columns a tapped camera set-up names, and the biggest photo it may point into (pixels).
+CAMERA_COLUMNS = tuple(range(2, 13))
+MAX_PHOTO_SIDE = 8192
+
+
+def _camera(raw: dict) -> dict:
+    step = raw.get("step")
+    if step == "photo":
+        return {"do": "camera", "step": step}
+    if step != "ends":
+        raise LinkError("a camera request is a photo or the columns' ends")
+    ends = raw.get("ends")
+    if not isinstance(ends, dict) or sorted(ends, key=str) != sorted(map(str, CAMERA_COLUMNS), key=str):
+        raise LinkError("the ends of every column, 2 to 12, are needed")
+    out = {}
+    for key, pair in ends.items():
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise LinkError(f"column {key}: its bottom and top space, two points")
+        points = []
+        for point in pair:
+            if not (isinstance(point, list) and len(point) == 2 and all(
+                    type(v) in (int, float) and 0 <= v <= MAX_PHOTO_SIDE for v in point)):
+                raise LinkError(f"column {key}: a point is two numbers in the photo")
+            points.append([float(point[0]), float(point[1])])
+        out[str(int(key))] = points
+    return {"do": "camera", "step": step, "ends": out}
 
 
 def parse(line: bytes) -> dict:

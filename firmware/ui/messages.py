@@ -328,9 +328,12 @@ class StopWatching:
 
 @dataclass(frozen=True)
 class SetUpCamera:
-    """The camera learns the empty board (its spaces, its light); answered as :class:`CameraSetUp`."""
+    """The camera learns the empty board (its spaces, its light); answered as :class:`CameraSetUp`. With
+    ``ends`` (column -> its bottom and top space, tapped on the last set-up's photo) the spaces are placed
+    there rather than fitted."""
 
     ticket: int
+    ends: dict | None = field(default=None, hash=False, compare=True)
 
 
 Effect = (DrawDice | Append | PopLast | StartGame | FinishGame | LoadStats | LoadUnfinished | ContinueGame | PairPhone

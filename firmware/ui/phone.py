@@ -8,6 +8,7 @@ request means is decided here, purely, and said as effects the daemon carries ou
 - the next game's set-up: shown on the new-game screen (ROLL on the box starts it);
 - the settings: the language and the sound as the table's own choices, the dimming and the lamps as
   :class:`~.messages.Dimming` and :class:`~.messages.Lamps`, kept with :class:`~.messages.KeepFacts`;
+- setting the camera up (:class:`~.messages.SetUpCamera`), shown on the box's screen as its menu does it;
 - and always one :class:`~.messages.PhoneReply`, the answer the phone waits for.
 
 A request is checked as the command line and the config check the same things: the roster's own rules for a
@@ -25,8 +26,8 @@ from .. import i18n, words
 from ..table import names as N, roster as R
 from ..table import phone_link as link
 from .messages import (CodeLasts, Dimming, KeepFacts, KeepRoster, Lamps, PairPhone, PhoneAsked, PhoneReply,
-                       PhoneSettingsKept, RosterChanged)
-from .model import App, BOX_PLAYER, KeptSettings, Screen, Seat, Setup
+                       PhoneSettingsKept, RosterChanged, SetUpCamera)
+from .model import App, BOX_PLAYER, KeptSettings, LookScreen, MenuScreen, Screen, Seat, Setup
 from .navigate import Result
 from . import setup as setup_screen
 
@@ -45,6 +46,8 @@ def on_asked(app: App, asked: PhoneAsked) -> Result:
             return _roster(app, asked)
         if kind == "setup":
             return _setup(app, asked)
+        if kind == "camera":
+            return _camera(app, asked)
         return _settings(app, asked)
     except (R.RosterError, link.LinkError) as err:
         return app, (_refused(asked, str(err)),)
@@ -118,6 +121,23 @@ def _setup(app: App, asked: PhoneAsked) -> Result:
     app = setup_screen.from_phone(app, Setup(tuple(seats), rules, 0, request["first"]), language, said)
     reply = PhoneReply(asked.ticket, {"ok": True, "said": said, "kind": "setup"}, f"the next game, {len(seats)} seats")
     return app, (reply,)
+
+
+def _camera(app: App, asked: PhoneAsked) -> Result:
+    """Setting the camera up from a phone: a photo of the empty board (the spaces fitted), or the spaces placed
+    by the columns' ends tapped on it. The box's screen shows it as the menu's set-up does."""
+    if not app.camera:
+        raise link.LinkError("this box has no camera: [camera] source is off")
+    if app.camera == "absent":
+        raise link.LinkError(f"the camera does not answer: {app.camera_why}")
+    ticket = app.tickets + 1
+    ends = asked.request.get("ends")
+    screen = LookScreen(ticket, setup="setting", back=app.screen.back if app.screen.kind is Screen.LOOK else
+                        app.screen if app.screen.kind is not Screen.OFF else MenuScreen())
+    said = app.words.camera_lines("setting")[0]
+    app = replace(app, screen=screen, tickets=ticket, look=None, flash=None)
+    reply = PhoneReply(asked.ticket, {"ok": True, "said": said, "kind": "camera"}, f"the camera set up ({asked.request['step']})")
+    return app, (SetUpCamera(ticket, ends), reply)
 
 
 def _language(request: dict) -> str | None:

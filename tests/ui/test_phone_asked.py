@@ -97,3 +97,31 @@ def test_phone_a_code_shown_is_renewed_only_near_its_end_and_only_while_shown():
     assert ui.update(shown, ui.CodeLasts("123456", 0.0))[1] == (ui.PairPhone(),)  # a phone used it
     assert ui.update(shown, ui.CodeLasts("654321", 0.0))[1] == ()  # an older code than the one shown
     assert ui.update(app, ui.CodeLasts("123456", 0.0))[1] == ()  # the Phone screen was left
+
+
+def test_phone_sets_the_camera_up_as_the_menu_does_and_a_box_without_one_refuses():
+    app = ui.boot(GameConfig())
+    _, (reply,) = _ask(app, {"do": "camera", "step": "photo"})
+    assert reply.answer == {"ok": False, "error": "this box has no camera: [camera] source is off"}
+    app, _ = ui.update(app, ui.CameraSaid("unset"))
+    app, (set_up, reply) = _ask(app, {"do": "camera", "step": "photo"})
+    assert set_up == ui.SetUpCamera(app.tickets) and reply.answer["ok"]
+    assert app.screen.kind is ui.Screen.LOOK and app.screen.setup == "setting"  # the box's screen says it too
+    ends = {str(c): [[10.0, 500.0], [10.0, 100.0]] for c in range(2, 13)}
+    app, (set_up, _) = _ask(app, {"do": "camera", "step": "ends", "ends": ends})
+    assert set_up.ends == ends
+
+
+def test_phone_link_checks_a_camera_requests_shape():
+    import pytest
+
+    from firmware.table import phone_link as link
+
+    good = {str(c): [[1, 2], [3, 4.5]] for c in range(2, 13)}
+    assert link.check({"do": "camera", "step": "ends", "ends": good})["ends"]["7"] == [[1.0, 2.0], [3.0, 4.5]]
+    for bad in ({"do": "camera", "step": "zoom"}, {"do": "camera", "step": "ends", "ends": {"2": [[1, 2], [3, 4]]}},
+                {"do": "camera", "step": "ends", "ends": good | {"7": [[1, 2]]}},
+                {"do": "camera", "step": "ends", "ends": good | {"7": [[1, -2], [3, 4]]}},
+                {"do": "camera", "step": "ends", "ends": good | {"7": [[1, True], [3, 4]]}}):
+        with pytest.raises(link.LinkError):
+            link.check(bad)
