@@ -74,12 +74,13 @@ class Calibration:
 
 
 def canonical(straight: np.ndarray, raster: Raster, anchors: markers.Anchors) -> np.ndarray:
-    """A straightened photo in the markers' white: 0 their black, 1 their paper (float32, NaN where no marker
-    could say: every marker hidden)."""
+    """A straightened photo in the markers' white: 1 their paper, channel by channel (float32, NaN where no
+    marker could say: every marker hidden). Their black is not taken off: a tag's ink catches glare and haze
+    more than the paper does, and dark pieces are told by their chroma, not their depth."""
     lit = light(straight, raster, anchors)
     centres = {i: c.mean(axis=0) for i, c in anchors.corners.items()}
-    white, black = lit.field(raster, centres)
-    return (straight.astype(np.float32) - black) / np.maximum(white - black, 8.0)
+    white, _ = lit.field(raster, centres)
+    return straight.astype(np.float32) / np.maximum(white, 8.0)
 
 
 def calibrate(photo: np.ndarray, heights: dict[int, int], like: Layout, *, fitted: bool = True,

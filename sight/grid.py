@@ -6,8 +6,9 @@ of the picture look most alike: the mean of the 83 patches, each made
 zero-mean and of unit size, is longest there. For one pitch, that mean for
 every placement at once is a sum of shifted copies of the picture and a box
 filter (no loop over placements), so the search covers the whole board in a
-few seconds. Each column is then nudged on its own (a lens bends straight
-lines a little), keeping its spaces evenly spaced.
+few seconds. Each space is then found near its place by the board's mean space
+(a lens bends straight lines a little) and each column fitted as a straight,
+evenly spaced line through its spaces.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .raster import Raster
 #: their corners).
 PITCH_RANGE = (0.72, 1.3)
 PITCH_STEPS = 24
-#: How far a column may be nudged on its own (fractions of its pitch).
+#: How far a space may be moved on its own (fractions of its pitch).
 NUDGE = 0.3
 
 
@@ -48,6 +49,25 @@ def _placement_scores(norm: np.ndarray, offsets: np.ndarray, window: tuple[int, 
     return cv2.boxFilter(total * total, -1, window, normalize=True)
 
 
+def _search(grey_small: np.ndarray, raster: Raster, heights, pitches, small: int, keep: int = 1) -> list:
+    """The ``keep`` best placements over ``pitches`` (a list of (dx, dy) mm), best first: (score, (dx, dy, middle))."""
+    found = []
+    for dx, dy in pitches:
+        trial = centred(heights, (dx, dy))
+        window = (max(3, int(dx * raster.scale / small) | 1), max(3, int(dy * raster.scale / small) | 1))
+        offsets = np.array([(x * raster.scale / small, -y * raster.scale / small) for _, _, (x, y) in trial.spaces()])
+        scores = _placement_scores(_normalised(grey_small, window), offsets, window)
+        margin = np.abs(offsets).max(axis=0).astype(int) + 1
+        inner = scores[margin[1]:-margin[1] or None, margin[0]:-margin[0] or None]
+        if inner.size == 0:
+            continue
+        y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
+        middle = raster.mm([((x + margin[0]) * small, (y + margin[1]) * small)])[0]
+        found.append((float(inner[y, x]), (dx, dy, middle)))
+    found.sort(key=lambda f: -f[0])
+    return found[:keep]
+
+
 def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Layout) -> tuple[Layout, float]:
     """The layout ``like`` (a centred one) placed where the empty board's spaces are; its score (0..1: how alike
     the spaces look, above about 0.2 when found)."""
@@ -56,66 +76,119 @@ def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Lay
     grey_small = cv2.resize(grey, (grey.shape[1] // small, grey.shape[0] // small), interpolation=cv2.INTER_AREA)
     base_dx = abs(like.columns[1].bottom[0] - like.columns[0].bottom[0]) if len(like.columns) > 1 else 24.0
     base_dy = like.columns[0].pitch() if like.columns[0].height > 1 else 20.0
-    best = (-1.0, None)
-    for fx in np.linspace(*PITCH_RANGE, PITCH_STEPS):
-        for fy in np.linspace(*PITCH_RANGE, PITCH_STEPS):
-            dx, dy = base_dx * fx, base_dy * fy
-            trial = centred(heights, (dx, dy))
-            window = (max(3, int(dx * raster.scale / small) | 1), max(3, int(dy * raster.scale / small) | 1))
-            offsets = np.array([(x * raster.scale / small, -y * raster.scale / small) for _, _, (x, y) in trial.spaces()])
-            norm = _normalised(grey_small, window)
-            scores = _placement_scores(norm, offsets, window)
-            margin = np.abs(offsets).max(axis=0).astype(int) + 1
-            inner = scores[margin[1]:-margin[1] or None, margin[0]:-margin[0] or None]
-            if inner.size == 0:
-                continue
-            y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
-            if inner[y, x] > best[0]:
-                middle = raster.mm([((x + margin[0]) * small, (y + margin[1]) * small)])[0]
-                best = (float(inner[y, x]), (dx, dy, middle))
-    if best[1] is None:
+    coarse = np.linspace(*PITCH_RANGE, PITCH_STEPS // 3)
+    step = (coarse[1] - coarse[0]) / 2
+    fine = np.linspace(-step, step, 5)
+    candidates = []
+    # the few best pitches of a coarse search, each searched finely: a board's decorations can make a wrong
+    # pitch look best at first
+    for _, (dx, dy, _) in _search(grey_small, raster, heights,
+                                  [(base_dx * fx, base_dy * fy) for fx in coarse for fy in coarse], small, keep=3):
+        for _, (dx, dy, middle) in _search(grey_small, raster, heights,
+                                           [(dx + base_dx * a, dy + base_dy * b) for a in fine for b in fine], small):
+            # a grid a space (or half of one) off along or across its columns fits the spaces' rhythm almost as
+            # well: the windows that fall off the columns' ends tell, so each neighbour placement is weighed by
+            # how alike all its windows are, the worst ones counting
+            shifts = (-1.0, -0.5, 0.0, 0.5, 1.0)
+            candidates += [centred(heights, (dx, dy), (float(middle[0] + a * dx), float(middle[1] + b * dy)),
+                                   like.markers) for a in shifts for b in shifts]
+    if not candidates:
         return like, 0.0
-    dx, dy, middle = best[1]
-    placed = centred(heights, (dx, dy), (float(middle[0]), float(middle[1])), like.markers)
+    placed = max(candidates, key=lambda lay: _alike(grey, raster, lay))
     placed = Layout(placed.columns, placed.space, like.markers, like.marker_mm)
-    return nudge(grey, raster, placed)
+    return refine(grey, raster, refine(grey, raster, placed)[0])
+
+
+def _alike(grey: np.ndarray, raster: Raster, layout: Layout) -> float:
+    """How alike a layout's windows are to their mean: the mean likeness and that of the worst tenth."""
+    dx = layout.space[0] / 0.8
+    dy = layout.columns[0].pitch()
+    size = (max(5, int(dx * raster.scale) | 1), max(5, int(dy * raster.scale) | 1))
+    inside = _patches(grey, raster, np.array([p for _, _, p in layout.spaces()]), size)
+    mean = inside.mean(axis=0)
+    mean /= max(1e-6, float(np.linalg.norm(mean)))
+    alike = (inside * mean).sum(axis=(1, 2))
+    return float(alike.mean() + np.percentile(alike, 10))
 
 
 def _patches(grey: np.ndarray, raster: Raster, centres_mm: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """The unit, zero-mean patch of ``size`` px around each centre (N x h x w)."""
+    g = grey.astype(np.float32)
     out = []
     for x, y in raster.px(centres_mm):
-        p = cv2.getRectSubPix(grey, size, (float(x), float(y))).astype(np.float32)
+        p = cv2.getRectSubPix(g, size, (float(x), float(y)))
         p -= p.mean()
         out.append(p / max(1e-3, float(np.linalg.norm(p))))
     return np.array(out)
 
 
-def nudge(grey: np.ndarray, raster: Raster, layout: Layout) -> tuple[Layout, float]:
-    """Each column moved (and its pitch stretched) a little to where its spaces best match the board's mean space."""
+def _centres_px(raster: Raster, layout: Layout) -> np.ndarray:
+    return raster.px(np.array([p for _, _, p in layout.spaces()]))
+
+
+def refine(grey: np.ndarray, raster: Raster, layout: Layout) -> tuple[Layout, float]:
+    """Each space moved to where the board's mean space matches best near it (a lens bends straight lines a
+    little), then each column fitted as a straight, evenly spaced line through its spaces."""
     grey = grey.astype(np.float32)
     dx = layout.space[0] / 0.8
     dy = layout.columns[0].pitch()
-    size = (max(5, int(dx * raster.scale) | 1), max(5, int(dy * raster.scale) | 1))
-    centres = np.array([p for _, _, p in layout.spaces()])
-    mean = _patches(grey, raster, centres, size).mean(axis=0)
-    mean /= max(1e-6, float(np.linalg.norm(mean)))
+    tw, th = max(5, int(dx * raster.scale) | 1), max(5, int(dy * raster.scale) | 1)
+    reach_x, reach_y = int(NUDGE * dx * raster.scale) + 1, int(NUDGE * dy * raster.scale) + 1
+    centres = _centres_px(raster, layout)
+    for _ in range(2):  # the spaces' common centre: where their mean look is symmetric (a space is)
+        mean = np.mean([cv2.getRectSubPix(grey, (tw, th), (float(x), float(y))) for x, y in centres], axis=0)
+        centres = centres + _off_centre(mean.astype(np.float32))
+    mean = np.mean([cv2.getRectSubPix(grey, (tw, th), (float(x), float(y))) for x, y in centres],
+                   axis=0).astype(np.float32)
+    found = []
+    scores = []
+    for (x, y) in centres:
+        region = cv2.getRectSubPix(grey, (tw + 2 * reach_x, th + 2 * reach_y), (float(x), float(y)))
+        heat = cv2.matchTemplate(region, mean, cv2.TM_CCOEFF_NORMED)
+        _, peak, _, (px, py) = cv2.minMaxLoc(heat)
+        # a parabola through the peak and its neighbours: the match to a fraction of a pixel
+        fx = _vertex(heat, px, py, axis=1)
+        fy = _vertex(heat, px, py, axis=0)
+        found.append((x + px + fx - reach_x, y + py + fy - reach_y))
+        scores.append(peak)
+    found_mm = raster.mm(np.array(found))
     columns = []
-    total = 0.0
-    steps = np.linspace(-NUDGE, NUDGE, 13)
+    n = 0
     for col in layout.columns:
-        best = (-2.0, col)
-        for sx in steps * dx:
-            for sy in steps * dy:
-                for stretch in (0.97, 1.0, 1.03):
-                    mid = ((col.bottom[0] + col.top[0]) / 2 + sx, (col.bottom[1] + col.top[1]) / 2 + sy)
-                    half = ((col.top[0] - col.bottom[0]) / 2 * stretch, (col.top[1] - col.bottom[1]) / 2 * stretch)
-                    trial = Column(col.total, col.height, (mid[0] - half[0], mid[1] - half[1]),
-                                   (mid[0] + half[0], mid[1] + half[1]))
-                    pts = np.array([trial.at(k) for k in range(1, col.height + 1)])
-                    score = float((_patches(grey, raster, pts, size) * mean).sum(axis=(1, 2)).mean())
-                    if score > best[0]:
-                        best = (score, trial)
-        columns.append(best[1])
-        total += best[0] * col.height
-    return Layout(tuple(columns), layout.space, layout.markers, layout.marker_mm), total / len(centres)
+        steps = np.arange(1, col.height + 1, dtype=np.float64)
+        pts = found_mm[n:n + col.height]
+        weights = np.clip(np.array(scores[n:n + col.height]), 0.05, 1.0)
+        n += col.height
+        design = np.column_stack([np.ones_like(steps), steps])
+        w = np.sqrt(weights)[:, None]
+        coef_x, *_ = np.linalg.lstsq(design * w, pts[:, 0:1] * w, rcond=None)
+        coef_y, *_ = np.linalg.lstsq(design * w, pts[:, 1:2] * w, rcond=None)
+        at = lambda k: (float(coef_x[0, 0] + coef_x[1, 0] * k), float(coef_y[0, 0] + coef_y[1, 0] * k))
+        columns.append(Column(col.total, col.height, at(1), at(col.height)))
+    return Layout(tuple(columns), layout.space, layout.markers, layout.marker_mm), float(np.mean(scores))
+
+
+def _off_centre(patch: np.ndarray) -> np.ndarray:
+    """How far (px) the centre of symmetry of ``patch`` lies from the patch's own centre: a space is drawn
+    symmetric (a circle, a square), so the mean of patches that all sit a little off it shows by how much."""
+    window = cv2.createHanningWindow(patch.shape[::-1], cv2.CV_32F)
+    (sx, sy), response = cv2.phaseCorrelate(patch, np.ascontiguousarray(patch[::-1, ::-1]), window)
+    offset = -np.array([sx, sy]) / 2
+    # a space's pattern repeats a pitch away: a centre found far off is the gap between two spaces, not a space
+    if response < 0.05 or abs(offset[0]) > 0.2 * patch.shape[1] or abs(offset[1]) > 0.2 * patch.shape[0]:
+        return np.zeros(2)
+    return offset
+
+
+def _vertex(heat: np.ndarray, px: int, py: int, axis: int) -> float:
+    """The sub-pixel offset of a peak along one axis (0 at the edge of the map)."""
+    if axis == 1:
+        if not 0 < px < heat.shape[1] - 1:
+            return 0.0
+        a, b, c = heat[py, px - 1], heat[py, px], heat[py, px + 1]
+    else:
+        if not 0 < py < heat.shape[0] - 1:
+            return 0.0
+        a, b, c = heat[py - 1, px], heat[py, px], heat[py + 1, px]
+    denominator = a - 2 * b + c
+    return float(np.clip(0.5 * (a - c) / denominator, -0.5, 0.5)) if denominator < 0 else 0.0

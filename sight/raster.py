@@ -107,8 +107,8 @@ def light(straight: np.ndarray, raster: Raster, anchors) -> Light:
         w = np.median(paper, axis=0)
         k = np.median(ink, axis=0)
         spread = np.percentile(paper.mean(axis=1), 90) - np.percentile(paper.mean(axis=1), 10)
-        if w.min() < 40 or (w - k).min() < 30 or spread > 0.35 * w.mean() or w.max() >= 254:
-            continue  # not paper lit by the table's light: covered, in shadow, or blown out by glare
+        if w.min() < 40 or (w - k).min() < 30 or spread > 0.35 * w.mean():
+            continue  # not paper lit by the table's light: covered, in shadow, or glared over in patches
         white[i], black[i] = w, k
     return Light(white, black)
 

@@ -23,7 +23,7 @@ import numpy as np
 from . import markers
 from .calibrate import Calibration, canonical
 from .layout import Piece
-from .palette import Palette
+from .palette import REACH, Palette
 from .pose import pose
 
 BOARD, UNKNOWN, FOREIGN = 0, 1, 2  # the pixel classes; kind k of the palette is 3 + k
@@ -89,39 +89,83 @@ def _footprint(shape, foot_px, top_px, radius_px: float) -> np.ndarray:
     return mask.astype(bool)
 
 
-def _light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray) -> np.ndarray:
-    """``cur`` with the light's slow change since the empty board's photo taken away: a quadratic surface per
-    channel fitted, robustly, to the ratio of the two over the board between the pieces."""
+def _light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np.ndarray) -> np.ndarray:
+    """``cur`` brought to the empty board's photo's light: per channel, ``cur = a(x, y) * empty ** g``, a smooth
+    gain over the board (a quadratic surface: the lamp's fall-off, a colour drift) and a gentle tone change
+    (a webcam's exposure moves bright and dark a little differently), fitted robustly (log domain, outliers
+    trimmed, the darkest pixels left out: their noise is all they say) on the board where no piece should be,
+    the free spaces weighing as much as the rest, then undone."""
     h, w = usable.shape
     ys, xs = np.nonzero(usable[::3, ::3])
     ys, xs = ys * 3, xs * 3
     if len(ys) < 200:
         return cur
+    sy, sx = np.nonzero(spaces)
+    if len(sy):  # as many samples from the free spaces as from the rest of the board
+        pick = np.linspace(0, len(sy) - 1, min(len(sy), len(ys))).astype(int)
+        ys, xs = np.concatenate([ys, sy[pick]]), np.concatenate([xs, sx[pick]])
     u, v = xs / w - 0.5, ys / h - 0.5
-    design = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    terms = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    yy, xx = np.mgrid[0:h, 0:w]
+    uu, vv = xx / w - 0.5, yy / h - 0.5
     fixed = cur.copy()
     for ch in range(3):
         a, b = cur[ys, xs, ch], empty[ys, xs, ch]
-        ok = (a > 0.03) & (b > 0.03)
-        ratio = np.log(np.maximum(a, 1e-3)) - np.log(np.maximum(b, 1e-3))
+        ok = (a > 0.06) & (b > 0.06) & (a < 1.5) & (b < 1.5)
+        if ok.sum() < 100:
+            continue
+        la, lb = np.log(a), np.log(b)
+        design = np.column_stack([terms, lb])
         keep = ok.copy()
-        coef = np.zeros(6)
+        coef = np.zeros(7)
         for _ in range(4):
+            coef, *_ = np.linalg.lstsq(design[keep], la[keep], rcond=None)
+            residual = la - design @ coef
+            spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
+            keep = ok & (np.abs(residual) < 2.5 * spread)
             if keep.sum() < 100:
                 break
-            coef, *_ = np.linalg.lstsq(design[keep], ratio[keep], rcond=None)
-            residual = ratio - design @ coef
-            spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
-            keep = ok & (np.abs(residual) < 3 * spread)
-        yy, xx = np.mgrid[0:h, 0:w]
-        uu, vv = xx / w - 0.5, yy / h - 0.5
-        surface = coef[0] + coef[1] * uu + coef[2] * vv + coef[3] * uu * uu + coef[4] * uu * vv + coef[5] * vv * vv
-        fixed[..., ch] = cur[..., ch] / np.exp(surface)
+        gamma = float(np.clip(coef[6], 0.7, 1.4))
+        gain = coef[0] + coef[1] * uu + coef[2] * vv + coef[3] * uu * uu + coef[4] * uu * vv + coef[5] * vv * vv
+        fixed[..., ch] = np.exp((np.log(np.maximum(cur[..., ch], 1e-3)) - gain) / gamma)
     return fixed
 
 
-def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning: Tuning = Tuning()) -> Reading:
-    """Read ``photo`` (BGR) against ``cal`` and the ``expected`` pieces (:class:`sight.layout.Piece`)."""
+def _adapted(palette: Palette, cur: np.ndarray, solid: np.ndarray, expected, index, window_px, offsets) -> Palette:
+    """The palette moved toward the colours found where the game puts each kind: the changed pixels in the
+    windows of its expected pieces that are nearer that kind than any other (or near it at all). A piece that is
+    not there adds nothing (its window did not change); most of a kind's pieces are where the game says."""
+    names = palette.names()
+    h, w = solid.shape
+    found = {}
+    for kind in names:
+        pixels = []
+        for piece in expected:
+            n = index.get((piece.column, piece.step))
+            if piece.kind != kind or n is None:
+                continue
+            ys = offsets[:, 0] + int(round(window_px[n][1]))
+            xs = offsets[:, 1] + int(round(window_px[n][0]))
+            ok = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+            ys, xs = ys[ok], xs[ok]
+            sel = solid[ys, xs]
+            pixels.append(cur[ys[sel], xs[sel]])
+        if not pixels:
+            continue
+        pixels = np.concatenate(pixels)
+        if len(pixels) < 30:
+            continue
+        nearest, near = palette.classify(pixels)
+        mine = pixels[(nearest == names.index(kind)) | ((nearest == -1) & (near < 2 * REACH))]
+        if len(mine) >= 30:
+            found[kind] = np.median(mine, axis=0)
+    return palette.learnt(found) if found else palette
+
+
+def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning: Tuning = Tuning(),
+         trace: dict | None = None) -> Reading:
+    """Read ``photo`` (BGR) against ``cal`` and the ``expected`` pieces (:class:`sight.layout.Piece`);
+    ``trace`` (a dict) gets the steps' pictures, for a developer looking into a reading."""
     expected = tuple(expected)
     found = markers.find(photo)
     try:
@@ -162,7 +206,14 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     empty = cal.empty
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(6 * scale) | 1),) * 2)
     between = seen & ~cv2.dilate(anywhere.astype(np.uint8), kernel).astype(bool) & ~saturated
-    cur = np.nan_to_num(_light_fix(np.nan_to_num(cur, nan=0.0), empty, between), nan=0.0)
+    # the light is fitted where the board should be as it was: the spaces no piece should stand on (their
+    # tones are the pieces' windows' own) as much as the board around them
+    spaces_free = np.zeros(shape, np.uint8)
+    for n, (c, k, _) in enumerate(spaces):
+        x, y = foot_px[n]
+        cv2.circle(spaces_free, (int(round(x)), int(round(y))), max(1, int(radius_px)), 1, -1)
+    spaces_free = spaces_free.astype(bool) & between
+    cur = np.nan_to_num(_light_fix(np.nan_to_num(cur, nan=0.0), empty, between, spaces_free), nan=0.0)
 
     # changed or not, judged against the empty board near each pixel (a pixel or two of misregistration is no change)
     near = np.ones((5, 5), np.uint8)
@@ -172,14 +223,19 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     floor, ceiling = tuning.change
     threshold = float(np.clip(3 * np.percentile(background, 90), floor, ceiling)) if background.size else floor
     changed = change > threshold
+    if trace is not None:
+        trace.update(straight=straight, fixed=cur, change=change, threshold=threshold, between=between)
     ratio = cur / np.maximum(empty, 0.04)
     shade = (ratio.max(axis=2) < 0.97) & (ratio.min(axis=2) > 0.15) & \
             (ratio.max(axis=2) - ratio.min(axis=2) < 0.22 * ratio.mean(axis=2) + 0.05)
+    solid = changed & ~shade
+    palette = _adapted(palette, cur, solid, expected, index, window_px, _disc(radius_px))
     kind, _ = palette.classify(cur)
     classes = np.full(shape, BOARD, np.int16)
-    solid = changed & ~shade
     classes[solid] = np.where(kind[solid] >= 0, 3 + kind[solid], FOREIGN)
-    classes[saturated | ~seen] = UNKNOWN
+    # glare: blown out where the empty board was not already as bright as the paper (a white space is not glare)
+    glare = saturated & (empty.min(axis=2) < 0.85)
+    classes[glare | ~seen] = UNKNOWN
 
     # something big and foreign over the board: a hand or an arm; the spaces near it cannot be trusted
     doubts: set[tuple[int, int]] = set()
