@@ -12,7 +12,7 @@ Everything follows from the seeds; nothing reads a clock or a global RNG.
 >>> import numpy as np
 >>> from .layout import centred
 >>> lay = centred({2: 3, 3: 5, 4: 7, 5: 9, 6: 11, 7: 13, 8: 11, 9: 9, 10: 7, 11: 5, 12: 3})
->>> table = random_table(np.random.default_rng(1), lay)
+>>> table = random_table(np.random.default_rng(1), lay, size=(640, 480))
 >>> photo = render(lay, [(7, 1, "Red"), (7, 1, RUNNER)], table, calm_shot())
 >>> photo.shape == (table.lens.height, table.lens.width, 3), photo.dtype.name
 (True, 'uint8')
@@ -75,9 +75,13 @@ class Shot:
 # ---- a table -------------------------------------------------------------------------------
 
 
-def random_table(rng: np.random.Generator, layout: Layout, runner: str = "white") -> Table:
-    """A game night drawn at random: edition, stickers, table, camera, light. ``runner``: "white",
-    "black", or "either" (now and then black, as some editions have them)."""
+def random_table(rng: np.random.Generator, layout: Layout, runner: str = "white",
+                 size: tuple[int, int] | None = None) -> Table:
+    """A game night drawn at random: edition, stickers, table, camera, light.
+
+    ``runner``: "white", "black", or "either" (now and then black, as some editions have them);
+    ``size``: the camera's (width, height), else one of :data:`RESOLUTIONS` at random.
+    """
     edition = art.random_edition(rng)
     if runner != "either":
         edition = art.with_runner(edition, runner)
@@ -85,7 +89,7 @@ def random_table(rng: np.random.Generator, layout: Layout, runner: str = "white"
         edition = art.with_runner(edition, "white")
     stickers = art.random_stickers(rng)
     surface = tabletop.random_surface(rng)
-    lens = _random_lens(rng)
+    lens = _random_lens(rng, size)
     half = art.board_half(layout, edition)
     pose = _frame(lens, half, tilt=float(rng.uniform(0, 35)), azimuth=float(rng.uniform(0, 360)),
                   roll=float(rng.uniform(0, 360)), fill=float(rng.uniform(0.45, 0.85)), slack=rng.uniform(-0.7, 0.7, 2))
@@ -95,9 +99,10 @@ def random_table(rng: np.random.Generator, layout: Layout, runner: str = "white"
     return Table(edition, stickers, surface, lens, pose, light, processing, int(rng.integers(2**31)))
 
 
-def _random_lens(rng: np.random.Generator) -> Lens:
+def _random_lens(rng: np.random.Generator, size: tuple[int, int] | None) -> Lens:
     sizes, weights = zip(*RESOLUTIONS)
-    width, height = sizes[int(rng.choice(len(sizes), p=weights))]
+    pick = sizes[int(rng.choice(len(sizes), p=weights))]
+    width, height = size or pick
     while True:
         fov = float(rng.uniform(55, 80))
         k1 = float(-0.3 + 0.4 * rng.beta(2.0, 2.2))
