@@ -196,7 +196,10 @@ def wood_grain(rng: np.random.Generator, shape, ppm: float, period_mm: float, co
     drift = value_noise(rng, shape, (2, 3)) * 0.8 + value_noise(rng, shape, (12, 4)) * 0.2  # slow bends of the lines
     phase = rows + drift + 0.15 * np.sin(rows * 0.37)
     lines = (0.5 + 0.5 * np.cos(2 * np.pi * phase)) ** 4
-    fibres = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0), sigmaX=10 * ppm, sigmaY=0.3 * ppm)
+    squeeze = 8  # fibres are long: drawn 8 times coarser along the grain, then stretched
+    coarse = rng.standard_normal((h, -(-w // squeeze))).astype(np.float32)
+    coarse = cv2.GaussianBlur(coarse, (0, 0), sigmaX=10 * ppm / squeeze, sigmaY=0.3 * ppm) * (squeeze ** 0.5)
+    fibres = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
     return (1 - contrast / 2) + contrast * lines + 2.5 * contrast * fibres + 0.04 * value_noise(rng, shape, (5, 5))
 
 
@@ -320,7 +323,7 @@ def _print(canvas: _Canvas, layout: Layout, e: Edition, hx: float, hy: float, rn
 
 def _rainbow(e: Edition, i: int, n: int) -> RGB:
     h, l, s = colorsys.rgb_to_hls(*(c / 255 for c in e.lane))
-    r, g, b = colorsys.hls_to_rgb((i / n * 0.8 + e.seed % 100 / 100) % 1.0, min(0.75, max(0.3, l)), 0.45)
+    r, g, b = colorsys.hls_to_rgb((i / n * 0.8 + e.seed % 100 / 100) % 1.0, min(0.6, max(0.3, l)), 0.35)
     return (round(r * 255), round(g * 255), round(b * 255))
 
 

@@ -45,7 +45,6 @@ def table_texture(surface: Surface, half: tuple[float, float], shadow: tuple[flo
     n = int(extent * 2 * ppm)
     rng = np.random.default_rng(surface.seed)
     base = np.array(surface.colour, np.float32)
-    fine = rng.standard_normal((n, n)).astype(np.float32)
     mottle = value_noise(rng, (n, n), (7, 7))
     if surface.kind == "wood":
         plank = float(rng.uniform(90, 160)) * ppm  # boards of the table top, in pixels
@@ -57,9 +56,9 @@ def table_texture(surface: Surface, half: tuple[float, float], shadow: tuple[flo
         if rng.random() < 0.5:
             shade = np.ascontiguousarray(shade.T)
     elif surface.kind == "cloth":
-        shade = 1 + 0.035 * mottle + 0.02 * fine
+        shade = 1 + 0.035 * mottle + 0.02 * rng.standard_normal((n, n)).astype(np.float32)
     else:
-        shade = 1 + 0.015 * mottle + 0.006 * fine
+        shade = 1 + 0.015 * mottle + 0.006 * rng.standard_normal((n, n)).astype(np.float32)
     tex = Texture(np.full((n, n, 4), 255, np.uint8), -extent, extent, ppm)
     board = np.zeros((n, n), np.uint8)
     hx, hy = half
