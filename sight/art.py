@@ -198,9 +198,10 @@ def wood_grain(rng: np.random.Generator, shape, ppm: float, period_mm: float, co
     lines = (0.5 + 0.5 * np.cos(2 * np.pi * phase)) ** 4
     squeeze = 8  # fibres are long: drawn 8 times coarser along the grain, then stretched
     coarse = rng.standard_normal((h, -(-w // squeeze))).astype(np.float32)
-    coarse = cv2.GaussianBlur(coarse, (0, 0), sigmaX=10 * ppm / squeeze, sigmaY=0.3 * ppm) * (squeeze ** 0.5)
+    coarse = cv2.GaussianBlur(coarse, (0, 0), sigmaX=10 * ppm / squeeze, sigmaY=0.3 * ppm)
     fibres = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
-    return (1 - contrast / 2) + contrast * lines + 2.5 * contrast * fibres + 0.04 * value_noise(rng, shape, (5, 5))
+    fibres *= 1 / (float(fibres.std()) + 1e-6)
+    return (1 - contrast / 2) + contrast * lines + 0.35 * contrast * fibres + 0.04 * value_noise(rng, shape, (5, 5))
 
 
 def rounded_rect(cx, cy, w, h, r, n=6) -> np.ndarray:

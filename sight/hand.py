@@ -73,26 +73,36 @@ def random_hand(rng: np.random.Generator) -> Hand:
 # ---- the shape ------------------------------------------------------------------------
 
 
-def _capsule(a, b, width: float, n: int = 8) -> np.ndarray:
-    """A finger: a rectangle from ``a`` to ``b`` with round ends, in the arm's (s, w) frame."""
+def _capsule(a, b, width: float, tip: float | None = None, n: int = 8) -> np.ndarray:
+    """A finger: from ``a`` (``width`` wide) to ``b`` (``tip`` wide) with round ends, in the (s, w) frame."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     d = b - a
     ang = math.atan2(d[1], d[0])
-    r = width / 2
-    pts = [b + r * np.array([math.cos(ang + t), math.sin(ang + t)]) for t in np.linspace(-np.pi / 2, np.pi / 2, n)]
-    pts += [a + r * np.array([math.cos(ang + t), math.sin(ang + t)]) for t in np.linspace(np.pi / 2, 3 * np.pi / 2, n)]
+    ra, rb = width / 2, (tip if tip is not None else width) / 2
+    pts = [b + rb * np.array([math.cos(ang + t), math.sin(ang + t)]) for t in np.linspace(-np.pi / 2, np.pi / 2, n)]
+    pts += [a + ra * np.array([math.cos(ang + t), math.sin(ang + t)]) for t in np.linspace(np.pi / 2, 3 * np.pi / 2, n)]
     return np.array(pts)
 
 
+def _joints(hand: Hand) -> tuple[float, float, float]:
+    """Where the knuckles, the wrist and the elbow are along the arm (s, mm; the fingertips at 0)."""
+    k = hand.size
+    knuckle = -82 * k * (1 - 0.45 * hand.curl)
+    wrist = knuckle - 92 * k
+    return knuckle, wrist, wrist - 260 * k
+
+
 def parts(hand: Hand) -> list[tuple[str, np.ndarray]]:
-    """The arm's pieces, back to front, as (name, polygon in the (s, w) frame, mm)."""
+    """The arm's pieces, back to front, as (name, polygon in the (s, w) frame, mm).
+
+    Each piece lies in one plane (its height grows linearly along it): the upper arm and the sleeve
+    over it start at the elbow, where the arm bends up towards the shoulder.
+    """
     k = hand.size
     curl = 1 - 0.45 * hand.curl
-    knuckle = -82 * k * curl
-    wrist = knuckle - 92 * k
-    elbow = wrist - 260 * k
+    knuckle, wrist, elbow = _joints(hand)
     out = [
-        ("upper", np.array([(elbow + 5, 46 * k), (elbow - 700, 60 * k), (elbow - 700, -60 * k), (elbow + 5, -46 * k)])),
+        ("upper", np.array([(elbow + 5, 46 * k), (elbow - 1600, 75 * k), (elbow - 1600, -75 * k), (elbow + 5, -46 * k)])),
         ("forearm", np.array([(wrist + 8, 30 * k), (elbow, 44 * k), (elbow, -44 * k), (wrist + 8, -30 * k)])),
         ("palm", np.array([(knuckle + 4, 40 * k), (knuckle - 40 * k, 43 * k), (wrist + 10 * k, 34 * k), (wrist, 28 * k),
                            (wrist, -28 * k), (wrist + 14 * k, -36 * k), (knuckle - 10 * k, -40 * k), (knuckle + 2, -38 * k)])),
@@ -100,16 +110,23 @@ def parts(hand: Hand) -> list[tuple[str, np.ndarray]]:
     thumb_root = np.array([wrist + 35 * k, 32 * k])
     a = math.radians(28 + 30 * hand.spread)
     thumb_len = 62 * k * (1 - 0.3 * hand.curl)
-    out.append(("thumb", _capsule(thumb_root, thumb_root + thumb_len * np.array([math.cos(a), math.sin(a)]), 21 * k)))
+    out.append(("thumb", _capsule(thumb_root, thumb_root + thumb_len * np.array([math.cos(a), math.sin(a)]), 23 * k, 18 * k)))
     fingers = ((25, -4, 74, 17, 7), (8, 0, 82, 18, 2), (-9, -3, 77, 17, -3), (-25, -10, 62, 15, -10))
     for w, back, length, width, angle in fingers:
         root = np.array([knuckle + back * k, w * k])
         ang = math.radians(angle * (0.3 + hand.spread))
-        tip = root + length * k * curl * np.array([math.cos(ang), math.sin(ang)])
-        out.append(("finger", _capsule(root, tip, width * k)))
+        way = np.array([math.cos(ang), math.sin(ang)])
+        tip = root + length * k * curl * way
+        out.append(("finger", _capsule(root, tip, width * k, 0.8 * width * k)))
+        if hand.curl < 0.6:  # the nail, on the back of the finger's last joint
+            out.append(("nail", _capsule(tip - 13 * k * way, tip - 3 * k * way, 0.55 * width * k)))
     if hand.sleeve is not None:
         cuff = wrist - hand.sleeve_at
-        out.insert(2, ("sleeve", np.array([(cuff, 45 * k), (elbow - 700, 68 * k), (elbow - 700, -68 * k), (cuff, -45 * k)])))
+        cloth = [("sleeve", np.array([(min(cuff, elbow), 52 * k), (elbow - 1600, 84 * k), (elbow - 1600, -84 * k),
+                                      (min(cuff, elbow), -52 * k)]))]
+        if cuff > elbow:
+            cloth.append(("sleeve", np.array([(cuff, 40 * k), (elbow, 52 * k), (elbow, -52 * k), (cuff, -40 * k)])))
+        out[2:2] = cloth
     if hand.left:
         out = [(name, poly * (1, -1)) for name, poly in out]
     return out
@@ -122,7 +139,7 @@ def _world(hand: Hand, poly: np.ndarray, target, top: float) -> np.ndarray:
     s, w = poly[:, 0], poly[:, 1]
     xy = np.asarray(target) + s[:, None] * along + w[:, None] * across
     back = np.clip(-s, 0, None)
-    z = hand.height + hand.rise * back + np.clip(back - 420 * hand.size, 0, None) * 1.2
+    z = hand.height + hand.rise * back + np.clip(back + _joints(hand)[2], 0, None) * 1.2  # steeper past the elbow
     return np.c_[xy, np.minimum(z, top)]
 
 
@@ -155,6 +172,7 @@ def draw(img: np.ndarray, lens: Lens, pose: Pose, hand: Hand, target, lamp: Lamp
     towards = np.asarray(lamp.position, float) - np.r_[target, hand.height]
     towards /= np.linalg.norm(towards)
     skin = (np.asarray(hand.tone, np.float32) / 255) ** 2.2
+    nail = np.clip(skin * np.array([1.15, 1.0, 1.0], np.float32) * 0.6 + 0.4 * np.array([0.85, 0.62, 0.6], np.float32), 0, 1)
     for name, outline in layers:
         lo = np.maximum(np.floor(outline.min(axis=0)).astype(int) - (x0, y0) - 2, 0)
         hi = np.minimum(np.ceil(outline.max(axis=0)).astype(int) - (x0, y0) + 3, (x1 - x0, y1 - y0))
@@ -163,7 +181,8 @@ def draw(img: np.ndarray, lens: Lens, pose: Pose, hand: Hand, target, lamp: Lamp
         mask = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
         pts = np.round((outline - (x0, y0) - lo) * (1 << _SHIFT)).astype(np.int32)
         cv2.fillPoly(mask, [pts], 255, cv2.LINE_AA, _SHIFT)
-        albedo = skin if name != "sleeve" else (np.asarray(hand.sleeve, np.float32) / 255) ** 2.2
+        albedo = {"sleeve": (np.asarray(hand.sleeve or (0, 0, 0), np.float32) / 255) ** 2.2,
+                  "nail": nail}.get(name, skin)
         light = _round_light(mask, rot, towards, lamp)
         if name == "sleeve":  # cloth falls in folds
             light *= 1 + 0.18 * _folds(light.shape, hand)
