@@ -39,7 +39,7 @@ class Lamp:
 
 @dataclass(frozen=True)
 class Light:
-    """A table's light: colour (kelvin), exposure, the lamp (or window), the camera's white balance."""
+    """A table's light: colour (kelvin), the camera's exposure bias, the lamp (or window), the lens' vignetting."""
 
     kelvin: float
     exposure: float  # the camera's exposure bias: 1 = its auto-exposure's own choice, 2 = a stop brighter
@@ -48,7 +48,6 @@ class Light:
     softness: float  # the lamp's apparent size (radians)
     window: bool  # a window: parallel rays, and a straight slope of brightness across the board
     slope: tuple[float, float]  # the window's brightness change per mm along x and y (relative)
-    balance: float  # how much of the light's colour the camera's white balance takes out (0..1)
     vignette: float  # how much darker the frame's corners are (0 .. 0.4)
 
     def lamp_for_pieces(self) -> Lamp:
@@ -75,15 +74,19 @@ def black_body(kelvin: float) -> np.ndarray:
     return lin / lin[1]
 
 
-def gains(light: Light, scene_mean: float) -> np.ndarray:
-    """Per-channel gains (R, G, B): the light's colour, partly white-balanced, at the camera's exposure.
+def gains(light: Light, balance: float, grey_world: float, seen) -> np.ndarray:
+    """Per-channel gains (R, G, B) on a picture lit by white light whose mean colour is ``seen`` (linear).
 
-    The exposure is a webcam's automatic one, which brings the frame's mean (``scene_mean``, linear) most of
-    the way to a middle grey, then the light's bias.
+    The light's colour, which the camera's white balance takes out by ``balance`` (0..1) and, as a
+    grey-world balance does, pulls towards the scene's own mean colour by ``grey_world`` (a red table
+    turns the board a little cyan); then the auto-exposure, which brings the frame's mean most of the
+    way to a middle grey, and the light's bias.
     """
-    g = black_body(light.kelvin) ** (1 - light.balance)
-    g = g / (0.3 * g[0] + 0.59 * g[1] + 0.11 * g[2])
-    auto = float(np.clip((AUTO_GREY / max(scene_mean, 1e-4)) ** 0.8, 0.4, 4.0))
+    g = black_body(light.kelvin) ** (1 - balance)
+    tinted = np.maximum(np.asarray(seen, dtype=np.float64)[:3] * g, 1e-6)
+    g = g * np.clip((tinted.mean() / tinted) ** grey_world, 0.6, 1.6)
+    luma = float(np.dot(np.asarray(seen, dtype=np.float64)[:3] * g, (0.3, 0.59, 0.11)))
+    auto = float(np.clip((AUTO_GREY / max(luma, 1e-4)) ** 0.8, 0.4, 4.0))
     return (g * auto * light.exposure).astype(np.float32)
 
 
@@ -115,7 +118,11 @@ def vignetting(lens: Lens, strength: float, gamma: float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Glare:
-    """A lamp's reflection on a shiny surface: centre (mm on the plane), half axes (mm), turn, strength."""
+    """A lamp's reflection on a shiny surface: centre, half axes (mm), turn, strength.
+
+    The centre is on the board's plane as fractions of the markers' reach (-1..1 each way), so a shot
+    can be drawn before the board is known.
+    """
 
     x: float
     y: float
@@ -125,13 +132,15 @@ class Glare:
     strength: float  # linear light added at its heart (above ~1: clipped white)
 
 
-def glare(spots, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The glare added at each pixel (float32, H x W), from the plane maps ``x``, ``y``."""
+def glare(spots, x: np.ndarray, y: np.ndarray, reach: tuple[float, float]) -> np.ndarray:
+    """The glare added at each pixel (float32, H x W), from the plane maps ``x``, ``y`` (mm); ``reach``:
+    the markers' reach (mm) along x and y."""
     out = np.zeros(x.shape, np.float32)
     for s in spots:
         c, n = math.cos(math.radians(s.angle)), math.sin(math.radians(s.angle))
-        u = ((x - s.x) * c + (y - s.y) * n) / s.a
-        v = (-(x - s.x) * n + (y - s.y) * c) / s.b
+        dx, dy = x - s.x * reach[0], y - s.y * reach[1]
+        u = (dx * c + dy * n) / s.a
+        v = (-dx * n + dy * c) / s.b
         r2 = u * u + v * v
         # a bright core and a soft halo
         out += s.strength * (np.exp(-r2 * r2 * 1.5) + 0.25 * np.exp(-r2 * 0.35))

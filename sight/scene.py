@@ -21,7 +21,7 @@ Everything follows from the seeds; nothing reads a clock or a global RNG.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -94,8 +94,9 @@ def random_table(rng: np.random.Generator, layout: Layout, runner: str = "white"
     pose = _frame(lens, half, tilt=float(rng.uniform(0, 35)), azimuth=float(rng.uniform(0, 360)),
                   roll=float(rng.uniform(0, 360)), fill=float(rng.uniform(0.45, 0.85)), slack=rng.uniform(-0.7, 0.7, 2))
     light = _random_light(rng, half)
-    processing = Processing(contrast=float(rng.uniform(0, 0.3)), saturation=float(rng.uniform(0.85, 1.25)),
-                            sharpen=float(rng.uniform(0, 0.7)))
+    processing = Processing(balance=float(rng.uniform(0.55, 0.95)), grey_world=float(rng.uniform(0, 0.5)),
+                            contrast=float(rng.uniform(0, 0.3)), saturation=float(rng.uniform(0.85, 1.25)),
+                            sharpen=float(rng.uniform(0, 0.7)), fringe=float(rng.uniform(0, 0.0015)))
     return Table(edition, stickers, surface, lens, pose, light, processing, int(rng.integers(2**31)))
 
 
@@ -166,14 +167,14 @@ def _random_light(rng: np.random.Generator, half) -> Light:
         softness = float(rng.uniform(0.03, 0.15))
         while True:
             lamp = (float(off * math.cos(az)), float(off * math.sin(az)), height)
-            probe = Light(5000, 1, lamp, ambient, softness, False, slope, 0.8, 0.0)
+            probe = Light(5000, 1, lamp, ambient, softness, False, slope, 0.0)
             e = irradiance(probe, corners[:, 0], corners[:, 1])
             if e.max() / e.min() <= 2.0:
                 break
             height *= 1.15
     return Light(kelvin=float(rng.uniform(2700, 6500)), exposure=float(2 ** rng.uniform(-0.6, 0.5)),
                  lamp=tuple(float(v) for v in lamp), ambient=ambient, softness=softness, window=window,  # type: ignore[arg-type]
-                 slope=slope, balance=float(rng.uniform(0.55, 0.95)), vignette=float(rng.uniform(0, 0.35)))
+                 slope=slope, vignette=float(rng.uniform(0, 0.35)))
 
 
 # ---- a shot --------------------------------------------------------------------------------
@@ -259,20 +260,20 @@ def render(layout: Layout, pieces, table: Table, shot: Shot) -> np.ndarray:
         solids.shadows(img, lens, pose, placed, table.edition.piece, lamp)
         solids.draw(img, lens, pose, placed, table.edition.piece, lamp, table.edition.gloss)
     if shot.glare:
-        sx, sy = _span(layout)
-        spots = [replace(g, x=g.x * sx, y=g.y * sy) for g in shot.glare]
         sheen = _SHEEN.get(table.edition.material, 0.6)
-        img += (glare(spots, x[::2, ::2], y[::2, ::2]) * sheen).repeat(2, 0).repeat(2, 1)[:lens.height, :lens.width, None]
+        img += (glare(shot.glare, x[::2, ::2], y[::2, ::2], _span(layout)) * sheen).repeat(2, 0).repeat(2, 1)[:lens.height, :lens.width, None]
     if shot.hand is not None:
         sx, sy = _span(layout)
         target = (shot.hand.target[0] * sx, shot.hand.target[1] * sy)
         hands.draw(img, lens, pose, shot.hand, target, lamp, scale)
-    metered = float(cv2.mean(img[::8, ::8])[1])  # the green channel's mean, as a webcam meters
-    img = cv2.transform(img, colour_matrix(gains(light, metered), table.processing.saturation))
+    proc = table.processing
+    seen = cv2.mean(img[::8, ::8])  # what the camera's automatic exposure and white balance measure
+    img = cv2.transform(img, colour_matrix(gains(light, proc.balance, proc.grey_world, seen), proc.saturation))
     img = optics(img, shot.exposure)
     img = noise(img, shot.exposure, np.random.default_rng(shot.seed))
     shading = vignetting(lens, round(light.vignette, 3), GAMMA) if light.vignette > 0.005 else None
-    return jpeg(cv2.cvtColor(develop(img, table.processing, shading), cv2.COLOR_RGB2BGR), shot.exposure.quality)
+    centre = (float(lens.matrix()[0, 2]), float(lens.matrix()[1, 2]))
+    return jpeg(cv2.cvtColor(develop(img, proc, shading, centre), cv2.COLOR_RGB2BGR), shot.exposure.quality)
 
 
 def _board(layout: Layout, table: Table, light: Light, x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -31,11 +31,14 @@ class Exposure:
 
 @dataclass(frozen=True)
 class Processing:
-    """A camera's own picture processing: contrast of its tone curve, saturation, sharpening."""
+    """A camera's own picture processing: white balance, tone curve, saturation, sharpening; its lens' colour fringes."""
 
-    contrast: float  # 0: plain sRGB; up to ~0.3: a punchier S curve
+    balance: float  # how much of the light's colour the white balance takes out (0..1)
+    grey_world: float  # how much the white balance is pulled by the scene's own colours (0..0.5)
+    contrast: float  # 0: a plain gamma; up to ~0.3: a punchier S curve
     saturation: float  # 1: as is
     sharpen: float  # unsharp mask amount (0 .. 0.8)
+    fringe: float  # lateral chromatic aberration: red this much larger than green, blue this much smaller
 
 
 def optics(img: np.ndarray, exp: Exposure) -> np.ndarray:
@@ -96,18 +99,31 @@ def colour_matrix(gains: np.ndarray, saturation: float) -> np.ndarray:
     return (sat @ np.diag(gains)).astype(np.float32)
 
 
-def develop(img: np.ndarray, proc: Processing, shading: np.ndarray | None = None) -> np.ndarray:
-    """Linear float RGB to 8-bit: the gamma, the lens' ``shading`` (8-bit, 255 = none), the camera's tone
-    curve and sharpening."""
+def develop(img: np.ndarray, proc: Processing, shading: np.ndarray | None = None,
+            centre: tuple[float, float] | None = None) -> np.ndarray:
+    """Linear float RGB to 8-bit: the gamma, the lens' ``shading`` (8-bit, 255 = none) and colour fringes
+    about its ``centre``, the camera's tone curve and sharpening."""
     _, black = cv2.threshold(img, 0.0, 0.0, cv2.THRESH_TOZERO)  # the sensor clips at black
     out = cv2.convertScaleAbs(cv2.pow(black, 1 / GAMMA), alpha=255.0)
     if shading is not None:
         out = cv2.multiply(out, shading, scale=1 / 255)
+    if proc.fringe > 1e-5 and centre is not None:
+        out = _fringes(out, proc.fringe, centre)
     if proc.contrast > 0.005:
         out = cv2.LUT(out, _tone_table(round(proc.contrast, 3)))
     if proc.sharpen > 0.02:
         out = cv2.addWeighted(out, 1 + proc.sharpen, cv2.GaussianBlur(out, (0, 0), 1.2), -proc.sharpen, 0)
     return out
+
+
+def _fringes(rgb: np.ndarray, amount: float, centre) -> np.ndarray:
+    """Red drawn a little larger and blue a little smaller than green, about the lens' centre."""
+    h, w = rgb.shape[:2]
+    channels = list(cv2.split(rgb))
+    for i, scale in ((0, 1 + amount), (2, 1 - amount)):
+        mat = np.array([[scale, 0, (1 - scale) * centre[0]], [0, scale, (1 - scale) * centre[1]]])
+        channels[i] = cv2.warpAffine(channels[i], mat, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.merge(channels)
 
 
 def jpeg(bgr: np.ndarray, quality: int) -> np.ndarray:

@@ -112,10 +112,13 @@ def test_scene_a_hand_hides_what_is_under_it_and_nothing_far_away():
     covered = scene.render(LAYOUT, [(7, 7, "Blue")], t, replace(clean_shot(), hand=hand))
     # the palm: behind the fingertips (at the board's centre), the arm pointing along +x
     palm = scene.project(t, clean_shot(), [(-120.0, 0.0, 40.0 + 0.2 * 120)])[0].round().astype(int)
-    assert np.abs(covered[palm[1], palm[0]].astype(int) - bare[palm[1], palm[0]]).max() > 20
-    far = scene.project(t, clean_shot(), [(150.0, 150.0), (150.0, -150.0)]).round().astype(int)  # markers 1, 2
+    under = np.abs(covered[palm[1], palm[0]].astype(int) - bare[palm[1], palm[0]]).max()
+    assert under > 40
+    # far from it (markers 1 and 2) only the camera's exposure and white balance, which meter the whole frame
+    far = scene.project(t, clean_shot(), [(150.0, 150.0), (150.0, -150.0)]).round().astype(int)
     for u, v in far:
-        assert np.abs(covered[v - 2:v + 3, u - 2:u + 3].astype(int) - bare[v - 2:v + 3, u - 2:u + 3]).max() < 12
+        window = (slice(v - 2, v + 3), slice(u - 2, u + 3))
+        assert np.abs(covered[window].astype(int) - bare[window]).mean() < under / 4
 
 
 def test_scene_noise_and_jpeg_change_pixels():
@@ -171,3 +174,18 @@ def test_scene_camera_looks_down_at_its_target():
     pose = look_down((10.0, -20.0), 600.0, 0.0, 0.0, 0.0)
     assert np.allclose(pose.centre(), (10.0, -20.0, 600.0))
     assert np.allclose(project(Lens(640, 480, 60.0), pose, [(10.0, -20.0)]), [(319.5, 239.5)])
+
+
+def test_sight_imports_only_numpy_opencv_pillow_and_the_standard_library():
+    import ast
+    import sys
+    from pathlib import Path
+
+    allowed = {"numpy", "cv2", "PIL", "sight"}
+    for path in sorted((Path(__file__).resolve().parents[2] / "sight").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in names:
+                top = name.split(".")[0]
+                assert top in allowed or top in sys.stdlib_module_names, f"{path.name} imports {name}"
