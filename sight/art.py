@@ -38,6 +38,9 @@ _BOARDS = (
     ("plastic", (22, 22, 24)), ("print", (232, 222, 196)), ("print", (38, 92, 64)),
     ("wood", (120, 78, 44)), ("print", (92, 128, 176)), ("plastic", (226, 224, 218)),
 )
+#: Each solid's base width range (mm) and height as a multiple of it.
+_PIECE_WIDTH = {"pyramid": (11.0, 14.5), "cone": (10.0, 13.0), "cylinder": (9.0, 11.0), "pawn": (10.0, 12.0), "cube": (8.0, 10.0)}
+_PIECE_TALL = {"pyramid": 1.15, "cone": 1.4, "cylinder": 1.25, "pawn": 1.7, "cube": 1.0}
 MARGIN = 0.25  # the printed marker's white margin, as a fraction of its black square
 ARUCO = cv2.aruco.DICT_4X4_50
 
@@ -124,14 +127,14 @@ def random_edition(rng: np.random.Generator) -> Edition:
         fill = jitter(rng, (226, 218, 196) if rng.random() < 0.6 else tuple(min(255, c + 60) for c in base), 12)
     else:
         fill = jitter(rng, (250, 246, 236) if rng.random() < 0.5 else tuple(int(c * 0.7) for c in base), 12)
-    rim = jitter(rng, [(240, 236, 225), (30, 30, 30), (200, 160, 60), tuple(int(c * 0.5) for c in base)][int(rng.integers(4))], 10)
+    rims = [(240, 236, 225), (30, 30, 30), (200, 160, 60), tuple(int(c * 0.5) for c in base)]  # white, black, gold, dark
+    rim = jitter(rng, rims[int(rng.integers(4))], 10)
     ink = (236, 230, 214) if dark else (30, 28, 26)
     lanes = str(rng.choice(["none", "plain", "rainbow"], p=[0.4, 0.35, 0.25]))
     lane = tuple(int(np.clip(c * (1.25 if dark else 0.82) + (12 if dark else 0), 0, 255)) for c in base)
     piece = str(rng.choice(["pyramid", "cone", "cylinder", "pawn", "cube"], p=[0.3, 0.25, 0.2, 0.15, 0.1]))
-    wide = {"pyramid": (11.0, 14.5), "cone": (10.0, 13.0), "cylinder": (9.0, 11.0), "pawn": (10.0, 12.0), "cube": (8.0, 10.0)}[piece]
-    width = float(rng.uniform(*wide))
-    height = {"pyramid": 1.15, "cone": 1.4, "cylinder": 1.25, "pawn": 1.7, "cube": 1.0}[piece] * width * float(rng.uniform(0.9, 1.1))
+    width = float(rng.uniform(*_PIECE_WIDTH[piece]))
+    height = _PIECE_TALL[piece] * width * float(rng.uniform(0.9, 1.1))
     runner_scale = float(rng.choice([1.0, 1.0, 1.1, 1.25]))
     gloss = 0.15 if piece == "cube" else float(rng.uniform(0.3, 1.0))
     colours = []
@@ -360,7 +363,8 @@ def _sticker(tex: Texture, index: int, centre, marker_mm: float, stickers: Stick
     sheet = np.empty((side, side, 3), np.uint8)
     sheet[:] = stickers.paper
     big = cv2.resize(bits, (bits.shape[0] * spp, bits.shape[0] * spp), interpolation=cv2.INTER_NEAREST)
-    sheet[m:m + big.shape[0], m:m + big.shape[1]] = np.where(big[..., None] > 0, np.array(stickers.paper), np.array(stickers.ink))
+    printed = np.where(big[..., None] > 0, np.array(stickers.paper), np.array(stickers.ink))
+    sheet[m:m + big.shape[0], m:m + big.shape[1]] = printed
     mm_per_sheet_px = marker_mm / (bits.shape[0] * spp)
     scale = mm_per_sheet_px * tex.ppm  # texture pixels per sheet pixel
     sheet = cv2.GaussianBlur(sheet, (0, 0), 0.45 / scale)  # no aliasing when shrunk

@@ -83,10 +83,8 @@ def random_table(rng: np.random.Generator, layout: Layout, runner: str = "white"
     ``size``: the camera's (width, height), else one of :data:`RESOLUTIONS` at random.
     """
     edition = art.random_edition(rng)
-    if runner != "either":
+    if runner != "either":  # (else the edition's own: black about one time in ten)
         edition = art.with_runner(edition, runner)
-    elif rng.random() < 0.9:
-        edition = art.with_runner(edition, "white")
     stickers = art.random_stickers(rng)
     surface = tabletop.random_surface(rng)
     lens = _random_lens(rng, size)
@@ -119,7 +117,8 @@ def _outline(half) -> np.ndarray:
     hx, hy = half
     t = np.linspace(-1, 1, 11)
     one = np.ones_like(t)
-    return np.concatenate([np.c_[t * hx, -hy * one], np.c_[hx * one, t * hy], np.c_[-t * hx, hy * one], np.c_[-hx * one, -t * hy]])
+    sides = [np.c_[t * hx, -hy * one], np.c_[hx * one, t * hy], np.c_[-t * hx, hy * one], np.c_[-hx * one, -t * hy]]
+    return np.concatenate(sides)
 
 
 def _frame(lens: Lens, half, tilt: float, azimuth: float, roll: float, fill: float, slack) -> Pose:
@@ -261,7 +260,8 @@ def render(layout: Layout, pieces, table: Table, shot: Shot) -> np.ndarray:
         solids.draw(img, lens, pose, placed, table.edition.piece, lamp, table.edition.gloss)
     if shot.glare:
         sheen = _SHEEN.get(table.edition.material, 0.6)
-        img += (glare(shot.glare, x[::2, ::2], y[::2, ::2], _span(layout)) * sheen).repeat(2, 0).repeat(2, 1)[:lens.height, :lens.width, None]
+        half = glare(shot.glare, x[::2, ::2], y[::2, ::2], _span(layout)) * sheen  # smooth: half resolution will do
+        img += cv2.resize(half, (lens.width, lens.height), interpolation=cv2.INTER_LINEAR)[..., None]
     if shot.hand is not None:
         sx, sy = _span(layout)
         target = (shot.hand.target[0] * sx, shot.hand.target[1] * sy)
@@ -288,7 +288,8 @@ def _board(layout: Layout, table: Table, light: Light, x: np.ndarray, y: np.ndar
     tx, ty = _texture_map(under, x, y)
     around = cv2.remap(under.image, tx, ty, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     weight = cv2.extractChannel(rgba, 3).astype(np.float32) * np.float32(1 / 255)
-    mixed = cv2.blendLinear(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), cv2.cvtColor(around, cv2.COLOR_RGBA2RGB), weight, 1 - weight)
+    rgb = cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB)
+    mixed = cv2.blendLinear(rgb, cv2.cvtColor(around, cv2.COLOR_RGBA2RGB), weight, 1 - weight)
     img = cv2.LUT(mixed, _LINEAR)
     lit = irradiance(light, x[::4, ::4], y[::4, ::4])
     field = cv2.resize(lit, (x.shape[1], x.shape[0]), interpolation=cv2.INTER_LINEAR)

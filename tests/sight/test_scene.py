@@ -160,6 +160,16 @@ def test_scene_unknown_colour_or_space_is_refused():
         scene.render(LAYOUT, [(2, 4, "Red")], t, scene.calm_shot())
 
 
+def test_scene_runners_are_white_unless_asked():
+    def runner(seed, **kw):
+        return np.mean(scene.random_table(np.random.default_rng(seed), LAYOUT, **kw).edition.runner)
+
+    assert all(runner(seed) > 220 for seed in range(20))
+    assert all(runner(seed, runner="black") < 60 for seed in range(20))
+    either = [runner(seed, runner="either") for seed in range(60)]
+    assert any(v < 60 for v in either) and sum(v > 220 for v in either) > 45
+
+
 @pytest.mark.parametrize("shape", ["pyramid", "cone", "cylinder", "pawn", "cube"])
 def test_scene_every_piece_shape_draws(shape):
     t = table(*LITTLE)
