@@ -186,8 +186,8 @@ def random_shot(rng: np.random.Generator, hand: bool = False) -> Shot:
     if rng.random() < 0.3:
         spots = tuple(_random_glare(rng) for _ in range(int(rng.integers(1, 3))))
     motion = (float(rng.uniform(1, 5)), float(rng.uniform(0, 180))) if rng.random() < 0.12 else (0.0, 0.0)
-    exposure = Exposure(blur=float(rng.uniform(0, 1.5)), motion=motion, read_noise=float(rng.uniform(0.002, 0.012)),
-                        shot_noise=float(rng.uniform(0.0002, 0.002)), quality=int(rng.integers(50, 96)))
+    exposure = Exposure(blur=float(0.2 + 1.3 * rng.beta(1.6, 3.0)), motion=motion, read_noise=float(rng.uniform(0.001, 0.006)),
+                        shot_noise=float(rng.uniform(0.0001, 0.0012)), quality=int(rng.integers(50, 96)))
     return Shot(
         turn=tuple(float(v) for v in np.clip(rng.normal(0, 0.5, 3), -1, 1)),  # type: ignore[arg-type]
         shift=tuple(float(v) for v in np.clip(rng.normal(0, 1.0, 3), -2, 2)),  # type: ignore[arg-type]
