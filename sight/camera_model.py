@@ -108,14 +108,19 @@ def look_down(target: tuple[float, float], distance: float, tilt: float, azimuth
     t, a, r = (math.radians(v) for v in (tilt, azimuth, roll))
     forward = np.array([-math.sin(t) * math.cos(a), -math.sin(t) * math.sin(a), -math.cos(t)])
     helper = np.array([1.0, 0.0, 0.0]) if abs(forward[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    side = np.cross(forward, helper)
+    side = _cross(forward, helper)
     side /= np.linalg.norm(side)
-    other = np.cross(forward, side)
+    other = _cross(forward, side)
     right = math.cos(r) * side + math.sin(r) * other
-    down = np.cross(forward, right)
+    down = _cross(forward, right)
     rot = np.stack([right, down, forward])
     centre = np.array([target[0], target[1], 0.0]) - distance * forward
     return _pose(rot, centre)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cross product of two 3-vectors (NumPy's general one is slow for one pair)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 def to_camera(pose: Pose, points) -> np.ndarray:

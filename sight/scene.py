@@ -143,6 +143,8 @@ def _frame(lens: Lens, half, tilt: float, azimuth: float, roll: float, fill: flo
             moved = look_down(tuple(target + np.eye(2)[i]), distance, tilt, azimuth, roll)
             step[:, i] = project_points(lens, moved, np.zeros((1, 2)))[0] - base
         target = target + np.linalg.solve(step, miss)
+        if np.abs(miss).max() < 0.05:
+            break
     return look_down(tuple(target), distance, tilt, azimuth, roll)
 
 
