@@ -28,14 +28,15 @@ import numpy as np
 
 from . import art, hand as hands, solids, tabletop
 from .art import Edition, Stickers
-from .tabletop import Surface
 from .camera_model import Lens, Pose, look_down, plane_map
 from .camera_model import project as project_points
 from .layout import RUNNER, Layout
 from .light import Glare, Light, gains, glare, irradiance, vignetting
 from .sensor import GAMMA, Exposure, Processing, colour_matrix, develop, jpeg, noise, optics
+from .tabletop import Surface
 
-__all__ = ["Table", "Shot", "random_table", "random_shot", "calm_shot", "render", "project", "sticker_corners", "RUNNER"]
+__all__ = ["Table", "Shot", "random_table", "random_shot", "calm_shot", "render", "project", "camera", "sticker_corners",
+           "RUNNER"]
 
 #: Resolutions a webcam or a Pi camera is set to, and how often.
 RESOLUTIONS = (((1280, 720), 0.7), ((640, 480), 0.15), ((1920, 1080), 0.15))
