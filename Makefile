@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE :=
 export PYTHONPYCACHEPREFIX ?= $(abspath $(VENV))/pycache
 
-.PHONY: run test test-tools test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring fonts messages clean setup pi-check boot-check bundle release-key image image-dev image-check
+.PHONY: run test test-tools test-phone test-floors setup-floors-deps soak bench scale gallery web-gallery golden wiring markers fonts messages clean setup pi-check boot-check bundle release-key image image-dev image-check
 
 setup: $(STAMP)
 
@@ -217,6 +217,11 @@ messages: $(STAMP)
 
 wiring: $(STAMP)
 	$(PY) -m firmware.devtools.diagram docs/wiring.png
+
+# The camera's corner tags to print (docs/camera.md): build/markers/corner-tags.pdf and .png (A4, 300 dpi),
+# corner-tags-letter.pdf and .png (US Letter). Print at 100%, no scaling.
+markers: $(STAMP)
+	$(PY) -m firmware.devtools.corner_tags build/markers
 
 clean:
 	rm -rf $(VENV) $(FLOORS_VENV) build *.egg-info

@@ -18,6 +18,8 @@ import numpy as np
 
 from .layout import MARKER_IDS
 
+#: The markers' dictionary in OpenCV: 4x4 bits, 50 ids (ours are :data:`sight.layout.MARKER_IDS`).
+DICTIONARY = cv2.aruco.DICT_4X4_50
 #: A photo's map to the plane needs this many markers seen (their 4 corners each).
 ENOUGH = 3
 #: The map is refused when a marker corner lands further than this (mm) from where it was recorded.
@@ -31,10 +33,25 @@ class MarkersError(ValueError):
 def _detector() -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
 
 
 _DETECTOR = None
+
+
+def drawn(marker_id: int, pixels: int) -> np.ndarray:
+    """Marker ``marker_id`` as printed, its black square ``pixels`` wide and no paper around it (uint8, 0 black,
+    255 white; the printable sheet: :mod:`firmware.devtools.corner_tags`).
+
+    >>> square = drawn(0, 60)
+    >>> square.shape, int(square[:10].max()), sorted(find(np.pad(square, 20, constant_values=255)))
+    ((60, 60), 0, [0])
+    """
+    if marker_id not in MARKER_IDS:
+        raise ValueError(f"marker {marker_id} is not one of the board's {MARKER_IDS}")
+    if pixels < 6:
+        raise ValueError(f"a marker is 6 cells across: {pixels} pixels cannot draw one")
+    return cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(DICTIONARY), marker_id, pixels, borderBits=1)
 
 
 def find(image: np.ndarray) -> dict[int, np.ndarray]:
