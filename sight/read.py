@@ -167,7 +167,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     """Read ``photo`` (BGR) against ``cal`` and the ``expected`` pieces (:class:`sight.layout.Piece`);
     ``trace`` (a dict) gets the steps' pictures, for a developer looking into a reading."""
     expected = tuple(expected)
-    found = markers.find(photo)
+    found = markers.find(photo, cal.anchors.corners)
     try:
         to_plane = markers.plane_map(found, cal.anchors)
     except markers.MarkersError as err:

@@ -64,7 +64,7 @@ def open_camera(source: str, device: str = "/dev/video0", folder: str | None = N
 def tapped(photo: np.ndarray, ends: dict, like):
     """The layout a phone's taps give: each column's bottom and top space, in the set-up photo's pixels, mapped
     onto the board's plane through the corner tags in that photo."""
-    found = markers.find(photo)
+    found = markers.find(photo, markers.nominal(like.markers, like.marker_mm))
     anchors = markers.anchors(found, like.markers)
     to_plane = markers.plane_map(found, anchors)
     plane = {int(c): tuple(map(tuple, markers.apply(to_plane, np.asarray(pair, dtype=np.float64))))

@@ -60,7 +60,7 @@ def write_setup(state_dir, photo: np.ndarray, cal: Calibration | None) -> None:
     grid = {"size": [int(photo.shape[1]), int(photo.shape[0])], "columns": {}, "score": 0.0}
     if cal is not None:
         try:
-            to_photo = np.linalg.inv(plane_map(find(photo), cal.anchors))
+            to_photo = np.linalg.inv(plane_map(find(photo, cal.anchors.corners), cal.anchors))
         except (MarkersError, np.linalg.LinAlgError):
             to_photo = None
         if to_photo is not None:
@@ -74,7 +74,7 @@ def write_setup(state_dir, photo: np.ndarray, cal: Calibration | None) -> None:
 def board(photo: np.ndarray, cal: Calibration, expected=(), verdict=None, reading=None) -> np.ndarray | None:
     """The photo straightened onto the board with what was read drawn on it (None when the markers are hidden)."""
     try:
-        to_plane = plane_map(find(photo), cal.anchors)
+        to_plane = plane_map(find(photo, cal.anchors.corners), cal.anchors)
     except MarkersError:
         return None
     raster = cal.raster

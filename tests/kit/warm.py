@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What pytest collects (pyproject.toml's testpaths): the tests, and every package's doctests.
-FOLDERS = ("tests", "engine", "hw", "firmware")
+FOLDERS = ("tests", "engine", "hw", "sight", "firmware")
 
 
 def files(root: Path = ROOT) -> list[str]:
