@@ -81,6 +81,13 @@ class CameraPanel:
         return {NUDGE_KEY: self.nudge}
 
 
+def ring_colours() -> tuple:
+    """The camera's rings (RGB), green, yellow then red: kept when the picture is shrunk, red over the others."""
+    from firmware.camera.link import GREEN, RED, YELLOW
+
+    return tuple(tuple(reversed(bgr)) for bgr in (GREEN, YELLOW, RED))
+
+
 def picture_paths(state_dir) -> list[Path]:
     """The camera's pictures in ``state_dir``: the board as read first, then the photo (the newer is shown)."""
     from firmware.camera.link import PICTURES, READ, VIEW
@@ -97,7 +104,7 @@ def open_view(box, display):
 
     panel = CameraPanel(box)
     paths = picture_paths(box.camera.state_dir) if box.camera.state_dir is not None else []
-    view = CameraView(paths, said=panel.said)
+    view = CameraView(paths, said=panel.said, marks=ring_colours())
     display.set_side(view.lines)
     view.watch(display.redraw)
     return view, panel

@@ -6,7 +6,9 @@ thread of its own, a stat every half second, and reads a picture again only
 when its file changed, and never one bigger than it should be: the box's loop
 reads no file for it. The terminal draws :meth:`CameraView.lines` beside its
 frame (:class:`hw.terminal.TerminalDisplay`'s ``side``), each cell two pixels
-stacked (``▀``: the top pixel's colour on the bottom one's), in 24-bit colour.
+stacked (``▀``: the top pixel's colour on the bottom one's), in 24-bit colour. Shrunk
+that small, a ring two pixels thin would average away: colours named as marks (the
+camera's rings) are kept, in every block that holds enough of one.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,9 @@ MAX_PIXELS = 4096 * 4096
 EVERY = 0.5
 #: The picture is kept at most this many pixels wide once read: a panel is never wider.
 KEPT_WIDTH = 160
+#: A block shrunk into one pixel shows a mark's colour when this share of it, at least, is that colour
+#: (each channel within MARK_SLACK): a ring around a piece survives, a photo's noise does not.
+MARK_SHARE, MARK_SLACK = 0.04, 12
 #: Fewer rows than this for the picture, and the panel is its line alone (a strip would show nothing).
 MIN_ROWS = 3
 HALF = "▀"
@@ -57,12 +62,25 @@ def fitted(size: tuple[int, int], cols: int, rows: int) -> tuple[int, int]:
     return max(1, min(cols, round(width * scale))), max(1, min(2 * rows, round(height * scale)))
 
 
-def picture_rows(image: Image.Image, cols: int, rows: int) -> list[str]:
+def shrink(image: Image.Image, size: tuple[int, int], marks: Sequence[tuple[int, int, int]] = ()) -> Image.Image:
+    """``image`` (RGB) averaged down to ``size``, then each pixel whose block holds enough of a ``marks`` colour
+    painted that colour (a later mark over an earlier one)."""
+    small = image.resize(size, Image.Resampling.BOX)
+    level = max(1, round(255 * MARK_SHARE))
+    for colour in marks:
+        r, g, b = image.point([255 if abs(v - c) <= MARK_SLACK else 0 for c in colour for v in range(256)]).split()
+        near = ImageChops.darker(ImageChops.darker(r, g), b)  # every channel near the mark's
+        hit = near.resize(size, Image.Resampling.BOX).point(lambda v: 255 if v >= level else 0)
+        small.paste(colour, mask=hit)
+    return small
+
+
+def picture_rows(image: Image.Image, cols: int, rows: int, marks: Sequence[tuple[int, int, int]] = ()) -> list[str]:
     """``image`` in at most ``cols`` x ``rows`` cells: a string a row, a colour escape only where it changes."""
     width, height = fitted(image.size, cols, rows)
     if width == 0:
         return []
-    small = image.convert("RGB").resize((width, height), Image.Resampling.BOX)
+    small = shrink(image.convert("RGB"), (width, height), marks)
     pixels = list(zip(*[iter(small.tobytes())] * 3))
     lines = []
     for y in range(0, height, 2):
@@ -83,9 +101,10 @@ def picture_rows(image: Image.Image, cols: int, rows: int) -> list[str]:
     return lines
 
 
-def read_picture(path: Path, max_bytes: int = MAX_BYTES) -> Image.Image | None:
-    """The picture at ``path``, shrunk to :data:`KEPT_WIDTH` at most; None when it is missing, bigger than
-    ``max_bytes`` on disk (then it is not read at all), of too many pixels, or not a picture."""
+def read_picture(path: Path, max_bytes: int = MAX_BYTES,
+                 marks: Sequence[tuple[int, int, int]] = ()) -> Image.Image | None:
+    """The picture at ``path``, shrunk to :data:`KEPT_WIDTH` at most (``marks`` kept); None when it is missing,
+    bigger than ``max_bytes`` on disk (then it is not read at all), of too many pixels, or not a picture."""
     try:
         with open(path, "rb") as file:
             size = os.fstat(file.fileno()).st_size
@@ -108,8 +127,7 @@ def read_picture(path: Path, max_bytes: int = MAX_BYTES) -> Image.Image | None:
         log.debug("%s is not a picture: %s", path, err)
         return None
     if picture.size[0] > KEPT_WIDTH:
-        picture = picture.resize((KEPT_WIDTH, max(1, round(picture.size[1] * KEPT_WIDTH / picture.size[0]))),
-                                 Image.Resampling.BOX)
+        picture = shrink(picture, (KEPT_WIDTH, max(1, round(picture.size[1] * KEPT_WIDTH / picture.size[0]))), marks)
     return picture
 
 
@@ -123,7 +141,8 @@ def _stamp(path: Path):
 
 
 class CameraView:
-    """The newest of the camera's picture files (``paths``), and the line ``said()`` gives, for a panel.
+    """The newest of the camera's picture files (``paths``), and the line ``said()`` gives, for a panel
+    (``marks``: the colours kept when it is shrunk, the rings the camera draws).
 
     :meth:`look` takes one look (a stat of each file; a picture read only when its file changed) and says
     whether the panel changed; :meth:`watch` looks every :data:`EVERY` seconds from its own thread and
@@ -131,10 +150,11 @@ class CameraView:
     """
 
     def __init__(self, paths: Sequence[Path], said: Callable[[], str] = lambda: "",
-                 max_bytes: int = MAX_BYTES) -> None:
+                 max_bytes: int = MAX_BYTES, marks: Sequence[tuple[int, int, int]] = ()) -> None:
         self.paths = tuple(Path(p) for p in paths)
         self.said = said
         self.max_bytes = max_bytes
+        self.marks = tuple(marks)
         self.picture: Image.Image | None = None
         self.line = ""
         self._stamps: dict[Path, object] = {}
@@ -151,7 +171,7 @@ class CameraView:
             self._stamps = stamps
             present = [p for p in self.paths if stamps[p] is not None]
             newest = max(present, key=lambda p: stamps[p][0], default=None)  # a tie: the first named
-            picture = read_picture(newest, self.max_bytes) if newest is not None else None
+            picture = read_picture(newest, self.max_bytes, self.marks) if newest is not None else None
             with self._lock:
                 self.picture = picture  # one that cannot be read shows nothing, rather than an old one
             changed = True
@@ -173,7 +193,7 @@ class CameraView:
             cache = self._cache
         if cache is not None and cache[0] is picture and cache[1:4] == (line, cols, rows):
             return cache[4]
-        out = picture_rows(picture, cols, rows - 1) if picture is not None and rows - 1 >= MIN_ROWS else []
+        out = picture_rows(picture, cols, rows - 1, self.marks) if picture is not None and rows - 1 >= MIN_ROWS else []
         if rows > 0 and cols > 0:
             out.append(line[:cols])
         with self._lock:

@@ -6,7 +6,7 @@ import io
 import time
 from dataclasses import replace
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from boxcli.cli import build_parser
 from boxcli.emucamera import KEY_HELP, NUDGE_KEY, CameraPanel, camera_line, open_view
@@ -124,7 +124,9 @@ def test_emulate_camera_line_says_what_the_camera_does_and_last_said():
 
 def test_emulate_camera_view_draws_the_board_read_and_the_line_beside_the_screen(tmp_path):
     (tmp_path / "camera").mkdir()
-    Image.new("RGB", (90, 60), (60, 200, 60)).save(tmp_path / "camera" / "read.png")
+    board = Image.new("RGB", (900, 600), (110, 90, 70))
+    ImageDraw.Draw(board).ellipse((400, 300, 436, 336), outline=(230, 40, 40), width=2)  # a red ring, as drawn
+    board.save(tmp_path / "camera" / "read.png")
     box = FakeBox(camera=FakeLink(tmp_path), app=_watching(Verdict("right")))
     out = io.StringIO()
     display = TerminalDisplay(out, footer="keys", terminal_size=lambda: (200, 40))
@@ -137,5 +139,6 @@ def test_emulate_camera_view_draws_the_board_read_and_the_line_beside_the_screen
     finally:
         view.close()
     drawn = out.getvalue().split("\x1b[H")[-1]
-    assert "camera: right" in drawn and "\x1b[38;2;60;200;60m" in drawn  # the green board, by the view's thread
+    assert "camera: right" in drawn and "\x1b[38;2;110;90;70m" in drawn  # the board, by the view's thread
+    assert "2;230;40;40m" in drawn  # and its thin ring, kept in the camera's red however small the picture
     assert isinstance(panel, CameraPanel) and open_view(FakeBox(), display) == (None, None)

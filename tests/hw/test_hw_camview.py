@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import time
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from hw.camview import MAX_BYTES, CameraView, fitted, picture_rows, read_picture
+from hw.camview import MAX_BYTES, CameraView, fitted, picture_rows, read_picture, shrink
 from hw.terminal import CURSOR_HOME, SIDE_GAP, TerminalDisplay
 
 RED, GREEN, BLUE, WHITE = (230, 40, 40), (60, 200, 60), (40, 40, 230), (250, 250, 250)
@@ -70,6 +71,26 @@ def test_camview_draws_each_cell_as_two_pixels_in_24_bit_colour(tmp_path):
     assert near(first[0][0], RED) and near(first[0][1], RED) and near(first[-1][0], GREEN)
     assert near(last[0][1], BLUE) and near(last[-1][1], WHITE)
     assert rows[0].endswith("\x1b[39;49m")  # the terminal's colours back at the end of each row
+
+
+def ringed_board(size=800, seed=1) -> Image.Image:
+    """A noisy brown board with thin rings (two pixels, as the camera draws them): yellow and red."""
+    noise = Image.frombytes("RGB", (size, size), random.Random(seed).randbytes(size * size * 3))
+    image = noise.point([base - 25 + v * 50 // 255 for base in (150, 100, 60) for v in range(256)])
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((100, 100, 136, 136), outline=(240, 210, 0), width=2)
+    draw.ellipse((600, 600, 636, 636), outline=RED, width=2)
+    return image
+
+
+def test_camview_keeps_the_camera_s_thin_rings_when_it_shrinks_a_picture():
+    image = ringed_board()
+    averaged, kept = shrink(image, (40, 40)), shrink(image, (40, 40), marks=[(240, 210, 0), RED])
+    assert averaged.getpixel((5, 5)) != (240, 210, 0)  # averaged with the board, a two-pixel ring is gone
+    colours = kept.getcolors()
+    assert (240, 210, 0) in [c for _, c in colours] and RED in [c for _, c in colours]
+    assert kept.getpixel((5, 5)) == (240, 210, 0) or kept.getpixel((6, 6)) == (240, 210, 0)
+    assert sum(n for n, c in colours if c in ((240, 210, 0), RED)) <= 12  # where the rings are, not the noise
 
 
 def test_camview_shows_the_newest_picture_beside_the_frame_and_its_line(tmp_path):
