@@ -27,6 +27,8 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # `make run SIZE=128x32` tries another panel size (as [display] size in the config).
+# `make run CAMERA=1` adds a camera over a drawn board that follows the game (emulate --camera):
+# what it read beside the screen, x makes one mistake on the board or puts it right.
 # `make run WEB=1` also serves the live web view of the same games at
 # http://127.0.0.1:8080/ (PORT=... for another port; its log in $TMPDIR/cantstop-web.log),
 # stopped when the emulator quits.
@@ -37,9 +39,9 @@ ifneq ($(WEB),)
 	trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
 	sleep 1; if ! kill -0 $$web 2>/dev/null; then cat $(WEB_LOG) >&2; exit 1; fi; \
 	echo "web view: http://127.0.0.1:$(or $(PORT),8080)/ (open it in a browser; log: $(WEB_LOG))"; sleep 1; \
-	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE)) $(if $(CAMERA),--camera)
 else
-	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE))
+	$(VENV)/bin/cantstop-box emulate $(if $(SIZE),--size $(SIZE)) $(if $(CAMERA),--camera)
 endif
 
 # Four workers on two cores (pytest-xdist): much of the suite waits (a watchdog's interval, a browser,

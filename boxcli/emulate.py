@@ -4,7 +4,7 @@ gpiozero's mock pins are driven by the keyboard (a held key is one long
 press, not a burst of taps), and the OLED is drawn with half-block characters,
 redrawn when the window changes size. ``--seed`` gives reproducible dice drawn
 from the seed and the game's position, so a resumed game does not repeat its
-opening rolls.
+opening rolls. ``--camera`` adds a camera over a drawn board (:mod:`boxcli.emucamera`).
 """
 
 from __future__ import annotations
@@ -62,43 +62,50 @@ def add_emulate_arguments(parser: argparse.ArgumentParser) -> None:
                              "(the driver's usual size when left out)")
     parser.add_argument("--mute", action="store_true",
                         help="no terminal bell for the box's tones (and no Sound item in the menu)")
+    parser.add_argument("--camera", action="store_true",
+                        help="a camera over a drawn board that follows the game, as [camera] source = \"scene\": "
+                             "what it read beside the screen, and x makes one mistake on the board or puts it right")
     parser.add_argument("--trace", action="store_true",
                         help="print 'shown game=G events=N view=V' on standard error after each frame (for crash tests)")
 
 
 @_one_box
 def run_emulator(args) -> int:
-    _setup_logging(args.verbose, stream=_LogFile.stream(args))
+    log_stream = _LogFile.stream(args)
+    _setup_logging(args.verbose, stream=log_stream)
     from firmware.config import ConfigError
 
     try:
-        cfg = _load_config(args.config)
+        cfg = emulator_config(_load_config(args.config), args)
     except ConfigError as err:
         return _fail(str(err), EXIT_CONFIG)
-    language = getattr(args, "language", None)  # callers building their own arguments may leave it out
-    if language:
-        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=language))
-    size = getattr(args, "size", None)
-    if size:
-        cfg = cfg.replace(display=dataclasses.replace(cfg.display, driver=_driver_for(size, cfg.display.driver), size=size))
+    from boxcli.emucamera import open_view
     from boxcli.parts import open_parts
     from firmware.daemon.sdnotify import Notifier
 
     mute = getattr(args, "mute", False)
+    help_text = key_help(cfg)
     # The same seam as the box's: the terminal's display, its lamps line and bell, the keys for the buttons.
-    with open_parts(lambda: _terminal_display(args, cfg.display.dimensions),
+    with open_parts(lambda: _terminal_display(args, cfg.display.dimensions, help_text),
                     lambda _, display: _terminal_signals(display, mute=mute)) as parts:
         display, signals = parts.display, parts.signals
         store, store_error = _open_store(cfg, args.state_dir)
         holder: list = []
         dice = emulator_dice(args.seed, lambda: holder[0]) if args.seed is not None else None
         cfg = cfg.replace(game=dataclasses.replace(cfg.game, sound=None if signals.buzzer is None else not cfg.sound.mute))
-        box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env(), signals=signals)
+        # the camera's process logs where the emulator does, not over the frame
+        camera_log = None if log_stream is sys.stderr else log_stream
+        box = _make_box(cfg, display, store, store_error, dice=dice, notifier=Notifier.from_env(), signals=signals,
+                        camera_log=camera_log)
         holder.append(box)
         if args.trace:
             display.box = box
         inner = display.inner if args.trace else display
-        keys = _Keys(cfg, box, say=lambda text: _footer(inner, text))
+        view, panel = open_view(box, inner)  # the camera's view beside the screen (none without a camera)
+        if view is not None:
+            parts.closing(view.close)
+        keys = _Keys(cfg, box, say=lambda text: _footer(inner, text, help_text),
+                     actions=panel.keys() if panel is not None else None)
         parts.closing(keys.close)
         _install_signals(box)
         if sys.stdout.isatty():
@@ -109,9 +116,31 @@ def run_emulator(args) -> int:
     return 0
 
 
-def _footer(display, text: str | None) -> None:
+def key_help(cfg) -> str:
+    """The key help under the screen: the box's keys, and with a camera the line of its nudge key."""
+    from boxcli.emucamera import KEY_HELP as CAMERA_HELP
+
+    return KEY_HELP + ("\n" + CAMERA_HELP if cfg.camera.on else "")
+
+
+def emulator_config(cfg, args):
+    """The config with this run's options: ``--language``, ``--size``, ``--camera`` (the drawn board)."""
+    language = getattr(args, "language", None)  # callers building their own arguments may leave it out
+    if language:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, language=language))
+    size = getattr(args, "size", None)
+    if size:
+        cfg = cfg.replace(display=dataclasses.replace(cfg.display, driver=_driver_for(size, cfg.display.driver), size=size))
+    if getattr(args, "camera", False):
+        from boxcli.emucamera import with_camera
+
+        cfg = with_camera(cfg)
+    return cfg
+
+
+def _footer(display, text: str | None, help_text: str = KEY_HELP) -> None:
     """The line under the screen: ``text`` for now, or the key help again (None)."""
-    display.footer = KEY_HELP if text is None else text
+    display.footer = help_text if text is None else text
     display.redraw()
 
 
@@ -134,13 +163,13 @@ def _driver_for(size: str, driver: str) -> str:
     return driver if driver in fits else fits[0]
 
 
-def _terminal_display(args, size: tuple[int, int]):
+def _terminal_display(args, size: tuple[int, int], help_text: str = KEY_HELP):
     """The emulator's display. It starts in a terminal of any size: one too narrow for the whole frame gets
     it at half width, one too small even for that the one-line note, until the window is made bigger."""
     from hw.terminal import TerminalDisplay
 
     on_tty = sys.stdout.isatty()
-    display = TerminalDisplay(footer=KEY_HELP, size=size, terminal_size=_terminal_size if on_tty else None, status="")
+    display = TerminalDisplay(footer=help_text, size=size, terminal_size=_terminal_size if on_tty else None, status="")
     return _Traced(display) if args.trace else display
 
 
@@ -150,12 +179,14 @@ class _Keys:
     #: shown in place of the key help after one q: a q in a burst of keys must not end the game at once
     ASK = "q again to quit  |  any other key plays on"
 
-    def __init__(self, cfg, box, say=None) -> None:
+    def __init__(self, cfg, box, say=None, actions=None) -> None:
         from hw.buttons import GpioButtons, mock_pin_factory
         from hw.keys import KeyPins, KeyReader
 
         self.box = box
         self.say = say or (lambda text: None)  # shows a line under the screen (None: the key help again)
+        # the emulator's own keys (the camera's nudge): key -> what it does, never a button of the box
+        self.actions = dict(actions or {})
         self.asking = False
         factory = mock_pin_factory()
         pins = cfg.buttons.pins()
@@ -184,6 +215,10 @@ class _Keys:
         if self.asking:  # any other key: no quit, and the key plays as usual
             self.asking = False
             self.say(None)
+        if key in self.actions:
+            log.debug("key %r: the emulator's own", key)
+            self.actions[key]()
+            return
         if not self.keypins.press(key):
             log.debug("key %r ignored (not mapped, or presses still pending)", key)
         else:

@@ -98,14 +98,16 @@ def _one_box(command):
     return run
 
 
-def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, signals=None):
+def _make_box(cfg, display, store, store_error, *, dice=None, notifier=None, signals=None, camera_log=None):
     from firmware.daemon.box import Box
     from firmware.daemon.camera import CameraLink
     from firmware.daemon.dice import os_dice
     from firmware.daemon.worker import StatsWorker
 
-    # the camera over the board ([camera], docs/camera.md): its own process, its pictures beside the store
-    camera = CameraLink(cfg.camera, store.path.parent if store is not None else None) if cfg.camera.on else None
+    # the camera over the board ([camera], docs/camera.md): its own process, its pictures beside the store,
+    # its log on our standard error (the journal) or in ``camera_log`` (the emulator's log file)
+    camera = CameraLink(cfg.camera, store.path.parent if store is not None else None,
+                        stderr=camera_log) if cfg.camera.on else None
 
     box = Box(
         cfg.game,

@@ -4,7 +4,9 @@
 256x64), W columns x H/2 rows of half blocks (each cell is two pixels stacked; grey frames in grey,
 :mod:`hw.shades`), redrawn in place with the cursor-home escape. A terminal too narrow
 for that gets the frame at half width (W/2 columns of quadrant blocks, two by two pixels a
-cell), and one too small even for that a one-line note until it grows.
+cell), and one too small even for that a one-line note until it grows. A panel of the
+emulator's (its camera's view, :mod:`hw.camview`) is drawn beside the frame where the terminal
+has the columns, else under it where it has the lines, else not at all.
 """
 
 from __future__ import annotations
@@ -25,8 +27,16 @@ CLEAR_SCREEN = "\x1b[2J"
 CLEAR_TO_EOL = "\x1b[K"
 HIDE_CURSOR = "\x1b[?25l"
 SHOW_CURSOR = "\x1b[?25h"
+CLEAR_BELOW = "\x1b[J"
 FAINT = "\x1b[2m"
 NORMAL = "\x1b[22m"
+
+#: A side panel is at most this many columns wide, two columns from the frame; narrower than
+#: SIDE_MIN it goes under the frame instead, at most SIDE_UNDER lines.
+SIDE_COLS, SIDE_GAP, SIDE_MIN, SIDE_UNDER = 64, 2, 24, 18
+
+#: A side panel: (columns, lines) it may fill -> its lines, none wider than the columns once drawn.
+Side = Callable[[int, int], list[str]]
 
 
 def frame_to_text(image: Image.Image) -> list[str]:
@@ -39,7 +49,8 @@ class TerminalDisplay:
 
     def __init__(self, stream: TextIO | None = None, *, footer: str = "",
                  size: tuple[int, int] = (WIDTH, HEIGHT),
-                 terminal_size: Callable[[], tuple[int, int]] | None = None, status: str | None = None) -> None:
+                 terminal_size: Callable[[], tuple[int, int]] | None = None, status: str | None = None,
+                 side: Side | None = None) -> None:
         self._stream = stream if stream is not None else sys.stdout
         # A line above the footer (the emulator's lamps), None: no such line. Drawn when the terminal
         # has a line to spare: it is not part of the size the box needs.
@@ -54,6 +65,7 @@ class TerminalDisplay:
         self._terminal_size = terminal_size
         self._drawn_for: tuple[int, int] | None = None
         self._watch = None  # a hw.winch.ResizeWatch once follow_resize() runs
+        self.side = side  # a panel drawn beside the frame, or under it (None: none); not part of the size needed
 
     @property
     def size(self) -> tuple[int, int]:
@@ -125,17 +137,44 @@ class TerminalDisplay:
 
     def _frame_text(self, image: Image.Image, half: bool = False) -> str:
         width = self._size[0] // 2 if half else self._size[0]
-        parts = [CURSOR_HOME, "┌" + "─" * width + "┐\n"]
         faint, normal = (FAINT, NORMAL) if self._dim else ("", "")
-        parts.extend(f"│{faint}{row}{normal}│\n" for row in (quadrant_rows(image) if half else frame_to_text(image)))
-        parts.append("└" + "─" * width + "┘" + CLEAR_TO_EOL + "\n")
+        rows = quadrant_rows(image) if half else frame_to_text(image)
+        block = ["┌" + "─" * width + "┐", *(f"│{faint}{row}{normal}│" for row in rows), "└" + "─" * width + "┘"]
         now = self._terminal_size() if self._terminal_size is not None else None
+        below = []
         need_lines = (self.half_size if half else self.needed_size)[1]
         if self.status is not None and (now is None or now[1] > need_lines):
-            parts.append(self.status + CLEAR_TO_EOL + "\n")
-        for line in self._footer_lines(width + 2 if half else None):
-            parts.append(line + CLEAR_TO_EOL + "\n")
-        return "".join(parts)
+            below.append(self.status)
+        below.extend(self._footer_lines(width + 2 if half else None))
+        beside, under = self._side_lines(width + 2, len(block), len(block) + len(below), now)
+        for i, line in enumerate(beside):
+            block[i] += " " * SIDE_GAP + line
+        if self.side is not None:  # a panel's old lines, beside or under, are cleared
+            block = [line + CLEAR_TO_EOL for line in block]
+        else:
+            block[-1] += CLEAR_TO_EOL
+        lines = block + [line + CLEAR_TO_EOL for line in below + under]
+        return CURSOR_HOME + "".join(line + "\n" for line in lines) + (CLEAR_BELOW if self.side is not None else "")
+
+    def _side_lines(self, block_cols: int, block_lines: int, used_lines: int,
+                    now: tuple[int, int] | None) -> tuple[list[str], list[str]]:
+        """The side panel's lines (beside the frame, under everything), for the terminal's size ``now``."""
+        if self.side is None:
+            return [], []
+        free_cols = SIDE_COLS if now is None else now[0] - block_cols - SIDE_GAP - 1  # the last column left free
+        if free_cols >= SIDE_MIN:
+            return self.side(min(free_cols, SIDE_COLS), block_lines)[:block_lines], []
+        free_lines = min(now[1] - used_lines - 1, SIDE_UNDER)
+        if free_lines < 1:
+            return [], []
+        return [], self.side(min(now[0] - 1, SIDE_COLS), free_lines)[:free_lines]
+
+    def set_side(self, side: Side | None) -> None:
+        """Draw ``side`` beside the frame from now on (None: no panel)."""
+        with self._lock:
+            self.side = side
+            if self._last is not None:
+                self._draw()
 
     def set_status(self, text: str) -> None:
         """Change the status line (the lamps) and draw it with the last frame."""

@@ -37,6 +37,9 @@ READ = "read.png"
 #: The empty board's photo of the last set-up (a phone's taps point into its pixels) and its spaces in it.
 SETUP = "setup.jpg"
 GRID = "grid.json"
+#: The rings on the board as read (BGR, as OpenCV draws them): a piece where the game has it, one wrong (and
+#: where it should be), a space the camera could not tell (firmware.camera.pictures draws them; the emulator keeps them).
+GREEN, RED, YELLOW = (60, 200, 60), (40, 40, 230), (0, 210, 240)
 STATUSES = ("ready", "unset", "absent")
 REFUSALS = ("markers", "light", "spaces", "camera")
 

@@ -20,12 +20,12 @@ import numpy as np
 from sight.calibrate import Calibration
 from sight.markers import MarkersError, apply, find, plane_map
 
-from .link import GRID, PICTURES, READ, SETUP, VIEW
+from .link import GREEN, GRID, PICTURES, READ, RED, SETUP, VIEW, YELLOW
 
 #: The last photo is kept this wide (px) at most.
 VIEW_WIDTH = 960
 
-GREEN, RED, YELLOW, GREY = (60, 200, 60), (40, 40, 230), (0, 210, 240), (150, 150, 150)
+GREY = (150, 150, 150)
 
 
 def folder(state_dir) -> Path:

@@ -29,9 +29,10 @@ RESTART_SECONDS, RESTART_MAX = 2.0, 60.0
 class CameraLink:
     """The camera's process for a box, as the config's ``[camera]`` names it; what it hears goes to :meth:`attach`'s."""
 
-    def __init__(self, camera_config, state_dir, python: str = sys.executable) -> None:
+    def __init__(self, camera_config, state_dir, python: str = sys.executable, stderr=None) -> None:
         self.cfg = camera_config
         self.state_dir = state_dir
+        self.stderr = stderr  # where the process's log goes (a file; None: the box's own standard error)
         self.put = lambda item: None  # where what the camera says goes (attach: the loop's queue)
         self.python = python
         self.proc: subprocess.Popen | None = None
@@ -57,7 +58,8 @@ class CameraLink:
     def start(self) -> None:
         """Start the camera's process (and the threads that speak to it); a failure is heard as absent."""
         try:
-            proc = subprocess.Popen(self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            proc = subprocess.Popen(self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                    bufsize=0)
         except OSError as err:
             log.error("the camera's process does not start: %s", err)
             self.put(ui.CameraSaid("absent", f"the camera's process does not start: {err}"))

@@ -369,3 +369,21 @@ def test_hostile_emulator_256x64_starts_in_a_smaller_terminal(tmp_path, cols, li
     finally:
         status = box.close()
     assert status == 0
+
+
+def test_hostile_emulator_with_a_camera_shows_what_it_read_beside_the_screen(tmp_path):
+    """``make run CAMERA=1``: the board as read (here a stand-in picture) beside the frame, the camera's line
+    under it, its key in the key help; x goes to the camera, and the emulator quits cleanly."""
+    (tmp_path / "camera").mkdir()
+    Image.new("RGB", (90, 60), (200, 30, 170)).save(tmp_path / "camera" / "read.png")
+    box = PtyBox(tmp_path, cols=200, lines=40, args=("--camera",))
+    try:
+        assert box.wait_for("x makes one mistake"), box.text[-500:]
+        assert box.wait_for("\x1b[38;2;200;30;170m"), box.text[-500:]  # the picture, in its own colour
+        assert box.wait_for("camera: "), box.text[-500:]
+        box.key("x")
+        box.read(0.3)
+        assert not open_game_exists(tmp_path)  # x is no button: the new-game screen is still up
+    finally:
+        status = box.close()
+    assert status == 0
