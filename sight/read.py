@@ -42,7 +42,7 @@ class Tuning:
     extra: float = 0.22  # colour no expected piece explains over this fraction of a window: a piece is there
     doubt: float = 0.1  # ... over this: the space is unsure
     hand: float = 2.5  # something foreign bigger than this many spaces: a hand or an arm over the board
-    change: tuple[float, float] = (0.07, 0.25)  # the least and most a pixel must change to count as changed
+    change: tuple[float, float] = (0.04, 6.0)  # a pixel changed: by this much at least, and this many times the noise
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,29 @@ def _light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: n
     return fixed
 
 
+def _noise(diff: np.ndarray, empty: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """The photo's noise (a robust spread of its differences from the empty board, where the board should be as
+    it was) at each pixel's brightness, channel by channel (HxWx3): brighter pixels are noisier in a webcam."""
+    bright = empty.mean(axis=2)
+    sample = bright[usable]
+    out = np.empty_like(diff)
+    if sample.size < 300:
+        out[:] = 0.03
+        return out
+    edges = np.percentile(sample, np.linspace(0, 100, 7))
+    centres = (edges[:-1] + edges[1:]) / 2
+    for ch in range(3):
+        d = diff[..., ch][usable]
+        spreads = []
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            sel = (sample >= lo) & (sample <= hi)
+            spreads.append(1.4826 * np.median(np.abs(d[sel])) + 0.004 if sel.sum() > 30 else np.nan)
+        spreads = np.array(spreads)
+        good = np.isfinite(spreads)
+        out[..., ch] = np.interp(bright, centres[good], spreads[good]) if good.any() else 0.03
+    return np.maximum(out, 0.006)
+
+
 def _adapted(palette: Palette, cur: np.ndarray, solid: np.ndarray, expected, index, window_px, offsets) -> Palette:
     """The palette moved toward the colours found where the game puts each kind: the changed pixels in the
     windows of its expected pieces that are nearer that kind than any other (or near it at all). A piece that is
@@ -215,13 +238,16 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     spaces_free = spaces_free.astype(bool) & between
     cur = np.nan_to_num(_light_fix(np.nan_to_num(cur, nan=0.0), empty, between, spaces_free), nan=0.0)
 
-    # changed or not, judged against the empty board near each pixel (a pixel or two of misregistration is no change)
+    # changed or not, judged against the empty board near each pixel (a pixel or two of misregistration is no
+    # change) and against the photo's own noise at that brightness (a dark board's grain is not a piece)
     near = np.ones((5, 5), np.uint8)
     low, high = cv2.erode(empty, near), cv2.dilate(empty, near)
-    change = np.maximum(np.maximum(cur - high, low - cur), 0).max(axis=2)
-    background = change[between]
-    floor, ceiling = tuning.change
-    threshold = float(np.clip(3 * np.percentile(background, 90), floor, ceiling)) if background.size else floor
+    diff = np.maximum(cur - high, 0) - np.maximum(low - cur, 0)
+    sigma = _noise(cur - empty, empty, between)
+    change = (np.abs(diff) / sigma).max(axis=2)
+    change[np.abs(diff).max(axis=2) < tuning.change[0]] = 0.0
+    change[(empty.min(axis=2) > 0.95) & (cur.min(axis=2) > 0.95)] = 0.0  # both blown out to the paper's white
+    threshold = tuning.change[1]
     changed = change > threshold
     if trace is not None:
         trace.update(straight=straight, fixed=cur, change=change, threshold=threshold, between=between)
@@ -233,9 +259,14 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     kind, _ = palette.classify(cur)
     classes = np.full(shape, BOARD, np.int16)
     classes[solid] = np.where(kind[solid] >= 0, 3 + kind[solid], FOREIGN)
-    # glare: blown out where the empty board was not already as bright as the paper (a white space is not glare)
-    glare = saturated & (empty.min(axis=2) < 0.85)
-    classes[glare | ~seen] = UNKNOWN
+    # glare: blown out where the empty board was not already as bright as the paper (a white space is not glare),
+    # and its halo, brighter than the board though not blown out: neither says what stands there
+    glare = (saturated & (empty.min(axis=2) < 0.85)).astype(np.uint8)
+    if glare.any():
+        halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(12 * scale) | 1,) * 2)
+        brighter = cur.mean(axis=2) > empty.mean(axis=2) + 0.05
+        glare = glare.astype(bool) | (cv2.dilate(glare, halo).astype(bool) & brighter)
+    classes[glare.astype(bool) | ~seen] = UNKNOWN
 
     # something big and foreign over the board: a hand or an arm; the spaces near it cannot be trusted
     doubts: set[tuple[int, int]] = set()
