@@ -9,7 +9,8 @@ The file is a tar of three members, in this order:
     bundle.json.sig  bundle.json's signature by the release key (deploy/signing.py: OpenSSH's)
     payload.tar.gz   src/ (the project's files as git tracks them), wheels/<arch>/*.whl
                      (the project's own wheel and its dependencies' for aarch64 and armhf,
-                     Python 3.11 and 3.13: Raspberry Pi OS bookworm and trixie)
+                     Python 3.11 and 3.13: Raspberry Pi OS bookworm and trixie; the camera's
+                     among them, installed only where the camera is on: deploy/wanted.py)
 
 A dependency with no binary wheel for an architecture (spidev has none) is
 left to the distribution's package, which deploy/install.sh installed; the
@@ -45,7 +46,10 @@ MANIFEST_LIMIT = 256 * 1024
 PAYLOAD_LIMIT = 400 * 1024 * 1024
 #: The machine (platform.machine()) a Pi's system runs on, and the architecture its wheels are under.
 MACHINES = {"aarch64": "aarch64", "armv7l": "armhf", "armv6l": "armhf"}
-EXTRAS = "pi,web"
+#: The extras whose wheels a bundle carries. The camera's (NumPy, OpenCV: most of a bundle's size) always,
+#: so that a box with a camera keeps it across an update; the updater installs them only where the box's
+#: settings turn the camera on (deploy/wanted.py).
+EXTRAS = "pi,web,camera"
 #: Where whoever builds releases keeps the key that signs them (make bundle, make image: RELEASE_KEY).
 RELEASE_KEY = Path("~/.config/cantstop-box/release-key")
 

@@ -4,8 +4,8 @@
     python3 deploy/wanted.py web CONFIG      exit 0 when [web] enabled = true
     python3 deploy/wanted.py camera CONFIG   prints [camera] source: off, usb, pi, scene or folder
 
-One reading for deploy/install.sh and the updater (deploy/update.py, which installs a bundle's
-camera wheels only where the camera is on). Standard library only: it runs with the system's
+One reading for deploy/install.sh and the updater (deploy/update.py: a bundle carries the camera's
+wheels, and its install takes them only where the camera is on, :func:`update_requirements`). Standard library only: it runs with the system's
 python3. A config that cannot be read, or says something the box would refuse, asks for nothing
 (the web view off, the camera off): the box itself reports the mistake in one line when it starts.
 """
@@ -44,6 +44,42 @@ def camera_source(config: Path) -> str:
     """
     source = _section(config, "camera").get("source", "off")
     return source if source in CAMERA_SOURCES else "off"
+
+
+class CameraDroppedError(ValueError):
+    """An update would leave a box whose camera is on without the OpenCV it runs now."""
+
+
+def update_requirements(version: str, config: Path, wheels, system_numpy: str | None = None,
+                        running_has_opencv: bool = False) -> tuple[list[str], str]:
+    """What the updater asks pip for from a bundle's ``wheels`` (one machine's file names), and a line to say.
+
+    The web view's extra always (pure Python, small); the camera's where the settings turn it on, and with
+    the Pi camera NumPy held at the system's (``system_numpy``, python3-picamera2's), which picamera2's
+    compiled parts are built against: pip then takes the bundle's OpenCV that runs on it (a bundle carries
+    two, deploy/makebundle.py). Where the bundle has no OpenCV for this machine (a 32-bit Pi: PyPI has
+    none, and install.sh left the camera out too) the camera stays without, said in the line; but a
+    running version that has OpenCV (found elsewhere) is not traded for one without: CameraDroppedError.
+
+    >>> update_requirements("0.2.0", Path("/nonexistent"), [])
+    (['cantstop-box[pi,web]==0.2.0'], '')
+    """
+    extras, held = ["pi", "web"], []
+    source = camera_source(config)
+    if source == "off":
+        pass
+    elif any(str(name).startswith("opencv_python_headless-") for name in wheels):
+        extras.append("camera")
+        if source == "pi" and system_numpy:
+            held.append(f"numpy=={system_numpy}")
+    elif running_has_opencv:
+        raise CameraDroppedError(f'it carries no OpenCV for this machine, and the camera is on ([camera] source = '
+                                 f'"{source}" in {config}): the update would leave it without; turn the camera '
+                                 "off to update without it")
+    else:
+        return [f"cantstop-box[{','.join(extras)}]=={version}"], \
+            f'the camera ([camera] source = "{source}") stays without OpenCV: the bundle has none for this machine'
+    return [f"cantstop-box[{','.join(extras)}]=={version}", *held], ""
 
 
 def main(argv: list[str]) -> int:
