@@ -98,3 +98,11 @@ def test_make_bundle_carries_the_newest_opencv_and_the_one_for_numpy_1(tmp_path,
     assert got["armhf"] == [own.name]
     assert "opencv_python_headless==4.11.0.86 (Python 3.13)" in system["armhf"]
     assert (("aarch64", "3.11", makebundle.NUMPY_1_OPENCV, True)) in index.asked
+
+
+def test_the_cap_holds_todays_payload_twice_and_refuses_the_one_that_filled_a_partition():
+    """deploy/bundle.py's arithmetic: today's payload, camera's wheels and all (docs/update.md), is under half
+    the cap; the 298 KB payload that unpacked to 300 MB (issue 45) is still over it."""
+    measured = 121_078_301  # 2026-12-06: every Pi and Python, 398 files
+    assert 2 * measured <= bundle.UNPACKED_LIMIT < 300_000_000
+    assert 398 * 10 < bundle.MEMBERS_LIMIT
