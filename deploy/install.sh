@@ -37,6 +37,10 @@
 #     the old file as config.txt.cantstop-box.bak and says when a reboot is due
 #   - loads the display's bus module (i2c-dev, or spidev for SPI) at every boot
 #     (/etc/modules-load.d/cantstop-box.conf), and now, where systemd runs
+#   - with a camera over the board ([camera] source not "off"; deploy/camera.sh): OpenCV and
+#     NumPy (the 'camera' extra); for "usb" or "pi" a drop-in of the unit that lets it open the
+#     camera's devices (/etc/systemd/system/cantstop-box.service.d/camera.conf) and their modules
+#     loaded at boot; for "pi" python3-picamera2 from apt. Without a camera, none of it
 #
 # --root DIR (or ROOT=DIR) installs the files (and the service links) under DIR instead of / and only
 # prints the system commands (useradd, pip, systemctl): used by the tests.
@@ -87,6 +91,8 @@ UDEV_RULE=60-$NAME.rules
 . "$(dirname "$0")/platform.sh"
 # shellcheck source-path=SCRIPTDIR source=releases.sh
 . "$(dirname "$0")/releases.sh"
+# shellcheck source-path=SCRIPTDIR source=camera.sh
+. "$(dirname "$0")/camera.sh"
 VERSION=$(release_version)
 [ -n "$VERSION" ] || { echo "install.sh: pyproject.toml names no version" >&2; exit 2; }
 RELEASE=$OPT/releases/$VERSION
@@ -151,17 +157,14 @@ enable_offline() {
     done < <(wanted_by "$SRC/systemd/$unit.service")
 }
 
-# Is the live web view wanted ([web] enabled = true in the settings, else the defaults)?
-# A config the box cannot read is the box's to report: the web view stays off.
+# What the settings ask for ([web] enabled, [camera] source; else the defaults), read by
+# deploy/wanted.py, as the updater reads them. A config the box cannot read is the box's to
+# report: the web view and the camera stay off.
+settings_file() {
+    if [ -e "$ETC/config.toml" ]; then echo "$ETC/config.toml"; else echo "$SRC/firmware/default_config.toml"; fi
+}
 web_wanted() {
-    local settings=$ETC/config.toml
-    [ -e "$settings" ] || settings=$SRC/firmware/default_config.toml
-    "$PYTHON" -c 'import sys, tomllib
-try:
-    web = tomllib.load(open(sys.argv[1], "rb")).get("web", {})
-except (OSError, ValueError):
-    sys.exit(1)
-sys.exit(0 if isinstance(web, dict) and web.get("enabled") is True else 1)' "$settings" 2>/dev/null
+    "$PYTHON" "$SRC/deploy/wanted.py" web "$(settings_file)" 2>/dev/null
 }
 
 group_exists() {
@@ -182,6 +185,9 @@ fi
 
 [ "$DRY_RUN" -eq 1 ] && say "Dry run: nothing is changed."
 say "Installing $NAME from $SRC${R:+ into $R}"
+camera_settings
+# A camera's devices are the group video's: the drop-in gives it to the unit (not to the user).
+if [ "$CAMERA_DEVICE" -eq 1 ]; then GROUPS_WANTED+=(video); fi
 
 # 1. The user, in the groups that own /dev/gpiochip*, /dev/i2c-* and /dev/spidev*
 # (Raspberry Pi OS has all three; plain Debian and Ubuntu may have none: then
@@ -191,7 +197,7 @@ for group in "${GROUPS_WANTED[@]}"; do
     system_step groupadd --system "$group"
     [ "$REAL" -eq 0 ] || record "group $group"
 done
-joined=$(IFS=,; echo "${GROUPS_WANTED[*]}")
+joined=$(IFS=,; echo "${GROUPS_WANTED[*]:0:3}")  # gpio, i2c, spi
 if user_exists "$USER_NAME"; then
     say "user $USER_NAME exists"
     system_step usermod --append --groups "$joined" "$USER_NAME"
@@ -223,6 +229,7 @@ wheels=() present=() asked=()
 for entry in "${NATIVE_MODULES[@]}"; do
     if python_has "${entry%%:*}"; then present+=("${entry%%:*}"); else asked+=("${entry#*:}"); fi
 done
+mapfile -t -O "${#asked[@]}" asked < <(camera_apt_question)
 [ "${#asked[@]}" -eq 0 ] || apt_ask "${asked[@]}"  # one question to apt for all of them
 for entry in "${NATIVE_MODULES[@]}"; do
     module=${entry%%:*} package=${entry#*:}
@@ -234,6 +241,7 @@ for entry in "${NATIVE_MODULES[@]}"; do
         wheels+=("$module"); say "$module: $(os_name) has no $package; a binary wheel from the package index"
     fi
 done
+camera_apt
 if [ "${#apt_wanted[@]}" -gt 0 ]; then
     [ "$have_apt" -eq 1 ] || fail "no apt-get here: install ${apt_wanted[*]} with this system's package manager, then run this again"
     packages_before=$(installed_packages)
@@ -260,12 +268,12 @@ else
 fi
 WEB=0
 if web_wanted; then WEB=1; fi
-extra="[pi]"
+extras=(pi) held=()
 if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; then
     # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
     # The 'pi' extra asks for the lgpio distribution, which no wheel can give here: its
     # parts come one by one instead.
-    extra=""
+    extras=()
     if wheel_exists 'adafruit-lgpio>=0.2.2' adafruit-lgpio; then
         # Adafruit's build of the same lgpio module (import lgpio), for Python 3.13 on aarch64:
         # what a Pi 5 needs to read its buttons. None of these needs anything else, and
@@ -287,9 +295,12 @@ if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; t
 fi
 if [ "$WEB" -eq 1 ]; then
     # The web view's extra (Starlette, uvicorn: pure Python, the same wheel on every Pi).
-    if [ -n "$extra" ]; then extra="[pi,web]"; else extra="[web]"; fi
+    extras+=(web)
 fi
-if ! pip_install "${build}${extra}"; then
+camera_extra
+extra=
+if [ "${#extras[@]}" -gt 0 ]; then extra="[$(IFS=,; echo "${extras[*]}")]"; fi
+if ! pip_install "${build}${extra}" "${held[@]}"; then
     cat "$pip_log" >&2
     fail "pip found no binary wheel for part of the program on this Python and machine${wheels[0]:+ (it looked for: ${wheels[*]})}; install the distribution's python3- package for it, then run this again"
 fi
@@ -321,6 +332,7 @@ if [ -e "$DROPIN_DIR/groups.conf" ]; then
     file_step rm -f "$DROPIN_DIR/groups.conf"
     if [ "$DRY_RUN" -eq 0 ]; then rmdir "$DROPIN_DIR" 2>/dev/null || true; fi
 fi
+camera_drop_in
 # The command on root's PATH, so `sudo cantstop-box players add Ann` works as the docs show it
 # (a file of somebody else's there is left alone, with a note).
 BIN_LINK=$R/usr/local/bin/$NAME
@@ -421,23 +433,35 @@ if interface not in ("i2c", "spi"):
 print("i2c-dev" if interface == "i2c" else "spidev")' "$settings" 2>/dev/null) || bus_module=
 if [ -z "$bus_module" ]; then
     note "no bus module loaded at boot: the settings do not say \"i2c\" or \"spi\" ([display] interface)"
-else
-    modules_text="# The Can't Stop box's display bus ([display] interface), from deploy/install.sh
-$bus_module"
+fi
+mapfile -t camera_mods < <(camera_modules)
+boot_modules=(${bus_module:+"$bus_module"} "${camera_mods[@]}")
+if [ "${#boot_modules[@]}" -gt 0 ]; then
+    shown_modules=$(IFS=,; echo "${boot_modules[*]}"); shown_modules=${shown_modules//,/, }
+    are=is; [ "${#boot_modules[@]}" -eq 1 ] || are=are
+    modules_text="# The Can't Stop box's display bus ([display] interface), from deploy/install.sh${bus_module:+
+$bus_module}"
+    if [ "${#camera_mods[@]}" -gt 0 ]; then
+        modules_text+="
+# and its camera's devices ([camera] source = \"$CAMERA\"), known before the box starts
+$(printf '%s\n' "${camera_mods[@]}")"
+    fi
     if [ -e "$MODULES_CONF" ] && [ "$(cat "$MODULES_CONF")" = "$modules_text" ]; then
-        say "$bus_module is loaded at boot already (${MODULES_CONF#"$R"})"
+        say "$shown_modules $are loaded at boot already (${MODULES_CONF#"$R"})"
     elif [ "$DRY_RUN" -eq 1 ]; then
-        say "would write $MODULES_CONF: $bus_module, loaded at every boot"
+        say "would write $MODULES_CONF: $shown_modules, loaded at every boot"
     else
         install -d -m 0755 "$R/etc/modules-load.d"
         printf '%s\n' "$modules_text" > "$MODULES_CONF.new"
         chmod 0644 "$MODULES_CONF.new"
         mv -f "$MODULES_CONF.new" "$MODULES_CONF"
-        say "$bus_module is loaded at every boot (${MODULES_CONF#"$R"})"
+        say "$shown_modules $are loaded at every boot (${MODULES_CONF#"$R"})"
     fi
     record "modules-load ${MODULES_CONF#"$R"}"
     if systemd_running; then
-        system_step modprobe "$bus_module" || note "modprobe $bus_module failed: it loads at the next boot"
+        for module in "${boot_modules[@]}"; do
+            system_step modprobe "$module" || note "modprobe $module failed: it loads at the next boot"
+        done
     fi
 fi
 

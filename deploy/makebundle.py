@@ -5,6 +5,9 @@
 The project's own wheel and its dependencies' for aarch64 and armhf, Python 3.11 and
 3.13 (pip download, binary wheels only: never a compiler on the Pi); a dependency
 with no binary wheel for an architecture is left to the distribution's package.
+The camera's wheels (NumPy, OpenCV) are carried always, and OpenCV twice: the newest,
+and the newest that runs on NumPy 1 (the Pi camera's, NUMPY_1_OPENCV); the updater
+installs them only where the box's settings turn the camera on.
 Runs on the builder's machine (needs PyPI), never on the box.
 """
 
@@ -35,6 +38,10 @@ ARCHES = {"aarch64": "aarch64", "armhf": "armv7l"}
 #: bookworm: Python 3.11, glibc 2.36; trixie: 3.13, 2.41): a wheel for a newer glibc would not load.
 GLIBC = {"3.11": 36, "3.13": 41}
 PYTHONS = list(GLIBC)
+#: Beside the newest OpenCV, the newest that runs on NumPy 1: the Pi camera's picamera2 is Raspberry Pi OS's
+#: own, its compiled parts built against the system's NumPy (bookworm: python3-numpy 1.24.2), which the
+#: updater keeps in the venv (deploy/wanted.py); the newest OpenCV asks for NumPy 2 (5.1.0.95: numpy>=2).
+NUMPY_1_OPENCV = ["opencv-python-headless>=4.8.0.74", "numpy<2"]
 
 
 def project_version(src: Path) -> str:
@@ -127,13 +134,17 @@ def fetch_wheels(src: Path, own: Path, work: Path, arches: list[str], pythons: l
         reqs = [r for r in reqs if r not in lacking]
         if not reqs or not download(arches[0], pythons[0], reqs, first, deps=True):
             raise UpdateError(f"no binary wheels of {', '.join(reqs)} for {arches[0]}, Python {pythons[0]}")
-    wanted = pins(first)
+    sets = [pins(first)]
+    if any(r.startswith("opencv-python-headless") for r in reqs) and \
+            download(arches[0], pythons[0], NUMPY_1_OPENCV, work / "numpy-1", deps=True):
+        opencv = [p for p in pins(work / "numpy-1") if p.startswith("opencv") and p not in sets[0]]
+        sets += [opencv] if opencv else []  # the same OpenCV already: one is enough
     got: dict[str, list[str]] = {}
     for arch in arches:
         dest = work / "wheels" / arch
         dest.mkdir(parents=True)
         (dest / own.name).write_bytes(own.read_bytes())
-        for python in pythons:
+        for python, wanted in ((python, wanted) for python in pythons for wanted in sets):
             if download(arch, python, wanted, dest, deps=False):
                 continue
             for pin in wanted:  # one at a time: which have no wheel here

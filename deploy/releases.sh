@@ -9,7 +9,7 @@
 # Needs what install.sh sets: OPT, R, NAME, SRC, PYTHON, DRY_RUN, REAL and steps.sh's file_step.
 # shellcheck shell=bash
 
-UPDATER_FILES=(update.py releases.py switching.py system.py storeops.py bundle.py signing.py)
+UPDATER_FILES=(update.py releases.py switching.py system.py storeops.py bundle.py signing.py wanted.py)
 RECOVER_UNIT=$NAME-update-recover
 
 # The version this checkout installs (pyproject.toml's).

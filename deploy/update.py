@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import importlib.metadata
 import os
 import platform
 import subprocess
@@ -28,19 +29,46 @@ from pathlib import Path
 # Run as a script (through the /usr/local/sbin link too: Python puts the script's own folder,
 # its links resolved, first on the path), so its parts beside it are found by their plain names.
 import signing
-from bundle import EXTRAS, MACHINES, Bundle, open_bundle
+from bundle import MACHINES, Bundle, open_bundle
 from releases import Releases, UpdateError
 from switching import Switcher
+from wanted import CameraDroppedError, update_requirements
 
 OPT = Path("/opt/cantstop-box")
 STATE_DIR = Path("/var/lib/cantstop-box")
+CONFIG = Path("/etc/cantstop-box/config.toml")
 
 
-def install(releases: Releases, bundle: Bundle, say) -> Path:
+def system_numpy() -> str | None:
+    """The NumPy of the system's python3 (this updater's: python3-picamera2's on Raspberry Pi OS), if any."""
+    try:
+        return importlib.metadata.version("numpy")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def requirements(releases: Releases, bundle: Bundle, arch: str, config: Path, say) -> list[str]:
+    """What pip installs from the bundle's wheels for ``arch``: the extras the box's settings ask for
+    (deploy/wanted.py); a refusal (UpdateError) rather than a camera left without the OpenCV it has."""
+    running = releases.current()
+    has_opencv = bool(running) and any((releases.opt / "releases" / str(running) / "venv/lib").glob(
+        "python3*/site-packages/cv2"))
+    try:
+        wanted, line = update_requirements(bundle.version, config, bundle.manifest.get("wheels", {}).get(arch, []),
+                                           system_numpy(), has_opencv)
+    except CameraDroppedError as err:
+        raise UpdateError(f"{bundle.path.name}: refused: {err}") from None
+    if line:
+        say(line)
+    return wanted
+
+
+def install(releases: Releases, bundle: Bundle, say, config: Path = CONFIG) -> Path:
     """Step 1: the bundle's version in a folder of its own with its own venv, from its wheels only."""
     arch = MACHINES.get(platform.machine())
     if arch is None:
         raise UpdateError(f"this machine is {platform.machine()}: a bundle carries wheels for aarch64 and armhf only")
+    wanted = requirements(releases, bundle, arch, config, say)  # a refusal before a byte is written
     place = releases.begin(bundle.version)
     say(f"installing {bundle.version}, signed by {bundle.signed_by}, in {place} (the box plays on meanwhile)")
     bundle.unpack(place)
@@ -55,7 +83,7 @@ def install(releases: Releases, bundle: Bundle, say) -> Path:
                           "(sudo apt install python3-venv)")
     done = subprocess.run([*nice, str(place / "venv/bin/python"), "-m", "pip", "install", "--quiet", "--no-cache-dir",
                            "--disable-pip-version-check", "--no-index", "--only-binary=:all:", "--find-links",
-                           str(wheels), f"cantstop-box[{EXTRAS}]=={bundle.version}"],
+                           str(wheels), *wanted],
                           capture_output=True, text=True, check=False)
     if done.returncode:
         said = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]

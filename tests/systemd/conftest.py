@@ -52,7 +52,8 @@ def _python3_directly(python3_itself, monkeypatch):
 def apt_knows(tmp_path, monkeypatch):
     """A stand-in apt-cache (APT_CACHE) offering the packages listed in the returned file (asked one or several at once)."""
     known = tmp_path / "apt-known"
-    known.write_text("\n".join(RPI_OS_PACKAGES) + "\n")
+    # Raspberry Pi OS has the Pi camera's picamera2 too (installed only for [camera] source = "pi")
+    known.write_text("\n".join((*RPI_OS_PACKAGES, "python3-picamera2")) + "\n")
     fake = tmp_path / "apt-cache"
     fake.write_text(f'#!{BASH}\n[ "$1" = policy ] || exit 1\nshift\nfor p in "$@"; do\necho "$p:"\necho "  Installed: (none)"\n'
                     f'if grep -qx "$p" {known}; then echo "  Candidate: 1.0-1"; else echo "  Candidate: (none)"; fi\ndone\n')

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""What a box's settings ask its install to add: the live web view, the camera over the board.
+
+    python3 deploy/wanted.py web CONFIG      exit 0 when [web] enabled = true
+    python3 deploy/wanted.py camera CONFIG   prints [camera] source: off, usb, pi, scene or folder
+
+One reading for deploy/install.sh and the updater (deploy/update.py: a bundle carries the camera's
+wheels, and its install takes them only where the camera is on, :func:`update_requirements`). Standard library only: it runs with the system's
+python3. A config that cannot be read, or says something the box would refuse, asks for nothing
+(the web view off, the camera off): the box itself reports the mistake in one line when it starts.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+#: firmware/config/models.py's CAMERA_SOURCES (tests/systemd/test_deploy_camera.py keeps them the same).
+CAMERA_SOURCES = ("off", "usb", "pi", "scene", "folder")
+#: The sources that open a device, and so need the camera's drop-in of the box's unit (systemd/camera/).
+CAMERA_DEVICES = ("usb", "pi")
+
+
+def _section(config: Path, name: str) -> dict:
+    try:
+        with open(config, "rb") as f:
+            table = tomllib.load(f).get(name, {})
+    except (OSError, ValueError):
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+def web_enabled(config: Path) -> bool:
+    """``[web] enabled = true``."""
+    return _section(config, "web").get("enabled") is True
+
+
+def camera_source(config: Path) -> str:
+    """``[camera] source``, "off" unless it is one the box knows.
+
+    >>> camera_source(Path("/nonexistent"))
+    'off'
+    """
+    source = _section(config, "camera").get("source", "off")
+    return source if source in CAMERA_SOURCES else "off"
+
+
+class CameraDroppedError(ValueError):
+    """An update would leave a box whose camera is on without the OpenCV it runs now."""
+
+
+def update_requirements(version: str, config: Path, wheels, system_numpy: str | None = None,
+                        running_has_opencv: bool = False) -> tuple[list[str], str]:
+    """What the updater asks pip for from a bundle's ``wheels`` (one machine's file names), and a line to say.
+
+    The web view's extra always (pure Python, small); the camera's where the settings turn it on, and with
+    the Pi camera NumPy held at the system's (``system_numpy``, python3-picamera2's), which picamera2's
+    compiled parts are built against: pip then takes the bundle's OpenCV that runs on it (a bundle carries
+    two, deploy/makebundle.py). Where the bundle has no OpenCV for this machine (a 32-bit Pi: PyPI has
+    none, and install.sh left the camera out too) the camera stays without, said in the line; but a
+    running version that has OpenCV (found elsewhere) is not traded for one without: CameraDroppedError.
+
+    >>> update_requirements("0.2.0", Path("/nonexistent"), [])
+    (['cantstop-box[pi,web]==0.2.0'], '')
+    """
+    extras, held = ["pi", "web"], []
+    source = camera_source(config)
+    if source == "off":
+        pass
+    elif any(str(name).startswith("opencv_python_headless-") for name in wheels):
+        extras.append("camera")
+        if source == "pi" and system_numpy:
+            held.append(f"numpy=={system_numpy}")
+    elif running_has_opencv:
+        raise CameraDroppedError(f'it carries no OpenCV for this machine, and the camera is on ([camera] source = '
+                                 f'"{source}" in {config}): the update would leave it without; turn the camera '
+                                 "off to update without it")
+    else:
+        return [f"cantstop-box[{','.join(extras)}]=={version}"], \
+            f'the camera ([camera] source = "{source}") stays without OpenCV: the bundle has none for this machine'
+    return [f"cantstop-box[{','.join(extras)}]=={version}", *held], ""
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] not in ("web", "camera"):
+        print("usage: wanted.py web|camera CONFIG", file=sys.stderr)
+        return 2
+    if argv[0] == "web":
+        return 0 if web_enabled(Path(argv[1])) else 1
+    print(camera_source(Path(argv[1])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
