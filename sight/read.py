@@ -131,6 +131,28 @@ def _light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: n
     return fixed
 
 
+def _nearest_change(cur: np.ndarray, empty: np.ndarray, sigma: np.ndarray, reach: int = 2):
+    """How far each pixel is from the empty board's nearest look within ``reach`` pixels (a pixel or two of
+    misregistration is no change): in noise units, the worst channel of the nearest neighbour (a whole colour
+    must match one pixel, not each channel some pixel: a green piece over a black and white rim is a change);
+    and that neighbour's difference (HxWx3)."""
+    h, w = cur.shape[:2]
+    pad = cv2.copyMakeBorder(empty, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    best = np.full((h, w), np.inf, np.float32)
+    diff = np.zeros_like(cur)
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            if dx * dx + dy * dy > reach * reach + 1:
+                continue
+            shifted = pad[reach + dy:reach + dy + h, reach + dx:reach + dx + w]
+            d = cur - shifted
+            z = (np.abs(d) / sigma).max(axis=2)
+            closer = z < best
+            best[closer] = z[closer]
+            diff[closer] = d[closer]
+    return best, diff
+
+
 def _noise(diff: np.ndarray, empty: np.ndarray, usable: np.ndarray) -> np.ndarray:
     """The photo's noise (a robust spread of its differences from the empty board, where the board should be as
     it was) at each pixel's brightness, channel by channel (HxWx3): brighter pixels are noisier in a webcam."""
@@ -147,7 +169,8 @@ def _noise(diff: np.ndarray, empty: np.ndarray, usable: np.ndarray) -> np.ndarra
         spreads = []
         for lo, hi in zip(edges[:-1], edges[1:]):
             sel = (sample >= lo) & (sample <= hi)
-            spreads.append(1.4826 * np.median(np.abs(d[sel])) + 0.004 if sel.sum() > 30 else np.nan)
+            # the fifth of the differences nearest zero says the spread: a hand over half the board is no noise
+            spreads.append(np.percentile(np.abs(d[sel]), 20) / 0.2533 + 0.004 if sel.sum() > 30 else np.nan)
         spreads = np.array(spreads)
         good = np.isfinite(spreads)
         out[..., ch] = np.interp(bright, centres[good], spreads[good]) if good.any() else 0.03
@@ -240,11 +263,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
 
     # changed or not, judged against the empty board near each pixel (a pixel or two of misregistration is no
     # change) and against the photo's own noise at that brightness (a dark board's grain is not a piece)
-    near = np.ones((5, 5), np.uint8)
-    low, high = cv2.erode(empty, near), cv2.dilate(empty, near)
-    diff = np.maximum(cur - high, 0) - np.maximum(low - cur, 0)
     sigma = _noise(cur - empty, empty, between)
-    change = (np.abs(diff) / sigma).max(axis=2)
+    change, diff = _nearest_change(cur, empty, sigma)
     change[np.abs(diff).max(axis=2) < tuning.change[0]] = 0.0
     change[(empty.min(axis=2) > 0.95) & (cur.min(axis=2) > 0.95)] = 0.0  # both blown out to the paper's white
     threshold = tuning.change[1]
@@ -311,6 +331,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
             pieces[piece] = "unsure"
             continue
         own = float((cls == 3 + k).sum()) / avail
+        if trace is not None:
+            trace.setdefault("evidence", {})[piece] = (own, unknown / avail, avail / len(offsets))
         if own >= tuning.present:
             pieces[piece] = "yes"
             ys = offsets[:, 0] + int(round(window_px[n][1]))
@@ -334,6 +356,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
             if not len(cls):
                 continue
             frac = float(cls.sum()) / len(offsets)
+            if trace is not None and frac >= tuning.doubt:
+                trace.setdefault("extras", {})[Piece(c, step, name)] = frac
             if frac >= tuning.extra:
                 extras.append((frac, n, name))
             elif frac >= tuning.doubt:
