@@ -30,13 +30,13 @@ from firmware.table import person_stats as people, roster
 from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
-from . import history as deep, pages
+from . import history as deep, pages, pictures
 from .numbers import ascii_int
 from .squares import seats_css
 from .background import Background
 from .compress import Compressed
 from .counting import Counter, page_sums
-from .phone import routes as phone
+from .phone import door, routes as phone
 from .sweep import Sweep
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
@@ -214,6 +214,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             Route("/games/{ident}", game, methods=GET),
             Route("/people", person_stats, methods=GET),
             Route("/static/{name}", static, methods=GET),
+            *pictures.routes(state_dir, HEADERS, lambda request: door.phone_of(request, state_dir) is not None),
             *phone.routes(state_dir, settings, lang_of),  # the only writes: a paired phone's (web.phone)
         ],
         exception_handlers={HTTPException: not_found, Exception: failed},
