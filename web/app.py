@@ -62,14 +62,15 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 
 
 def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | None = None,
-               proc_locks: str = "/proc/locks", names=()) -> Starlette:
+               proc_locks: str = "/proc/locks", names=(), camera: bool = False) -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view);
-    ``names``: host names it answers to besides its own (see :mod:`web.guard`)."""
+    ``names``: host names it answers to besides its own (see :mod:`web.guard`); ``camera``: the config names a
+    camera over the board (the live page shows it before it has seen anything)."""
     reader = Reader(state_dir, proc_locks=proc_locks)  # the live page's
     slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
-    hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
+    hub = Hub(reader, settings, config_lang, camera=camera, **({} if poll is None else {"poll": poll}))
     behind = Reader(state_dir, proc_locks=proc_locks)  # the background's (one step at a time)
     counter = Counter(behind, seats_from_meta)  # the statistics' sums, kept
     sweep = Sweep(behind)  # the history's damage checks, done beside the pages
