@@ -65,7 +65,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
                proc_locks: str = "/proc/locks", names=(), camera: bool = False) -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view);
     ``names``: host names it answers to besides its own (see :mod:`web.guard`); ``camera``: the config names a
-    camera over the board (the live page shows it before it has seen anything)."""
+    camera over the board (the live page and the phone's pages show it before it has seen anything)."""
     reader = Reader(state_dir, proc_locks=proc_locks)  # the live page's
     slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
@@ -216,7 +216,7 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             Route("/people", person_stats, methods=GET),
             Route("/static/{name}", static, methods=GET),
             *pictures.routes(state_dir, HEADERS, lambda request: door.phone_of(request, state_dir) is not None),
-            *phone.routes(state_dir, settings, lang_of),  # the only writes: a paired phone's (web.phone)
+            *phone.routes(state_dir, settings, lang_of, camera=camera),  # the only writes: a paired phone's
         ],
         exception_handlers={HTTPException: not_found, Exception: failed},
         lifespan=lifespan,

@@ -121,7 +121,7 @@ def test_a_serving_web_process_never_loads_pillow(store_of_every_kind, tmp_path_
         pages = 0
         for lang in ("en", "ja", "ko"):
             for path in ("/", "/now.json", "/games", "/games/1", "/games/1?step=9", "/games/1.json", "/games/2",
-                         "/people", "/static/style.css", "/camera/view.jpg"):
+                         "/people", "/static/style.css", "/camera/view.jpg", "/camera"):
                 with urllib.request.urlopen(f"{url}{path}{'&' if '?' in path else '?'}lang={lang}",
                                             timeout=10) as page:
                     assert page.status == 200 and page.read()
@@ -134,7 +134,7 @@ def test_a_serving_web_process_never_loads_pillow(store_of_every_kind, tmp_path_
                 got = b""
                 while b"event: live" not in got:
                     got += stream.recv(65536)
-        assert pages == 30
+        assert pages == 33
         assert "さくら" in urllib.request.urlopen(url + "/games/1?lang=ja", timeout=10).read().decode()
         mapped = _mapped(server.pid)
         assert any("python" in f for f in mapped)  # the listing is real: the interpreter is mapped
