@@ -123,6 +123,7 @@ def read(state_dir, name: str, *, body: bool = True) -> Found | None:
 def routes(state_dir, headers: dict, paired) -> list[Route]:
     """``/camera/<name>`` for each of :data:`FILES`; ``headers``: the site's; ``paired(request)``: whether a paired
     phone asks (the set-up's files are its only: :func:`web.phone.door.phone_of`)."""
+    said: set[str] = set()  # each refusal logged once (a page asks again at each new version)
 
     async def picture(request):
         name = request.path_params["name"]
@@ -134,7 +135,9 @@ def routes(state_dir, headers: dict, paired) -> list[Route]:
         try:
             found = await run_in_threadpool(_current, state_dir, name, request.method != "HEAD", seen)
         except TooBig as err:
-            log.warning("%s", err)
+            if str(err) not in said and len(said) < 100:
+                said.add(str(err))
+                log.warning("%s", err)
             return _line(500, str(err), headers)
         if found is None:
             return _line(404, "the camera has not made this picture", headers)
