@@ -178,8 +178,8 @@ def live_tree(live: Live) -> El:
             El("div", (("class", "left"), ("id", "g-left")), drawn),
             El("div", (("class", "right"), ("id", "g-right")), (
                 El("div", (("id", "g-log"),), (turn_log(live, t),)),
-                El("div", (("id", "g-screen"),), (screen,)),
-                camera_part(live.camera, t))))),))
+                El("div", (("id", "g-screen"),), (screen,)))),
+            camera_part(live.camera, t))),))
 
 
 def camera_part(seen, t: Mapping[str, str]) -> El | str:

@@ -4,6 +4,7 @@ language, when it was read, its two pictures by their time, and a new photo reac
 from __future__ import annotations
 
 import html as markup
+import io
 import json
 import re
 import socket
@@ -19,6 +20,7 @@ from firmware.ui.camera import verdict_lines
 from sight.verdict import Finding, Verdict
 from tests.ui.driving import run
 from tests.web import camerafiles, fetch, patchkit
+from tests.web.browser import missing
 from tests.web.server import Server
 from web.camera import finding_lines
 
@@ -163,3 +165,31 @@ def test_a_new_finding_reaches_the_page_with_the_store(game, tmp_path):
         camerafiles.seen(tmp_path, "wrong", wrong=(MOVED,))
         after = camerafiles.wait_for(lambda: (lambda n: n if n["v"] != before["v"] else None)(now(server)))
     assert found(after["html"]) == [SAID["en"][0]]
+
+
+@pytest.mark.skipif(missing() is not None, reason=missing() or "")
+def test_the_camera_part_never_makes_a_tv_page_scroll_nor_a_phone_at_200_percent_sideways(game, tmp_path, browser):
+    """Measured in Chromium: the live page with a camera's long finding and both pictures stays one screen at
+    1280x720 and 1920x1080 (the camera's part scrolls inside itself), and a phone at 200 % never scrolls sideways."""
+    from PIL import Image  # the test draws the camera's pictures; the web view never loads Pillow
+
+    def picture(size, kind) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", size, (60, 90, 60)).save(out, kind)
+        return out.getvalue()
+
+    camerafiles.pictures(tmp_path, view=picture((960, 720), "JPEG"), read=picture((600, 700), "PNG"))
+    camerafiles.seen(tmp_path, "wrong", wrong=(MOVED, RUNNER_LEFT, ("missing", "Blue", 5, 2, 0),
+                                               ("extra", "Blue", 11, 0, 3)))
+    measure = ("const d = document.documentElement; const img = document.getElementById('cam-read');"
+               "return [d.scrollHeight, innerHeight, d.scrollWidth, innerWidth, img.naturalWidth];")
+    with Server(tmp_path) as server:
+        for size, lang in (("720p", "en"), ("1080p", "ko"), ("phone 200%", "ja")):
+            driver = browser.page(size, lang)
+            driver.get(f"{server.url}/?lang={lang}")
+            tall, high, wide, across, loaded = camerafiles.wait_for(
+                lambda: (lambda m: m if m[4] else None)(driver.execute_script(measure)))
+            assert loaded == 600  # the picture itself, loaded through its route
+            assert wide <= across, size
+            if size != "phone 200%":
+                assert tall <= high, size
