@@ -1,5 +1,5 @@
-"""The phone's tests: one headless Chromium for a session's browser tests, as the web view's have
-(tests/web/conftest.py): ``browser.page(size, lang)``."""
+"""The phone's tests: the headless Chromium of the session's browser tests, the same one the web view's hand
+over (tests/web/conftest.py, tests/web/browser.py's ``shared``): ``browser.page(size, lang)``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 @pytest.fixture(scope="session")
 def browser():
-    from tests.web.browser import Shared
+    from tests.web.browser import shared
 
-    shared = Shared()
-    yield shared
-    shared.close()
+    one = shared()
+    yield one
+    one.close()

@@ -24,7 +24,7 @@
       request.onerror = function () { window.setTimeout(look, 2000); };
       request.send();
     };
-    window.setTimeout(look, 1000);
+    window.setTimeout(look, 500);
     return;
   }
 
