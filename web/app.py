@@ -30,13 +30,13 @@ from firmware.table import person_stats as people, roster
 from firmware.table.records import MAX_GAME_NUMBER, format_record, record_json
 from firmware.store import StoreError
 
-from . import history as deep, pages
+from . import history as deep, pages, pictures
 from .numbers import ascii_int
 from .squares import seats_css
 from .background import Background
 from .compress import Compressed
 from .counting import Counter, page_sums
-from .phone import routes as phone
+from .phone import door, routes as phone
 from .sweep import Sweep
 from .guard import Guard, cookie_lang, own_names
 from .hub import Hub, one_line
@@ -62,14 +62,15 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
 
 
 def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | None = None,
-               proc_locks: str = "/proc/locks", names=()) -> Starlette:
+               proc_locks: str = "/proc/locks", names=(), camera: bool = False) -> Starlette:
     """The web view of the store in ``state_dir``; ``settings`` is the config's [game] (for the box's view);
-    ``names``: host names it answers to besides its own (see :mod:`web.guard`)."""
+    ``names``: host names it answers to besides its own (see :mod:`web.guard`); ``camera``: the config names a
+    camera over the board (the live page and the phone's pages show it before it has seen anything)."""
     reader = Reader(state_dir, proc_locks=proc_locks)  # the live page's
     slow_reader = Reader(state_dir, proc_locks=proc_locks)  # the history's, a game's, the statistics'
     lane = deep.Lane()  # their worker threads: / and /now.json never wait behind them
     checked: dict = {}  # closed games' damage checks, remembered (web.history)
-    hub = Hub(reader, settings, config_lang, **({} if poll is None else {"poll": poll}))
+    hub = Hub(reader, settings, config_lang, camera=camera, **({} if poll is None else {"poll": poll}))
     behind = Reader(state_dir, proc_locks=proc_locks)  # the background's (one step at a time)
     counter = Counter(behind, seats_from_meta)  # the statistics' sums, kept
     sweep = Sweep(behind)  # the history's damage checks, done beside the pages
@@ -214,7 +215,8 @@ def create_app(state_dir, settings, config_lang: str = "en", *, poll: float | No
             Route("/games/{ident}", game, methods=GET),
             Route("/people", person_stats, methods=GET),
             Route("/static/{name}", static, methods=GET),
-            *phone.routes(state_dir, settings, lang_of),  # the only writes: a paired phone's (web.phone)
+            *pictures.routes(state_dir, HEADERS, lambda request: door.phone_of(request, state_dir) is not None),
+            *phone.routes(state_dir, settings, lang_of, camera=camera),  # the only writes: a paired phone's
         ],
         exception_handlers={HTTPException: not_found, Exception: failed},
         lifespan=lifespan,

@@ -2,16 +2,19 @@
 
 The order is a guest's: who plays (or who bust, or who won), then the recap
 after a win, the dice and their pairings, then the board (:mod:`web.squares`),
-then what just happened turn by turn, and the box's screen in its shorthand.
+then what just happened turn by turn, the box's screen in its shorthand, and
+on a box with a camera what it last saw (:mod:`web.camera`).
 On a phone held upright that is the order down the page; on a landscape
 screen the board is on the left.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 from firmware import words
+from firmware.camera.link import READ, VIEW
 
 from .live import Live
 from .patch import El
@@ -146,7 +149,7 @@ def live_tree(live: Live) -> El:
     if live.state is None:
         text = t["no_store"] if live.problem else t["no_game"]
         return El("div", (("id", "game"), ("data-status", live.status), ("data-box", live.box)),
-                  (f'{status_line(live, t)}<p class="empty" data-say>{e(text)}</p>',))
+                  (f'{status_line(live, t)}<p class="empty" data-say>{e(text)}</p>', camera_part(live.camera, t)))
     g = live.state
     head = f'<h1>{e(t["game"])} {live.game_id}</h1>'
     bust = ""
@@ -175,7 +178,54 @@ def live_tree(live: Live) -> El:
             El("div", (("class", "left"), ("id", "g-left")), drawn),
             El("div", (("class", "right"), ("id", "g-right")), (
                 El("div", (("id", "g-log"),), (turn_log(live, t),)),
-                El("div", (("id", "g-screen"),), (screen,)))))),))
+                El("div", (("id", "g-screen"),), (screen,)))),
+            camera_part(live.camera, t))),))
+
+
+def camera_part(seen, t: Mapping[str, str]) -> El | str:
+    """What the camera over the board last saw (``seen``: a :class:`web.camera.Seen`, None without a camera): the
+    finding in words, when, the photo and the board as read. Each picture is named by its time, and each element
+    on the way to it has an id: a new photo changes only the addresses (a press's patch), and the page keeps the
+    old picture until the new one has loaded."""
+    if seen is None:
+        return ""
+    if seen.lines:
+        said = "".join(f"<li>{e(line)}</li>" for line in seen.lines)
+        said = f'<ul class="found">{said}</ul>'
+    elif seen.at is None:
+        said = f'<p class="found">{e(t["camera_nothing"])}</p>'
+    else:
+        said = ""
+    when = ""
+    if seen.at is not None:
+        at = f'<time datetime="{e(_iso(seen.at))}">{e(_clock(seen.at))}</time>'
+        when = f'<p class="when">{e(t["camera_when"]).replace("{time}", at)}</p>'
+    shots = []
+    for name, stamp, key in ((VIEW, seen.view, "camera_photo"), (READ, seen.read, "camera_read")):
+        if stamp is None:
+            continue
+        ident = "cam-" + name.partition(".")[0]
+        url = f"/camera/{name}?v={stamp}"
+        img = El("img", (("id", ident), ("src", url), ("alt", t[key]), ("decoding", "async")))
+        legend = f'<figcaption class="legend">{e(t["camera_legend"])}</figcaption>' if name == READ else ""
+        shots.append(El("figure", (("id", ident + "-fig"),), (El("a", (("id", ident + "-a"), ("href", url)), (img,)),
+                                                             legend)))
+    state = seen.state or "none"
+    return El("section", (("class", f"camera cam-{state}"), ("id", "g-camera"), ("aria-labelledby", "cam-h")), (
+        f'<h2 id="cam-h">{e(t["camera"])}</h2>',
+        El("div", (("id", "cam-said"),), (said + when,)),
+        El("div", (("class", "shots"), ("id", "cam-shots")), tuple(shots))))
+
+
+def _clock(seconds: float, now=time.time) -> str:
+    """A time of day as the page says when the camera read the board (with its date when not today)."""
+    at, today = time.localtime(seconds), time.localtime(now())
+    same_day = at[:3] == today[:3]
+    return time.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M", at)
+
+
+def _iso(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(seconds))
 
 
 def recap_table(live: Live, t: Mapping[str, str]) -> str:

@@ -48,7 +48,8 @@ def run(args) -> int:
 
     shown = f"[{host}]" if ":" in host else host
     logging.getLogger("cantstop.web").info("serving the games in %s at http://%s:%d/", state_dir, shown, port)
-    serve(state_dir, cfg.game, cfg.display.language, sock, names=(host, cfg.web.host))
+    serve(state_dir, cfg.game, cfg.display.language, sock, names=(host, cfg.web.host),
+          camera=cfg.camera.on)
     return 0
 
 

@@ -14,6 +14,10 @@ from starlette.middleware.gzip import GZipMiddleware
 MINIMUM_BYTES = 500
 #: The routes whose answers are streamed: never compressed.
 STREAMED = frozenset({"/events"})
+#: The camera's files, sent as they are with their ETag (the pictures are compressed already: gzip would spend a
+#: Pi's CPU for nothing; the spaces' ETag is what the phone's page watches).
+CAMERA_FILES = frozenset({"/camera/view.jpg", "/camera/read.png", "/camera/setup.jpg", "/camera/grid.json"})
+UNCOMPRESSED = STREAMED | CAMERA_FILES
 
 
 class Compressed:
@@ -22,7 +26,7 @@ class Compressed:
         self.gzip = GZipMiddleware(app, minimum_size=minimum_size)
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and scope.get("path") not in STREAMED:
+        if scope["type"] == "http" and scope.get("path") not in UNCOMPRESSED:
             await self.gzip(scope, receive, send)
         else:
             await self.app(scope, receive, send)

@@ -3,8 +3,10 @@
 One task glances at the store's file and WAL (:meth:`Reader.stamp`: two
 stat calls) every :data:`GLANCE` seconds and asks :meth:`Reader.token`
 (``PRAGMA data_version``) when they moved, and every :data:`POLL` seconds
-whatever they do; whether the box runs every second. On a change it bumps
-:attr:`Hub.version` and wakes every event stream at once. The live
+whatever they do; whether the box runs every second; and the camera's two
+pictures (two more stat calls) every :data:`CAMERA_EVERY` seconds: the camera
+writes a new photo without the store changing when what it saw did not. On a
+change it bumps :attr:`Hub.version` and wakes every event stream at once. The live
 fragment is built once per change and language, however many pages are open
 (in a worker thread: the event loop never waits on the store).
 
@@ -25,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from . import live as live_data
+from . import live as live_data, pictures
 from .background import cancel
 from .board import live_tree
 from .patch import diff
@@ -40,17 +42,20 @@ RECHECK = 2.0  # seconds after the files last moved in which data_version is ask
 # a few hundred ms; asked only a few glances on, such a commit was missed until the next poll
 RECHECK_EVERY = 0.25  # seconds at most between two of those asks
 BOX_EVERY = 1.0  # seconds between two looks at whether the box runs
+CAMERA_EVERY = 0.5  # seconds between two looks at the camera's pictures (web.pictures.stamp)
 
 
 class Hub:
-    def __init__(self, reader, settings, config_lang: str, *, poll: float = POLL):
+    def __init__(self, reader, settings, config_lang: str, *, poll: float = POLL, camera: bool = False):
         self.reader = reader
         self.settings = settings
         self.config_lang = config_lang
         self.poll = poll
+        self.camera = camera  # the config names a camera: the live page has its part from the start
         self.version = first_version()
         self._token = None
         self._box = None
+        self._pictures: tuple = ()
         self._changed: asyncio.Event | None = None
         self._cache: dict[str, tuple[int, str]] = {}  # page lang -> (version, fragment)
         self._built: dict[str, Built] = {}  # page lang -> the fragment's tree and what changed from the one before
@@ -70,6 +75,7 @@ class Hub:
         self._changed = asyncio.Event()
         self._token = await _in_thread(self.reader.token)
         self._box = await _in_thread(self.reader.box_running)
+        self._pictures = pictures.stamp(self.reader.state_dir)
         self._task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -80,8 +86,9 @@ class Hub:
     async def _watch(self) -> None:
         """Glance at the files every :data:`GLANCE` s; ask data_version once they moved and settled (and again,
         less and less often, for :data:`RECHECK` s after), and every :attr:`poll` s whatever they do; whether the
-        box runs every :data:`BOX_EVERY` s."""
+        box runs every :data:`BOX_EVERY` s; the camera's pictures every :data:`CAMERA_EVERY` s."""
         box_due = time.monotonic() + BOX_EVERY
+        camera_due = time.monotonic() + CAMERA_EVERY
         token_due = time.monotonic() + self.poll
         stamp = self.reader.stamp()
         still, moved_at, ask_at, gap = SETTLE, 0.0, None, GLANCE
@@ -96,7 +103,7 @@ class Hub:
                     still += 1
                     if still == SETTLE:
                         ask_at, gap = now, GLANCE
-                token, box = self._token, self._box
+                token, box, seen = self._token, self._box, self._pictures
                 rechecking = ask_at is not None and still >= SETTLE and now >= ask_at
                 if rechecking or now >= token_due:
                     token = await _in_thread(self.reader.token)
@@ -107,12 +114,15 @@ class Hub:
                 if now >= box_due:
                     box = await _in_thread(self.reader.box_running)
                     box_due = time.monotonic() + BOX_EVERY
+                if now >= camera_due:
+                    seen = pictures.stamp(self.reader.state_dir)
+                    camera_due = now + CAMERA_EVERY
             except Exception as err:  # never let the watcher die: log and look again
                 log.error("watching the store: %s", err)
                 await asyncio.sleep(self.poll)
                 continue
-            if token != self._token or box != self._box:
-                self._token, self._box = token, box
+            if token != self._token or box != self._box or seen != self._pictures:
+                self._token, self._box, self._pictures = token, box, seen
                 self.version += 1  # the pages' fragments built first, in one thread, then every stream woken
                 self.changed_at = time.monotonic()
                 try:
@@ -210,7 +220,8 @@ class Hub:
             if hit is not None and hit[0] == version:
                 return hit
             try:
-                tree = live_tree(live_data.snapshot(self.reader, self.settings, self.config_lang, lang))
+                tree = live_tree(live_data.snapshot(self.reader, self.settings, self.config_lang, lang,
+                                                     camera=self.camera))
             except Exception as err:  # a store that cannot be shown: say so, and keep serving
                 log.error("cannot show the live game: %s", err)
                 from .board import e

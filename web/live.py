@@ -23,7 +23,7 @@ from firmware.config import GameConfig
 from firmware.table.seat import called, seats_from_meta, symbols
 from firmware.ui.model import PickScreen, handover_pending
 
-from . import turns
+from . import camera as eye, turns
 
 
 #: A box whose store has not changed for this long while its lock cannot be checked is shown as quiet.
@@ -70,14 +70,19 @@ class Live:
     last_write: float | None = None
     events: int = 0
     round: int = 0
+    camera: object = None  # camera.Seen: what the camera over the board last saw (None: the box has no camera)
 
 
-def snapshot(reader, settings: GameConfig, config_lang: str, lang: str | None = None, *, now=time.time) -> Live:
-    """The live game in ``lang`` (None: the box's language: the table's choice, else the config's)."""
+def snapshot(reader, settings: GameConfig, config_lang: str, lang: str | None = None, *, now=time.time,
+             camera: bool = False) -> Live:
+    """The live game in ``lang`` (None: the box's language: the table's choice, else the config's); ``camera``:
+    the config names a camera (its part is shown before it has seen anything)."""
     box = _box(reader, now)
     with reader.read() as store:
         if store is None:
-            return Live("none", box, lang or config_lang, problem=reader.problem, last_write=reader.last_write())
+            lang = lang or config_lang
+            return Live("none", box, lang, problem=reader.problem, last_write=reader.last_write(),
+                        camera=eye.seen(None, reader.state_dir, lang, camera=camera))
         names = roster.load(store, settings.roster)
         kept = restart.kept(store)
         stored = store.open_game() or restart.last_result(store, kept)
@@ -89,8 +94,11 @@ def snapshot(reader, settings: GameConfig, config_lang: str, lang: str | None = 
             else config_lang
         lang = lang or box_lang
         if stored is None:
-            return Live("none", box, lang, last_write=reader.last_write())
-        return _live(stored, settings, names, kept, lang, box, reader.last_write())
+            return Live("none", box, lang, last_write=reader.last_write(),
+                        camera=eye.seen(store, reader.state_dir, lang, camera=camera))
+        live = _live(stored, settings, names, kept, lang, box, reader.last_write())
+        return dataclasses.replace(live, camera=eye.seen(store, reader.state_dir, lang, live.state, live.colours,
+                                                         camera=camera))
 
 
 def box_language(reader, config_lang: str) -> str:

@@ -23,6 +23,10 @@ from __future__ import annotations
 from html import escape
 
 
+#: Elements that have no end tag (and no children).
+VOID = frozenset({"img", "br", "hr", "input", "meta", "link", "source", "wbr"})
+
+
 class El:
     """An element: ``tag``, its attributes (name, value: escaped here), its children (``El`` or HTML text)."""
 
@@ -44,6 +48,9 @@ class El:
     def html(self) -> str:
         if self._html is None:
             attrs = "".join(f' {k}="{escape(str(v), quote=True)}"' for k, v in self.attrs)
+            if self.tag in VOID:
+                self._html = f"<{self.tag}{attrs}>"
+                return self._html
             inner = "".join(c if isinstance(c, str) else c.html() for c in self.children)
             self._html = f"<{self.tag}{attrs}>{inner}</{self.tag}>"
         return self._html

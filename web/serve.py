@@ -137,13 +137,13 @@ def server(app, host: str, port: int):
     return Server(config(app, host, port))
 
 
-def serve(state_dir, settings, config_lang: str, sock, names=()) -> None:
+def serve(state_dir, settings, config_lang: str, sock, names=(), camera: bool = False) -> None:
     """Serve on the listening socket ``sock`` until SIGTERM or Ctrl-C; ``names``: host names it answers to
-    besides the box's own."""
+    besides the box's own; ``camera``: the config names a camera over the board."""
     from firmware.table import phones
 
     host, port = sock.getsockname()[:2]
-    app = create_app(state_dir, settings, config_lang, names=names)
+    app = create_app(state_dir, settings, config_lang, names=names, camera=camera)
     web_server = server(app, host, port)
     settled()
     _say_port(phones.serving, state_dir, port)  # for the pairing page's address on the box and from `pair`

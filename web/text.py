@@ -133,6 +133,18 @@ SENTENCES = {
     "positions": N_("Positions"),
     # TRANSLATORS: the board read aloud: a column with no piece on it.
     "nobody": N_("empty"),
+    # TRANSLATORS: the heading over what the camera above the board last saw (the box's own word for it).
+    "camera": N_("Camera"),
+    # TRANSLATORS: the camera's last photo of the real board, and the words a screen reader says for it.
+    "camera_photo": N_("The camera's last photo of the board"),
+    # TRANSLATORS: the board straightened out of the photo, with rings on the pieces the camera checked.
+    "camera_read": N_("The board as the camera read it"),
+    # TRANSLATORS: under the board as the camera read it: what each colour of ring means.
+    "camera_legend": N_("Green ring: a piece where the game has it. Red: a piece that is wrong, or where it is "
+                        "instead. Yellow: the camera could not tell."),
+    # TRANSLATORS: {time} is when the camera last read the board, like "14:03:05".
+    "camera_when": N_("Read at {time}"),
+    "camera_nothing": N_("The camera has not read the board yet."),
 }
 
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import socket
+import threading
 
 import httpx
 
 from boxcli import cli
 from firmware.config import GameConfig
+from firmware.table import phone_link
 from tests.kit.rig import Rig
 from tests.web import fetch
 from tests.web.server import Server
@@ -69,3 +73,40 @@ class Phone:
 
     def close(self) -> None:
         self.client.close()
+
+
+class FakeBox:
+    """A box's socket that only listens (``box.sock`` in ``state_dir``): it keeps every request a phone's change
+    became, answers each as the box takes a camera's set-up, and calls ``then(request)`` after answering (a test's
+    camera writing its new pictures). For the web's side of a request, without a box on mock pins."""
+
+    def __init__(self, state_dir, then=None) -> None:
+        self.asked: list[dict] = []
+        self.then = then
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(str(phone_link.path_of(state_dir)))
+        self.sock.listen(4)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                request = phone_link.parse(phone_link.read_line(conn))
+                self.asked.append(request)
+                conn.sendall(phone_link.encode({"ok": True, "said": "Setting the camera up", "kind": "camera"}))
+            if self.then is not None:
+                self.then(request)
+
+    def close(self) -> None:
+        path = self.sock.getsockname()
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the accept waiting in its thread
+        self.sock.close()
+        self.thread.join(5)
+        with contextlib.suppress(OSError):
+            os.unlink(path)

@@ -120,3 +120,15 @@ class Shared:
             except Exception:
                 pass
             self.driver = None
+
+
+_SHARED: Shared | None = None
+
+
+def shared() -> Shared:
+    """This process's one :class:`Shared` Chromium: the web view's browser tests and the phone's hand it over in
+    turn (each folder's session fixture yields this one), so a worker that runs both starts Chromium once."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = Shared()
+    return _SHARED

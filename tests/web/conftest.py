@@ -31,8 +31,8 @@ def game(tmp_path):
 def browser():
     """One headless Chromium for the session's browser tests (each worker its own), handed to each test reset:
     ``browser.page(size, lang)`` is the driver as ``chrome(size, lang)`` would start it."""
-    from tests.web.browser import Shared
+    from tests.web.browser import shared
 
-    shared = Shared()
-    yield shared
-    shared.close()
+    one = shared()  # the phone's browser tests hand over the same one (tests/phone/conftest.py)
+    yield one
+    one.close()

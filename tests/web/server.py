@@ -14,8 +14,10 @@ from web.serve import server
 
 
 class Server:
-    def __init__(self, state_dir, *, settings=None, lang="en", poll=0.05, proc_locks="/proc/locks", port=0):
-        self.app = create_app(state_dir, settings or GameConfig(), lang, poll=poll, proc_locks=proc_locks)
+    def __init__(self, state_dir, *, settings=None, lang="en", poll=0.05, proc_locks="/proc/locks", port=0,
+                 camera=False):
+        self.app = create_app(state_dir, settings or GameConfig(), lang, poll=poll, proc_locks=proc_locks,
+                              camera=camera)
         self.sock = listen("127.0.0.1", port)  # 0: a free port; another: the same one again (a restart)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"

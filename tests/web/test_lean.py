@@ -1,4 +1,4 @@
-"""The web process stays lean: it never loads Pillow, the renderer or the display's code.
+"""The web process stays lean: it never loads Pillow, the renderer, the display's code, NumPy or OpenCV.
 
 The web view measures the box's lines (the instructions' pages, whether a
 name can be drawn) with :mod:`hw.textfit` and :mod:`firmware.layout`, which
@@ -22,12 +22,15 @@ from pathlib import Path
 import pytest
 
 from tests.kit.rig import Rig
+from tests.web import camerafiles
 from tests.web.webproc import free_port, start_web
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Modules the web process must never load (Pillow, the renderer, the display, the glyphs' drawing side).
-HEAVY = ("PIL", "firmware.screens", "hw.display", "hw.glyphs", "hw.oled", "luma", "gpiozero")
+#: Modules the web process must never load (Pillow, the renderer, the display, the glyphs' drawing side; the
+#: camera's NumPy and OpenCV and what it reads pictures with: the web only serves the camera's files).
+HEAVY = ("PIL", "firmware.screens", "hw.display", "hw.glyphs", "hw.oled", "luma", "gpiozero", "numpy", "cv2",
+         "firmware.camera.pictures", "firmware.camera.eye", "sight.read", "sight.markers", "sight.calibrate")
 
 
 def _heavy(modules) -> list[str]:
@@ -101,6 +104,8 @@ def store_of_every_kind(tmp_path):
     rig.tap("ROLL")  # the result seen: the new-game screen
     rig.tap("ROLL")  # a new game
     rig.play_on(presses=12)
+    camerafiles.pictures(tmp_path)  # and a camera's pictures, which the live page shows
+    camerafiles.seen(tmp_path, "wrong", wrong=(("moved", "Red", 7, 4, 5),))
     yield tmp_path
     rig.close()
 
@@ -116,7 +121,7 @@ def test_a_serving_web_process_never_loads_pillow(store_of_every_kind, tmp_path_
         pages = 0
         for lang in ("en", "ja", "ko"):
             for path in ("/", "/now.json", "/games", "/games/1", "/games/1?step=9", "/games/1.json", "/games/2",
-                         "/people", "/static/style.css"):
+                         "/people", "/static/style.css", "/camera/view.jpg", "/camera"):
                 with urllib.request.urlopen(f"{url}{path}{'&' if '?' in path else '?'}lang={lang}",
                                             timeout=10) as page:
                     assert page.status == 200 and page.read()
@@ -129,7 +134,7 @@ def test_a_serving_web_process_never_loads_pillow(store_of_every_kind, tmp_path_
                 got = b""
                 while b"event: live" not in got:
                     got += stream.recv(65536)
-        assert pages == 27
+        assert pages == 33
         assert "さくら" in urllib.request.urlopen(url + "/games/1?lang=ja", timeout=10).read().decode()
         mapped = _mapped(server.pid)
         assert any("python" in f for f in mapped)  # the listing is real: the interpreter is mapped

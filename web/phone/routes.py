@@ -1,4 +1,4 @@
-"""The phone's routes: ``/pair``, ``/players``, ``/setup`` and ``/settings`` (GET shows, POST changes).
+"""The phone's routes: ``/pair``, ``/players``, ``/setup``, ``/settings`` and ``/camera`` (GET shows, POST changes).
 
 A page that only shows stays open to every guest. A POST passes
 :func:`.door.write` first (same site, 16 KB, a paired phone and its form
@@ -24,8 +24,9 @@ from firmware.store.shared import update_fact
 from firmware.table import names as N, phone_link as link, phones, roster as R
 from firmware import words
 
+from .. import pictures
 from ..numbers import ascii_int
-from . import door, pages, tableform
+from . import camera as eye, door, pages, tableform
 from .text import in_language
 
 log = logging.getLogger("cantstop.web")
@@ -126,10 +127,14 @@ def _without_box(state_dir, config_names, request: dict) -> dict:
     return {"ok": True}
 
 
-def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]:
-    """The phone's routes for the web view of ``state_dir``; ``lang_of(request)`` is the page's language."""
+def routes(state_dir, settings, lang_of, *, clock=time.monotonic, camera: bool = False) -> list[Route]:
+    """The phone's routes for the web view of ``state_dir``; ``lang_of(request)`` is the page's language; ``camera``:
+    the config names a camera (else the camera's page is linked once the camera has left its pictures)."""
     wrong = door.WrongCodes(clock)
     config_names = settings.roster
+
+    def cam() -> bool:
+        return camera or pictures.folder(state_dir).is_dir()
 
     async def lang(request) -> str:
         return await run_in_threadpool(lang_of, request)
@@ -143,13 +148,13 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         if request.method != "POST":
             token = await run_in_threadpool(door.phone_of, request, state_dir)
             code, key = request.query_params.get("code", ""), request.query_params.get("k", "")
-            return _html(pages.pair_page(language, code, paired=token is not None, key=key))
+            return _html(pages.pair_page(language, code, paired=token is not None, key=key, camera=cam()))
         try:
             if not door.same_site(request):
                 raise door.Refused(403, "other_site")
             fields = await door.form(request)
         except door.Refused as err:
-            return await refused(request, err, lambda lg, text: pages.pair_page(lg, note=text, ok=False))
+            return await refused(request, err, lambda lg, text: pages.pair_page(lg, note=text, ok=False, camera=cam()))
         t = in_language(language)
         key = fields.get("key", "").strip()
         typed = "" if phones.is_key(key) else fields.get("code", "").strip()
@@ -157,11 +162,12 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         # A typed code is counted before it is tried (no await between the check and the count); a QR key is
         # never refused by the count: nobody can guess one, so nobody can keep the owner from scanning.
         if typed and not wrong.attempt(client):
-            return _html(pages.pair_page(language, note=t["too_many"], ok=False), 429, {"Retry-After": "60"})
+            return _html(pages.pair_page(language, note=t["too_many"], ok=False, camera=cam()), 429,
+                         {"Retry-After": "60"})
         token = await run_in_threadpool(phones.redeem, state_dir, key if not typed else typed, now=time.time())
         if token is None:
             log.info("a wrong pairing %s", "code" if typed or not key else "key")  # never the code itself
-            return _html(pages.pair_page(language, note=t["wrong_code"], ok=False), 403)
+            return _html(pages.pair_page(language, note=t["wrong_code"], ok=False, camera=cam()), 403)
         if typed:
             wrong.forgive(client)
         log.info("a phone was paired")
@@ -174,15 +180,17 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
         if request.method != "POST":
             token = await run_in_threadpool(door.phone_of, request, state_dir)
             names = await run_in_threadpool(read_roster, state_dir, config_names)
-            return _html(pages.players_page(language, names, None if token is None else phones.csrf_of(token)))
+            return _html(pages.players_page(language, names, None if token is None else phones.csrf_of(token),
+                                            camera=cam()))
         try:
             token, fields = await door.write(request, state_dir)
         except door.Refused as err:
             names = await run_in_threadpool(read_roster, state_dir, config_names)
-            return await refused(request, err, lambda lg, text: pages.players_page(lg, names, None, text, ok=False))
+            return await refused(request, err, lambda lg, text: pages.players_page(lg, names, None, text, ok=False,
+                                                                                   camera=cam()))
         note, ok, status = await run_in_threadpool(_change_names, fields, language)
         names = await run_in_threadpool(read_roster, state_dir, config_names)
-        return _html(pages.players_page(language, names, phones.csrf_of(token), note, ok), status)
+        return _html(pages.players_page(language, names, phones.csrf_of(token), note, ok, camera=cam()), status)
 
     def _change_names(fields: dict, language: str) -> tuple[str, bool, int]:
         w = words.language(language)
@@ -210,40 +218,62 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
             token = await run_in_threadpool(door.phone_of, request, state_dir)
             now, _ = await run_in_threadpool(tableform.current, state_dir, defaults)
             return _html(pages.setup_page(language, names, settings.colours, now,
-                                          None if token is None else phones.csrf_of(token)))
+                                          None if token is None else phones.csrf_of(token), camera=cam()))
         try:
             token, fields = await door.write(request, state_dir)
         except door.Refused as err:
             return await refused(request, err, lambda lg, text: pages.setup_page(
-                lg, names, settings.colours, {}, None, text, ok=False))
+                lg, names, settings.colours, {}, None, text, ok=False, camera=cam()))
         now, mark = await run_in_threadpool(tableform.current, state_dir, defaults)
         if fields.get("from") != mark:  # another phone (or the box) changed the set-up since this form was made
             return _html(pages.setup_page(language, names, settings.colours, now, phones.csrf_of(token),
-                                          in_language(language)["stale"], ok=False), 409)
+                                          in_language(language)["stale"], ok=False, camera=cam()), 409)
         note, ok, status = await run_in_threadpool(_send, setup_request, fields, language)
         if ok:
             t = in_language(language)
             note = t["sent"].format(said=note, hint=t["send_hint"])
             fields, _ = await run_in_threadpool(tableform.current, state_dir, defaults)
-        return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok),
-                     status)
+        return _html(pages.setup_page(language, names, settings.colours, fields, phones.csrf_of(token), note, ok,
+                                      camera=cam()), status)
 
     async def settings_route(request):
         language = await lang(request)
         if request.method != "POST":
             token = await run_in_threadpool(door.phone_of, request, state_dir)
             kept = await run_in_threadpool(kept_settings, state_dir)
-            return _html(pages.settings_page(language, kept, None if token is None else phones.csrf_of(token)))
+            return _html(pages.settings_page(language, kept, None if token is None else phones.csrf_of(token),
+                                             camera=cam()))
         try:
             token, fields = await door.write(request, state_dir)
         except door.Refused as err:
-            return await refused(request, err, lambda lg, text: pages.settings_page(lg, {}, None, text, ok=False))
+            return await refused(request, err, lambda lg, text: pages.settings_page(lg, {}, None, text, ok=False,
+                                                                                    camera=cam()))
         note, ok, status = await run_in_threadpool(_send, settings_request, fields, language)
         kept = await run_in_threadpool(kept_settings, state_dir)
-        return _html(pages.settings_page(language, kept, phones.csrf_of(token), note, ok), status)
+        return _html(pages.settings_page(language, kept, phones.csrf_of(token), note, ok, camera=cam()), status)
+
+    async def camera_route(request):
+        """Setting the camera up (web/phone/camera.py): a photo of the empty board, or the columns' ends tapped."""
+        language = await lang(request)
+        if request.method != "POST":
+            token = await run_in_threadpool(door.phone_of, request, state_dir)
+            fit = None if token is None else await run_in_threadpool(eye.fit_of, state_dir)
+            looks = request.query_params.get("looks") == "right" and fit is not None and fit.found
+            return _html(pages.camera_page(language, None if token is None else phones.csrf_of(token), fit,
+                                           in_language(language)["camera_kept"] if looks else None))
+        try:
+            token, fields = await door.write(request, state_dir)
+        except door.Refused as err:
+            return await refused(request, err, lambda lg, text: pages.camera_page(lg, None, note=text, ok=False))
+        before = await run_in_threadpool(eye.grid_tag, state_dir)  # the page waits for the spaces to change
+        note, ok, status = await run_in_threadpool(_send, eye.request_of, fields, language)
+        fit = None if ok else await run_in_threadpool(eye.fit_of, state_dir)
+        return _html(pages.camera_page(language, phones.csrf_of(token), fit, note, ok, wait=before if ok else None),
+                     status)
 
     def _send(make, fields: dict, language: str) -> tuple[str, bool, int]:
-        """One request to the box (the next game, the settings): with the box off, nothing but names changes."""
+        """One request to the box (the next game, the settings, the camera): with the box off, nothing but names
+        changes."""
         try:
             answer = link.ask(state_dir, link.check(make(fields)))
         except link.LinkError as err:
@@ -254,11 +284,15 @@ def routes(state_dir, settings, lang_of, *, clock=time.monotonic) -> list[Route]
             return str(err), False, 503
         if not answer["ok"]:
             return str(answer.get("error", "")), False, 400
-        return words.language(language).from_phone(answer.get("kind", "")), True, 200
+        w = words.language(language)
+        if answer.get("kind") == "camera":  # the box took it; the set-up itself takes some seconds
+            return w.camera_lines("setting")[0], True, 200
+        return w.from_phone(answer.get("kind", "")), True, 200
 
     both = ["GET", "HEAD", "POST"]
     return [Route("/pair", pair, methods=both), Route("/players", players, methods=both),
-            Route("/setup", setup, methods=both), Route("/settings", settings_route, methods=both)]
+            Route("/setup", setup, methods=both), Route("/settings", settings_route, methods=both),
+            Route("/camera", camera_route, methods=both)]
 
 
 def _defaults(settings, language: str, names: tuple[str, ...] = ()) -> dict:

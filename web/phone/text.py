@@ -85,6 +85,32 @@ SENTENCES = {
     # TRANSLATORS: a setting left as the box has it now.
     "as_now": N_("as it is"),
     "save": N_("Save on the box"),
+    # TRANSLATORS: the page that sets the camera over the board up, and its link (the box's own word for it).
+    "camera": N_("Camera"),
+    # TRANSLATORS: the corner tags are the camera's four printed squares on the board's corners, never markers.
+    "camera_intro": N_("The camera learns the board from a photo of it empty: take every piece off the board, "
+                       "leave the corner tags on its four corners, then photograph it. The box finds the board's "
+                       "spaces on the photo."),
+    "camera_photo": N_("Photograph the empty board"),
+    "camera_waiting": N_("Waiting for the new photo: do not touch the board…"),
+    "camera_late": N_("No new photo came: the box's screen says why. Try again once it is seen to."),
+    "camera_none": N_("No photo of the empty board yet: photograph it first."),
+    "camera_fitted": N_("The rings are the spaces the box found on the photo. Does each sit on a space of the board?"),
+    "camera_not_found": N_("The box did not find the board's spaces on this photo: place the columns by hand, or "
+                           "photograph the board again."),
+    "camera_photo_alt": N_("The empty board, as the camera photographed it"),
+    # TRANSLATORS: a button: the spaces the box found on the photo are right.
+    "camera_ok": N_("Looks right"),
+    "camera_kept": N_("Nothing more to send: the box keeps these spaces already."),
+    "camera_by_hand": N_("Place the columns by hand"),
+    "camera_needs_js": N_("Placing the columns by hand needs JavaScript."),
+    # TRANSLATORS: guiding the taps on the photo, column by column: the lowest space of column {column} (2 to 12).
+    "camera_tap_bottom": N_("Tap the bottom space of column {column}"),
+    # TRANSLATORS: the highest space of column {column}, the one a claim needs.
+    "camera_tap_top": N_("Tap the top space of column {column}"),
+    "camera_tap_done": N_("Every column is placed: send them to the box."),
+    "camera_undo": N_("Undo the last tap"),
+    "camera_send": N_("Send the columns to the box"),
 }
 
 
