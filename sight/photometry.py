@@ -1,0 +1,100 @@
+"""Two photos of the same board compared pixel by pixel: the light made the same, the photo's noise, the change.
+
+The empty board's photo and a later one differ by the light (a lamp moved,
+the webcam chose another exposure), by the sensor's noise, by a pixel or two
+of misregistration, and by what stands on the board. These take the first
+three away, so that what is left is what stands there.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np.ndarray) -> np.ndarray:
+    """``cur`` brought to the empty board's photo's light: per channel, ``cur = g(x, y) * empty + o(x, y)``, a
+    smooth gain (the lamp's fall-off, a colour drift, the webcam's exposure) and a smooth veil (glare's
+    haze over the board, a little flare), each a quadratic surface over the board, fitted robustly (outliers
+    trimmed) where no piece should be, the free spaces weighing as much as the rest, then undone."""
+    h, w = usable.shape
+    ys, xs = np.nonzero(usable[::3, ::3])
+    ys, xs = ys * 3, xs * 3
+    if len(ys) < 200:
+        return cur
+    sy, sx = np.nonzero(spaces)
+    if len(sy):  # as many samples from the free spaces as from the rest of the board
+        pick = np.linspace(0, len(sy) - 1, min(len(sy), len(ys))).astype(int)
+        ys, xs = np.concatenate([ys, sy[pick]]), np.concatenate([xs, sx[pick]])
+    u, v = xs / w - 0.5, ys / h - 0.5
+    terms = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    uu, vv = xx / w - 0.5, yy / h - 0.5
+    surfaces = (np.ones_like(uu), uu, vv, uu * uu, uu * vv, vv * vv)
+    fixed = cur.copy()
+    for ch in range(3):
+        a, b = cur[ys, xs, ch], empty[ys, xs, ch]
+        ok = (a < 1.3) & (b < 1.3)
+        if ok.sum() < 100:
+            continue
+        design = np.column_stack([terms * b[:, None], terms])
+        keep = ok.copy()
+        coef = np.zeros(12)
+        coef[0] = 1.0
+        for _ in range(4):
+            coef, *_ = np.linalg.lstsq(design[keep], a[keep], rcond=None)
+            residual = a - design @ coef
+            spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
+            keep = ok & (np.abs(residual) < 2.5 * spread)
+            if keep.sum() < 100:
+                break
+        gain = sum(c * t for c, t in zip(coef[:6], surfaces))
+        veil = sum(c * t for c, t in zip(coef[6:], surfaces))
+        fixed[..., ch] = (cur[..., ch] - veil) / np.maximum(gain, 0.2)
+    return fixed
+
+
+def nearest_change(cur: np.ndarray, empty: np.ndarray, sigma: np.ndarray, reach: int = 2):
+    """How far each pixel is from the empty board's nearest look within ``reach`` pixels (a pixel or two of
+    misregistration is no change): in noise units, the worst channel of the nearest neighbour (a whole colour
+    must match one pixel, not each channel some pixel: a green piece over a black and white rim is a change);
+    and that neighbour's difference (HxWx3)."""
+    h, w = cur.shape[:2]
+    pad = cv2.copyMakeBorder(empty, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    best = np.full((h, w), np.inf, np.float32)
+    diff = np.zeros_like(cur)
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            if dx * dx + dy * dy > reach * reach + 1:
+                continue
+            shifted = pad[reach + dy:reach + dy + h, reach + dx:reach + dx + w]
+            d = cur - shifted
+            z = (np.abs(d) / sigma).max(axis=2)
+            closer = z < best
+            best[closer] = z[closer]
+            diff[closer] = d[closer]
+    return best, diff
+
+
+def noise(diff: np.ndarray, empty: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """The photo's noise (a robust spread of its differences from the empty board, where the board should be as
+    it was) at each pixel's brightness, channel by channel (HxWx3): brighter pixels are noisier in a webcam."""
+    bright = empty.mean(axis=2)
+    sample = bright[usable]
+    out = np.empty_like(diff)
+    if sample.size < 300:
+        out[:] = 0.03
+        return out
+    edges = np.percentile(sample, np.linspace(0, 100, 7))
+    centres = (edges[:-1] + edges[1:]) / 2
+    for ch in range(3):
+        d = diff[..., ch][usable]
+        spreads = []
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            sel = (sample >= lo) & (sample <= hi)
+            # the fifth of the differences nearest zero says the spread: a hand over half the board is no noise
+            spreads.append(np.percentile(np.abs(d[sel]), 20) / 0.2533 + 0.004 if sel.sum() > 30 else np.nan)
+        spreads = np.array(spreads)
+        good = np.isfinite(spreads)
+        out[..., ch] = np.interp(bright, centres[good], spreads[good]) if good.any() else 0.03
+    return np.maximum(out, 0.006)
