@@ -93,9 +93,11 @@ def wrong_games(pieces: tuple, colours, rng: random.Random) -> list[tuple[str, t
     others = []
     runners = [p for p in pieces if p.kind == RUNNER]
     if runners:
-        others.append(("runner left on", tuple(q for q in pieces if q != rng.choice(runners))))
+        left = rng.choice(runners)
+        others.append(("runner left on", tuple(q for q in pieces if q != left)))
     if markers:
-        others.append(("marker the game lacks", tuple(q for q in pieces if q != rng.choice(markers))))
+        extra = rng.choice(markers)
+        others.append(("marker the game lacks", tuple(q for q in pieces if q != extra)))
     free = [(c, k) for c in HEIGHTS for k in (1, 2, 3) if k <= HEIGHTS[c]
             and not any(p.column == c for p in pieces)]
     if free:

@@ -83,7 +83,7 @@ def canonical(straight: np.ndarray, raster: Raster, anchors: markers.Anchors) ->
     more than the paper does, and dark pieces are told by their chroma, not their depth."""
     lit = light(straight, raster, anchors)
     centres = {i: c.mean(axis=0) for i, c in anchors.corners.items()}
-    white, _ = lit.field(raster, centres)
+    white = lit.field(raster, centres)
     return straight.astype(np.float32) / np.maximum(white, 8.0)
 
 

@@ -36,6 +36,8 @@ class Bodies:
     top: np.ndarray  # (N, 2) px: where a piece's top is seen
     pixels: tuple  # per space: flat indices into the raster of its body
     area: np.ndarray  # per space: about how many pixels one piece there covers
+    _width: int = 0  # the raster's width (flat index = y * width + x)
+    feet: tuple = ()  # per space: flat indices of its square alone (where a piece's foot stands)
 
     def mask(self, spaces, shape) -> np.ndarray:
         """The bodies of ``spaces`` (their indices) as one mask."""
@@ -43,6 +45,28 @@ class Bodies:
         for n in spaces:
             out[self.pixels[n]] = True
         return out.reshape(shape)
+
+    def cover(self, spaces, size: int) -> np.ndarray:
+        """How many of the bodies of ``spaces`` hold each pixel (flat, ``size`` pixels)."""
+        out = np.zeros(size, np.uint8)
+        for n in spaces:
+            out[self.pixels[n]] += 1
+        return out
+
+    def owners(self, size: int) -> np.ndarray:
+        """Each pixel's space: of the bodies that hold it, the one whose foot is nearest (-1 for none; flat)."""
+        owner = np.full(size, -1, np.int32)
+        near = np.full(size, np.inf, np.float32)
+        width = None
+        for n, idx in enumerate(self.pixels):
+            if width is None:
+                width = self._width
+            ys, xs = np.divmod(idx, width)
+            d = (xs - self.foot[n][0]) ** 2 + (ys - self.foot[n][1]) ** 2
+            closer = d < near[idx]
+            owner[idx[closer]] = n
+            near[idx[closer]] = d[closer]
+        return owner
 
 
 def bodies(layout, raster, camera, tall: float, shape) -> Bodies:
@@ -53,19 +77,25 @@ def bodies(layout, raster, camera, tall: float, shape) -> Bodies:
     hx, hy = layout.space[0] / 2, layout.space[1] / 2
     square = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
     h, w = shape
-    pixels = []
+    pixels, feet = [], []
     for f, t in zip(foot_mm, top_mm):
-        hull = cv2.convexHull(np.round(raster.px(np.concatenate([f + square, t + square])) * 4).astype(np.int32))
-        x0, y0 = np.maximum(hull.reshape(-1, 2).min(axis=0) // 4 - 1, 0)
-        x1, y1 = np.minimum(hull.reshape(-1, 2).max(axis=0) // 4 + 2, (w, h))
-        local = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), np.uint8)
-        cv2.fillConvexPoly(local, hull - np.array([x0 * 4, y0 * 4], np.int32), 1, cv2.LINE_8, shift=2)
-        ys, xs = np.nonzero(local)
-        pixels.append((ys + y0) * w + (xs + x0))
+        pixels.append(_filled(raster.px(np.concatenate([f + square, t + square])), w, h))
+        feet.append(_filled(raster.px(f + square * 0.9), w, h))
     radius = 0.32 * min(layout.space) * raster.scale
     lean = np.linalg.norm(raster.px(top_mm) - raster.px(foot_mm), axis=1)
     area = np.pi * radius * radius + 2 * radius * lean
-    return Bodies(raster.px(foot_mm), raster.px(top_mm), tuple(pixels), area)
+    return Bodies(raster.px(foot_mm), raster.px(top_mm), tuple(pixels), area, w, tuple(feet))
+
+
+def _filled(points_px: np.ndarray, w: int, h: int) -> np.ndarray:
+    """The raster's pixels inside the convex hull of ``points_px`` (flat indices)."""
+    hull = cv2.convexHull(np.round(points_px * 4).astype(np.int32))
+    x0, y0 = np.maximum(hull.reshape(-1, 2).min(axis=0) // 4 - 1, 0)
+    x1, y1 = np.minimum(hull.reshape(-1, 2).max(axis=0) // 4 + 2, (w, h))
+    local = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), np.uint8)
+    cv2.fillConvexPoly(local, hull - np.array([x0 * 4, y0 * 4], np.int32), 1, cv2.LINE_8, shift=2)
+    ys, xs = np.nonzero(local)
+    return (ys + y0) * w + (xs + x0)
 
 
 @dataclass(frozen=True)
@@ -117,11 +147,12 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     sigma = noise(a - b, smooth_empty, between)
     change, diff = nearest_change(a, b, sigma)
     change[np.abs(diff).max(axis=2) < tuning.change[0]] = 0.0
-    change[(empty.min(axis=2) > 0.95) & (cur.min(axis=2) > 0.95)] = 0.0  # both blown out to the paper's white
+    empty_least = _least(empty)
+    change[(empty_least > 0.95) & (_least(cur) > 0.95)] = 0.0  # both blown out to the paper's white
     changed = change > tuning.change[1]
     ratio = cur / np.maximum(smooth_empty, 0.04)
-    shade = changed & (ratio.max(axis=2) < 0.97) & (ratio.min(axis=2) > 0.12) & \
-        (ratio.max(axis=2) - ratio.min(axis=2) < 0.25 * ratio.mean(axis=2) + 0.05)
+    high, low = _most(ratio), _least(ratio)
+    shade = changed & (high < 0.97) & (low > 0.12) & (high - low < 0.25 * ratio.mean(axis=2) + 0.05)
     solid = changed & ~shade
     palette = adapted(palette, cur, solid, expected, index, body, shape)
     kind, _ = palette.classify(cur)
@@ -130,7 +161,7 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     classes[solid] = np.where(kind[solid] >= 0, KIND0 + kind[solid], FOREIGN)
     # glare: blown out where the empty board was not already as bright as the paper (a white space is not glare),
     # and its halo, brighter than the board though not blown out: neither says what stands there
-    glare = (saturated & (empty.min(axis=2) < 0.85)).astype(np.uint8)
+    glare = (saturated & (empty_least < 0.85)).astype(np.uint8)
     if glare.any():
         # the halo: brighter than the board and greyer, near a blown-out core (as far again as the core is wide)
         brighter = (diff[..., 0] > 3 * sigma[..., 0]) & (diff[..., 0] > 0.04)  # plainly brighter than the board
@@ -147,6 +178,14 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     if trace is not None:
         trace.update(straight=straight, fixed=cur, change=change, between=between, names=names)
     return Pixels(classes, cur, change, palette, b, sigma)
+
+
+def _least(image: np.ndarray) -> np.ndarray:
+    return cv2.min(cv2.min(image[..., 0], image[..., 1]), image[..., 2])
+
+
+def _most(image: np.ndarray) -> np.ndarray:
+    return cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
 
 
 def opponent(bgr: np.ndarray) -> np.ndarray:

@@ -87,10 +87,10 @@ class Light:
     white: dict
     black: dict
 
-    def field(self, raster: Raster, centres: dict) -> tuple[np.ndarray, np.ndarray]:
-        """The white and the black over the whole raster (HxWx3 float32), spread from the markers seen:
-        bilinear across four, a tilted plane across three, flat from fewer."""
-        return _spread(raster, centres, self.white), _spread(raster, centres, self.black)
+    def field(self, raster: Raster, centres: dict) -> np.ndarray:
+        """The white over the whole raster (HxWx3 float32), spread from the markers seen: bilinear across four,
+        a tilted plane across three, flat from fewer."""
+        return _spread(raster, centres, self.white)
 
 
 def light(straight: np.ndarray, raster: Raster, anchors) -> Light:

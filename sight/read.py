@@ -43,6 +43,7 @@ class Tuning:
     hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
     visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
+    foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     for piece in expected:
         if (n := index.get((piece.column, piece.step))) is not None:
             at.setdefault(n, []).append(piece)
+    size = seen.size
+    cover = {kind: body.cover([index[(p.column, p.step)] for p in expected if p.kind == kind and
+                               (p.column, p.step) in index], size) for kind in names}
     pieces: dict[Piece, str] = {}
     colours: dict[str, list] = {}
     for piece in expected:
@@ -96,12 +100,14 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         if n is None or piece.kind not in names:
             pieces[piece] = "unsure"
             continue
-        status, own = _presence(piece, n, flat, body, at, names, px, tuning, trace)
+        status, own = _presence(piece, n, flat, body, at, names, px, cover[piece.kind], tuning, trace)
         pieces[piece] = "unsure" if (piece.column, piece.step) in doubts and status == "no" else status
         if status == "yes" and len(own):
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
+    moved = _feet(pieces, flat, body, index, names, cover, tuning, trace)
     present = [index[(p.column, p.step)] for p, status in pieces.items() if status == "yes"]
-    extras = _extras(px.classes, body, spaces, index, expected, names, doubts, present, tuning, trace)
+    extras = moved + [e for e in _extras(px.classes, body, spaces, index, expected, names, doubts, present, tuning,
+                                         trace) if e not in moved]
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either
         cls = flat[body.pixels[n]]
         if np.isin(cls, (UNKNOWN, FOREIGN)).mean() > 0.5:
@@ -111,15 +117,13 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
                    spaces=len(spaces))
 
 
-def _presence(piece: Piece, n: int, flat, body, at, names, px, tuning: Tuning, trace):
+def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tuning, trace):
     """Whether ``piece`` stands on space ``n``: its colour in the body there (less what the same kind's pieces
-    on other spaces explain), against what one piece covers; "no" only where the body shows the board plainly."""
+    on other spaces explain: ``cover`` counts the bodies of that kind's expected pieces on each pixel), against
+    what one piece covers; "no" only where the body shows the board plainly."""
     k = KIND0 + names.index(piece.kind)
     region = body.pixels[n]
-    elsewhere = [m for m, there in at.items() if m != n and any(p.kind == piece.kind for p in there)]
-    if elsewhere:
-        keep = ~body.mask(elsewhere, px.classes.shape).reshape(-1)[region]
-        region = region[keep]
+    region = region[cover[region] <= 1]
     cls = flat[region]
     area = body.area[n]
     own = float((cls == k).sum()) / area
@@ -136,6 +140,40 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, tuning: Tuning, t
             px.visible(piece.kind, region) >= tuning.visible * tuning.change[1]:
         return "no", region[:0]
     return "unsure", region[:0]
+
+
+def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) -> list[Piece]:
+    """A piece not found in its body looked for by its foot, up and down its column: the square a piece stands
+    in shows its colour however it leans. Found plainly on its own square, it is there; found plainly a square or
+    two off while its own square shows nothing of it, it was moved (an extra there: the verdict says "moved")."""
+    moved = []
+    for piece, status in list(pieces.items()):
+        if status == "yes" or piece.kind not in names:
+            continue
+        k = KIND0 + names.index(piece.kind)
+        n = index[(piece.column, piece.step)]
+        own_body = body.pixels[n]
+
+        def share(m: int) -> float:
+            foot = body.feet[m]
+            mine = np.isin(foot, own_body)
+            foot = foot[(cover[piece.kind][foot] == 0) | (mine & (cover[piece.kind][foot] == 1))]
+            return float((flat[foot] == k).mean()) if len(foot) >= 10 else 0.0
+
+        here = share(n)
+        near = {s: share(index[(piece.column, s)]) for s in (piece.step - 2, piece.step - 1, piece.step + 1,
+                                                             piece.step + 2) if (piece.column, s) in index}
+        if trace is not None:
+            trace.setdefault("feet", {})[piece] = (round(here, 2), {s: round(v, 2) for s, v in near.items()})
+        if here >= tuning.foot:
+            pieces[piece] = "yes"
+            continue
+        if not near:
+            continue
+        best = max(near, key=near.get)
+        if near[best] >= tuning.foot and here <= tuning.absent and near[best] >= 4 * max(here, 0.02):
+            moved.append(Piece(piece.column, best, piece.kind))
+    return moved
 
 
 def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
@@ -165,6 +203,7 @@ def _extras(classes, body, spaces, index, expected, names, doubts: set, present,
     out: list[Piece] = []
     piece_area = float(np.median(body.area))
     found_here = body.mask(present, shape).reshape(-1)
+    owners = body.owners(classes.size)
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -181,7 +220,8 @@ def _extras(classes, body, spaces, index, expected, names, doubts: set, present,
             if others[ring].mean() > 0.35:
                 continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
             where = np.flatnonzero(labels.reshape(-1) == label)
-            votes = np.bincount(_spaces_of(where, body, len(spaces)), minlength=len(spaces))
+            held = owners[where]
+            votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:
                 continue
             if size <= 1.5 and found_here[where].mean() > 0.5:
@@ -198,10 +238,3 @@ def _extras(classes, body, spaces, index, expected, names, doubts: set, present,
             else:
                 doubts.add((c, step))
     return out
-
-
-def _spaces_of(where: np.ndarray, body, count: int) -> np.ndarray:
-    """For each pixel of ``where``, each space whose body holds it (a pixel may count for two)."""
-    hits = [np.full(np.intersect1d(where, body.pixels[n], assume_unique=False).size, n, np.int64)
-            for n in range(count)]
-    return np.concatenate(hits) if hits else np.zeros(0, np.int64)
