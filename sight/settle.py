@@ -41,6 +41,10 @@ class Stillness:
         """Forget movement seen so far (a new watch starts)."""
         self.moved = False
 
+    def touched(self) -> None:
+        """The board was changed without a hand in sight (a drawn board's nudge): moved, and not still yet."""
+        self.moved, self.calm = True, 0
+
     def add(self, frame: np.ndarray) -> bool:
         """One more frame; whether the picture is still now."""
         thumb = thumbnail(frame)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import queue
 import sys
 import threading
@@ -48,6 +49,13 @@ RETRY = 10.0
 
 def open_camera(source: str, device: str = "/dev/video0", folder: str | None = None, state_dir=None):
     """The camera the config names (CameraError in one line when it cannot be had)."""
+    try:
+        return _opened(source, device, folder, state_dir)
+    except ImportError as err:  # a library the camera needs is not installed here
+        raise CameraError(f"the {source} camera needs {err.name or 'a library'}, which is not installed") from err
+
+
+def _opened(source: str, device: str, folder: str | None, state_dir):
     if source == "usb":
         return UsbCamera(device)
     if source == "pi":
@@ -141,7 +149,9 @@ class Eye:
         elif do == "calibrate":
             self.calibrate(link.ticket_of(message), message.get("ends"))
         elif do == "nudge" and hasattr(self.camera, "nudge"):
-            self.camera.nudge()
+            self.camera.nudge()  # no hand is drawn doing it: the picture is taken as touched, to settle and be read
+            self.still.touched()
+            self.read_in_calm = False
         return True
 
     def setup(self, message: dict) -> None:
@@ -284,23 +294,41 @@ class Eye:
             self.camera.close()
 
 
-def _reader(stream, inbox: queue.Queue) -> None:
-    """The box's lines, onto ``inbox``; None once it closed the pipe (the box is gone: so is the camera)."""
+def _lines(fd: int, limit: int):
+    """The pipe's lines, read straight from its descriptor: a thread blocked here holds no lock of Python's
+    buffered files, so the process can end while it waits (a buffered ``readline`` left a lock held at exit).
+    A line longer than the link allows is passed on cut, for ``link.decode`` to refuse, and its rest dropped."""
+    held, dropping = b"", False
     while True:
-        line = stream.readline(link.MAX_LINE + 1)
-        if not line:
-            inbox.put(None)
+        chunk = os.read(fd, 65536)
+        if not chunk:
             return
+        held += chunk
+        while b"\n" in held:
+            line, held = held.split(b"\n", 1)
+            if not dropping:
+                yield line + b"\n"
+            dropping = False
+        if len(held) > limit:
+            if not dropping:
+                yield held
+            held, dropping = b"", True
+
+
+def _reader(fd: int, inbox: queue.Queue, limit: int = link.MAX_LINE) -> None:
+    """The box's lines, onto ``inbox``; None once it closed the pipe (the box is gone: so is the camera)."""
+    for line in _lines(fd, limit):
         try:
             inbox.put(link.decode(line))
         except link.LinkError as err:
             log.error("from the box: %s", err)
+    inbox.put(None)
 
 
-def serve(eye: Eye, stream) -> None:
-    """Answer the box until it says quit or goes away."""
+def serve(eye: Eye, fd: int) -> None:
+    """Answer the box (its lines on the descriptor ``fd``) until it says quit or goes away."""
     inbox: queue.Queue = queue.Queue()
-    threading.Thread(target=_reader, args=(stream, inbox), name="camera-link", daemon=True).start()
+    threading.Thread(target=_reader, args=(fd, inbox), name="camera-link", daemon=True).start()
     while True:
         try:
             message = inbox.get(timeout=1 / RATE if eye.watch is not None else None)
@@ -334,7 +362,7 @@ def main(argv=None) -> int:
 
     eye = Eye(lambda: open_camera(args.source, args.device, args.folder, args.state_dir), args.state_dir, say)
     try:
-        serve(eye, sys.stdin.buffer)
+        serve(eye, sys.stdin.fileno())
     except BrokenPipeError:
         pass
     finally:
