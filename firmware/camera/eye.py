@@ -297,7 +297,7 @@ class Eye:
 def _lines(fd: int, limit: int):
     """The pipe's lines, read straight from its descriptor: a thread blocked here holds no lock of Python's
     buffered files, so the process can end while it waits (a buffered ``readline`` left a lock held at exit).
-    A line longer than the link allows is passed on cut, for ``link.decode`` to refuse, and its rest dropped."""
+    A line longer than ``limit`` is given as None, and dropped whole."""
     held, dropping = b"", False
     while True:
         chunk = os.read(fd, 65536)
@@ -307,11 +307,11 @@ def _lines(fd: int, limit: int):
         while b"\n" in held:
             line, held = held.split(b"\n", 1)
             if not dropping:
-                yield line + b"\n"
+                yield line + b"\n" if len(line) < limit else None
             dropping = False
-        if len(held) > limit:
+        if len(held) >= limit:
             if not dropping:
-                yield held
+                yield None
             held, dropping = b"", True
 
 
@@ -319,6 +319,8 @@ def _reader(fd: int, inbox: queue.Queue, limit: int = link.MAX_LINE) -> None:
     """The box's lines, onto ``inbox``; None once it closed the pipe (the box is gone: so is the camera)."""
     for line in _lines(fd, limit):
         try:
+            if line is None:
+                raise link.LinkError("a line longer than the link takes")
             inbox.put(link.decode(line))
         except link.LinkError as err:
             log.error("from the box: %s", err)

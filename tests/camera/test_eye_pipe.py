@@ -7,6 +7,7 @@ import os
 import queue
 import sys
 import threading
+import time
 
 import pytest
 
@@ -20,6 +21,7 @@ def _fed(*chunks: bytes, limit: int = link.MAX_LINE) -> list:
     def feed():
         for chunk in chunks:
             os.write(w, chunk)
+            time.sleep(0.05)  # each write read on its own, as a slow writer's are
         os.close(w)
 
     threading.Thread(target=feed).start()
@@ -37,9 +39,15 @@ def test_lines_split_across_writes_arrive_whole_and_the_end_of_the_pipe_is_said(
         {"do": "watch", "ticket": 1}, {"do": "stop"}, None]
 
 
-def test_an_overlong_line_is_refused_whole_and_the_next_line_still_heard():
-    long = b'{"do": "watch", "junk": "' + b"x" * 200 + b'", "x": {"do": "quit"}}\n'
-    assert _fed(long[:100], long[100:], b'{"do": "stop"}\n', limit=64) == [{"do": "stop"}, None]
+LONG = b'{"do": "watch", "junk": "' + b"x" * 200 + b'", "x": {"do": "quit"}}\n'
+
+
+def test_an_overlong_line_arriving_in_pieces_is_dropped_whole_and_the_next_line_still_heard():
+    assert _fed(LONG[:100], LONG[100:], b'{"do": "stop"}\n', limit=64) == [{"do": "stop"}, None]
+
+
+def test_an_overlong_line_arriving_at_once_is_dropped_and_the_next_line_still_heard():
+    assert _fed(LONG + b'{"do": "stop"}\n', limit=64) == [{"do": "stop"}, None]
 
 
 def test_a_camera_whose_library_is_missing_is_a_camera_error(monkeypatch):
