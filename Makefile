@@ -136,6 +136,7 @@ bench: $(STAMP)
 # unsure spaces and the time and memory of one check. About 10 minutes on two cores.
 camera-bench: $(STAMP)
 	$(PY) -m benchmarks.camera --boards 500
+	$(PY) -m benchmarks.camera_check
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
 # stores built by the box's own writes and again by `cantstop-box import` of records.

@@ -40,6 +40,8 @@ NOMINAL = {
 }
 #: A pixel further than this (chroma units) from every kind's colour is none of them (a hand, a die, a cup).
 REACH = 0.55
+#: A piece's lit face or rim can look like a colour this near its own (red's face orange, never blue).
+FACE = 1.0
 #: How much a learnt colour moves toward what a check found (0..1).
 LEARN = 0.5
 
@@ -99,6 +101,13 @@ class Palette:
         best = dists.argmin(axis=-1)
         near = np.take_along_axis(dists, best[..., None], axis=-1)[..., 0]
         return np.where(near <= REACH, best, -1), near
+
+    def alike(self, kind: str, other: str) -> bool:
+        """Whether a piece of ``kind``, lit or seen at its rim, can look like ``other``: the same kind, the runners'
+        white (a glint), or a colour within :data:`FACE` of its own."""
+        if kind == other or other == RUNNER:
+            return True
+        return float(distance(features(self.kinds[kind]), self.kinds[other])) < FACE
 
     def names(self) -> list[str]:
         return list(self.kinds)

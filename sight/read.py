@@ -35,7 +35,7 @@ class Tuning:
     a kind's pixels are fractions of what one piece covers on that space (``Bodies.area``)."""
 
     tall: float = 16.0  # a piece's height (mm), for its lean
-    present: float = 0.3  # this much of a piece's colour in its body: it is there
+    present: float = 0.15  # this much of a piece's colour in its body: it is there
     absent: float = 0.05  # at most this: it is not (when the body shows the board plainly)
     plain: float = 0.15  # ... plainly: at most this fraction of the body glare, foreign or shade
     extra: float = 0.45  # a blob of colour no expected piece explains, this big: a piece is there
@@ -104,14 +104,15 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         pieces[piece] = "unsure" if (piece.column, piece.step) in doubts and status == "no" else status
         if status == "yes" and len(own):
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
-    moved = _feet(pieces, flat, body, index, names, cover, tuning, trace)
-    present = [index[(p.column, p.step)] for p, status in pieces.items() if status == "yes"]
-    extras = moved + [e for e in _extras(px.classes, body, spaces, index, expected, names, doubts, present, tuning,
-                                         trace) if e not in moved]
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either
-        cls = flat[body.pixels[n]]
-        if np.isin(cls, (UNKNOWN, FOREIGN)).mean() > 0.5:
+        if np.isin(flat[body.pixels[n]], (UNKNOWN, FOREIGN)).mean() > 0.5:
             doubts.add((c, k))
+    moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
+             if (p.column, p.step) not in doubts]
+    present = [p for p, status in pieces.items() if status == "yes"]
+    extras = moved + [e for e in _extras(px.classes, body, spaces, index, expected, px.palette, doubts, present,
+                                         tuning, trace) if e not in moved]
+    doubts |= _stray_feet(flat, body, spaces, at, names, extras, tuning)
     learnt = {k: np.median(np.concatenate(v), axis=0) for k, v in colours.items() if sum(map(len, v)) >= 20}
     return Reading(pieces, tuple(extras), frozenset(doubts), hand=hand, colours=learnt, classes=px.classes,
                    spaces=len(spaces))
@@ -176,6 +177,26 @@ def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) 
     return moved
 
 
+def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
+    """Spaces whose square (where a piece's foot stands) is mostly a colour no piece expected there has, and no
+    extra found explains: a piece may stand there, hidden in the blob of a neighbour's (a red piece beside a red
+    one): unsure, never right."""
+    doubts = set()
+    found = {(e.column, e.step, e.kind) for e in extras}
+    for n, (c, k, _) in enumerate(spaces):
+        foot = flat[body.feet[n]]
+        if len(foot) < 10:
+            continue
+        here = {p.kind for p in at.get(n, ())}
+        for i, name in enumerate(names):
+            if name in here or (c, k, name) in found:
+                continue
+            if float((foot == KIND0 + i).mean()) >= tuning.foot * 1.5:
+                doubts.add((c, k))
+                break
+    return doubts
+
+
 def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
     """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure."""
     doubts: set[tuple[int, int]] = set()
@@ -194,16 +215,21 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
     return doubts, True
 
 
-def _extras(classes, body, spaces, index, expected, names, doubts: set, present, tuning: Tuning, trace) -> list[Piece]:
+def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: set, present, tuning: Tuning,
+            trace) -> list[Piece]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
     each on the space whose body holds most of it (big enough: a piece; smaller: that space is unsure). A blob
     far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); one on a piece found where the
-    game has it, no bigger than a piece, is that piece's lit face or its rim."""
+    game has it, no bigger than a piece, in a colour that piece's lit face or rim can take (white, or a colour
+    near its own: an orange face on a red piece), is that face (a red blob on a blue piece found is a red piece)."""
     shape = classes.shape
     out: list[Piece] = []
     piece_area = float(np.median(body.area))
-    found_here = body.mask(present, shape).reshape(-1)
+    names = palette.names()
+    faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
+                             shape).reshape(-1) for name in names}
     owners = body.owners(classes.size)
+    hidden = (classes == UNKNOWN) | (classes == FOREIGN)
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -219,12 +245,15 @@ def _extras(classes, body, spaces, index, expected, names, doubts: set, present,
             ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
             if others[ring].mean() > 0.35:
                 continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
+            hidden_by = hidden[ring].mean() > 0.35  # it comes out of something foreign (a finger in a piece's colour)
             where = np.flatnonzero(labels.reshape(-1) == label)
             held = owners[where]
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:
                 continue
-            if size <= 1.5 and found_here[where].mean() > 0.5:
+            if size <= 1.5 and faces[name][where].mean() > 0.5:
+                if name == "runner" and size >= tuning.extra:  # a lit face, or a runner beside the piece found there
+                    doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
             n = int(votes.argmax())
             c, step, _ = spaces[n]
@@ -233,7 +262,7 @@ def _extras(classes, body, spaces, index, expected, names, doubts: set, present,
             if size > 2.5:
                 doubts.update((spaces[m][0], spaces[m][1]) for m in np.flatnonzero(votes > 0.1 * votes.max()))
                 continue
-            if size >= tuning.extra and votes[n] >= 0.5 * len(where) and (c, step) not in doubts:
+            if size >= tuning.extra and votes[n] >= 0.5 * len(where) and (c, step) not in doubts and not hidden_by:
                 out.append(Piece(c, step, name))
             else:
                 doubts.add((c, step))

@@ -27,6 +27,9 @@ WHYS = ("", "markers", "light", "hand")
 WHATS = ("moved", "missing", "extra")
 #: More of the board's spaces than this unsure (no hand over it): the camera cannot see the board well.
 TOO_UNSURE = 0.2
+#: More findings than this in one picture: a table makes a slip or two at a hand-over, not this many; the camera
+#: misreads the board (its light, a bumped tag), and says it cannot see it well rather than list them.
+TOO_MANY = 3
 
 
 class Finding(NamedTuple):
@@ -93,6 +96,8 @@ def verdict(reading: Reading, expected) -> Verdict:
     for e in extras:
         wrong.append(Finding("extra", e.kind, e.column, 0, e.step))
     unsure = tuple(sorted(doubts))
+    if len(wrong) > TOO_MANY:
+        return Verdict("blind", unsure=unsure, why="hand" if reading.hand else "light")
     if wrong:
         return Verdict("wrong", tuple(sorted(wrong, key=lambda f: (f.column, f.kind))), unsure)
     if reading.spaces and len(doubts) > TOO_UNSURE * reading.spaces:
