@@ -113,6 +113,7 @@ test-floors: $(FLOORS_STAMP)
 soak: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m slow
 	CANTSTOP_SOAK=1 $(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' tests/screens/test_fit_*.py
+	CANTSTOP_SOAK=1 $(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' tests/web/test_layout_browser.py
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/daemon/test_crash.py
 	$(PY) -m benchmarks.daemon_memory --games 2000
 	$(PY) -m benchmarks.simulate_memory --games 20000

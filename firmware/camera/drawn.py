@@ -6,20 +6,22 @@ each watch, the table sets the board as the game says (:meth:`follow`), and
 :meth:`nudge` makes one mistake on it (a marker a square off, a runner left on)
 or, with one made, puts it right, so the check can be tried by hand. Asked to
 set up, the players clear the board first (:meth:`clear`). Every frame has its
-own sensor noise, as a webcam's has.
+own grain, as a webcam's has (the board is drawn once for each state of its pieces: a
+laptop running the emulator is not kept busy drawing the same board four times a second).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-
+import cv2
 import numpy as np
 
 from engine import HEIGHTS
 from sight import scene
 from sight.layout import RUNNER, Piece, centred
 
+#: Each frame's own sensor grain (grey levels, one standard deviation), on the picture drawn once.
+GRAIN = 2.0
 #: The drawn table's seed: the same edition, camera and lamp every time the emulator starts.
 SEED = 49
 
@@ -36,6 +38,7 @@ class DrawnCamera:
         self.expected: tuple[Piece, ...] = ()
         self.pieces: tuple[Piece, ...] = ()
         self.frame = 0
+        self._drawn: tuple | None = None  # (pieces, their picture without the frame's grain)
 
     def follow(self, expected) -> None:
         """The players set the board as the game says."""
@@ -60,8 +63,13 @@ class DrawnCamera:
         self.pieces = tuple(q for q in self.expected if q != p) + (Piece(p.column, step, p.kind),)
 
     def grab(self) -> np.ndarray:
+        """The board as it stands, drawn once for each state of its pieces, with each frame's own grain on it."""
         self.frame += 1
-        return scene.render(self.layout, self.pieces, self.table, replace(self.shot, seed=self.frame))
+        if self._drawn is None or self._drawn[0] != self.pieces:
+            self._drawn = (self.pieces, scene.render(self.layout, self.pieces, self.table, self.shot))
+        grain = np.empty(self._drawn[1].shape, np.int16)
+        cv2.randn(grain, 0, GRAIN)
+        return cv2.add(self._drawn[1], grain, dtype=cv2.CV_8U)
 
     def close(self) -> None:
         pass

@@ -48,10 +48,11 @@ def continue_lists(draw):
     seat_names = {seat_name(lang, n) for _, ns, _ in games for n in ns}
     cursor = draw(st.integers(0, len(items) - 1))
     view = MenuView(w.CONTINUE, items, cursor, w.KEYS["menu"], draw(alerts(lang)), lang)
-    # the game's number and turn come first: a cut may take the names only
-    i, ns, t = games[cursor]
-    listed = words.language(lang).listed(seat_name(lang, n) for n in ns)
-    return view, seat_names | {listed}, (w.continue_item(i, ("",), t),)
+    # the game's number and turn come first: a cut may take the names only, in any row (the cursor's row must
+    # keep its number and turn)
+    listed = {w.listed(seat_name(lang, n) for n in ns) for _, ns, _ in games}
+    i, _, t = games[cursor]
+    return view, seat_names | listed, (w.continue_item(i, ("",), t),)
 
 
 @st.composite
