@@ -20,8 +20,8 @@ import logging
 from dataclasses import dataclass
 
 from firmware import words
+from firmware.camera import said
 from firmware.camera.link import READ, SEEN_FACT, VIEW
-from sight.layout import RUNNER
 from sight.verdict import Verdict
 
 from . import pictures
@@ -78,20 +78,6 @@ def _verdict(store) -> Verdict | None:
 
 
 def finding_lines(w, verdict: Verdict, game=None, colours=()) -> tuple[str, ...]:
-    """What ``verdict`` says to the table, a line a finding, in the words ``w`` speak: the box's own sentences,
-    as :func:`firmware.ui.camera.verdict_lines` says them on its screen."""
-    if verdict.state == "blind":
-        return (w.blind_line(verdict.why),)
-    if verdict.state == "right":
-        return (w.board_right(),)
-    if verdict.state == "unsure":
-        return (w.board_unsure(len(verdict.unsure)),)
-    out = []
-    for f in verdict.wrong:
-        owner = ""
-        if game is not None and f.what == "extra" and f.kind != RUNNER and 0 <= f.column < len(game.claimed):
-            seat = game.claimed[f.column]
-            owner = colours[seat] if 0 <= seat < len(colours) else ""
-            owner = "" if owner == f.kind else owner
-        out.append(w.finding_line(f.what, f.kind, f.column, f.should, f.seen, owner))
-    return tuple(out)
+    """What ``verdict`` says to the table, a line a finding, in the words ``w`` speak: the box's own sentences
+    (firmware.camera.said), as its screen says them."""
+    return said.verdict_lines(w, verdict, game.claimed if game is not None else (), colours)

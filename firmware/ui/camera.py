@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from engine import Phase, Roll, Stop
 
+from ..camera import said
 from ..camera.expected import pieces_of
 from ..camera.link import CALIBRATION_FACT, SEEN_FACT
 from .messages import BoardSeen, CameraSaid, CameraSetUp, KeepFacts, Press, SetUpCamera, StopWatching, WatchBoard
@@ -143,23 +144,9 @@ def look_press(app: App, p: Press) -> Result:
 
 
 def verdict_lines(app: App, verdict) -> tuple[str, ...]:
-    """What a verdict says to the table, a line a finding."""
-    w = app.words
-    if verdict.state == "blind":
-        return (w.blind_line(verdict.why),)
-    if verdict.state == "right":
-        return (w.board_right(),)
-    if verdict.state == "unsure":
-        return (w.board_unsure(len(verdict.unsure)),)
+    """What a verdict says to the table, a line a finding (the web page says the same: firmware.camera.said)."""
     g = app.game
-    out = []
-    for f in verdict.wrong:
-        owner = ""
-        if g is not None and g.claimed[f.column] >= 0 and f.what == "extra" and f.kind != "runner":
-            owner = app.seats[g.claimed[f.column]].colour
-            owner = "" if owner == f.kind else owner
-        out.append(w.finding_line(f.what, f.kind, f.column, f.should, f.seen, owner))
-    return tuple(out)
+    return said.verdict_lines(app.words, verdict, g.claimed if g is not None else (), [s.colour for s in app.seats])
 
 
 def look_lines(app: App) -> tuple[str, tuple[str, ...], str]:
