@@ -44,7 +44,8 @@ def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np
         coef = np.zeros(12)
         coef[0] = 1.0
         for _ in range(4):
-            coef, *_ = np.linalg.lstsq(design[keep], a[keep], rcond=None)
+            d = design[keep]  # least squares by its normal equations: 12 unknowns, tens of thousands of samples
+            coef = np.linalg.lstsq(d.T @ d, d.T @ a[keep], rcond=None)[0]
             residual = a - design @ coef
             spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
             keep = ok & (np.abs(residual) < 2.5 * spread)
