@@ -43,6 +43,7 @@ class Tuning:
     hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
     visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
+    crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
     foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
 
 
@@ -110,8 +111,10 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
-    extras = moved + [e for e in _extras(px.classes, body, spaces, index, expected, px.palette, doubts, present,
-                                         tuning, trace) if e not in moved]
+    more, crowded = _extras(px.classes, body, spaces, index, expected, px.palette, doubts, present, tuning, trace)
+    doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
+    moved = [p for p in moved if p.kind not in crowded]
+    extras = moved + [e for e in more if e not in moved]
     doubts |= _stray_feet(flat, body, spaces, at, names, extras, tuning)
     learnt = {k: np.median(np.concatenate(v), axis=0) for k, v in colours.items() if sum(map(len, v)) >= 20}
     return Reading(pieces, tuple(extras), frozenset(doubts), hand=hand, colours=learnt, classes=px.classes,
@@ -216,14 +219,17 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
 
 
 def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: set, present, tuning: Tuning,
-            trace) -> list[Piece]:
+            trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
     each on the space whose body holds most of it (big enough: a piece; smaller: that space is unsure). A blob
-    far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); one on a piece found where the
-    game has it, no bigger than a piece, in a colour that piece's lit face or rim can take (white, or a colour
-    near its own: an orange face on a red piece), is that face (a red blob on a blue piece found is a red piece)."""
+    far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
+    than ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a
+    piece found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
+    (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
+    found is a red piece)."""
     shape = classes.shape
     out: list[Piece] = []
+    crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
     piece_area = float(np.median(body.area))
     names = palette.names()
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
@@ -237,6 +243,8 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
         alone = cv2.morphologyEx(alone, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(alone)
         others = (classes >= KIND0) & (classes != KIND0 + k)
+        found: list[Piece] = []
+        blobs = 0  # blobs of this colour no expected piece explains, whatever their size
         for label in range(1, count):
             size = stats[label, cv2.CC_STAT_AREA] / piece_area
             if size < tuning.doubt:
@@ -255,6 +263,7 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
                 if name == "runner" and size >= tuning.extra:  # a lit face, or a runner beside the piece found there
                     doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
+            blobs += 1
             n = int(votes.argmax())
             c, step, _ = spaces[n]
             if trace is not None:
@@ -263,7 +272,12 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
                 doubts.update((spaces[m][0], spaces[m][1]) for m in np.flatnonzero(votes > 0.1 * votes.max()))
                 continue
             if size >= tuning.extra and votes[n] >= 0.5 * len(where) and (c, step) not in doubts and not hidden_by:
-                out.append(Piece(c, step, name))
+                found.append(Piece(c, step, name))
             else:
                 doubts.add((c, step))
-    return out
+        if blobs > tuning.crowd:  # the picture is full of this colour's look-alikes (glints on a glossy board are
+            doubts.update((p.column, p.step) for p in found)  # white): none of them can be told for a piece
+            crowded.add(name)
+        else:
+            out += found
+    return out, crowded
