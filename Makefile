@@ -134,7 +134,8 @@ bench: $(STAMP)
 
 # The camera's rendered benchmark (issue 49): 500 boards from real played games, photographed
 # virtually, each checked right and one space off; prints accuracy, false and missed mismatches,
-# unsure spaces and the time and memory of one check. About 10 minutes on two cores.
+# unsure spaces and the time and memory of one check (11 minutes on two cores), then one check without the
+# renderer on the fixed photos (benchmarks/camera_check.py).
 camera-bench: $(STAMP)
 	$(PY) -m benchmarks.camera --boards 500
 	$(PY) -m benchmarks.camera_check
