@@ -41,8 +41,6 @@ def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np
             continue
         design = np.column_stack([terms * b[:, None], terms])
         keep = ok.copy()
-        coef = np.zeros(12)
-        coef[0] = 1.0
         for _ in range(4):
             d = design[keep]  # least squares by its normal equations: 12 unknowns, tens of thousands of samples
             coef = np.linalg.lstsq(d.T @ d, d.T @ a[keep], rcond=None)[0]

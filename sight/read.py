@@ -23,7 +23,7 @@ import numpy as np
 
 from . import markers
 from .calibrate import Calibration, canonical
-from .layout import Piece
+from .layout import RUNNER, Piece
 from .palette import Palette
 from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify
 from .pose import pose
@@ -105,13 +105,16 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         pieces[piece] = "unsure" if (piece.column, piece.step) in doubts and status == "no" else status
         if status == "yes" and len(own):
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
+    hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
+    flat_hidden = hidden.reshape(-1)
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either
-        if np.isin(flat[body.pixels[n]], (UNKNOWN, FOREIGN)).mean() > 0.5:
+        if flat_hidden[body.pixels[n]].mean() > 0.5:
             doubts.add((c, k))
     moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
-    more, crowded = _extras(px.classes, body, spaces, index, expected, px.palette, doubts, present, tuning, trace)
+    more, crowded = _extras(px.classes, hidden, body, spaces, index, expected, px.palette, doubts, present, tuning,
+                            trace)
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
@@ -218,8 +221,8 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
     return doubts, True
 
 
-def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: set, present, tuning: Tuning,
-            trace) -> tuple[list[Piece], set]:
+def _extras(classes, hidden, body, spaces, index, expected, palette: Palette, doubts: set, present,
+            tuning: Tuning, trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
     each on the space whose body holds most of it (big enough: a piece; smaller: that space is unsure). A blob
     far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
@@ -235,7 +238,6 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
                              shape).reshape(-1) for name in names}
     owners = body.owners(classes.size)
-    hidden = (classes == UNKNOWN) | (classes == FOREIGN)
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -260,7 +262,7 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
             if votes.max() == 0:
                 continue
             if size <= 1.5 and faces[name][where].mean() > 0.5:
-                if name == "runner" and size >= tuning.extra:  # a lit face, or a runner beside the piece found there
+                if name == RUNNER and size >= tuning.extra:  # a lit face, or a runner beside the piece found there
                     doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
             blobs += 1
