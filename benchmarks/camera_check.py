@@ -12,22 +12,17 @@ Run: ``make camera-bench`` (after the rendered boards) or ``.venv/bin/python -m 
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import statistics
 import time
-from pathlib import Path
-
-import cv2
 
 from engine import HEIGHTS
 from sight import calibrate as calibration
-from sight.layout import STANDARD_MARKERS, Piece, centred
+from sight.layout import STANDARD_MARKERS, centred
 from sight.palette import Palette
 from sight.read import look
 from sight.verdict import verdict
-
-FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "camera"
+from tests.camera.photos import CASES, load
 
 
 def main(argv=None) -> None:
@@ -35,16 +30,12 @@ def main(argv=None) -> None:
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args(argv)
     walls, cpus, setups = [], [], []
-    for truth_path in sorted(FIXTURES.glob("*.json")):
-        name = truth_path.stem
-        truth = json.loads(truth_path.read_text())
-        expected = tuple(Piece(c, k, kind) for c, k, kind in truth["truth"])
-        empty = cv2.imread(str(FIXTURES / f"{name}-empty.jpg"))
-        photo = cv2.imread(str(FIXTURES / f"{name}.jpg"))
+    for case in CASES:
+        empty, photo, expected, colours = load(case)
         started = time.perf_counter()
         cal = calibration.calibrate(empty, HEIGHTS, centred(HEIGHTS, markers=STANDARD_MARKERS))
         setups.append(time.perf_counter() - started)
-        palette = Palette.of(truth["colours"])
+        palette = Palette.of(colours)
         for _ in range(args.rounds):
             wall, cpu = time.perf_counter(), time.process_time()
             verdict(look(photo, cal, expected, palette), expected)

@@ -20,7 +20,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sight import scene
 from sight.hand import Hand
 from sight.layout import RUNNER, Piece, centred
 
@@ -56,6 +55,8 @@ CASES = (
 
 def render(case: Case) -> tuple[np.ndarray, np.ndarray]:
     """The case's empty board and its photo with the pieces (BGR)."""
+    from sight import scene  # the renderer only to make the files: reading them (load) needs none of it
+
     layout = centred(HEIGHTS)
     table = scene.random_table(np.random.default_rng(case.seed), layout, size=(1280, 720))
     empty = scene.render(layout, [], table, scene.calm_shot())
@@ -65,6 +66,14 @@ def render(case: Case) -> tuple[np.ndarray, np.ndarray]:
 
 def files(case: Case) -> tuple[Path, Path, Path]:
     return (FOLDER / f"{case.name}-empty.jpg", FOLDER / f"{case.name}.jpg", FOLDER / f"{case.name}.json")
+
+
+def load(case: Case) -> tuple[np.ndarray, np.ndarray, tuple[Piece, ...], list[str]]:
+    """A kept case as the camera gets it: the empty board's photo, the photo, its truth and the seats' colours."""
+    empty_path, photo_path, truth_path = files(case)
+    truth = json.loads(truth_path.read_text())
+    pieces = tuple(Piece(c, k, kind) for c, k, kind in truth["truth"])
+    return cv2.imread(str(empty_path)), cv2.imread(str(photo_path)), pieces, truth["colours"]
 
 
 def main() -> None:

@@ -11,9 +11,6 @@ the cases themselves from sliding back.
 from __future__ import annotations
 
 import functools
-import json
-
-import cv2
 
 from engine import HEIGHTS
 from firmware.words import camera as words
@@ -23,18 +20,16 @@ from sight.palette import Palette
 from sight.read import look
 from sight.verdict import verdict
 
-from .photos import CASES, files
+from .photos import CASES, load
 
 BY_NAME = {case.name: case for case in CASES}
 
 
 @functools.cache
 def _setup(name: str):
-    empty_path, photo_path, truth_path = files(BY_NAME[name])
-    truth = json.loads(truth_path.read_text())
-    cal = calibration.calibrate(cv2.imread(str(empty_path)), HEIGHTS, centred(HEIGHTS, markers=STANDARD_MARKERS))
-    pieces = tuple(Piece(c, k, kind) for c, k, kind in truth["truth"])
-    return cv2.imread(str(photo_path)), cal, pieces, Palette.of(truth["colours"])
+    empty, photo, pieces, colours = load(BY_NAME[name])
+    cal = calibration.calibrate(empty, HEIGHTS, centred(HEIGHTS, markers=STANDARD_MARKERS))
+    return photo, cal, pieces, Palette.of(colours)
 
 
 def _checked(name: str, expected=None):
