@@ -91,6 +91,8 @@ class GpioButtons:
         """Release every pin; safe to call twice. A pin that will not let go (lgpio's "GPIO busy" as a
         stopping box hands its lines back) is one log line, and the others are still released."""
         buttons, self._buttons = self._buttons, {}
+        for button in buttons.values():
+            _stopping(button)
         for name, button in buttons.items():
             button.when_pressed = None
             button.when_released = None
@@ -235,3 +237,20 @@ def mock_pin_factory():
     from gpiozero.pins.mock import MockFactory
 
     return MockFactory()
+
+
+def _stopping(button: Button) -> None:
+    """Tell a button's hold thread to stop, without waiting for it.
+
+    gpiozero gives each Button a thread that wakes every 0.1 s to time a hold; ``close`` stops it
+    and waits, so closing six buttons one by one waits up to 0.6 s. Told first, all at once (as
+    gpiozero itself stops its threads at exit), and woken (its ``holding`` event: it then sees it
+    must stop before it times anything), they end at once and the box stops sooner. A gpiozero
+    without those attributes is left to stop as it does.
+    """
+    thread = getattr(button, "_hold_thread", None)
+    stopping, holding = getattr(thread, "stopping", None), getattr(thread, "holding", None)
+    if stopping is not None:
+        stopping.set()
+        if holding is not None:
+            holding.set()

@@ -81,6 +81,27 @@ def test_buttons_close_releases_pins(mock_factory, edges):
         pass
 
 
+def test_buttons_close_tells_every_hold_thread_to_stop_before_waiting_for_any(mock_factory, edges):
+    """gpiozero's close waits for its button's hold thread, which wakes every 0.1 s: one by one, a
+    stopping box waited up to 0.6 s for six buttons. Each is told before the first is waited for."""
+    buttons = GpioButtons(PINS, edges, pin_factory=mock_factory)
+    mock_factory.pin(27).drive_low()  # a button held as the box stops
+    threads = [button._hold_thread for button in buttons._buttons.values()]
+    first = next(iter(buttons._buttons.values()))
+    told_at_first_close = []
+    real_close = first.close
+
+    def close():
+        told_at_first_close.extend(thread.stopping.is_set() for thread in threads)
+        real_close()
+
+    first.close = close
+    buttons.close()
+    assert told_at_first_close == [True] * len(PINS)
+    assert not any(thread.is_alive() for thread in threads)
+    assert edges.edges == [("STOP", True)]  # the held button's close is no release
+
+
 def test_buttons_duplicate_pins_rejected_naming_both(mock_factory, edges):
     with pytest.raises(ButtonError) as info:
         GpioButtons({"ROLL": 17, "STOP": 27, "MENU": 17}, edges, pin_factory=mock_factory)
