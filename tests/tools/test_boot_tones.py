@@ -306,3 +306,37 @@ def test_boot_tones_a_real_roll_late_at_every_cycle_on_a_quiet_host_passes_among
                             detail), detail
     assert not boot_tones.judge_tones(got[2:3], [roll], ["roll"])[0]
     assert not boot_tones.judge_tones(got, [((440.0, 0.04),)] * 4, ["roll"] * 4)[0]
+
+
+def _every_cut(clock, pitches):
+    """The least cost of cutting ``clock`` into the notes, by trying every cut (small lines only)."""
+    import itertools
+    import math
+
+    n, least = len(clock), math.inf
+    for ends in itertools.combinations(range(n - 1), len(pitches) - 1):
+        starts, lasts = (0, *(e + 1 for e in ends)), (*ends, n - 1)
+        if any(last - start + 1 < boot_tones.MIN_CYCLES for start, last in zip(starts, lasts)):
+            continue
+        parts = [(clock[last] - clock[start], last - start, hz) for start, last, hz in zip(starts, lasts, pitches)]
+        if all(span > 0 for span, _, _ in parts):
+            least = min(least, sum(abs(math.log(rises / span / hz)) for span, rises, hz in parts))
+    return least
+
+
+def test_boot_tones_the_cut_is_the_least_of_every_cut_a_line_allows():
+    """_cut skips the ends no cut can use; what it finds is still the best of all the cuts, and each part
+    it gives has its MIN_CYCLES rises."""
+    rng = random.Random(5)
+    for _ in range(150):
+        pitches = [rng.choice([440.0, 660.0, 880.0, 1320.0]) for _ in range(rng.randint(2, 3))]
+        clock, t = [], 0.0
+        for _ in range(rng.randint(2 * boot_tones.MIN_CYCLES, 22)):
+            t += rng.choice([0.0, 1 / rng.choice(pitches) * rng.uniform(0.9, 1.1)])
+            clock.append(t)
+        cost, places = boot_tones._cut(clock, pitches)
+        assert cost == pytest.approx(_every_cut(clock, pitches), abs=1e-9)
+        if cost != float("inf"):
+            assert places[0][0] == 0 and places[-1][1] == len(clock) - 1
+            assert all(b[0] == a[1] + 1 for a, b in zip(places, places[1:]))
+            assert all(last - first + 1 >= boot_tones.MIN_CYCLES for first, last in places)

@@ -312,9 +312,15 @@ def _cut(clock: Sequence[float], pitches_played: Sequence[float]) -> tuple[float
     for j in range(MIN_CYCLES - 1, n):
         best[0][j] = cost(0, j, pitches_played[0])
     for m in range(1, k):
-        for j in range(n):
-            for i in range(j - MIN_CYCLES + 1):  # the note before ends at rise i, this one runs i + 1 .. j
-                c = best[m - 1][i] + cost(i + 1, j, pitches_played[m])
+        # Only the ends that can count: the notes before need MIN_CYCLES rises each (best is infinite
+        # below that), and the notes after need theirs (the last note ends at the last rise), so the
+        # same cut comes in fewer steps (the last note is tried at one end instead of at every rise).
+        before, hz = best[m - 1], pitches_played[m]
+        first = m * MIN_CYCLES - 1
+        ends = [n - 1] if m == k - 1 else range(first + MIN_CYCLES, n - (k - 1 - m) * MIN_CYCLES)
+        for j in ends:
+            for i in range(first, j - MIN_CYCLES + 1):  # the note before ends at rise i, this one runs i + 1 .. j
+                c = before[i] + cost(i + 1, j, hz)
                 if c < best[m][j]:
                     best[m][j], back[m][j] = c, i
     places, j = [], n - 1
