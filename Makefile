@@ -108,12 +108,13 @@ test-floors: $(FLOORS_STAMP)
 	@echo "floors: $$(paste -sd' ' $(FLOORS_VENV)/floors.txt)"
 	$(FLOORS_PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' $(FLOOR_TESTS)
 
-# The long runs: big property profiles (marked slow, and the fit properties with all their examples:
-# CANTSTOP_SOAK=1, tests/kit/examples.py) and the crash test with 500 kills.
+# The long runs: big property profiles (marked slow), the tests make test runs a share of (all of it under
+# CANTSTOP_SOAK=1, tests/kit/examples.py: the files below) and the crash test with 500 kills.
+SOAK_SHARES := tests/screens/test_fit_*.py tests/web/test_layout_browser.py tests/web/test_browser.py \
+               tests/engine/test_engine_properties.py
 soak: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m slow
-	CANTSTOP_SOAK=1 $(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' tests/screens/test_fit_*.py
-	CANTSTOP_SOAK=1 $(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' tests/web/test_layout_browser.py
+	CANTSTOP_SOAK=1 $(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' $(SOAK_SHARES)
 	CRASH_KILLS=500 $(PY) -m pytest -q tests/daemon/test_crash.py
 	$(PY) -m benchmarks.daemon_memory --games 2000
 	$(PY) -m benchmarks.simulate_memory --games 20000

@@ -12,7 +12,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -34,6 +34,7 @@ from engine import (
     replay,
     stop_claims,
 )
+from tests.kit.examples import examples
 from tests.kit.gamekit import (
     FAST,
     SOAK,
@@ -54,6 +55,10 @@ from tests.kit.gamekit import (
 )
 
 games = st.tuples(seeds, player_counts, rules_strategy)
+#: The two checks that try many events or build the whole view at every step: 25 games in make test, 50
+#: under make soak (tests/kit/examples.py), where the slow soak below also runs them on 500 more.
+EVERY_STEP = settings(max_examples=examples(test=25, soak=50), deadline=None,
+                      suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
@@ -87,7 +92,7 @@ def test_properties_outcome_stop_claims_and_jumps_match_the_reference_at_every_s
         check_facts(step)
 
 
-@FAST
+@EVERY_STEP
 @given(games)
 def test_properties_state_view_follows_the_contract_after_every_event(game):
     seed, players, rules = game
@@ -95,7 +100,7 @@ def test_properties_state_view_follows_the_contract_after_every_event(game):
         check_view(step.after)
 
 
-@FAST
+@EVERY_STEP
 @given(games)
 def test_properties_only_legal_events_are_accepted(game):
     seed, players, rules = game
