@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
+import shutil
 import sqlite3
 import subprocess
+import tempfile
 from pathlib import Path
 
 from engine import Phase, Rules
 from boxcli.cli import main
 from firmware.store import Store
+from tests.kit.clock import FakeClock
 from tests.kit.peak import measure
 from tests.kit.storekit import play_to_end
 
@@ -36,6 +41,20 @@ def make_backup(state_dir: Path, clock, target: Path, count: int) -> Path:
     finished_games(state_dir, clock, count)
     backup(state_dir, target)
     return target
+
+
+def backup_of_finished_games(target: Path, count: int) -> Path:
+    """A backup of ``count`` finished games (as :func:`make_backup` makes from a fresh store and clock) at
+    ``target``: made once a process for each count, then copied, for the tests that each spoil a copy."""
+    shutil.copyfile(_backup_of(count), target)
+    return target
+
+
+@functools.cache
+def _backup_of(count: int) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="cantstop-backup-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return make_backup(folder / "state", FakeClock(), folder / "backup.sqlite3", count)
 
 
 def change(path: Path, *statements: str, params=()) -> None:

@@ -23,7 +23,7 @@ from tests.kit.examples import examples
 from .fitgen import alerts, langs, names, reasons, seat_name, sizes
 from .fitkit import problems
 
-FIT = settings(max_examples=examples(test=250, soak=1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FIT = settings(max_examples=examples(test=125, soak=1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MENU_KEYS = ("back", "undo", "hint", "board", "new", "stats", "continue", "mute", "sound_on")
 
 

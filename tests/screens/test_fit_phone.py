@@ -13,7 +13,7 @@ from tests.kit.examples import examples
 from .fitgen import langs, names, sizes
 from .fitkit import problems
 
-FIT = settings(max_examples=examples(test=120, soak=600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FIT = settings(max_examples=examples(test=60, soak=600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KINDS = ("add", "rename", "remove", "setup", "settings")
 #: The longest address a pairing makes: a QR code of version 3 (firmware/table/phones.py).
 ADDRESS = "http://cantstop-box-22.local:8080/pair?k=Zq3-_x9TbLw0"

@@ -20,7 +20,7 @@ from .fitgen import alerts, column_set, langs, names, seat_name, seats, sizes
 from .fitkit import problems, who
 
 SMALL = (128, 32)
-FIT = settings(max_examples=examples(test=100, soak=400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FIT = settings(max_examples=examples(test=50, soak=400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 dice4 = st.tuples(*(st.integers(1, 6),) * 4)
 
 

@@ -66,7 +66,7 @@ def _risky_korean(owner: str):
     return view, who("ko", owner, False), (w.runner_step(3, False, False, ()), w.percent(0.44), note), ()
 
 
-@settings(max_examples=examples(test=300, soak=1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(test=150, soak=1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(moves(), sizes)
 # a name of marks only ("--") is a word like "Red": "-- 말" on a line of its own is the name and its marker
 @example(_risky_korean("--"), (128, 32))
@@ -95,7 +95,7 @@ def handovers(draw):
     return lang, name, other, w.handover_title(name, bust), lines, draw(alerts(lang))
 
 
-@settings(max_examples=examples(test=100, soak=300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(test=50, soak=300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(handovers(), sizes)
 def test_fit_property_what_to_do_on_the_board_is_never_cut(case, size):
     lang, name, other, title, lines, alert = case

@@ -14,7 +14,7 @@ import pytest
 from firmware.store import Store
 from firmware.store import jsontext
 from firmware.store.incoming import MAX_EVENTS
-from tests.kit.importkit import RECORDS, change, command, deep, endless_turns, make_backup, run_import
+from tests.kit.importkit import RECORDS, backup_of_finished_games, change, command, deep, endless_turns, make_backup, run_import
 
 
 def _folder(tmp_path, middle: str):
@@ -40,9 +40,8 @@ def test_a_record_nested_100000_deep_is_refused_alone(tmp_path, capsys):
     ("players", '["Red", ' + deep(20_000) + "]"),
     ("rules", deep(20_000)),
 ])
-def test_a_backup_game_with_a_deep_cell_is_refused_and_the_other_50_come_in(state_dir, clock, tmp_path, capsys,
-                                                                            column, cell):
-    backup = make_backup(state_dir, clock, tmp_path / "b.sqlite3", 51)
+def test_a_backup_game_with_a_deep_cell_is_refused_and_the_other_50_come_in(tmp_path, capsys, column, cell):
+    backup = backup_of_finished_games(tmp_path / "b.sqlite3", 51)
     change(backup, f"UPDATE games SET {column} = ? WHERE id = 26", params=(cell,))
     card = tmp_path / "card"
     code, out, err = run_import(capsys, backup, card)
