@@ -111,7 +111,7 @@ test-floors: $(FLOORS_STAMP)
 # The long runs: big property profiles (marked slow), the tests make test runs a share of (all of it under
 # CANTSTOP_SOAK=1, tests/kit/examples.py: the files below) and the crash test with 500 kills.
 SOAK_SHARES := tests/screens/test_fit_*.py tests/web/test_layout_browser.py tests/web/test_browser.py \
-               tests/engine/test_engine_properties.py
+               tests/engine/test_engine_properties.py tests/screens/test_screens.py
 soak: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m slow
 	CANTSTOP_SOAK=1 $(PY) -m pytest -q -n $(TEST_JOBS) $(TEST_DIST) -m 'not slow' $(SOAK_SHARES)

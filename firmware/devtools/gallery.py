@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import posixpath
 import sys
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from PIL import Image
@@ -173,19 +174,21 @@ def shown(view, size: tuple[int, int] = STANDARD.size) -> Image.Image:
     return out
 
 
-def write_gallery(folder: Path) -> list[Path]:
+def write_gallery(folder: Path, names: Iterable[str] | None = None) -> list[Path]:
     """Every sample at every size scaled up 4x in OLED colours, in every language, with a README.md index each.
 
     128x64 images are ``<name>.png`` (English) and ``<lang>/<name>.png``; each other size is
-    the same in a folder named after it, linked from the first index.
+    the same in a folder named after it, linked from the first index. ``names``: only these samples
+    (in the samples' order; a test's share), else all of them.
     """
+    chosen = list(SAMPLES) if names is None else [name for name in SAMPLES if name in set(names)]
     paths = []
     for size in LAYOUTS:
-        paths += _write_size(size_folder(folder, size), size)
+        paths += _write_size(size_folder(folder, size), size, chosen)
     return paths
 
 
-def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
+def _write_size(folder: Path, size: tuple[int, int], chosen: list[str]) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     names = " | ".join(i18n.NAMES[lang] for lang in LANGUAGES)
@@ -209,7 +212,7 @@ def _write_size(folder: Path, size: tuple[int, int]) -> list[Path]:
         "(then look at `git diff --stat tests/screens/golden` and the gallery before committing).",
         "",
     ]
-    for name in SAMPLES:
+    for name in chosen:
         cells = []
         for lang in LANGUAGES:
             rel = f"{name}.png" if lang == "en" else f"{lang}/{name}.png"
