@@ -21,26 +21,35 @@ from firmware.screens import LAYOUTS, render_checked, render_pages
 from hw.display import size_name
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(size, lang, name) for size in LAYOUTS for lang in LANGUAGES for name in SAMPLES_IN[lang]]
-
 
 _id = size_name
 
 
-@pytest.mark.parametrize("size, lang, name", CASES, ids=[f"{_id(s)}-{lang}-{n}" for s, lang, n in CASES])
-def test_golden_every_sample_matches_its_image(size, lang, name, tmp_path):
-    actual = sheet(SAMPLES_AT[size][lang][name], size)
-    path = golden_path(name, lang, GOLDEN, size)
-    assert path.exists(), f"no golden image {path}: run make golden"
-    with Image.open(path) as golden:
-        # compared as "L": ImageChops.difference on two mode "1" images reports a
-        # difference everywhere when one of them was loaded from a PNG
-        assert golden.size == actual.size, f"{path} is {golden.size}, the frame {actual.size}"
-        differs = ImageChops.difference(actual.convert("L"), golden.convert("L")).getbbox()
-    if differs is not None:
-        out = tmp_path / f"{_id(size)}-{lang}-{name}.actual.png"
-        actual.save(out)
-        pytest.fail(f"{name} ({lang}, {_id(size)}) differs from {path} in box {differs}; actual frame saved to {out}")
+@pytest.mark.parametrize("size", list(LAYOUTS), ids=_id)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_golden_every_sample_matches_its_image(size, lang, tmp_path):
+    """Each sample of a size and language against its image: every one compared, and every one that differs
+    named (one test a size and language, not one a sample: 700 tests of a few milliseconds each cost pytest-xdist
+    more than their comparisons)."""
+    failures = []
+    for name in SAMPLES_IN[lang]:
+        actual = sheet(SAMPLES_AT[size][lang][name], size)
+        path = golden_path(name, lang, GOLDEN, size)
+        if not path.exists():
+            failures.append(f"no golden image {path}: run make golden")
+            continue
+        with Image.open(path) as golden:
+            # compared as "L": ImageChops.difference on two mode "1" images reports a
+            # difference everywhere when one of them was loaded from a PNG
+            if golden.size != actual.size:
+                failures.append(f"{path} is {golden.size}, the frame {actual.size}")
+                continue
+            differs = ImageChops.difference(actual.convert("L"), golden.convert("L")).getbbox()
+        if differs is not None:
+            out = tmp_path / f"{_id(size)}-{lang}-{name}.actual.png"
+            actual.save(out)
+            failures.append(f"{name} ({lang}, {_id(size)}) differs from {path} in box {differs}; actual frame saved to {out}")
+    assert not failures, f"{len(failures)} of {len(SAMPLES_IN[lang])} samples:\n" + "\n".join(failures)
 
 
 @pytest.mark.parametrize("size", list(LAYOUTS), ids=_id)
