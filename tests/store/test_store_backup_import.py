@@ -48,13 +48,15 @@ def test_backup_while_a_box_writes_in_another_thread_is_consistent_and_opens(sta
     box = Store.open(state_dir, clock=clock)  # the box: holds the lock, writes on
     events, _ = random_events(400, seed=5, stop_chance=0.0)  # no stop: the game stays open
     game = box.new_game(["Red", "Blue"], Rules())
-    stop, written, errors = threading.Event(), [], []
+    stop, snapshot_taken, written, errors = threading.Event(), threading.Event(), [], []
 
     def play():
         try:
             for e in events:
                 if stop.is_set():
                     break
+                if len(written) == 20:  # the rest after the backup's snapshot: a busy machine once let the box
+                    snapshot_taken.wait(30)  # write all 400 before the backup began, and none while it copied
                 box.append(game.id, e)
                 written.append(time.perf_counter())
         except Exception as err:  # pragma: no cover - reported below
@@ -67,6 +69,7 @@ def test_backup_while_a_box_writes_in_another_thread_is_consistent_and_opens(sta
         # The backup's snapshot is taken: the box writes 20 more events before the pages are copied, so
         # the copy is made while the store moves on, whatever the scheduler does.
         at_snapshot.append(len(written))
+        snapshot_taken.set()
         wait_until = time.monotonic() + 30
         while len(written) < at_snapshot[0] + 20 and not errors and time.monotonic() < wait_until:
             time.sleep(0.001)
