@@ -9,20 +9,12 @@
 #                                        venv's NumPy kept at that package's own
 #   source = "scene" | "folder"          the 'camera' extra only: no device is opened
 #
-# Needs what install.sh sets: SRC, PYTHON, REAL, DRY_RUN, R, DROPIN_DIR, settings_file, and
-# steps.sh's and platform.sh's functions.
+# Needs what install.sh sets: SRC, PYTHON, REAL, DRY_RUN, R, DROPIN_DIR, CAMERA and CAMERA_DEVICE
+# (its read_settings), and steps.sh's and platform.sh's functions.
 # shellcheck shell=bash
 
 # The camera extra's OpenCV (pyproject.toml's 'camera' extra; tests/systemd/test_deploy_camera.py).
 OPENCV='opencv-python-headless>=4.8.0.74'
-
-# CAMERA (the settings' [camera] source, "off" when they cannot be read) and CAMERA_DEVICE (1 when
-# that source opens a device: usb, pi), read once (deploy/wanted.py, as the updater reads them).
-camera_settings() {
-    CAMERA=$("$PYTHON" "$SRC/deploy/wanted.py" camera "$(settings_file)" 2>/dev/null) || CAMERA=off
-    CAMERA_DEVICE=0
-    case $CAMERA in usb|pi) CAMERA_DEVICE=1 ;; esac
-}
 
 # The NumPy the system's python3 has (python3-picamera2's, on Raspberry Pi OS). SYSTEM_NUMPY stands
 # in for the tests.

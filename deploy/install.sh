@@ -157,14 +157,21 @@ enable_offline() {
     done < <(wanted_by "$SRC/systemd/$unit.service")
 }
 
-# What the settings ask for ([web] enabled, [camera] source; else the defaults), read by
-# deploy/wanted.py, as the updater reads them. A config the box cannot read is the box's to
-# report: the web view and the camera stay off.
+# What the settings ask for ([web] enabled, [camera] source, [display] interface; else the
+# defaults), read once by deploy/wanted.py, as the updater reads them: WEB (1 or 0), CAMERA
+# (off, usb, pi, scene, folder), CAMERA_DEVICE (1 where that source opens a device: usb, pi) and
+# BUS_MODULE (i2c-dev, spidev, or empty). A config the box cannot read is the box's to report:
+# the web view and the camera stay off, and no bus module is loaded.
 settings_file() {
     if [ -e "$ETC/config.toml" ]; then echo "$ETC/config.toml"; else echo "$SRC/firmware/default_config.toml"; fi
 }
-web_wanted() {
-    "$PYTHON" "$SRC/deploy/wanted.py" web "$(settings_file)" 2>/dev/null
+read_settings() {
+    local line
+    line=$("$PYTHON" "$SRC/deploy/wanted.py" settings "$(settings_file)" 2>/dev/null) || line=
+    read -r WEB CAMERA BUS_MODULE <<<"${line:-0 off -}"
+    [ "$WEB" = 1 ] || WEB=0
+    case $CAMERA in usb|pi) CAMERA_DEVICE=1 ;; scene|folder) CAMERA_DEVICE=0 ;; *) CAMERA=off CAMERA_DEVICE=0 ;; esac
+    case $BUS_MODULE in i2c-dev|spidev) ;; *) BUS_MODULE= ;; esac
 }
 
 group_exists() {
@@ -185,7 +192,7 @@ fi
 
 [ "$DRY_RUN" -eq 1 ] && say "Dry run: nothing is changed."
 say "Installing $NAME from $SRC${R:+ into $R}"
-camera_settings
+read_settings
 # A camera's devices are the group video's: the drop-in gives it to the unit (not to the user).
 if [ "$CAMERA_DEVICE" -eq 1 ]; then GROUPS_WANTED+=(video); fi
 
@@ -266,8 +273,6 @@ if [ "$DRY_RUN" -eq 0 ] && [ "$REAL" -eq 1 ]; then
 else
     build=$SRC
 fi
-WEB=0
-if web_wanted; then WEB=1; fi
 extras=(pi) held=()
 if [[ " ${wheels[*]} " == *" lgpio "* ]] && ! wheel_exists 'lgpio>=0.2' lgpio; then
     # Debian trixie (Python 3.13): no python3-lgpio, and PyPI's lgpio wheels stop at 3.12.
@@ -422,15 +427,7 @@ fi
 # step 5 turns the bus on without raspi-config, so the module is listed here, in a
 # file of the box's own, and loaded now where this system runs (no reboot for it).
 MODULES_CONF=$R/etc/modules-load.d/$NAME.conf
-bus_module=$("$PYTHON" -c 'import sys, tomllib
-try:
-    display = tomllib.load(open(sys.argv[1], "rb")).get("display", {})
-except (OSError, ValueError):
-    sys.exit(1)
-interface = display.get("interface", "i2c") if isinstance(display, dict) else None
-if interface not in ("i2c", "spi"):
-    sys.exit(1)
-print("i2c-dev" if interface == "i2c" else "spidev")' "$settings" 2>/dev/null) || bus_module=
+bus_module=$BUS_MODULE
 if [ -z "$bus_module" ]; then
     note "no bus module loaded at boot: the settings do not say \"i2c\" or \"spi\" ([display] interface)"
 fi

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """What a box's settings ask its install to add: the live web view, the camera over the board.
 
-    python3 deploy/wanted.py web CONFIG      exit 0 when [web] enabled = true
-    python3 deploy/wanted.py camera CONFIG   prints [camera] source: off, usb, pi, scene or folder
+    python3 deploy/wanted.py web CONFIG       exit 0 when [web] enabled = true
+    python3 deploy/wanted.py camera CONFIG    prints [camera] source: off, usb, pi, scene or folder
+    python3 deploy/wanted.py settings CONFIG  prints all install.sh asks, in one line: web (1 or 0), the
+                                              camera's source, the display's bus module (i2c-dev, spidev, -)
 
 One reading for deploy/install.sh and the updater (deploy/update.py: a bundle carries the camera's
 wheels, and its install takes them only where the camera is on, :func:`update_requirements`). Standard library only: it runs with the system's
@@ -46,6 +48,28 @@ def camera_source(config: Path) -> str:
     return source if source in CAMERA_SOURCES else "off"
 
 
+def bus_module(config: Path) -> str | None:
+    """The kernel module the display's bus needs at boot: ``[display] interface`` "i2c" (the default)
+    i2c-dev, "spi" spidev; None for anything else, or settings that cannot be read.
+
+    >>> bus_module(Path("/nonexistent")) is None
+    True
+    """
+    try:
+        with open(config, "rb") as f:
+            display = tomllib.load(f).get("display", {})
+    except (OSError, ValueError):
+        return None
+    interface = display.get("interface", "i2c") if isinstance(display, dict) else None
+    return {"i2c": "i2c-dev", "spi": "spidev"}.get(interface) if isinstance(interface, str) else None
+
+
+def settings_line(config: Path) -> str:
+    """What install.sh asks of the settings, read once (a python3 start each was a fifth of a dry run's time):
+    ``web camera bus``, e.g. ``1 usb i2c-dev``; ``-`` for no bus module."""
+    return f"{1 if web_enabled(config) else 0} {camera_source(config)} {bus_module(config) or '-'}"
+
+
 class CameraDroppedError(ValueError):
     """An update would leave a box whose camera is on without the OpenCV it runs now."""
 
@@ -83,12 +107,12 @@ def update_requirements(version: str, config: Path, wheels, system_numpy: str | 
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("web", "camera"):
-        print("usage: wanted.py web|camera CONFIG", file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in ("web", "camera", "settings"):
+        print("usage: wanted.py web|camera|settings CONFIG", file=sys.stderr)
         return 2
     if argv[0] == "web":
         return 0 if web_enabled(Path(argv[1])) else 1
-    print(camera_source(Path(argv[1])))
+    print(settings_line(Path(argv[1])) if argv[0] == "settings" else camera_source(Path(argv[1])))
     return 0
 
 

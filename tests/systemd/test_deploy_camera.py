@@ -4,6 +4,7 @@ that a box without a camera gets nothing new."""
 from __future__ import annotations
 
 import os
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -54,6 +55,22 @@ def test_wanted_turns_an_unreadable_or_unknown_camera_off(tmp_path):
         config.write_text(text)
         assert wanted.camera_source(config) == source, text
     assert wanted.camera_source(tmp_path / "none.toml") == "off"
+
+
+def test_wanted_reads_all_install_asks_in_one_line(tmp_path):
+    """install.sh starts python3 once for the settings (web view, camera, the display's bus module), not once
+    for each; what cannot be read asks for nothing."""
+    config = tmp_path / "config.toml"
+    for text, line in (('[web]\nenabled = true\n[camera]\nsource = "usb"\n[display]\ninterface = "spi"\n', "1 usb spidev"),
+                       ("", "0 off i2c-dev"), ('[display]\ninterface = "hdmi"\n', "0 off -"),
+                       ("[display]\ninterface = 3\n", "0 off -"), ("display = 1\n", "0 off -"),
+                       ("[web\n", "0 off -")):
+        config.write_text(text)
+        done = subprocess.run(["python3", str(REPO / "deploy/wanted.py"), "settings", str(config)],
+                              capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout) == (0, line + "\n"), text
+    assert wanted.settings_line(tmp_path / "none.toml") == "0 off -"
+    assert "wanted.py\" settings" in INSTALL.read_text() and " -c 'import sys, tomllib" not in INSTALL.read_text()
 
 
 def test_install_without_a_camera_adds_nothing_for_one(root):
