@@ -253,6 +253,8 @@ def test_config_any_values_either_load_or_give_one_line(entries):
     for (section, key), value in entries.items():
         if section == "storage":
             assert loaded.state_dir == os.path.expanduser(value)
+        elif (section, key) in {("camera", "device"), ("camera", "folder")}:  # a path, its spaces around dropped
+            assert getattr(loaded.camera, key) == value.strip()
         else:
             assert getattr(getattr(loaded, section), key) == (tuple(value) if isinstance(value, list) else value)
 
