@@ -24,18 +24,27 @@ CAMERA_SOURCES = ("off", "usb", "pi", "scene", "folder")
 CAMERA_DEVICES = ("usb", "pi")
 
 
-def _section(config: Path, name: str) -> dict:
+def _read(config: Path) -> dict | None:
+    """The settings as a table; None where they cannot be read."""
     try:
         with open(config, "rb") as f:
-            table = tomllib.load(f).get(name, {})
+            return tomllib.load(f)
     except (OSError, ValueError):
-        return {}
+        return None
+
+
+def _section(settings: dict | None, name: str) -> dict:
+    table = (settings or {}).get(name, {})
     return table if isinstance(table, dict) else {}
 
 
 def web_enabled(config: Path) -> bool:
     """``[web] enabled = true``."""
-    return _section(config, "web").get("enabled") is True
+    return _web(_read(config))
+
+
+def _web(settings: dict | None) -> bool:
+    return _section(settings, "web").get("enabled") is True
 
 
 def camera_source(config: Path) -> str:
@@ -44,7 +53,11 @@ def camera_source(config: Path) -> str:
     >>> camera_source(Path("/nonexistent"))
     'off'
     """
-    source = _section(config, "camera").get("source", "off")
+    return _camera(_read(config))
+
+
+def _camera(settings: dict | None) -> str:
+    source = _section(settings, "camera").get("source", "off")
     return source if source in CAMERA_SOURCES else "off"
 
 
@@ -55,11 +68,13 @@ def bus_module(config: Path) -> str | None:
     >>> bus_module(Path("/nonexistent")) is None
     True
     """
-    try:
-        with open(config, "rb") as f:
-            display = tomllib.load(f).get("display", {})
-    except (OSError, ValueError):
+    return _bus(_read(config))
+
+
+def _bus(settings: dict | None) -> str | None:
+    if settings is None:
         return None
+    display = settings.get("display", {})
     interface = display.get("interface", "i2c") if isinstance(display, dict) else None
     return {"i2c": "i2c-dev", "spi": "spidev"}.get(interface) if isinstance(interface, str) else None
 
@@ -67,7 +82,8 @@ def bus_module(config: Path) -> str | None:
 def settings_line(config: Path) -> str:
     """What install.sh asks of the settings, read once (a python3 start each was a fifth of a dry run's time):
     ``web camera bus``, e.g. ``1 usb i2c-dev``; ``-`` for no bus module."""
-    return f"{1 if web_enabled(config) else 0} {camera_source(config)} {bus_module(config) or '-'}"
+    settings = _read(config)
+    return f"{1 if _web(settings) else 0} {_camera(settings)} {_bus(settings) or '-'}"
 
 
 class CameraDroppedError(ValueError):
