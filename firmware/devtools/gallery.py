@@ -181,7 +181,8 @@ def write_gallery(folder: Path, names: Iterable[str] | None = None) -> list[Path
     the same in a folder named after it, linked from the first index. ``names``: only these samples
     (in the samples' order; a test's share), else all of them.
     """
-    chosen = list(SAMPLES) if names is None else [name for name in SAMPLES if name in set(names)]
+    wanted = set(SAMPLES if names is None else names)
+    chosen = [name for name in SAMPLES if name in wanted]
     paths = []
     for size in LAYOUTS:
         paths += _write_size(size_folder(folder, size), size, chosen)
