@@ -14,7 +14,8 @@ import pytest
 from firmware.store import Store
 from firmware.store import jsontext
 from firmware.store.incoming import MAX_EVENTS
-from tests.kit.importkit import RECORDS, backup_of_finished_games, change, command, deep, endless_turns, make_backup, run_import
+from tests.kit.importkit import (RECORDS, backup_of_finished_games, change, command, deep, endless_turns, make_backup,
+                                  run_import)
 
 
 def _folder(tmp_path, middle: str):
