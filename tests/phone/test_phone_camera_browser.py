@@ -13,7 +13,7 @@ import pytest
 
 from tests.phone.kit import FakeBox, pair_code
 from tests.web import camerafiles
-from tests.web.browser import missing
+from tests.web.browser import missing, wait_for
 from tests.web.server import Server
 
 WHY = missing()
@@ -29,10 +29,8 @@ def _jpeg(size) -> bytes:
     return out.getvalue()
 
 
-def _wait(driver, condition, seconds=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
+#: The phone's page waits no longer than this for each step (a busy machine is slow, never wrong).
+PATIENCE = 15.0
 
 
 def test_a_phone_photographs_the_board_then_places_the_columns_by_hand(tmp_path, browser):
@@ -52,11 +50,11 @@ def test_a_phone_photographs_the_board_then_places_the_columns_by_hand(tmp_path,
             driver.get(server.url + "/pair")
             driver.find_element(By.ID, "code").send_keys(pair_code(tmp_path))
             driver.find_element(By.ID, "pair").click()
-            _wait(driver, lambda d: d.current_url.endswith("/players"))
+            wait_for(driver, lambda d: d.current_url.endswith("/players"), PATIENCE)
             driver.get(server.url + "/camera")
             driver.find_element(By.ID, "photo").click()
-            assert _wait(driver, lambda d: d.find_elements(By.ID, "by-hand") and
-                         d.find_element(By.ID, "by-hand").is_displayed())  # the new photo, once it came
+            assert wait_for(driver, lambda d: d.find_elements(By.ID, "by-hand") and
+                            d.find_element(By.ID, "by-hand").is_displayed(), PATIENCE)  # the new photo, once it came
             assert box.asked == [{"do": "camera", "step": "photo"}]
             assert len(driver.find_elements(By.CSS_SELECTOR, "#fit circle")) == 83
             driver.find_element(By.ID, "by-hand").click()
@@ -93,7 +91,7 @@ def test_a_phone_photographs_the_board_then_places_the_columns_by_hand(tmp_path,
                 x, y = ends[str(2 + i // 2)][i % 2]
                 assert abs(x - (width / 2 + dx) * scale) < 2 * scale and abs(y - (height / 2 + dy) * scale) < 2 * scale
             driver.find_element(By.ID, "send-ends").click()
-            _wait(driver, lambda d: d.find_elements(By.ID, "waiting"))
+            wait_for(driver, lambda d: d.find_elements(By.ID, "waiting"), PATIENCE)
             assert box.asked[-1] == {"do": "camera", "step": "ends", "ends": ends}
     finally:
         box.close()

@@ -61,6 +61,13 @@ def chrome(size: str = "phone", lang: str = "en"):
     return driver
 
 
+def wait_for(driver, condition, seconds=20.0):
+    """Until ``condition(driver)`` holds; the bound is generous (a loaded machine is slow, never wrong)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
+
+
 def viewport(driver, size: str) -> None:
     """The viewport exactly ``size`` (one of :data:`VIEWPORTS`)."""
     (width, height), (scale, mobile) = SIZES[size], VIEWPORTS[size]

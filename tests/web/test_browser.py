@@ -21,7 +21,7 @@ from boxcli import cli
 from tests.kit.examples import SOAK
 from tests.kit.rig import Rig
 from tests.web import fetch, patchkit
-from tests.web.browser import READ_BOARD, missing
+from tests.web.browser import READ_BOARD, missing, wait_for
 from tests.web.server import Server
 
 WHY = missing()
@@ -41,13 +41,6 @@ def replayed(capsys, state_dir, game_id, tmp_file) -> dict:
 def expected(view: dict) -> dict:
     markers = {str(i): {c: s for c, s in m.items() if c not in view["claimed"]} for i, m in enumerate(view["markers"])}
     return {"markers": {i: m for i, m in markers.items() if m}, "runners": view["runners"], "claimed": view["claimed"]}
-
-
-def wait_for(driver, condition, seconds=20.0):
-    """Until ``condition(driver)`` holds; the bound is generous (a loaded machine is slow, never wrong)."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
 
 
 def events_shown(driver) -> int:

@@ -23,7 +23,7 @@ from firmware import words
 from tests.kit.examples import SOAK
 from tests.kit.rig import Rig
 from tests.web import fetch
-from tests.web.browser import SIZES, missing, viewport
+from tests.web.browser import SIZES, missing, viewport, wait_for
 from tests.web.server import Server
 from web import turns
 from web.turns import LOG_TURNS
@@ -60,12 +60,6 @@ return {
   px: {body: px(document.body), turn: px(items[0]), headline: px(one('#game .headline')), oled: px(oled)}
 };
 """
-
-
-def wait_for(driver, condition, seconds=20.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
 
 
 def logged(rig) -> int:
