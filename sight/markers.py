@@ -24,6 +24,11 @@ DICTIONARY = cv2.aruco.DICT_4X4_50
 ENOUGH = 3
 #: The map is refused when a marker corner lands further than this (mm) from where it was recorded.
 MAX_ERROR_MM = 4.0
+#: A square OpenCV found but could not decode (too soft to read each cell as black or white) is taken for one of
+#: the board's tags when its cells match that tag's this well (a correlation, 0..1) ...
+SOFT = 0.7
+#: ... and no other tag, nor the same one turned, comes within this of it.
+SOFT_MARGIN = 0.3
 
 
 class MarkersError(ValueError):
@@ -71,8 +76,11 @@ def find(image: np.ndarray, plane: dict | None = None) -> dict[int, np.ndarray]:
     a marker missed while two others were seen is looked for again where those two say it must be, in a
     crop enlarged twice: a small, soft tag in a corner of the picture is often found that way."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found = _detect(grey)
+    found, squares = _detect(grey)
     missing = [i for i in MARKER_IDS if i not in found]
+    if missing and squares:
+        found.update({i: c for i, c in _soft(grey, squares).items() if i in missing})
+        missing = [i for i in MARKER_IDS if i not in found]
     if plane is None or not missing or len(found) < 2:
         return found
     seen = [i for i in found if i in plane]
@@ -100,27 +108,92 @@ def _look_near(grey: np.ndarray, guess: np.ndarray, marker_id: int) -> np.ndarra
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     crop = cv2.resize(grey[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-    again = _detect(crop).get(marker_id)
+    again = _detect(crop)[0].get(marker_id)
     return None if again is None else again / 2 + np.array([x0, y0], np.float64)
 
 
-def _detect(grey: np.ndarray) -> dict[int, np.ndarray]:
+def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list]:
+    """The board's tags OpenCV decoded (id -> corners), and the squares it found but could not decode."""
     global _DETECTOR
     if _DETECTOR is None:
         _DETECTOR = _detector()
-    corners, ids, _ = _DETECTOR.detectMarkers(grey)
+    corners, ids, rejected = _DETECTOR.detectMarkers(grey)
+    squares = [np.asarray(c, np.float64).reshape(4, 2) for c in rejected]
+    if ids is None:
+        return {}, squares
+    return _once(zip((int(i) for i in ids.ravel()), (c.reshape(4, 2).astype(np.float64) for c in corners))), squares
+
+
+def _once(pairs) -> dict[int, np.ndarray]:
+    """Of (id, corners) pairs, the board's tags each seen once (a tag seen twice is trusted in neither place)."""
     found: dict[int, np.ndarray] = {}
     twice: set[int] = set()
-    if ids is None:
-        return found
-    for c, i in zip(corners, ids.ravel()):
-        i = int(i)
+    for i, c in pairs:
         if i not in MARKER_IDS:
             continue
         if i in found:
             twice.add(i)
-        found[i] = c.reshape(4, 2).astype(np.float64)
+        found[i] = c
     return {i: c for i, c in found.items() if i not in twice}
+
+
+def _patterns() -> dict[int, np.ndarray]:
+    """Each tag's 4x4 inner cells as printed (+1 white, -1 black), centred and scaled for a correlation."""
+    out = {}
+    for i in MARKER_IDS:
+        cells = cv2.resize(drawn(i, 60), (6, 6), interpolation=cv2.INTER_AREA)[1:5, 1:5]
+        bits = np.where(cells > 127, 1.0, -1.0)
+        out[i] = (bits - bits.mean()) / bits.std()
+    return out
+
+
+_PATTERNS: dict[int, np.ndarray] = {}
+
+
+def _cells(grey: np.ndarray, quad: np.ndarray, per_cell: int = 8) -> np.ndarray:
+    """The 6x6 cells of a square seen at ``quad`` (its corners in order), each the mean of its middle."""
+    side = 6 * per_cell
+    to_cells = cv2.getPerspectiveTransform(quad.astype(np.float32),
+                                           np.float32([(0, 0), (side, 0), (side, side), (0, side)]))
+    flat = cv2.warpPerspective(grey, to_cells, (side, side), flags=cv2.INTER_LINEAR).astype(np.float32)
+    q = per_cell // 4
+    return flat.reshape(6, per_cell, 6, per_cell)[:, q:per_cell - q, :, q:per_cell - q].mean(axis=(1, 3))
+
+
+def _soft(grey: np.ndarray, squares: list) -> dict[int, np.ndarray]:
+    """The board's tags among squares OpenCV could not decode, read softly: each square's inner cells correlated
+    with each tag's, the square's corners taken in each of the four orders (a tag turned). A square is a tag when
+    its dark frame holds cells of plain contrast that match one tag, turned one way, by :data:`SOFT`, and nothing
+    else comes within :data:`SOFT_MARGIN`; its corners are then refined on the photo, in ArUco's order.
+    A soft photo (a webcam's blur, a hand moving) reads this way where the hard reading of each cell fails."""
+    if not _PATTERNS:
+        _PATTERNS.update(_patterns())
+    pairs = []
+    for quad in squares:
+        side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
+        if side < 12:  # 2 pixels a cell: nothing to read
+            continue
+        scores = []
+        for turn in range(4):
+            corners = np.roll(quad, -turn, axis=0)
+            cells = _cells(grey, corners)
+            inner, frame = cells[1:5, 1:5], np.concatenate([cells[0], cells[5], cells[1:5, 0], cells[1:5, 5]])
+            low, high = float(inner.min()), float(inner.max())
+            if high - low < 0.3 * high or float(frame.mean()) > (low + high) / 2:
+                break  # no contrast inside, or no dark frame round it: not a tag, whichever way it is turned
+            z = (inner - inner.mean()) / (inner.std() + 1e-6)
+            scores += [(float((z * p).mean()), i, turn) for i, p in _PATTERNS.items()]
+        if not scores:
+            continue
+        scores.sort(reverse=True)
+        (best, i, turn), runner_up = scores[0], scores[1][0]
+        if best >= SOFT and best - runner_up >= SOFT_MARGIN:
+            corners = np.roll(quad, -turn, axis=0).astype(np.float32).reshape(-1, 1, 2)
+            window = max(2, int(side / 12))
+            cv2.cornerSubPix(grey, corners, (window, window), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05))
+            pairs.append((i, corners.reshape(4, 2).astype(np.float64)))
+    return _once(pairs)
 
 
 @dataclass(frozen=True)
