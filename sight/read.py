@@ -113,7 +113,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
-    more, crowded = _extras(px.classes, hidden, body, spaces, index, expected, px.palette, doubts, present, tuning,
+    more, crowded = _extras(px.classes, body, spaces, index, expected, px.palette, doubts, present, tuning,
                             trace)
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
@@ -221,7 +221,7 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
     return doubts, True
 
 
-def _extras(classes, hidden, body, spaces, index, expected, palette: Palette, doubts: set, present,
+def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: set, present,
             tuning: Tuning, trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
     each on the space whose body holds most of it (big enough: a piece; smaller: that space is unsure). A blob
@@ -238,6 +238,10 @@ def _extras(classes, hidden, body, spaces, index, expected, palette: Palette, do
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
                              shape).reshape(-1) for name in names}
     owners = body.owners(classes.size)
+    glared = classes == UNKNOWN
+    _, foreign, stats, _ = cv2.connectedComponentsWithStats((classes == FOREIGN).astype(np.uint8))
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > tuning.hand * piece_area)
+    big = big[big > 0]
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -255,7 +259,9 @@ def _extras(classes, hidden, body, spaces, index, expected, palette: Palette, do
             ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
             if others[ring].mean() > 0.35:
                 continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
-            hidden_by = hidden[ring].mean() > 0.35  # it comes out of something foreign (a finger in a piece's colour)
+            # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
+            # colour); a piece's own shaded side, foreign to the palette, is no such thing
+            hidden_by = glared[ring].mean() > 0.35 or bool(np.isin(foreign[ring], big).any())
             where = np.flatnonzero(labels.reshape(-1) == label)
             held = owners[where]
             votes = np.bincount(held[held >= 0], minlength=len(spaces))

@@ -86,3 +86,13 @@ def test_a_hand_over_the_board():
 
     _, moved = _checked("hand", _moved(pieces, Piece(9, 4, "Yellow"), 5))
     assert moved.state == "wrong" and [tuple(f) for f in moved.wrong] == [("moved", "Yellow", 9, 5, 4)]
+
+
+def test_a_marker_the_game_lacks_is_said_though_its_shaded_side_is_no_colour():
+    """A marker on the board that the game does not have, its lit face in its colour and its shaded side in no
+    colour the palette has: the shade is the piece's own, not a hand's, so the marker is said extra (a ring of
+    something foreign round a blob makes it unsure only when that something is bigger than a piece)."""
+    for name, piece in (("side-by-side", Piece(4, 3, "Red")), ("runner-on-claimed-top", Piece(8, 2, "Red"))):
+        pieces = _setup(name)[2]
+        _, lacks = _checked(name, [p for p in pieces if p != piece])
+        assert [tuple(f) for f in lacks.wrong] == [("extra", "Red", piece.column, 0, piece.step)], name
