@@ -25,6 +25,10 @@ PITCH_RANGE = (0.72, 1.3)
 PITCH_STEPS = 24
 #: How far a space may be moved on its own (fractions of its pitch).
 NUDGE = 0.3
+#: How far the spaces' common centre is looked for around where the fit put them (fractions of a pitch).
+SYMMETRY_REACH = 0.3
+#: ... preferring the nearer of two points about as symmetric by this much of an asymmetry at the reach's end.
+NEARER = 0.1
 
 
 def _normalised(grey: np.ndarray, window: tuple[int, int]) -> np.ndarray:
@@ -121,7 +125,22 @@ def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Lay
         return like, 0.0
     placed = max(candidates, key=lambda lay: _alike(grey, raster, lay))
     placed = Layout(placed.columns, placed.space, like.markers, like.marker_mm)
+    # a grid half a pitch off lies on the gaps between the spaces, as symmetric as the spaces: each of the
+    # placement's half-pitch neighbours is centred on its nearest symmetric point, and the one whose windows are
+    # most alike (the columns' ends tell: a grid on the gaps has them half off the board) is kept
+    dx, dy = placed.space[0] / 0.8, placed.columns[0].pitch()
+    placed = max((_centred(grey, raster, placed.moved(a * dx, b * dy)) for a in (-0.5, 0.0, 0.5)
+                  for b in (-0.5, 0.0, 0.5)), key=lambda lay: _alike(grey, raster, lay))
     return refine(grey, raster, refine(grey, raster, placed)[0])
+
+
+def _centred(grey: np.ndarray, raster: Raster, layout: Layout) -> Layout:
+    """``layout`` slid so that its spaces' common centre is where the board's spaces are symmetric."""
+    dx, dy = layout.space[0] / 0.8, layout.columns[0].pitch()
+    centres = _centres_px(raster, layout)
+    moved = raster.mm(centres + _symmetric(grey.astype(np.float32), centres, (dx * raster.scale, dy * raster.scale)))
+    shift = (moved - raster.mm(centres)).mean(axis=0)
+    return layout.moved(float(shift[0]), float(shift[1]))
 
 
 def _alike(grey: np.ndarray, raster: Raster, layout: Layout) -> float:
@@ -160,9 +179,7 @@ def refine(grey: np.ndarray, raster: Raster, layout: Layout) -> tuple[Layout, fl
     tw, th = max(5, int(dx * raster.scale) | 1), max(5, int(dy * raster.scale) | 1)
     reach_x, reach_y = int(NUDGE * dx * raster.scale) + 1, int(NUDGE * dy * raster.scale) + 1
     centres = _centres_px(raster, layout)
-    for _ in range(2):  # the spaces' common centre: where their mean look is symmetric (a space is)
-        mean = np.mean([cv2.getRectSubPix(grey, (tw, th), (float(x), float(y))) for x, y in centres], axis=0)
-        centres = centres + _off_centre(mean.astype(np.float32))
+    centres = centres + _symmetric(grey, centres, (dx * raster.scale, dy * raster.scale))
     mean = np.mean([cv2.getRectSubPix(grey, (tw, th), (float(x), float(y))) for x, y in centres],
                    axis=0).astype(np.float32)
     found = []
@@ -193,16 +210,33 @@ def refine(grey: np.ndarray, raster: Raster, layout: Layout) -> tuple[Layout, fl
     return Layout(tuple(columns), layout.space, layout.markers, layout.marker_mm), float(np.mean(scores))
 
 
-def _off_centre(patch: np.ndarray) -> np.ndarray:
-    """How far (px) the centre of symmetry of ``patch`` lies from the patch's own centre: a space is drawn
-    symmetric (a circle, a square), so the mean of patches that all sit a little off it shows by how much."""
-    window = cv2.createHanningWindow(patch.shape[::-1], cv2.CV_32F)
-    (sx, sy), response = cv2.phaseCorrelate(patch, np.ascontiguousarray(patch[::-1, ::-1]), window)
-    offset = -np.array([sx, sy]) / 2
-    # a space's pattern repeats a pitch away: a centre found far off is the gap between two spaces, not a space
-    if response < 0.05 or abs(offset[0]) > 0.2 * patch.shape[1] or abs(offset[1]) > 0.2 * patch.shape[0]:
+def _symmetric(grey: np.ndarray, centres: np.ndarray, pitch: tuple[float, float]) -> np.ndarray:
+    """How far (px) the spaces' common centre lies from ``centres``: a space is drawn symmetric (a circle, a
+    square, a hole), so the board's mean look around the centres, two pitches wide, is searched within
+    :data:`SYMMETRY_REACH` of a pitch for the point about which a space-sized window of it is most nearly the
+    same turned half round (the nearer of two alike: :data:`NEARER`). Further off lies the gap between two
+    spaces, symmetric too: :func:`fit` tells a space from a gap."""
+    big = (int(2 * pitch[0]) | 1, int(2 * pitch[1]) | 1)
+    window = (max(5, int(0.9 * pitch[0]) | 1), max(5, int(0.9 * pitch[1]) | 1))
+    mean = np.mean([cv2.getRectSubPix(grey, big, (float(x), float(y))) for x, y in centres], axis=0)
+    mean = mean.astype(np.float32)
+    cy, cx = (big[1] - 1) / 2, (big[0] - 1) / 2
+    reach_x, reach_y = int(SYMMETRY_REACH * pitch[0]), int(SYMMETRY_REACH * pitch[1])
+    asymmetry = np.full((2 * reach_y + 1, 2 * reach_x + 1), np.inf, np.float32)
+    for oy in range(-reach_y, reach_y + 1):
+        for ox in range(-reach_x, reach_x + 1):
+            part = cv2.getRectSubPix(mean, window, (cx + ox, cy + oy))
+            part = part - part.mean()
+            spread = float((part * part).sum())
+            if spread > 1e-6:  # of two points as symmetric (a space's middle, a gap's), the nearer
+                near = NEARER * ((ox / max(1, reach_x)) ** 2 + (oy / max(1, reach_y)) ** 2)
+                asymmetry[oy + reach_y, ox + reach_x] = float(((part - part[::-1, ::-1]) ** 2).sum()) / spread + near
+    if not np.isfinite(asymmetry).any():
         return np.zeros(2)
-    return offset
+    py, px = np.unravel_index(int(np.argmin(asymmetry)), asymmetry.shape)
+    fx = _vertex(-asymmetry, px, py, axis=1) if np.isfinite(asymmetry[py, max(0, px - 1):px + 2]).all() else 0.0
+    fy = _vertex(-asymmetry, px, py, axis=0) if np.isfinite(asymmetry[max(0, py - 1):py + 2, px]).all() else 0.0
+    return np.array([px - reach_x + fx, py - reach_y + fy])
 
 
 def _vertex(heat: np.ndarray, px: int, py: int, axis: int) -> float:

@@ -82,6 +82,12 @@ class Layout:
                 return c
         raise KeyError(f"no column {total}")
 
+    def moved(self, dx: float, dy: float) -> Layout:
+        """The same layout slid by ``(dx, dy)`` millimetres on the plane (the markers stay where they are)."""
+        return Layout(tuple(Column(c.total, c.height, (c.bottom[0] + dx, c.bottom[1] + dy),
+                                   (c.top[0] + dx, c.top[1] + dy)) for c in self.columns),
+                      self.space, self.markers, self.marker_mm)
+
     def spaces(self) -> list[tuple[int, int, Point]]:
         """Every space as ``(column, step, centre)``, column by column from the bottom."""
         return [(c.total, k, c.at(k)) for c in self.columns for k in range(1, c.height + 1)]

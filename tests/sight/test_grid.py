@@ -36,3 +36,51 @@ def test_placement_scores_are_the_sum_of_every_spaces_shift(seed):
         want, got = _one_by_one(norm, offsets, (7, 5)), grid._placement_scores(norm, offsets, (7, 5))
         assert got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6), name
         assert np.unravel_index(got.argmax(), got.shape) == np.unravel_index(want.argmax(), want.shape), name
+
+
+def _grid_picture(pitch=(36, 30), size=(26, 22), shape=(400, 440)):
+    """A board of rounded spaces on a plain ground, every pitch, the first space's centre at (50, 40) px."""
+    picture = np.full(shape, 200, np.float32)
+    for y in range(40, shape[0] - 20, pitch[1]):
+        for x in range(50, shape[1] - 20, pitch[0]):
+            cv2.rectangle(picture, (x - size[0] // 2, y - size[1] // 2), (x + size[0] // 2, y + size[1] // 2), 90, -1)
+            cv2.circle(picture, (x, y), 6, 160, -1)
+    return cv2.GaussianBlur(picture, (0, 0), 1.2)
+
+
+@pytest.mark.parametrize("off", [(0, 0), (5, -3), (-7, 5), (6, 0), (-4, -6)])
+def test_symmetric_finds_the_spaces_middle_from_a_fifth_of_a_pitch_off(off):
+    """Centres a known way off the spaces' middles (up to a fifth of a pitch): the symmetric point found is the
+    middles', to a fraction of a pixel. (A quarter of a pitch off, the gap between two spaces is as near and as
+    symmetric: telling a space from a gap is the fit's, by the columns' ends.)"""
+    picture = _grid_picture()
+    true = np.array([(50 + 36 * i, 40 + 30 * j) for i in range(2, 9) for j in range(2, 9)], np.float64)
+    found = grid._symmetric(picture, true + off, (36.0, 30.0))
+    assert np.abs(found + np.array(off)).max() < 0.6, found
+
+
+def _rendered_board(index: int):
+    """One of the camera benchmark's tables, with where the camera sees each space on the board's plane."""
+    from sight import markers, scene
+    from sight.calibrate import calibrate
+    from sight.layout import STANDARD_PITCH
+
+    rng = np.random.default_rng([49, index])
+    truth = centred(HEIGHTS, (STANDARD_PITCH[0] * rng.uniform(0.88, 1.12), STANDARD_PITCH[1] * rng.uniform(0.88, 1.12)),
+                    (rng.uniform(-8, 8), rng.uniform(-8, 8)))
+    table = scene.random_table(rng, truth)
+    photo = scene.render(truth, [], table, scene.calm_shot())
+    cal = calibrate(photo, HEIGHTS, centred(HEIGHTS))
+    to_plane = markers.plane_map(markers.find(photo, cal.anchors.corners), cal.anchors)
+    seen = markers.apply(to_plane, scene.project(table, scene.calm_shot(), np.array([p for _, _, p in truth.spaces()])))
+    return cal, seen
+
+
+@pytest.mark.parametrize("index", [10, 63])
+def test_fit_finds_every_space_where_the_camera_sees_it(index):
+    """Two editions the fit once placed on the gaps between the spaces (10 mm off: a plain board of small rounded
+    spaces; a board with a colour lane down each column): every fitted space within 1.5 mm of where the camera
+    sees the drawn one."""
+    cal, seen = _rendered_board(index)
+    fitted = np.array([p for _, _, p in cal.layout.spaces()])
+    assert np.linalg.norm(fitted - seen, axis=1).max() < 1.5
