@@ -242,13 +242,22 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
     _, foreign, stats, _ = cv2.connectedComponentsWithStats((classes == FOREIGN).astype(np.uint8))
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > tuning.hand * piece_area)
     big = big[big > 0]
+    pale = np.zeros(shape, bool)
+    if RUNNER in names:
+        runners = (classes == KIND0 + names.index(RUNNER)).astype(np.uint8)
+        _, white, white_stats, _ = cv2.connectedComponentsWithStats(runners)
+        huge = np.flatnonzero(white_stats[:, cv2.CC_STAT_AREA] > tuning.hand * piece_area)
+        pale = np.isin(white, huge[huge > 0])
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
         alone = ((classes == KIND0 + k) & ~explained).astype(np.uint8)
         alone = cv2.morphologyEx(alone, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(alone)
-        others = (classes >= KIND0) & (classes != KIND0 + k)
+        # the other kinds, but the runners' white only in something far bigger than a piece (a hand's highlights):
+        # a piece's top lit to white is still that piece's
+        unlike = [KIND0 + j for j, other in enumerate(names) if other != name and other != RUNNER]
+        others = np.isin(classes, unlike) | (pale if name != RUNNER else False)
         found: list[Piece] = []
         blobs = 0  # blobs of this colour no expected piece explains, whatever their size
         for label in range(1, count):

@@ -96,3 +96,13 @@ def test_a_marker_the_game_lacks_is_said_though_its_shaded_side_is_no_colour():
         pieces = _setup(name)[2]
         _, lacks = _checked(name, [p for p in pieces if p != piece])
         assert [tuple(f) for f in lacks.wrong] == [("extra", "Red", piece.column, 0, piece.step)], name
+
+
+def test_a_marker_the_game_lacks_beside_others_lit_white_on_top_is_said():
+    """Red on 7 and on 8 at step 5, Blue beside one of them: either Red taken out of the game is said extra. A
+    blob's ring of white is its own lit top, not the rim of another piece (each was said *right* before: a
+    slip passed silently)."""
+    pieces = _setup("side-by-side")[2]
+    for piece in (Piece(7, 5, "Red"), Piece(8, 5, "Red")):
+        _, lacks = _checked("side-by-side", [p for p in pieces if p != piece])
+        assert [tuple(f) for f in lacks.wrong] == [("extra", "Red", piece.column, 0, piece.step)], piece
