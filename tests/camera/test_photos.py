@@ -106,3 +106,19 @@ def test_a_marker_the_game_lacks_beside_others_lit_white_on_top_is_said():
     for piece in (Piece(7, 5, "Red"), Piece(8, 5, "Red")):
         _, lacks = _checked("side-by-side", [p for p in pieces if p != piece])
         assert [tuple(f) for f in lacks.wrong] == [("extra", "Red", piece.column, 0, piece.step)], piece
+
+
+def test_a_space_off_the_picture_is_unsure_and_quiet():
+    """A set-up whose column 2 lies off the straightened picture (a layout placed far off by taps): its spaces are
+    unsure, never read as empty, and reading it warns of nothing (no mean of no pixels)."""
+    import dataclasses
+    import warnings
+
+    photo, cal, pieces, palette = _setup("side-by-side")
+    columns = tuple(dataclasses.replace(c, bottom=(c.bottom[0] - 900, c.bottom[1]), top=(c.top[0] - 900, c.top[1]))
+                    if c.total == 2 else c for c in cal.layout.columns)
+    off = dataclasses.replace(cal, layout=dataclasses.replace(cal.layout, columns=columns))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reading = look(photo, off, pieces, palette)
+    assert {(2, k) for k in range(1, HEIGHTS[2] + 1)} <= reading.doubts
