@@ -39,6 +39,7 @@ class Tuning:
     absent: float = 0.05  # at most this: it is not (when the body shows the board plainly)
     plain: float = 0.15  # ... plainly: at most this fraction of the body glare, foreign or shade
     extra: float = 0.45  # a blob of colour no expected piece explains, this big: a piece is there
+    extra_runner: float = 0.8  # ... a runner: white blobs that are no runner (a glint, glare's edge) grow bigger
     doubt: float = 0.15  # ... this big: the space it lies on is unsure
     hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
@@ -152,7 +153,8 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
 def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) -> list[Piece]:
     """A piece not found in its body looked for by its foot, up and down its column: the square a piece stands
     in shows its colour however it leans. Found plainly on its own square, it is there; found plainly a square or
-    two off while its own square shows nothing of it, it was moved (an extra there: the verdict says "moved")."""
+    two off while its own square shows nothing of it, and its body is not hidden (glare, something foreign), it
+    was moved (an extra there: the verdict says "moved")."""
     moved = []
     for piece, status in list(pieces.items()):
         if status == "yes" or piece.kind not in names:
@@ -168,6 +170,7 @@ def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) 
             return float((flat[foot] == k).mean()) if len(foot) >= 10 else 0.0
 
         here = share(n)
+        hidden = float(np.isin(flat[own_body], (UNKNOWN, FOREIGN)).mean()) if len(own_body) else 1.0
         near = {s: share(index[(piece.column, s)]) for s in (piece.step - 2, piece.step - 1, piece.step + 1,
                                                              piece.step + 2) if (piece.column, s) in index}
         if trace is not None:
@@ -178,7 +181,9 @@ def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) 
         if not near:
             continue
         best = max(near, key=near.get)
-        if near[best] >= tuning.foot and here <= tuning.absent and near[best] >= 4 * max(here, 0.02):
+        # moved only when its own space shows plainly that it is not there (glare over it hides a runner)
+        if near[best] >= tuning.foot and here <= tuning.absent and near[best] >= 4 * max(here, 0.02) and \
+                hidden <= 2 * tuning.plain:
             moved.append(Piece(piece.column, best, piece.kind))
     return moved
 
@@ -288,7 +293,8 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
             if size > 2.5:
                 doubts.update((spaces[m][0], spaces[m][1]) for m in np.flatnonzero(votes > 0.1 * votes.max()))
                 continue
-            if size >= tuning.extra and votes[n] >= 0.5 * len(where) and (c, step) not in doubts and not hidden_by:
+            need = tuning.extra_runner if name == RUNNER else tuning.extra
+            if size >= need and votes[n] >= 0.5 * len(where) and (c, step) not in doubts and not hidden_by:
                 found.append(Piece(c, step, name))
             else:
                 doubts.add((c, step))

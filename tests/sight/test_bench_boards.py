@@ -1,0 +1,41 @@
+"""Boards of the camera benchmark (make camera-bench) that a rule of the reader once said wrong though they were
+right: each photographed again as the benchmark does, and read against its right game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchmarks.camera import HAND_EVERY, truth_layout
+from benchmarks.camera_positions import sample_positions
+from engine import HEIGHTS
+from sight import scene
+from sight.calibrate import calibrate
+from sight.layout import RUNNER, centred
+from sight.palette import Palette
+from sight.read import look
+from sight.verdict import verdict
+
+SEED = 49  # the benchmark's own
+
+
+def _right_board(index: int):
+    """Board ``index`` of the benchmark: its set-up, its photo, and the game it shows."""
+    pieces, colours = sample_positions(index + 1, seed=SEED)[index]
+    rng = np.random.default_rng([SEED, index])
+    truth = truth_layout(rng)
+    table = scene.random_table(rng, truth)
+    cal = calibrate(scene.render(truth, [], table, scene.calm_shot()), HEIGHTS, centred(HEIGHTS))
+    photo = scene.render(truth, tuple(pieces), table, scene.random_shot(rng, hand=index % HAND_EVERY == HAND_EVERY - 1))
+    return photo, cal, tuple(pieces), Palette.of(colours)
+
+
+@pytest.mark.parametrize("index, why", [
+    (76, "a white blob half a runner big (a glint at a space's rim) was said a runner left on 9"),
+    (163, "glare over the runner on 12 hid it, and white a space up was said the runner moved"),
+])
+def test_a_right_board_once_said_wrong_by_a_runners_look_alike(index, why):
+    photo, cal, pieces, palette = _right_board(index)
+    assert any(p.kind == RUNNER for p in pieces)
+    found = verdict(look(photo, cal, pieces, palette), pieces)
+    assert found.state != "wrong", (why, found.wrong)
