@@ -196,7 +196,8 @@ def report(boards: list[Board], elapsed: float, worst: int) -> None:
     kinds: dict = {}
     for b in done:
         for name, state, why in b.missed:
-            kinds[(name, state + (f" ({why})" if why else ""))] = kinds.get((name, state), 0) + 1
+            key = (name, state + (f" ({why})" if why else ""))
+            kinds[key] = kinds.get(key, 0) + 1
     for (name, state), n in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print(f"  missed: {name}: said {state}: {n}")
     if seconds:
