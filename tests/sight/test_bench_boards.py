@@ -1,5 +1,6 @@
 """Boards of the camera benchmark (make camera-bench) that a rule of the reader once said wrong though they were
-right: each photographed again as the benchmark does, and read against its right game."""
+right: each photographed again as the benchmark does, and read against its right game (in make soak: each
+costs a render of the board twice; the benchmark itself measures the rate)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ def _right_board(index: int):
     return photo, cal, tuple(pieces), Palette.of(colours)
 
 
+@pytest.mark.slow  # two renders and a set-up each (2 to 3 s): make soak runs them, make test keeps its 2 minutes
 @pytest.mark.parametrize("index, why", [
     (76, "a white blob half a runner big (a glint at a space's rim) was said a runner left on 9"),
     (163, "glare over the runner on 12 hid it, and white a space up was said the runner moved"),

@@ -76,7 +76,7 @@ def _rendered_board(index: int):
     return cal, seen
 
 
-@pytest.mark.parametrize("index", [10, 63])
+@pytest.mark.parametrize("index", [63, pytest.param(10, marks=pytest.mark.slow)])  # a render each: one in make test
 def test_fit_finds_every_space_where_the_camera_sees_it(index):
     """Two editions the fit once placed on the gaps between the spaces (10 mm off: a plain board of small rounded
     spaces; a board with a colour lane down each column): every fitted space within 1.5 mm of where the camera
