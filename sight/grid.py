@@ -6,9 +6,13 @@ of the picture look most alike: the mean of the 83 patches, each made
 zero-mean and of unit size, is longest there. For one pitch, that mean for
 every placement at once is a sum of shifted copies of the picture and a box
 filter (no loop over placements), so the search covers the whole board in a
-few seconds. Each space is then found near its place by the board's mean space
-(a lens bends straight lines a little) and each column fitted as a straight,
-evenly spaced line through its spaces.
+few seconds. Alike as they are, patches a third of a pitch off the spaces'
+middles are nearly as alike, so the placement is then slid to where the
+board's mean look is symmetric (a space is drawn symmetric), and told from one
+on the gaps between spaces (symmetric too) by the columns' ends. Each space is
+then found near its place by the board's mean space (a lens bends straight
+lines a little) and each column fitted as a straight, evenly spaced line
+through its spaces.
 """
 
 from __future__ import annotations
