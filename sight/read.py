@@ -212,18 +212,23 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
     """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure."""
     doubts: set[tuple[int, int]] = set()
     foreign = cv2.morphologyEx((classes == FOREIGN).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign)
     piece = float(np.median(body.area))
-    big = [label for label in range(1, count) if stats[label, cv2.CC_STAT_AREA] > tuning.hand * piece]
-    if not big:
+    mask = _larger(foreign, tuning.hand * piece).astype(np.uint8)
+    if not mask.any():
         return doubts, False
-    mask = np.isin(labels, big).astype(np.uint8)
     reach = int(2.2 * np.sqrt(piece)) | 1
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).reshape(-1)
     for n, (c, k, _) in enumerate(spaces):
         if mask[body.pixels[n]].mean() > 0.05:
             doubts.add((c, k))
     return doubts, True
+
+
+def _larger(mask: np.ndarray, area: float) -> np.ndarray:
+    """The connected regions of ``mask`` of more than ``area`` pixels (a bool mask)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > area)
+    return np.isin(labels, big[big > 0])
 
 
 def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: set, present,
@@ -244,15 +249,9 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
                              shape).reshape(-1) for name in names}
     owners = body.owners(classes.size)
     glared = classes == UNKNOWN
-    _, foreign, stats, _ = cv2.connectedComponentsWithStats((classes == FOREIGN).astype(np.uint8))
-    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > tuning.hand * piece_area)
-    big = big[big > 0]
-    pale = np.zeros(shape, bool)
-    if RUNNER in names:
-        runners = (classes == KIND0 + names.index(RUNNER)).astype(np.uint8)
-        _, white, white_stats, _ = cv2.connectedComponentsWithStats(runners)
-        huge = np.flatnonzero(white_stats[:, cv2.CC_STAT_AREA] > tuning.hand * piece_area)
-        pale = np.isin(white, huge[huge > 0])
+    huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
+    foreign = _larger(classes == FOREIGN, huge)
+    pale = _larger(classes == KIND0 + names.index(RUNNER), huge) if RUNNER in names else np.zeros(shape, bool)
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -275,7 +274,7 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
                 continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
             # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
             # colour); a piece's own shaded side, foreign to the palette, is no such thing
-            hidden_by = glared[ring].mean() > 0.35 or bool(np.isin(foreign[ring], big).any())
+            hidden_by = glared[ring].mean() > 0.35 or bool(foreign[ring].any())
             where = np.flatnonzero(labels.reshape(-1) == label)
             held = owners[where]
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
