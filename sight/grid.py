@@ -132,25 +132,31 @@ def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Lay
     # a grid half a pitch off lies on the gaps between the spaces, as symmetric as the spaces: each of the
     # placement's half-pitch neighbours is centred on its nearest symmetric point, and the one whose windows are
     # most alike (the columns' ends tell: a grid on the gaps has them half off the board) is kept
-    dx, dy = placed.space[0] / 0.8, placed.columns[0].pitch()
-    placed = max((_centred(grey, raster, placed.moved(a * dx, b * dy)) for a in (-0.5, 0.0, 0.5)
+    dx, dy = _pitch(placed)
+    grey32 = grey.astype(np.float32)
+    placed = max((_centred(grey32, raster, placed.moved(a * dx, b * dy)) for a in (-0.5, 0.0, 0.5)
                   for b in (-0.5, 0.0, 0.5)), key=lambda lay: _alike(grey, raster, lay))
     return refine(grey, raster, refine(grey, raster, placed)[0])
 
 
 def _centred(grey: np.ndarray, raster: Raster, layout: Layout) -> Layout:
-    """``layout`` slid so that its spaces' common centre is where the board's spaces are symmetric."""
-    dx, dy = layout.space[0] / 0.8, layout.columns[0].pitch()
+    """``layout`` slid so that its spaces' common centre is where the board's spaces (``grey``, float32) are
+    symmetric."""
+    dx, dy = _pitch(layout)
     centres = _centres_px(raster, layout)
-    moved = raster.mm(centres + _symmetric(grey.astype(np.float32), centres, (dx * raster.scale, dy * raster.scale)))
+    moved = raster.mm(centres + _symmetric(grey, centres, (dx * raster.scale, dy * raster.scale)))
     shift = (moved - raster.mm(centres)).mean(axis=0)
     return layout.moved(float(shift[0]), float(shift[1]))
 
 
+def _pitch(layout: Layout) -> tuple[float, float]:
+    """A layout's pitches (mm): across the columns (a space is 0.8 of it, as :func:`centred` draws), and up one."""
+    return layout.space[0] / 0.8, layout.columns[0].pitch()
+
+
 def _alike(grey: np.ndarray, raster: Raster, layout: Layout) -> float:
     """How alike a layout's windows are to their mean: the mean likeness and that of the worst tenth."""
-    dx = layout.space[0] / 0.8
-    dy = layout.columns[0].pitch()
+    dx, dy = _pitch(layout)
     size = (max(5, int(dx * raster.scale) | 1), max(5, int(dy * raster.scale) | 1))
     inside = _patches(grey, raster, np.array([p for _, _, p in layout.spaces()]), size)
     mean = inside.mean(axis=0)
@@ -178,8 +184,7 @@ def refine(grey: np.ndarray, raster: Raster, layout: Layout) -> tuple[Layout, fl
     """Each space moved to where the board's mean space matches best near it (a lens bends straight lines a
     little), then each column fitted as a straight, evenly spaced line through its spaces."""
     grey = grey.astype(np.float32)
-    dx = layout.space[0] / 0.8
-    dy = layout.columns[0].pitch()
+    dx, dy = _pitch(layout)
     tw, th = max(5, int(dx * raster.scale) | 1), max(5, int(dy * raster.scale) | 1)
     reach_x, reach_y = int(NUDGE * dx * raster.scale) + 1, int(NUDGE * dy * raster.scale) + 1
     centres = _centres_px(raster, layout)
