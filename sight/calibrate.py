@@ -43,6 +43,7 @@ class Calibration:
     raster: Raster
     empty: np.ndarray  # the empty board on the raster, in the markers' white (float32, HxWx3, about 0..1)
     score: float = 0.0  # how well the layout fits the spaces (the grid's fit; 1 for one placed by taps)
+    to_plane: np.ndarray | None = None  # the set-up photo's map to the plane (3x3): where a fixed camera sees it
 
     def to_json(self) -> dict:
         # the empty board as a JPEG of high quality: its loss (a grey level or two) is below the photo's own
@@ -53,7 +54,8 @@ class Calibration:
         return {"version": VERSION, "layout": self.layout.to_json(), "anchors": self.anchors.to_json(),
                 "raster": {"origin": list(self.raster.origin), "size": list(self.raster.size),
                            "scale": self.raster.scale},
-                "empty": base64.b64encode(jpeg).decode("ascii"), "score": round(self.score, 4)}
+                "empty": base64.b64encode(jpeg).decode("ascii"), "score": round(self.score, 4),
+                **({"to_plane": [float(v) for v in self.to_plane.ravel()]} if self.to_plane is not None else {})}
 
     @classmethod
     def from_json(cls, raw) -> Calibration:
@@ -70,11 +72,24 @@ class Calibration:
             if not isinstance(text, str) or len(text) > MAX_PICTURE * 4 // 3 + 4:
                 raise ValueError("the empty board's picture is too big")
             image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
+            to_plane = _map(raw.get("to_plane"))
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise ValueError(f"not a camera set-up: {err}") from None
         if image is None or image.shape[1::-1] != raster.size:
             raise ValueError("not a camera set-up: the empty board's picture does not fit its raster")
-        return cls(layout, anchors, raster, image.astype(np.float32) / 200, float(raw.get("score", 0.0)))
+        return cls(layout, anchors, raster, image.astype(np.float32) / 200, float(raw.get("score", 0.0)), to_plane)
+
+
+def _map(raw) -> np.ndarray | None:
+    """A kept 3x3 map (nine numbers), or None when the set-up kept none (one made before it was kept)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != 9:
+        raise ValueError("the set-up's map is not nine numbers")
+    out = np.array([float(v) for v in raw], np.float64).reshape(3, 3)
+    if not np.isfinite(out).all() or abs(np.linalg.det(out)) < 1e-12:
+        raise ValueError("the set-up's map is not a map")
+    return out
 
 
 def canonical(straight: np.ndarray, raster: Raster, anchors: markers.Anchors) -> np.ndarray:
@@ -112,4 +127,4 @@ def calibrate(photo: np.ndarray, heights: dict[int, int], like: Layout, *, fitte
                                    "is the board empty, and are the markers on its corners?")
     else:
         layout, score = like, 1.0
-    return Calibration(layout, anchors, raster, np.nan_to_num(empty, nan=0.0), score)
+    return Calibration(layout, anchors, raster, np.nan_to_num(empty, nan=0.0), score, to_plane)

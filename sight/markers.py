@@ -160,6 +160,16 @@ def _cells(grey: np.ndarray, quad: np.ndarray, per_cell: int = 8) -> np.ndarray:
     return flat.reshape(6, per_cell, 6, per_cell)[:, q:per_cell - q, :, q:per_cell - q].mean(axis=(1, 3))
 
 
+def shows(grey: np.ndarray, quad: np.ndarray, marker_id: int) -> float:
+    """How plainly the square at ``quad`` (its corners in ArUco's order) shows tag ``marker_id``: its inner
+    cells correlated with the tag's (-1..1; a blurred tag still shows its pattern where no cell can be read)."""
+    if not _PATTERNS:
+        _PATTERNS.update(_patterns())
+    inner = _cells(grey, np.asarray(quad, np.float32))[1:5, 1:5]
+    z = (inner - inner.mean()) / (inner.std() + 1e-6)
+    return float((z * _PATTERNS[marker_id]).mean())
+
+
 def _soft(grey: np.ndarray, squares: list) -> dict[int, np.ndarray]:
     """The board's tags among squares OpenCV could not decode, read softly: each square's inner cells correlated
     with each tag's, the square's corners taken in each of the four orders (a tag turned). A square is a tag when

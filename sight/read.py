@@ -23,6 +23,7 @@ import numpy as np
 
 from . import markers
 from .calibrate import Calibration, canonical
+from .follow import follow
 from .layout import RUNNER, Piece
 from .palette import Palette
 from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify
@@ -73,7 +74,12 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     try:
         to_plane = markers.plane_map(found, cal.anchors)
     except markers.MarkersError as err:
-        return Reading(blind="markers", why=str(err))
+        # too few tags read (a blurred photo): the board followed from where the set-up saw
+        # it, a fixed camera's bump away; a board moved off its tags is not followed
+        few = sum(i in found for i in cal.anchors.corners) < markers.ENOUGH
+        to_plane = follow(photo, cal, cal.to_plane) if few and cal.to_plane is not None else None
+        if to_plane is None:
+            return Reading(blind="markers", why=str(err))
     raster, layout = cal.raster, cal.layout
     straight = raster.straighten(photo, to_plane)
     seen = raster.seen(photo.shape[1::-1], to_plane)
@@ -114,8 +120,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
-    more, crowded = _extras(px.classes, body, spaces, index, expected, px.palette, doubts, present, tuning,
-                            trace)
+    # a piece surely not on its space explains no colour near it (it is one a square off, perhaps)
+    maybe = [p for p, status in pieces.items() if status != "no"] + [p for p in expected if p not in pieces]
+    more, crowded = _extras(px.classes, body, spaces, index, maybe, px.palette, doubts, present, tuning, trace)
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
