@@ -53,6 +53,14 @@ class Bodies:
             out[self.pixels[n]] += 1
         return out
 
+    def standing(self, size: int) -> np.ndarray:
+        """Each pixel's space whose square holds it, where a piece's foot stands (-1 for none; flat): the squares
+        lie apart, so a pixel is in one at most."""
+        out = np.full(size, -1, np.int32)
+        for n, idx in enumerate(self.feet):
+            out[idx] = n
+        return out
+
     def owners(self, size: int) -> np.ndarray:
         """Each pixel's space: of the bodies that hold it, the one whose foot is nearest (-1 for none; flat)."""
         owner = np.full(size, -1, np.int32)

@@ -39,8 +39,14 @@ class Tuning:
     present: float = 0.15  # this much of a piece's colour in its body: it is there
     absent: float = 0.05  # at most this: it is not (when the body shows the board plainly)
     plain: float = 0.15  # ... plainly: at most this fraction of the body glare, foreign or shade
-    extra: float = 0.45  # a blob of colour no expected piece explains, this big: a piece is there
-    extra_runner: float = 0.8  # ... a runner: white blobs that are no runner (a glint, glare's edge) grow bigger
+    extra: float = 0.35  # a blob of colour no expected piece explains, this big: a piece is there
+    square: float = 0.8  # ... when this much of it lies in the space's square (a piece stands in one; twice as big,
+    centred: float = 0.45  # half as much), its middle at most this far from where a piece there is seen (in a
+    # piece's width: a glint or a rim lies off it)
+    extra_lost: float = 0.15  # ... this big, where a piece of its kind the game has a square or two off is not found
+    stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
+    extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
+    white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)
     doubt: float = 0.15  # ... this big: the space it lies on is unsure
     hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
@@ -122,7 +128,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     present = [p for p, status in pieces.items() if status == "yes"]
     # a piece surely not on its space explains no colour near it (it is one a square off, perhaps)
     maybe = [p for p, status in pieces.items() if status != "no"] + [p for p in expected if p not in pieces]
-    more, crowded = _extras(px.classes, body, spaces, index, maybe, px.palette, doubts, present, tuning, trace)
+    lost = [p for p, status in pieces.items() if status != "yes"]
+    more, crowded = _extras(px, body, spaces, index, maybe, doubts, present, lost, tuning, trace)
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
@@ -238,8 +245,8 @@ def _larger(mask: np.ndarray, area: float) -> np.ndarray:
     return np.isin(labels, big[big > 0])
 
 
-def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: set, present,
-            tuning: Tuning, trace) -> tuple[list[Piece], set]:
+def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
+            trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
     each on the space whose body holds most of it (big enough: a piece; smaller: that space is unsure). A blob
     far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
@@ -247,6 +254,8 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
     piece found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
     (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
     found is a red piece)."""
+    classes, palette = px.classes, px.palette
+    flat_cur = px.cur.reshape(-1, 3)
     shape = classes.shape
     out: list[Piece] = []
     crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
@@ -255,6 +264,8 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
                              shape).reshape(-1) for name in names}
     owners = body.owners(classes.size)
+    standing = body.standing(classes.size)
+    occupied = {(p.column, p.step) for p in expected}
     glared = classes == UNKNOWN
     huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
     foreign = _larger(classes == FOREIGN, huge)
@@ -264,7 +275,7 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
         alone = ((classes == KIND0 + k) & ~explained).astype(np.uint8)
         alone = cv2.morphologyEx(alone, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(alone)
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(alone)
         # the other kinds, but the runners' white only in something far bigger than a piece (a hand's highlights):
         # a piece's top lit to white is still that piece's
         unlike = [KIND0 + j for j, other in enumerate(names) if other != name and other != RUNNER]
@@ -291,16 +302,37 @@ def _extras(classes, body, spaces, index, expected, palette: Palette, doubts: se
                 if name == RUNNER and size >= tuning.extra:  # a lit face, or a runner beside the piece found there
                     doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
-            blobs += 1
-            n = int(votes.argmax())
-            c, step, _ = spaces[n]
-            if trace is not None:
-                trace.setdefault("extras", {})[Piece(c, step, name)] = round(size, 2)
             if size > 2.5:
+                blobs += 1
                 doubts.update((spaces[m][0], spaces[m][1]) for m in np.flatnonzero(votes > 0.1 * votes.max()))
                 continue
-            need = tuning.extra_runner if name == RUNNER else tuning.extra
-            if size >= need and votes[n] >= 0.5 * len(where) and (c, step) not in doubts and not hidden_by:
+            # a piece stands in a square: the space it is on is the square holding most of its blob; a blob in
+            # no square (a glint, a rim, a shadow's edge between the spaces) is no piece, and doubts none
+            squares = standing[where]
+            squares = np.bincount(squares[squares >= 0], minlength=len(spaces))
+            n = int(squares.argmax()) if squares.any() else int(votes.argmax())
+            square = float(squares[n]) / len(where)
+            if square < tuning.stray:
+                continue
+            blobs += 1
+            c, step, _ = spaces[n]
+            off = float(np.hypot(*(centres[label] - (body.foot[n] + body.top[n]) / 2))) / piece_area ** 0.5
+            if (c, step) in occupied:  # two pieces on one space stand side by side, each off its middle
+                off /= 2
+            # a piece of this kind the game has a square or two away and the reading did not find: its blob here is
+            # a piece moved, however small a part of it shows
+            near_lost = any(p.kind == name and p.column == c and 0 < abs(p.step - step) <= 2 for p in lost)
+            if trace is not None:
+                trace.setdefault("extras", {})[Piece(c, step, name)] = (round(size, 2), round(square, 2), round(off, 2),
+                                                                        near_lost)
+            if name == RUNNER:  # a runner's white is plain white: a lit top, a glint or glare's edge is tinted
+                white = float(np.median(palette.classify(flat_cur[where])[1])) <= tuning.white
+                piece = size >= tuning.extra_runner and off <= tuning.centred and white and square >= tuning.square / 2
+            else:
+                piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
+                         size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
+                         near_lost and size >= tuning.extra_lost and square >= tuning.square)
+            if piece and (c, step) not in doubts and not hidden_by:
                 found.append(Piece(c, step, name))
             else:
                 doubts.add((c, step))

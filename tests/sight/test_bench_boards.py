@@ -12,7 +12,7 @@ from benchmarks.camera_positions import sample_positions
 from engine import HEIGHTS
 from sight import scene
 from sight.calibrate import calibrate
-from sight.layout import RUNNER, centred
+from sight.layout import RUNNER, Piece, centred
 from sight.palette import Palette
 from sight.read import look
 from sight.verdict import verdict
@@ -41,3 +41,21 @@ def test_a_right_board_once_said_wrong_by_a_runners_look_alike(index, why):
     assert any(p.kind == RUNNER for p in pieces)
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", (why, found.wrong)
+
+
+@pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, piece, step", [
+    (52, Piece(2, 1, "Red"), 2),  # a quarter of it showed outside the body where the game has it
+    (67, Piece(8, 2, "Red"), 3),
+])
+def test_a_marker_a_square_off_whose_blob_shows_little_of_it_is_said_moved(index, piece, step):
+    """The game has the marker a square further than it stands. Its colour showed as a blob a quarter of a
+    piece big (the rest in the body where the game has it): too small for a piece the game lacks, so it only
+    made the board unsure; with the marker surely not where the game has it, a blob of its colour in a square
+    a step away is that marker, moved."""
+    photo, cal, pieces, palette = _right_board(index)
+    assert piece in pieces
+    game = tuple(p for p in pieces if p != piece) + (Piece(piece.column, step, piece.kind),)
+    found = verdict(look(photo, cal, game, palette), game)
+    assert found.state == "wrong" and [tuple(f) for f in found.wrong] == [
+        ("moved", piece.kind, piece.column, step, piece.step)], found
