@@ -96,11 +96,15 @@ class Palette:
 
     def classify(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each pixel's nearest kind (an index into :meth:`names`, -1 for none within :data:`REACH`) and how near."""
+        best, near = self.nearest(bgr)
+        return np.where(near <= REACH, best, -1), near
+
+    def nearest(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's nearest kind (an index into :meth:`names`), however far, and how near."""
         feats = features(bgr)
         dists = np.stack([distance(feats, c) for c in self.kinds.values()], axis=-1)
         best = dists.argmin(axis=-1)
-        near = np.take_along_axis(dists, best[..., None], axis=-1)[..., 0]
-        return np.where(near <= REACH, best, -1), near
+        return best, np.take_along_axis(dists, best[..., None], axis=-1)[..., 0]
 
     def alike(self, kind: str, other: str) -> bool:
         """Whether a piece of ``kind``, lit or seen at its rim, can look like ``other``: the same kind, the runners'

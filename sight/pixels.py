@@ -163,10 +163,12 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     shade = changed & (high < 0.97) & (low > 0.12) & (high - low < 0.25 * ratio.mean(axis=2) + 0.05)
     solid = changed & ~shade
     palette = adapted(palette, cur, solid, expected, index, body, shape)
-    kind, _ = palette.classify(cur)
+    best, near = palette.nearest(cur)
+    kind = np.where(near <= REACH, best, -1)
     classes = np.full(shape, BOARD, np.int16)
     classes[shade] = SHADE
     classes[solid] = np.where(kind[solid] >= 0, KIND0 + kind[solid], FOREIGN)
+    _grown(classes, best, near, body, tuning)
     # glare: blown out where the empty board was not already as bright as the paper (a white space is not glare),
     # and its halo, brighter than the board though not blown out: neither says what stands there
     glare = (saturated & (empty_least < 0.85)).astype(np.uint8)
@@ -186,6 +188,28 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     if trace is not None:
         trace.update(straight=straight, fixed=cur, change=change, between=between, names=names)
     return Pixels(classes, cur, change, palette, b, sigma)
+
+
+def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies, tuning) -> None:
+    """A piece's lit top or shaded side strays further from its kind's colour than its middle does: a foreign
+    pixel within twice :data:`REACH` of a kind, joined to that kind's pixels, is that kind (hysteresis, as an
+    edge is traced). Never inside something foreign far bigger than a piece (a hand's skin stays a hand)."""
+    foreign = classes == FOREIGN
+    if not foreign.any():
+        return
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8))
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > tuning.hand * float(np.median(body.area)))
+    weak = foreign & (near <= 2 * REACH) & ~np.isin(labels, big[big > 0])
+    for k in np.unique(best[weak]):
+        core = classes == KIND0 + k
+        if not core.any():
+            continue
+        joined = (core | (weak & (best == k))).astype(np.uint8)
+        n, lab = cv2.connectedComponents(joined)
+        keep = np.zeros(n, bool)
+        keep[np.unique(lab[core])] = True
+        keep[0] = False
+        classes[keep[lab] & ~core] = KIND0 + k
 
 
 def _least(image: np.ndarray) -> np.ndarray:

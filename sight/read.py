@@ -120,8 +120,10 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
     hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
     flat_hidden = hidden.reshape(-1)
-    for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either,
-        if not len(body.pixels[n]) or flat_hidden[body.pixels[n]].mean() > 0.5:  # nor one off the picture
+    for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden (its body, or its square where a
+        # piece stands) cannot show an extra piece either, nor one off the picture
+        if not len(body.pixels[n]) or flat_hidden[body.pixels[n]].mean() > 0.5 or \
+                len(body.feet[n]) and flat_hidden[body.feet[n]].mean() > 0.5:
             doubts.add((c, k))
     moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
              if (p.column, p.step) not in doubts]
