@@ -161,7 +161,7 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
         return "yes", region[cls == k]
     plainly = hidden <= tuning.plain and shade <= tuning.plain * 2 and covered < 0.6
     if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6 and \
-            px.visible(piece.kind, region) >= tuning.visible * tuning.change[1]:
+            px.visible(piece.kind, body.feet[n]) >= tuning.visible * tuning.change[1]:
         return "no", region[:0]
     return "unsure", region[:0]
 

@@ -44,6 +44,18 @@ def test_a_right_board_once_said_wrong_by_a_runners_look_alike(index, why):
 
 
 @pytest.mark.slow  # as above
+def test_a_dark_piece_over_a_dark_hole_is_never_said_missing():
+    """Board 85: a dark green marker stands over its space's dark hole, on a board whose band round the holes is
+    green too. Its body, with the bright band in it, said a green piece would stand out plainly, so its absence
+    from the classes was taken for proof: "Green on 9 is missing". Where it stands (its square) it would not
+    stand out, so it is unsure, never missing."""
+    photo, cal, pieces, palette = _right_board(85)
+    assert Piece(9, 5, "Green") in pieces
+    found = verdict(look(photo, cal, pieces, palette), pieces)
+    assert found.state != "wrong" and (9, 5) in found.unsure, found
+
+
+@pytest.mark.slow  # as above
 @pytest.mark.parametrize("index, piece, step", [
     (52, Piece(2, 1, "Red"), 2),  # a quarter of it showed outside the body where the game has it
     (67, Piece(8, 2, "Red"), 3),
