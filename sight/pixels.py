@@ -144,7 +144,11 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     for n, (x, y) in enumerate(body.foot):
         if n not in pieces_at:
             cv2.circle(free, (int(round(x)), int(round(y))), radius, 1, -1)
-    cur = np.nan_to_num(light_fix(np.nan_to_num(cur, nan=0.0), empty, between, free.astype(bool) & between), nan=0.0)
+    cur = np.nan_to_num(cur, nan=0.0)
+    extra = _softer(empty, cur, between)  # a shaken or defocused photo is softer than the calm set-up's
+    if extra:
+        empty = cv2.GaussianBlur(empty, (0, 0), extra)
+    cur = np.nan_to_num(light_fix(cur, empty, between, free.astype(bool) & between), nan=0.0)
 
     # judged a little smoothed: a piece is a blob of many pixels, the noise a pixel's own (a third of it is left)
     cur = cv2.GaussianBlur(cur, (0, 0), 1.5)
@@ -210,6 +214,34 @@ def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies
         keep[np.unique(lab[core])] = True
         keep[0] = False
         classes[keep[lab] & ~core] = KIND0 + k
+
+
+#: The extra blur (pixels, a Gaussian's sigma) a check's photo may have over the empty board's: tried in turn.
+SOFTER = (0.0, 0.7, 1.0, 1.4, 2.0, 2.8)
+
+
+def _softer(empty: np.ndarray, cur: np.ndarray, between: np.ndarray) -> float:
+    """How much softer ``cur`` is than ``empty`` (the extra blur, of :data:`SOFTER`): the empty board smoothed
+    until its edges are as steep, for their contrast, as the photo's where no piece stands. Against a sharp
+    empty board a soft photo changes at every printed edge, and its light's fit goes astray."""
+    mask = between[1:-1, 1:-1]
+    if mask.sum() < 500:
+        return 0.0
+    want = _sharpness(cur, mask)
+    for extra in SOFTER[1:]:
+        if _sharpness(cv2.GaussianBlur(empty, (0, 0), extra), mask) <= want:
+            return extra
+    return SOFTER[-1]
+
+
+def _sharpness(image: np.ndarray, mask: np.ndarray) -> float:
+    """The mean steepness of a picture's brightness over ``mask``, for its contrast there (blur lowers it; the
+    light's gain does not change it)."""
+    grey = image.mean(axis=2)
+    gx = grey[1:-1, 2:] - grey[1:-1, :-2]
+    gy = grey[2:, 1:-1] - grey[:-2, 1:-1]
+    inner = grey[1:-1, 1:-1][mask]
+    return float(np.hypot(gx, gy)[mask].mean() / max(float(inner.std()), 1e-6))
 
 
 def _least(image: np.ndarray) -> np.ndarray:
