@@ -51,6 +51,8 @@ class Tuning:
     hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
     visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
+    still: float = 0.3  # ... and where at most this much of its square changed by half a change (a dim piece in a
+    # haze changes it faintly but widely; a square with no piece, hardly: 95% of them under 0.11)
     crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
     foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
 
@@ -161,7 +163,8 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
         return "yes", region[cls == k]
     plainly = hidden <= tuning.plain and shade <= tuning.plain * 2 and covered < 0.6
     if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6 and \
-            px.visible(piece.kind, body.feet[n]) >= tuning.visible * tuning.change[1]:
+            px.visible(piece.kind, body.feet[n]) >= tuning.visible * tuning.change[1] and \
+            float((px.change.reshape(-1)[body.feet[n]] > tuning.change[1] / 2).mean()) <= tuning.still:
         return "no", region[:0]
     return "unsure", region[:0]
 
