@@ -8,6 +8,8 @@ layout) and nothing of the box. Where to look:
   the board's plane (millimetres, the four markers' frame), pieces as plain data;
 - :mod:`.markers`: the four printed markers found in a photo, and the map from
   the photo to the board's plane;
+- :mod:`.follow`: that map found again from the set-up's when a shaken photo's
+  markers cannot be read (the board aligned with its empty picture);
 - :mod:`.calibrate`: the empty board's photo turned into what reading needs
   (its spaces' looks, the light, the grid fitted to the board);
 - :mod:`.read`: a photo read against that: each space empty, a colour, a runner, or unsure;

@@ -5,13 +5,15 @@ guesses. The photo is straightened onto the board's plane by the corner
 tags, and every pixel judged against the empty board's photo
 (:mod:`sight.pixels`). Then, for each piece the game expects, its body (its
 space's square swept along its lean away from the camera) says whether it is
-there: enough of its colour there, or surely none while the board there shows
-plainly; and colour that no expected piece explains, in a blob the size of a
-piece, is a piece that should not be there, on the space whose body holds most
-of it. Whatever the picture cannot settle (glare, a hand, a dark piece on a
-board of its own colour) is *unsure*, never a guess: only a confident
-difference is a mismatch (:mod:`sight.verdict` turns a :class:`Reading` into
-findings).
+there: enough of its colour there, or surely none while its square shows the
+board plainly and unchanged; and colour that no expected piece explains, in a
+blob the size of a piece standing in a space's square (a glint or a rim lies
+between them), is a piece that should not be there. Whatever the picture
+cannot settle (glare, a hand, a dark piece on a board of its own colour) is
+*unsure*, never a guess: only a confident difference is a mismatch
+(:mod:`sight.verdict` turns a :class:`Reading` into findings). When too few
+tags can be read, the board is followed from where the set-up saw it
+(:mod:`sight.follow`).
 """
 
 from __future__ import annotations
@@ -143,9 +145,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     # a square the game leaves empty that changed widely holds something, in no colour the camera can name (a
     # white runner on a pale board shows only as its shade and rim): unsure, never passed as right
     changed = px.change.reshape(-1) > tuning.change[1]
-    found = {(e.column, e.step) for e in extras}
+    named = {(e.column, e.step) for e in extras}
     for n, (c, k, _) in enumerate(spaces):
-        if n not in at and (c, k) not in found and len(body.feet[n]) >= 10 and \
+        if n not in at and (c, k) not in named and len(body.feet[n]) >= 10 and \
                 float(changed[body.feet[n]].mean()) >= tuning.filled:
             doubts.add((c, k))
     learnt = {k: np.median(np.concatenate(v), axis=0) for k, v in colours.items() if sum(map(len, v)) >= 20}
@@ -263,7 +265,9 @@ def _larger(mask: np.ndarray, area: float) -> np.ndarray:
 def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
             trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
-    each on the space whose body holds most of it (big enough: a piece; smaller: that space is unsure). A blob
+    each on the space whose square holds most of it (in it, centred and big enough: a piece; a small one a
+    square or two from an unfound piece of its kind: that piece, moved; otherwise that space is unsure; in no
+    square at all: nothing, a glint or a rim). A blob
     far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
     than ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a
     piece found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
