@@ -165,9 +165,12 @@ def shows(grey: np.ndarray, quad: np.ndarray, marker_id: int) -> float:
     cells correlated with the tag's (-1..1; a blurred tag still shows its pattern where no cell can be read)."""
     if not _PATTERNS:
         _PATTERNS.update(_patterns())
-    inner = _cells(grey, np.asarray(quad, np.float32))[1:5, 1:5]
-    z = (inner - inner.mean()) / (inner.std() + 1e-6)
-    return float((z * _PATTERNS[marker_id]).mean())
+    return float((_standard(_cells(grey, np.asarray(quad, np.float32))[1:5, 1:5]) * _PATTERNS[marker_id]).mean())
+
+
+def _standard(inner: np.ndarray) -> np.ndarray:
+    """A tag's inner cells made zero-mean and of unit spread, to be correlated with a pattern."""
+    return (inner - inner.mean()) / (inner.std() + 1e-6)
 
 
 def _soft(grey: np.ndarray, squares: list) -> dict[int, np.ndarray]:
@@ -191,7 +194,7 @@ def _soft(grey: np.ndarray, squares: list) -> dict[int, np.ndarray]:
             low, high = float(inner.min()), float(inner.max())
             if high - low < 0.3 * high or float(frame.mean()) > (low + high) / 2:
                 break  # no contrast inside, or no dark frame round it: not a tag, whichever way it is turned
-            z = (inner - inner.mean()) / (inner.std() + 1e-6)
+            z = _standard(inner)
             scores += [(float((z * p).mean()), i, turn) for i, p in _PATTERNS.items()]
         if not scores:
             continue

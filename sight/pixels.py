@@ -117,6 +117,7 @@ class Pixels:
     palette: Palette
     board: np.ndarray  # float32 HxWx3: the empty board in opponent colours (smoothed as the photo is)
     sigma: np.ndarray  # float32 HxWx3: the photo's noise there, in opponent colours
+    near: np.ndarray  # float32 HxW: how near each pixel's colour is to its nearest kind's (palette units)
 
     def visible(self, kind: str, region: np.ndarray) -> float:
         """How plainly a piece of ``kind`` would stand out on the board at ``region`` (flat indices), in noise
@@ -191,7 +192,7 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     classes[glare.astype(bool) | ~seen] = UNKNOWN
     if trace is not None:
         trace.update(straight=straight, fixed=cur, change=change, between=between, names=names)
-    return Pixels(classes, cur, change, palette, b, sigma)
+    return Pixels(classes, cur, change, palette, b, sigma, near)
 
 
 def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies, tuning) -> None:
@@ -201,9 +202,7 @@ def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies
     foreign = classes == FOREIGN
     if not foreign.any():
         return
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8))
-    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > tuning.hand * float(np.median(body.area)))
-    weak = foreign & (near <= 2 * REACH) & ~np.isin(labels, big[big > 0])
+    weak = foreign & (near <= 2 * REACH) & ~larger(foreign, tuning.hand * float(np.median(body.area)))
     for k in np.unique(best[weak]):
         core = classes == KIND0 + k
         if not core.any():
@@ -242,6 +241,13 @@ def _sharpness(image: np.ndarray, mask: np.ndarray) -> float:
     gy = grey[2:, 1:-1] - grey[:-2, 1:-1]
     inner = grey[1:-1, 1:-1][mask]
     return float(np.hypot(gx, gy)[mask].mean() / max(float(inner.std()), 1e-6))
+
+
+def larger(mask: np.ndarray, area: float) -> np.ndarray:
+    """The connected regions of ``mask`` of more than ``area`` pixels (a bool mask)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > area)
+    return np.isin(labels, big[big > 0])
 
 
 def _least(image: np.ndarray) -> np.ndarray:

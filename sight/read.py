@@ -28,7 +28,7 @@ from .calibrate import Calibration, canonical
 from .follow import follow
 from .layout import RUNNER, Piece
 from .palette import Palette
-from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify
+from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify, larger
 from .pose import pose
 
 
@@ -135,7 +135,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
     # a piece surely not on its space explains no colour near it (it is one a square off, perhaps)
-    maybe = [p for p, status in pieces.items() if status != "no"] + [p for p in expected if p not in pieces]
+    maybe = [p for p, status in pieces.items() if status != "no"]
     lost = [p for p, status in pieces.items() if status != "yes"]
     more, crowded = _extras(px, body, spaces, index, maybe, doubts, present, lost, tuning, trace)
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
@@ -244,7 +244,7 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
     doubts: set[tuple[int, int]] = set()
     foreign = cv2.morphologyEx((classes == FOREIGN).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     piece = float(np.median(body.area))
-    mask = _larger(foreign, tuning.hand * piece).astype(np.uint8)
+    mask = larger(foreign, tuning.hand * piece).astype(np.uint8)
     if not mask.any():
         return doubts, False
     reach = int(2.2 * np.sqrt(piece)) | 1
@@ -253,13 +253,6 @@ def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
         if mask[body.pixels[n]].mean() > 0.05:
             doubts.add((c, k))
     return doubts, True
-
-
-def _larger(mask: np.ndarray, area: float) -> np.ndarray:
-    """The connected regions of ``mask`` of more than ``area`` pixels (a bool mask)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
-    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] > area)
-    return np.isin(labels, big[big > 0])
 
 
 def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
@@ -274,7 +267,6 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
     (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
     found is a red piece)."""
     classes, palette = px.classes, px.palette
-    flat_cur = px.cur.reshape(-1, 3)
     shape = classes.shape
     out: list[Piece] = []
     crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
@@ -287,8 +279,8 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
     occupied = {(p.column, p.step) for p in expected}
     glared = classes == UNKNOWN
     huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
-    foreign = _larger(classes == FOREIGN, huge)
-    pale = _larger(classes == KIND0 + names.index(RUNNER), huge) if RUNNER in names else np.zeros(shape, bool)
+    foreign = larger(classes == FOREIGN, huge)
+    pale = larger(classes == KIND0 + names.index(RUNNER), huge) if RUNNER in names else np.zeros(shape, bool)
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -345,7 +337,7 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
                 trace.setdefault("extras", {})[Piece(c, step, name)] = (round(size, 2), round(square, 2), round(off, 2),
                                                                         near_lost)
             if name == RUNNER:  # a runner's white is plain white: a lit top, a glint or glare's edge is tinted
-                white = float(np.median(palette.classify(flat_cur[where])[1])) <= tuning.white
+                white = float(np.median(px.near.reshape(-1)[where])) <= tuning.white
                 piece = size >= tuning.extra_runner and off <= tuning.centred and white and square >= tuning.square / 2
             else:
                 piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
