@@ -118,17 +118,22 @@ class Pixels:
     board: np.ndarray  # float32 HxWx3: the empty board in opponent colours (smoothed as the photo is)
     sigma: np.ndarray  # float32 HxWx3: the photo's noise there, in opponent colours
     near: np.ndarray  # float32 HxW: how near each pixel's colour is to its nearest kind's (palette units)
+    given: Palette | None = None  # the palette as the check was given it, before this photo's pieces moved it
 
     def visible(self, kind: str, region: np.ndarray) -> float:
         """How plainly a piece of ``kind`` would stand out on the board at ``region`` (flat indices), in noise
         units (the median over the region): a yellow piece on a tan space hardly does, so its absence there
-        proves nothing."""
-        colour = opponent(np.asarray(self.palette.kinds[kind], np.float32).reshape(1, 1, 3)).reshape(3)
+        proves nothing. A kind looks as the check was told or as this photo showed it (the changed part of a
+        white runner on a cream board is its shaded side, darker than the runner): plain only if plain both ways."""
         board = self.board.reshape(-1, 3)[region]
         sigma = self.sigma.reshape(-1, 3)[region]
         if not len(board):
             return 0.0
-        return float(np.median((np.abs(colour - board) / sigma).max(axis=1)))
+        plain = []
+        for palette in (self.palette, self.given or self.palette):
+            colour = opponent(np.asarray(palette.kinds[kind], np.float32).reshape(1, 1, 3)).reshape(3)
+            plain.append(float(np.median((np.abs(colour - board) / sigma).max(axis=1))))
+        return min(plain)
 
 
 def classify(straight, seen, cur, empty, expected, index, palette: Palette, body: Bodies, tuning, scale: float,
@@ -167,7 +172,7 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     high, low = _most(ratio), _least(ratio)
     shade = changed & (high < 0.97) & (low > 0.12) & (high - low < 0.25 * ratio.mean(axis=2) + 0.05)
     solid = changed & ~shade
-    palette = adapted(palette, cur, solid, expected, index, body, shape)
+    given, palette = palette, adapted(palette, cur, solid, expected, index, body, shape)
     best, near = palette.nearest(cur)
     kind = np.where(near <= REACH, best, -1)
     classes = np.full(shape, BOARD, np.int16)
@@ -192,7 +197,7 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     classes[glare.astype(bool) | ~seen] = UNKNOWN
     if trace is not None:
         trace.update(straight=straight, fixed=cur, change=change, between=between, names=names)
-    return Pixels(classes, cur, change, palette, b, sigma, near)
+    return Pixels(classes, cur, change, palette, b, sigma, near, given)
 
 
 def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies, tuning) -> None:
