@@ -11,6 +11,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+#: An 8-bit channel at or above this is blown out: the sensor says only that the light there was at least this.
+CLIP = 250
+
 
 def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np.ndarray) -> np.ndarray:
     """``cur`` brought to the empty board's photo's light: per channel, ``cur = g(x, y) * empty + o(x, y)``, a

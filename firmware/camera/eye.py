@@ -47,6 +47,16 @@ SETUP_PATIENCE = 8.0
 RETRY = 10.0
 
 
+def refusal_kind(why: str) -> str:
+    """A refused set-up's line (:class:`sight.calibrate.CalibrationError`) as the screen's kind of refusal: the
+    light, the corner tags, or the spaces (the spaces' line names the markers too: it is checked first)."""
+    if "lit" in why:
+        return "light"
+    if "spaces" in why:
+        return "spaces"
+    return "markers" if "marker" in why else "spaces"
+
+
 def open_camera(source: str, device: str = "/dev/video0", folder: str | None = None, state_dir=None):
     """The camera the config names (CameraError in one line when it cannot be had)."""
     try:
@@ -205,8 +215,7 @@ class Eye:
                 cal = calibration.calibrate(photo, HEIGHTS, tapped(photo, ends, like), fitted=False)
         except (calibration.CalibrationError, markers.MarkersError) as err:
             text = str(err)
-            kind = "light" if "lit" in text else "markers" if "marker" in text else "spaces"
-            self.say({"ticket": ticket, "refused": kind, "why": text})
+            self.say({"ticket": ticket, "refused": refusal_kind(text), "why": text})
             self._setup_pictures(photo, None)
             return
         self.cal = cal

@@ -1,0 +1,70 @@
+"""The camera's set-up refuses a photo it cannot find the spaces in, and says why in a line the box can act on.
+
+A fit that found nothing still places a grid somewhere: every later check would read against spaces that are
+not there (the benchmark once had a board blown out to white read against a grid 3 to 7 cm off, and called a
+right board wrong at every check). So a fit scoring under ``FOUND`` is refused; when much of the board is blown
+out to white the line says the light is too bright, which the box's screen shows as a light problem.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+import pytest
+
+from engine import HEIGHTS
+from firmware.camera.eye import refusal_kind
+from sight import calibrate as calibration
+from sight import markers
+from sight.layout import STANDARD_MARKERS, centred
+
+from ..camera.photos import CASES, load
+
+
+@functools.cache
+def _empty() -> np.ndarray:
+    return load(CASES[0])[0]
+
+
+def _inside_the_tags(photo: np.ndarray) -> np.ndarray:
+    """A mask of the board between the four corner tags (their inner corners), the tags themselves left out."""
+    found = markers.find(photo)
+    centre = np.mean([q.mean(axis=0) for q in found.values()], axis=0)
+    inner = [min(q, key=lambda p: float(np.linalg.norm(p - centre))) for q in found.values()]
+    inner = sorted(inner, key=lambda p: float(np.arctan2(p[1] - centre[1], p[0] - centre[0])))
+    mask = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 1)
+    return mask.astype(bool)
+
+
+def _refusal(photo: np.ndarray) -> str:
+    with pytest.raises(calibration.CalibrationError) as err:
+        calibration.calibrate(photo, HEIGHTS, centred(HEIGHTS, markers=STANDARD_MARKERS))
+    return str(err.value)
+
+
+def test_the_fixed_empty_board_sets_up_with_a_score_well_above_the_bar():
+    cal = calibration.calibrate(_empty(), HEIGHTS, centred(HEIGHTS, markers=STANDARD_MARKERS))
+    assert cal.score > calibration.FOUND + 0.3
+
+
+def test_a_board_blown_out_to_white_is_refused_as_too_brightly_lit():
+    photo = _empty().copy()
+    rng = np.random.default_rng(1)
+    inside = _inside_the_tags(photo)
+    photo[inside] = np.clip(252 + rng.normal(0, 1.5, (int(inside.sum()), 3)), 0, 255).astype(np.uint8)
+    why = _refusal(photo)
+    assert "too brightly" in why
+    assert refusal_kind(why) == "light"  # the screen says to light the board evenly
+
+
+def test_a_board_with_no_spaces_to_see_is_refused_as_not_found():
+    photo = _empty().copy()
+    rng = np.random.default_rng(2)
+    inside = _inside_the_tags(photo)
+    photo[inside] = np.clip(128 + rng.normal(0, 3, (int(inside.sum()), 3)), 0, 255).astype(np.uint8)
+    why = _refusal(photo)
+    assert why.startswith("cannot find the board's spaces")
+    assert refusal_kind(why) == "spaces"
