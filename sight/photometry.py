@@ -43,19 +43,32 @@ def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np
         if ok.sum() < 100:
             continue
         design = np.column_stack([terms * b[:, None], terms])
-        keep = ok.copy()
-        for _ in range(4):
-            d = design[keep]  # least squares by its normal equations: 12 unknowns, tens of thousands of samples
-            coef = np.linalg.lstsq(d.T @ d, d.T @ a[keep], rcond=None)[0]
-            residual = a - design @ coef
-            spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
-            keep = ok & (np.abs(residual) < 2.5 * spread)
-            if keep.sum() < 100:
-                break
+        # trimmed least squares from two starts, all the samples and those a single gain fits, and of the two fits
+        # the one whose median residual is least: an arm over a third of the board pulls a first fit of all the
+        # samples its way and the trimming follows it; a lamp moved since the set-up fits no single gain
+        gain0 = float(np.median(a[ok] / np.maximum(b[ok], 0.02)))
+        first = np.abs(a - gain0 * b)
+        starts = [ok, ok & (first < 3 * 1.4826 * float(np.median(first[ok])) + 1e-3)]
+        fits = [_trimmed(design, a, ok, keep) for keep in starts if keep.sum() >= 100]
+        coef = min(fits, key=lambda c: float(np.median(np.abs(a[ok] - design[ok] @ c))))
         gain = cv2.resize(sum(c * t for c, t in zip(coef[:6], surfaces)).astype(np.float32), (w, h))
         veil = cv2.resize(sum(c * t for c, t in zip(coef[6:], surfaces)).astype(np.float32), (w, h))
         fixed[..., ch] = (cur[..., ch] - veil) / np.maximum(gain, 0.2)
     return fixed
+
+
+def _trimmed(design: np.ndarray, a: np.ndarray, ok: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Least squares of ``a`` on ``design`` over ``keep``, refitted four times on the ``ok`` samples within 2.5
+    robust spreads of the last fit."""
+    for _ in range(4):
+        d = design[keep]  # by its normal equations: 12 unknowns, tens of thousands of samples
+        coef = np.linalg.lstsq(d.T @ d, d.T @ a[keep], rcond=None)[0]
+        residual = a - design @ coef
+        spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
+        keep = ok & (np.abs(residual) < 2.5 * spread)
+        if keep.sum() < 100:
+            break
+    return coef
 
 
 def nearest_change(cur: np.ndarray, empty: np.ndarray, sigma: np.ndarray, reach: int = 2):
