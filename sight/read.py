@@ -104,7 +104,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     px = classify(straight, seen, cur, cal.empty, expected, index, palette, body, tuning, raster.scale, trace)
     names = px.palette.names()
     flat = px.classes.reshape(-1)
-    doubts, hand = _hands(px.classes, body, spaces, tuning)
+    placed = body.mask([index[(p.column, p.step)] for p in expected if (p.column, p.step) in index], seen.shape)
+    coloured = (px.classes >= KIND0) & (px.classes != KIND0 + names.index(RUNNER)) if RUNNER in names else None
+    doubts, hand = _hands(px.classes, body, spaces, tuning, coloured, placed)
 
     at: dict[int, list[Piece]] = {}
     for piece in expected:
@@ -115,6 +117,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
                                (p.column, p.step) in index], size) for kind in names}
     pieces: dict[Piece, str] = {}
     colours: dict[str, list] = {}
+    plain: set[Piece] = set()  # found with twice the colour that finds a piece: no other piece's colour misread
     for piece in expected:
         n = index.get((piece.column, piece.step))
         if n is None or piece.kind not in names:
@@ -124,6 +127,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         pieces[piece] = "unsure" if (piece.column, piece.step) in doubts and status == "no" else status
         if status == "yes" and len(own):
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
+        if status == "yes" and len(own) >= 2 * tuning.present * body.area[n]:
+            plain.add(piece)
     hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
     flat_hidden = hidden.reshape(-1)
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden (its body, or its square where a
@@ -131,7 +136,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         if not len(body.pixels[n]) or flat_hidden[body.pixels[n]].mean() > 0.5 or \
                 len(body.feet[n]) and flat_hidden[body.feet[n]].mean() > 0.5:
             doubts.add((c, k))
-    moved = [p for p in _feet(pieces, flat, body, index, names, cover, tuning, trace)
+    moved = [p for p in _feet(pieces, plain, px.palette, flat, body, index, names, cover, doubts, tuning, trace)
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
     # a piece surely not on its space explains no colour near it (it is one a square off, perhaps)
@@ -181,11 +186,14 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
     return "unsure", region[:0]
 
 
-def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) -> list[Piece]:
+def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, doubts: set, tuning: Tuning,
+          trace) -> list[Piece]:
     """A piece not found in its body looked for by its foot, up and down its column: the square a piece stands
     in shows its colour however it leans. Found plainly on its own square, it is there; found plainly a square or
     two off while its own square shows nothing of it, and its body is not hidden (glare, something foreign), it
-    was moved (an extra there: the verdict says "moved")."""
+    was moved (an extra there: the verdict says "moved"), unless the game has a piece of another kind there that
+    was not found, or found with little of its colour (not in ``plain``), in a colour ``palette`` makes alike:
+    then that square is added to ``doubts``."""
     moved = []
     for piece, status in list(pieces.items()):
         if status == "yes" or piece.kind not in names:
@@ -215,7 +223,16 @@ def _feet(pieces: dict, flat, body, index, names, cover, tuning: Tuning, trace) 
         # moved only when its own space shows plainly that it is not there (glare over it hides a runner)
         if near[best] >= tuning.foot and here <= tuning.absent and near[best] >= 4 * max(here, 0.02) and \
                 hidden <= 2 * tuning.plain:
-            moved.append(Piece(piece.column, best, piece.kind))
+            # where the game has a piece of another kind that the reading did not find, or found with little of
+            # its colour, in a colour this photo makes alike (a blue piece's shaded side read purple, the two
+            # learnt a third of a colour apart), the colour there is that piece misread as often as this one
+            # moved: unsure
+            if any(p.kind != piece.kind and (p.column, p.step) == (piece.column, best) and p not in plain and
+                   RUNNER not in (p.kind, piece.kind) and p.kind in names and palette.alike(p.kind, piece.kind)
+                   for p in pieces):
+                doubts.add((piece.column, best))
+            else:
+                moved.append(Piece(piece.column, best, piece.kind))
     return moved
 
 
@@ -239,12 +256,24 @@ def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
     return doubts
 
 
-def _hands(classes, body, spaces, tuning: Tuning) -> tuple[set, bool]:
-    """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure."""
+def _hands(classes, body, spaces, tuning: Tuning, coloured=None, placed=None) -> tuple[set, bool]:
+    """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure.
+
+    A hand's skin is read as often red, orange or yellow as foreign: ``coloured`` (bool, the raster's shape) are
+    the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far more of it
+    than a piece lies outside ``placed`` (where the game's pieces stand: a crowd of pieces touching is no hand)."""
     doubts: set[tuple[int, int]] = set()
-    foreign = cv2.morphologyEx((classes == FOREIGN).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    foreign = classes == FOREIGN
+    if coloured is not None:
+        foreign = foreign | coloured
+    foreign = cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     piece = float(np.median(body.area))
-    mask = larger(foreign, tuning.hand * piece).astype(np.uint8)
+    if placed is None:
+        mask = larger(foreign, tuning.hand * piece).astype(np.uint8)
+    else:
+        count, labels = cv2.connectedComponents(foreign)
+        outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
+        mask = (outside[labels] > tuning.hand * piece).astype(np.uint8)
     if not mask.any():
         return doubts, False
     reach = int(2.2 * np.sqrt(piece)) | 1
