@@ -50,21 +50,22 @@ def test_the_fixed_empty_board_sets_up_with_a_score_well_above_the_bar():
     assert cal.score > calibration.FOUND + 0.3
 
 
-def test_a_board_blown_out_to_white_is_refused_as_too_brightly_lit():
+def _painted(level: float, spread: float, seed: int) -> np.ndarray:
+    """The fixed empty board with everything between its tags painted one noisy grey ``level`` (0..255)."""
     photo = _empty().copy()
-    rng = np.random.default_rng(1)
     inside = _inside_the_tags(photo)
-    photo[inside] = np.clip(252 + rng.normal(0, 1.5, (int(inside.sum()), 3)), 0, 255).astype(np.uint8)
-    why = _refusal(photo)
+    noise = np.random.default_rng(seed).normal(0, spread, (int(inside.sum()), 3))
+    photo[inside] = np.clip(level + noise, 0, 255).astype(np.uint8)
+    return photo
+
+
+def test_a_board_blown_out_to_white_is_refused_as_too_brightly_lit():
+    why = _refusal(_painted(252, 1.5, 1))
     assert "too brightly" in why
     assert refusal_kind(why) == "light"  # the screen says to light the board evenly
 
 
 def test_a_board_with_no_spaces_to_see_is_refused_as_not_found():
-    photo = _empty().copy()
-    rng = np.random.default_rng(2)
-    inside = _inside_the_tags(photo)
-    photo[inside] = np.clip(128 + rng.normal(0, 3, (int(inside.sum()), 3)), 0, 255).astype(np.uint8)
-    why = _refusal(photo)
+    why = _refusal(_painted(128, 3, 2))
     assert why.startswith("cannot find the board's spaces")
-    assert refusal_kind(why) == "spaces"
+    assert refusal_kind(why) == "spaces"  # the screen says to clear the board, the tags on its corners
