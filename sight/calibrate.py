@@ -28,7 +28,7 @@ VERSION = 1
 #: A kept set-up's picture is refused beyond this (the store reads a fact of a megabyte at most).
 MAX_PICTURE = 700_000
 #: Below this, the fitted grid is not believed to have found the spaces (the fit's score, 0..1: how alike the
-#: spaces look where it put them). Over 500 rendered set-ups, every fit that found the spaces scored 0.6 or more;
+#: spaces look where it put them). Over 500 rendered set-ups, every fit that found the spaces scored 0.598 or more;
 #: the two that scored under 0.5 had found nothing (a board blown out to white), 3 to 7 cm off.
 FOUND = 0.5
 #: A set-up photo with more of the board than this blown out to white: too bright to see the spaces in.
