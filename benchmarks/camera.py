@@ -193,6 +193,11 @@ def report(boards: list[Board], elapsed: float, worst: int) -> None:
     for b in done:
         verdicts[b.right] = verdicts.get(b.right, 0) + 1
     print("the right boards said: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
+    covered = [b for b in done if b.right == "blind (hand)"]
+    bare = [b.index for b in covered if not b.hand]
+    print(f"said something is over the board: {len(covered) - len(bare)} of {len(done) - len(calm)} boards with "
+          f"a hand; {len(bare)} of {len(calm)} without one" + (f" (boards {', '.join(map(str, bare[:worst]))})"
+                                                              if bare else ""))
     kinds: dict = {}
     for b in done:
         for name, state, why in b.missed:
