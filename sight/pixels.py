@@ -151,9 +151,7 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
         if n not in pieces_at:
             cv2.circle(free, (int(round(x)), int(round(y))), radius, 1, -1)
     cur = np.nan_to_num(cur, nan=0.0)
-    extra = _softer(empty, cur, between)  # a shaken or defocused photo is softer than the calm set-up's
-    if extra:
-        empty = cv2.GaussianBlur(empty, (0, 0), extra)
+    empty = _softened(empty, cur, between)  # a shaken or defocused photo is softer than the calm set-up's
     cur = np.nan_to_num(light_fix(cur, empty, between, free.astype(bool) & between), nan=0.0)
 
     # judged a little smoothed: a piece is a blob of many pixels, the noise a pixel's own (a third of it is left)
@@ -224,18 +222,20 @@ def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies
 SOFTER = (0.0, 0.7, 1.0, 1.4, 2.0, 2.8)
 
 
-def _softer(empty: np.ndarray, cur: np.ndarray, between: np.ndarray) -> float:
-    """How much softer ``cur`` is than ``empty`` (the extra blur, of :data:`SOFTER`): the empty board smoothed
-    until its edges are as steep, for their contrast, as the photo's where no piece stands. Against a sharp
-    empty board a soft photo changes at every printed edge, and its light's fit goes astray."""
+def _softened(empty: np.ndarray, cur: np.ndarray, between: np.ndarray) -> np.ndarray:
+    """``empty`` as soft as ``cur``: blurred by the first extra blur of :data:`SOFTER` past none that makes its
+    edges as steep, for their contrast, as the photo's where no piece stands (the last one at most; ``empty``
+    itself when too little of the board shows between the pieces). Against a sharp empty board a soft photo
+    changes at every printed edge, and its light's fit goes astray."""
     mask = between[1:-1, 1:-1]
     if mask.sum() < 500:
-        return 0.0
+        return empty
     want = _sharpness(cur, mask)
     for extra in SOFTER[1:]:
-        if _sharpness(cv2.GaussianBlur(empty, (0, 0), extra), mask) <= want:
-            return extra
-    return SOFTER[-1]
+        soft = cv2.GaussianBlur(empty, (0, 0), extra)
+        if _sharpness(soft, mask) <= want:
+            break
+    return soft
 
 
 def _sharpness(image: np.ndarray, mask: np.ndarray) -> float:
