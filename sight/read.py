@@ -256,24 +256,22 @@ def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
     return doubts
 
 
-def _hands(classes, body, spaces, tuning: Tuning, coloured=None, placed=None) -> tuple[set, bool]:
+def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set, bool]:
     """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure.
 
-    A hand's skin is read as often red, orange or yellow as foreign: ``coloured`` (bool, the raster's shape) are
-    the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far more of it
-    than a piece lies outside ``placed`` (where the game's pieces stand: a crowd of pieces touching is no hand)."""
+    A hand's skin is read as often red, orange or yellow as foreign: ``coloured`` (bool, the raster's shape; None
+    for none) are the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far
+    more of it than a piece lies outside ``placed`` (where the game's pieces stand: a crowd of pieces touching is
+    no hand)."""
     doubts: set[tuple[int, int]] = set()
     foreign = classes == FOREIGN
     if coloured is not None:
         foreign = foreign | coloured
     foreign = cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     piece = float(np.median(body.area))
-    if placed is None:
-        mask = larger(foreign, tuning.hand * piece).astype(np.uint8)
-    else:
-        count, labels = cv2.connectedComponents(foreign)
-        outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
-        mask = (outside[labels] > tuning.hand * piece).astype(np.uint8)
+    count, labels = cv2.connectedComponents(foreign)
+    outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
+    mask = (outside[labels] > tuning.hand * piece).astype(np.uint8)
     if not mask.any():
         return doubts, False
     reach = int(2.2 * np.sqrt(piece)) | 1
