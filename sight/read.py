@@ -45,6 +45,9 @@ class Tuning:
     square: float = 0.8  # ... when this much of it lies in the space's square (a piece stands in one; twice as big,
     centred: float = 0.45  # half as much), its middle at most this far from where a piece there is seen (in a
     # piece's width: a glint or a rim lies off it)
+    leaning: float = 0.3  # ... this big (``extra`` where the game has a piece), with as little as this much of it in
+    leaning_square: float = 0.35  # the square, where nearly all of it (``inbody``) lies in the body of a piece on
+    inbody: float = 0.95  # that space: a piece leaning far off its square (a camera well off the middle) stands there
     extra_lost: float = 0.15  # ... this big, where a piece of its kind the game has a square or two off is not found
     stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
     extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
@@ -146,6 +149,11 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
+    for e in extras:  # a piece of its kind the game has a square or two off, found with little of its colour, is
+        # this one's lean over that space: unsure, so the verdict says the piece moved, not that one more stands
+        for p in present:
+            if p.kind == e.kind and p.column == e.column and 0 < abs(p.step - e.step) <= 2 and p not in plain:
+                pieces[p] = "unsure"
     doubts |= _stray_feet(flat, body, spaces, at, names, extras, tuning)
     # a square the game leaves empty that changed widely holds something, in no colour the camera can name (a
     # white runner on a pale board shows only as its shade and rim): unsure, never passed as right
@@ -188,15 +196,16 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
 
 def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, doubts: set, tuning: Tuning,
           trace) -> list[Piece]:
-    """A piece not found in its body looked for by its foot, up and down its column: the square a piece stands
-    in shows its colour however it leans. Found plainly on its own square, it is there; found plainly a square or
-    two off while its own square shows nothing of it, and its body is not hidden (glare, something foreign), it
-    was moved (an extra there: the verdict says "moved"), unless the game has a piece of another kind there that
-    was not found, or found with little of its colour (not in ``plain``), in a colour ``palette`` makes alike:
-    then that square is added to ``doubts``."""
+    """A piece not found in its body, or found there with little of its colour (not in ``plain``: a neighbour
+    leaning over its body shows as much), looked for by its foot, up and down its column: the square a piece
+    stands in shows its colour however it leans. Found plainly on its own square, it is there; found plainly a
+    square or two off while its own square shows nothing of it, and its body is not hidden (glare, something
+    foreign), it was moved (an extra there, and the piece unsure: the verdict says "moved"), unless the game has
+    a piece of another kind there that was not found, or found with little of its colour, in a colour
+    ``palette`` makes alike: then that square is added to ``doubts``."""
     moved = []
     for piece, status in list(pieces.items()):
-        if status == "yes" or piece.kind not in names:
+        if status == "yes" and piece in plain or piece.kind not in names:
             continue
         k = KIND0 + names.index(piece.kind)
         n = index[(piece.column, piece.step)]
@@ -219,6 +228,7 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
             continue
         if not near:
             continue
+        weak = status == "yes"  # found with little of its colour: perhaps a neighbour's lean over its body
         best = max(near, key=near.get)
         # moved only when its own space shows plainly that it is not there (glare over it hides a runner)
         if near[best] >= tuning.foot and here <= tuning.absent and near[best] >= 4 * max(here, 0.02) and \
@@ -233,6 +243,8 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
                 doubts.add((piece.column, best))
             else:
                 moved.append(Piece(piece.column, best, piece.kind))
+                if weak:
+                    pieces[piece] = "unsure"
     return moved
 
 
@@ -285,7 +297,8 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
 def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
             trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
-    each on the space whose square holds most of it (in it, centred and big enough: a piece; a small one a
+    each on the space whose square holds most of it (in it, centred and big enough: a piece, and so is one
+    leaning far off its square that lies nearly all in the body of a piece on that space; a small one a
     square or two from an unfound piece of its kind: that piece, moved; otherwise that space is unsure; in no
     square at all: nothing, a glint or a rim). A blob
     far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
@@ -367,8 +380,14 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
                 white = float(np.median(px.near.reshape(-1)[where])) <= tuning.white
                 piece = size >= tuning.extra_runner and off <= tuning.centred and white and square >= tuning.square / 2
             else:
+                # on a space the game has a piece on, a blob as small as the leaning's bar may be that piece's lit
+                # face or rim (a yellow blob on a green piece found there): the usual bar there
+                inbody = float(np.isin(where, body.pixels[n]).mean())
+                leaning = tuning.extra if (c, step) in occupied else tuning.leaning
                 piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
                          size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
+                         size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
+                         inbody >= tuning.inbody or
                          near_lost and size >= tuning.extra_lost and square >= tuning.square)
             # on a space where the game has a piece of another kind that the reading did not find, a blob of this
             # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp)

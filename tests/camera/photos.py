@@ -8,7 +8,8 @@ case is meant to change::
     .venv/bin/python -m tests.camera.photos
 
 The cases are the hard ones for a camera at a table: two colours side by side (on one space, and on
-neighbouring columns), a runner left on a claimed column's top, and a hand over part of the board.
+neighbouring columns), a runner left on a claimed column's top, a hand over part of the board, and pieces
+leaning far off their squares (a webcam well off the board's middle).
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ CASES = (
          (Piece(3, 2, "Red"), Piece(6, 3, "Yellow"), Piece(7, 8, "Red"), Piece(9, 4, "Yellow"), Piece(11, 2, "Red")),
          Hand(target=(0.55, -0.35), heading=200.0, height=60.0, rise=0.3, size=1.0, left=False, spread=0.4,
               curl=0.3, tone=(226, 173, 140), sleeve=(40, 60, 120), sleeve_at=80.0, motion=(0.0, 0.0))),
+    # a webcam well off the board's middle: pieces lean far off their squares, most of a piece's colour past
+    # the square it stands in
+    Case("leaning", 104, ("Red", "Yellow", "Green"),
+         (Piece(3, 4, "Red"), Piece(5, 7, "Yellow"), Piece(7, 10, "Green"), Piece(9, 7, "Red"), Piece(11, 3, "Yellow"),
+          Piece(6, 9, "Yellow"), Piece(8, 8, "Red"), Piece(10, 5, "Green"), Piece(4, 6, "Green"), Piece(2, 2, "Red"),
+          Piece(12, 2, "Green"))),
 )
 
 
