@@ -149,10 +149,16 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
-    for e in extras:  # a piece of its kind the game has a square or two off, found with little of its colour, is
-        # this one's lean over that space: unsure, so the verdict says the piece moved, not that one more stands
+    for e in extras:  # a piece of its kind the game has a square or two off, found with little of its colour or
+        # with none in its own square while this one's square is full of it, is this one's lean over that space:
+        # unsure, so the verdict says the piece moved, not that one more stands
         for p in present:
-            if p.kind == e.kind and p.column == e.column and 0 < abs(p.step - e.step) <= 2 and p not in plain:
+            if p.kind != e.kind or p.column != e.column or not 0 < abs(p.step - e.step) <= 2:
+                continue
+            n, m = index[(p.column, p.step)], index[(e.column, e.step)]
+            own = body.pixels[n]
+            if p not in plain or _foot_share(p.kind, names, own, n, flat, body, cover) <= tuning.absent and \
+                    _foot_share(p.kind, names, own, m, flat, body, cover) >= tuning.foot:
                 pieces[p] = "unsure"
     doubts |= _stray_feet(flat, body, spaces, at, names, extras, tuning)
     # a square the game leaves empty that changed widely holds something, in no colour the camera can name (a
@@ -207,15 +213,11 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
     for piece, status in list(pieces.items()):
         if status == "yes" and piece in plain or piece.kind not in names:
             continue
-        k = KIND0 + names.index(piece.kind)
         n = index[(piece.column, piece.step)]
         own_body = body.pixels[n]
 
         def share(m: int) -> float:
-            foot = body.feet[m]
-            mine = np.isin(foot, own_body)
-            foot = foot[(cover[piece.kind][foot] == 0) | (mine & (cover[piece.kind][foot] == 1))]
-            return float((flat[foot] == k).mean()) if len(foot) >= 10 else 0.0
+            return _foot_share(piece.kind, names, own_body, m, flat, body, cover)
 
         here = share(n)
         hidden = float(np.isin(flat[own_body], (UNKNOWN, FOREIGN)).mean()) if len(own_body) else 1.0
@@ -246,6 +248,15 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
                 if weak:
                     pieces[piece] = "unsure"
     return moved
+
+
+def _foot_share(kind: str, names, own_body, m: int, flat, body, cover) -> float:
+    """How much of space ``m``'s square shows ``kind``'s colour, where no other expected piece of that kind's body
+    lies (a piece's own body, ``own_body``, counts)."""
+    foot = body.feet[m]
+    mine = np.isin(foot, own_body)
+    foot = foot[(cover[kind][foot] == 0) | (mine & (cover[kind][foot] == 1))]
+    return float((flat[foot] == KIND0 + names.index(kind)).mean()) if len(foot) >= 10 else 0.0
 
 
 def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
