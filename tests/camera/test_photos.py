@@ -126,7 +126,6 @@ def test_a_space_off_the_picture_is_unsure_and_quiet():
     assert {(2, k) for k in range(1, HEIGHTS[2] + 1)} <= reading.doubts
 
 
-
 def test_pieces_leaning_far_off_their_squares():
     """A webcam well off the board's middle: each piece leans so far that as little as a third of its colour lies
     in the square it stands in, the rest in its body past it. The right board is right; a marker the game lacks

@@ -139,7 +139,6 @@ def test_a_piece_read_in_its_neighbours_colour_is_not_said_moved():
     assert found.state != "wrong", found.wrong
 
 
-
 @pytest.mark.slow  # as above
 @pytest.mark.parametrize("index, piece, game_step", [
     (48, Piece(8, 11, "Yellow"), None),  # the game lacks it: its blob lay 80% in its square, a pixel short of the bar
