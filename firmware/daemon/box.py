@@ -113,6 +113,7 @@ class Box(Effects):
         self._pinged = 0.0  # when the watchdog was last pinged, by self.clock
         self.door = None  # the socket a paired phone's changes come through (phones.PhoneDoor; None: none)
         self._asked: dict[int, phones.Asked] = {}  # the phones' requests being answered, by ticket
+        self._answers: list[tuple[phones.Asked, dict]] = []  # answered this step, sent once its writes are kept
         self.pairing = Pairing(store.path.parent if store is not None else None, web_port)  # the Phone screen's codes
         self.worker = worker  # a StatsWorker counts the statistics beside the loop (None: on the loop)
         self.network = network.NetworkWatch(due=clock())  # the network status file, read every few seconds
@@ -337,6 +338,7 @@ class Box(Effects):
         with self._lock:
             self._update(inp)
             self._take(self.keeper.remember(self.app))
+            self._answer_phones()
             self._draw()
 
     def _update(self, inp) -> None:

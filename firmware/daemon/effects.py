@@ -86,12 +86,20 @@ class Effects:
             self.camera.send(camera_request(effect, self.app))
 
     def _reply(self, effect) -> None:
-        """The UI's answer to a phone: to the door that waits for it, and a line in the journal."""
+        """The UI's answer to a phone, and a line in the journal. The door that waits for it hears it once the
+        step that made it has kept what it changed (:meth:`_answer_phones`): a page the phone loads next reads
+        the store, and must find the new settings there."""
         asked = self._asked.pop(effect.ticket, None)
         if effect.answer.get("ok"):
             log.info("from a phone: %s", effect.log)
         if asked is not None:
-            asked.reply(effect.answer)
+            self._answers.append((asked, effect.answer))
+
+    def _answer_phones(self) -> None:
+        """Send the phones the answers this step made (after its writes)."""
+        while self._answers:
+            asked, answer = self._answers.pop(0)
+            asked.reply(answer)
 
     def keep_facts(self, facts: dict, draw: bool = False) -> None:
         """Write facts (tallies, what a phone changed) as the loop writes: kept pending if the card refuses them."""
@@ -124,6 +132,7 @@ class Effects:
         except Exception as err:  # a request must never stop the box
             log.error("a phone's request: %s", err)
         finally:
+            self._answer_phones()  # what the step answered, even if it failed after answering
             left = self._asked.pop(asked.ticket, None)
             if left is not None:  # the UI never answered (it failed): the phone still hears one line
                 left.reply({"ok": False, "error": "the box could not take it"})

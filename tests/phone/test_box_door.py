@@ -151,6 +151,20 @@ def test_settings_from_a_phone_change_the_box_at_once_and_outlive_a_restart(tmp_
         again.close()
 
 
+def test_a_phone_hears_its_answer_only_once_the_store_keeps_what_it_changed(rig, tmp_path, monkeypatch):
+    """The settings page the phone loads next reads the store: an answer sent before the step kept the box's
+    memory let that page show the old language (a CI run caught it once)."""
+    from firmware.daemon import phones
+    from web.phone.routes import kept_settings
+
+    heard = []
+    reply = phones.Asked.reply
+    monkeypatch.setattr(phones.Asked, "reply", lambda asked, answer: (heard.append(kept_settings(tmp_path)),
+                                                                        reply(asked, answer))[-1])
+    assert link.ask(tmp_path, {"do": "settings", "language": "ko", "dim_after_min": 5})["ok"]
+    assert heard == [{"language": "ko", "dim": "5"}]  # both there when the door heard the answer
+
+
 def test_a_box_without_a_buzzer_refuses_a_sound_change_in_one_line(rig, tmp_path):
     answer = link.ask(tmp_path, {"do": "settings", "sound": True})
     assert answer == {"ok": False, "error": "this box has no buzzer: there is no sound to turn on or off"}
