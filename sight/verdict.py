@@ -25,8 +25,11 @@ if TYPE_CHECKING:  # the reading's type only: this module needs no NumPy (the bo
 STATES = ("right", "wrong", "unsure", "blind")
 WHYS = ("", "markers", "light", "hand")
 WHATS = ("moved", "missing", "extra")
-#: More of the board's spaces than this unsure (no hand over it): the camera cannot see the board well.
-TOO_UNSURE = 0.2
+#: More of the board's spaces than this unsure, and nothing found wrong: the camera cannot see the board well. A
+#: lamp's glare over a fifth of the board is common at a table (half the boards said so in make camera-bench lost
+#: 17 to 24 squares to glare); the rest of such a board is read as well as any, so the table hears which squares
+#: the camera could not see rather than a "check the light" that says nothing of the other sixty.
+TOO_UNSURE = 0.3
 #: More findings than this in one picture: a table makes a slip or two at a hand-over, not this many; the camera
 #: misreads the board (its light, a bumped tag), and says it cannot see it well rather than list them.
 TOO_MANY = 3

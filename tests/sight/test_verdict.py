@@ -48,9 +48,17 @@ def test_a_piece_the_game_does_not_have_is_extra_and_a_runner_left_on_is_one():
 
 
 def test_too_many_unsure_spaces_is_blind_for_the_light_or_the_hand():
-    many = [(c, k) for c in range(2, 13) for k in range(1, 3)]  # 22 of 83
+    many = [(c, k) for c in range(2, 13) for k in range(1, 4)][:25]  # 25 of 83: more than 30%
     assert verdict(_reading(doubts=many), GAME).why == "light"
     assert verdict(_reading(doubts=many, hand=True), GAME).why == "hand"
+
+
+def test_glare_over_a_fifth_of_the_board_still_says_which_squares_it_could_not_see():
+    glare = [(c, k) for c in range(2, 13) for k in range(1, 4)][:24]  # 24 of 83: the lamp's glare, not the light
+    found = verdict(_reading({RED7: "yes", BLUE9: "yes"}, doubts=glare), GAME)
+    assert found.state == "unsure" and len(found.unsure) == 24
+    moved = verdict(_reading({RED7: "no", BLUE9: "yes"}, extras=[Piece(7, 5, "Red")], doubts=glare[:-1]), GAME)
+    assert moved.wrong == (Finding("moved", "Red", 7, 4, 5),)  # the rest of the board is still checked
 
 
 def test_more_findings_than_a_table_makes_is_a_board_the_camera_misreads_not_a_list():
