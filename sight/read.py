@@ -52,6 +52,9 @@ class Tuning:
     stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
     extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
     white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)
+    beside: float = 0.5  # white on a piece found (``extra`` big) this far off where a piece there is seen (in a
+    # piece's width): a runner beside it, unsure; nearer, its lit top (boards 0 to 299 of make camera-bench: the 2
+    # runners left on beside a piece were 0.61 and 0.71 off, and 84 of the 128 lit tops nearer than this)
     doubt: float = 0.15  # ... this big: the space it lies on is unsure
     hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
@@ -305,6 +308,17 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
     return doubts, True
 
 
+def _square_of(where, centre, standing, votes, body, piece_area: float) -> tuple[int, float, float]:
+    """The space a blob (its pixels ``where``, its ``centre``) stands on: the one whose square holds most of it (by
+    ``votes``, the bodies it lies in, when it lies in no square); how much of it lies in that square; and how far
+    its middle is from where a piece there is seen, in a piece's width."""
+    squares = standing[where]
+    squares = np.bincount(squares[squares >= 0], minlength=len(votes))
+    n = int(squares.argmax()) if squares.any() else int(votes.argmax())
+    off = float(np.hypot(*(centre - (body.foot[n] + body.top[n]) / 2))) / piece_area ** 0.5
+    return n, float(squares[n]) / len(where), off
+
+
 def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
             trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
@@ -361,7 +375,10 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
             if votes.max() == 0:
                 continue
             if size <= 1.5 and faces[name][where].mean() > 0.5:
-                if name == RUNNER and size >= tuning.extra:  # a lit face, or a runner beside the piece found there
+                # white on a piece found there: its lit top, where the piece is seen, or a runner standing beside it
+                # (two pieces on a space stand side by side, each half a piece off its middle): that one is unsure
+                if name == RUNNER and size >= tuning.extra and \
+                        _square_of(where, centres[label], standing, votes, body, piece_area)[2] >= tuning.beside:
                     doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
             if size > 2.5:
@@ -370,15 +387,11 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
                 continue
             # a piece stands in a square: the space it is on is the square holding most of its blob; a blob in
             # no square (a glint, a rim, a shadow's edge between the spaces) is no piece, and doubts none
-            squares = standing[where]
-            squares = np.bincount(squares[squares >= 0], minlength=len(spaces))
-            n = int(squares.argmax()) if squares.any() else int(votes.argmax())
-            square = float(squares[n]) / len(where)
+            n, square, off = _square_of(where, centres[label], standing, votes, body, piece_area)
             if square < tuning.stray:
                 continue
             blobs += 1
             c, step, _ = spaces[n]
-            off = float(np.hypot(*(centres[label] - (body.foot[n] + body.top[n]) / 2))) / piece_area ** 0.5
             if (c, step) in occupied:  # two pieces on one space stand side by side, each off its middle
                 off /= 2
             # a piece of this kind the game has a square or two away and the reading did not find: its blob here is

@@ -14,7 +14,7 @@ from sight import scene
 from sight.calibrate import CalibrationError, calibrate
 from sight.layout import RUNNER, Piece, centred
 from sight.palette import Palette
-from sight.read import look
+from sight.read import Tuning, look
 from sight.verdict import verdict
 
 SEED = 49  # the benchmark's own
@@ -158,3 +158,21 @@ def test_a_marker_leaning_off_its_square_is_said(index, piece, game_step):
     found = verdict(look(photo, cal, game, palette), game)
     what = "moved" if game_step is not None else "extra"
     assert [tuple(f) for f in found.wrong] == [(what, piece.kind, piece.column, game_step or 0, piece.step)], found
+
+
+@pytest.mark.slow  # as above
+def test_white_on_a_piece_is_its_lit_top_where_it_is_seen_and_a_runner_only_beside_it():
+    """Board 25: the lamp lights the tops of pieces on 6, 8 and 9 white, each where its piece is seen. Any white
+    on a piece found was taken for a runner perhaps standing beside it, and its space was unsure. A runner on a
+    space with another piece stands beside it, half a piece off its middle, as on board 42, where one left on
+    beside the yellow marker on 10 is still unsure, never passed as right."""
+    photo, cal, pieces, palette = _right_board(25)
+    lit = {(6, 5), (8, 10), (9, 1)}
+    assert lit <= set(verdict(look(photo, cal, pieces, palette, Tuning(beside=0.0)), pieces).unsure)  # the old rule
+    assert not lit & set(verdict(look(photo, cal, pieces, palette), pieces).unsure)
+    photo, cal, pieces, palette = _right_board(42)
+    runner = Piece(10, 6, RUNNER)
+    assert {runner, Piece(10, 6, "Yellow")} <= set(pieces)
+    game = tuple(p for p in pieces if p != runner)
+    found = verdict(look(photo, cal, game, palette), game)
+    assert found.state != "right" and (10, 6) in found.unsure
