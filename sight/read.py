@@ -137,10 +137,11 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
             plain.add(piece)
     hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
     flat_hidden = hidden.reshape(-1)
-    for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden (its body, or its square where a
-        # piece stands) cannot show an extra piece either, nor one off the picture
-        if not len(body.pixels[n]) or flat_hidden[body.pixels[n]].mean() > 0.5 or \
-                len(body.feet[n]) and flat_hidden[body.feet[n]].mean() > 0.5:
+    for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either, nor
+        # one off the picture: its square, where a piece would stand; and where the game has a piece, its body too
+        # (a piece's colour lies along its lean), but on an empty space a piece would hide its square
+        if not len(body.pixels[n]) or (n in at or not len(body.feet[n])) and flat_hidden[body.pixels[n]].mean() > 0.5 \
+                or len(body.feet[n]) and flat_hidden[body.feet[n]].mean() > 0.5:
             doubts.add((c, k))
     moved = [p for p in _feet(pieces, plain, px.palette, flat, body, index, names, cover, doubts, tuning, trace)
              if (p.column, p.step) not in doubts]
@@ -339,6 +340,7 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
     names = palette.names()
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
                              shape).reshape(-1) for name in names}
+    lit = {index[(p.column, p.step)] for p in present}  # the squares whose found piece a lamp may light white
     owners = body.owners(classes.size)
     standing = body.standing(classes.size)
     occupied = {(p.column, p.step) for p in expected}
@@ -375,11 +377,13 @@ def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tunin
             if votes.max() == 0:
                 continue
             if size <= 1.5 and faces[name][where].mean() > 0.5:
-                # white on a piece found there: its lit top, where the piece is seen, or a runner standing beside it
-                # (two pieces on a space stand side by side, each half a piece off its middle): that one is unsure
-                if name == RUNNER and size >= tuning.extra and \
-                        _square_of(where, centres[label], standing, votes, body, piece_area)[2] >= tuning.beside:
-                    doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
+                # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
+                # seen; a runner beside it (two pieces on a space stand side by side, each half a piece off its
+                # middle), or one in a square where no piece was found, makes the spaces it lies on unsure
+                if name == RUNNER and size >= tuning.extra:
+                    on, _, off = _square_of(where, centres[label], standing, votes, body, piece_area)
+                    if on not in lit or off >= tuning.beside:
+                        doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
             if size > 2.5:
                 blobs += 1
