@@ -56,7 +56,9 @@ class Tuning:
     # piece's width): a runner beside it, unsure; nearer, its lit top (boards 0 to 299 of make camera-bench: the 2
     # runners left on beside a piece were 0.61 and 0.71 off, and 84 of the 128 lit tops nearer than this)
     doubt: float = 0.15  # ... this big: the space it lies on is unsure
-    hand: float = 2.5  # something foreign bigger than this many pieces: a hand or an arm over the board
+    hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
+    # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500
+    # boards, unsure 6.0% -> 5.8%, the same false mismatches and hand boards' findings)
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
     visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
     still: float = 0.3  # ... and where at most this much of its square changed by half a change (a dim piece in a
