@@ -142,8 +142,13 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either, nor
         # one off the picture: its square, where a piece would stand; and where the game has a piece, its body too
         # (a piece's colour lies along its lean), but on an empty space a piece would hide its square
-        if not len(body.pixels[n]) or (n in at or not len(body.feet[n])) and flat_hidden[body.pixels[n]].mean() > 0.5 \
-                or len(body.feet[n]) and flat_hidden[body.feet[n]].mean() > 0.5:
+        own, feet = body.pixels[n], body.feet[n]
+        if not len(own):
+            doubts.add((c, k))
+            continue
+        square_hidden = len(feet) > 0 and flat_hidden[feet].mean() > 0.5
+        body_hidden = (n in at or not len(feet)) and flat_hidden[own].mean() > 0.5
+        if square_hidden or body_hidden:
             doubts.add((c, k))
     moved = [p for p in _feet(pieces, plain, px.palette, flat, body, index, names, cover, doubts, tuning, trace)
              if (p.column, p.step) not in doubts]
