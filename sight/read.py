@@ -8,7 +8,7 @@ space's square swept along its lean away from the camera) says whether it is
 there: enough of its colour there, or surely none while its square shows the
 board plainly and unchanged; and colour that no expected piece explains, in a
 blob the size of a piece standing in a space's square (a glint or a rim lies
-between them), is a piece that should not be there. Whatever the picture
+between them), is a piece that should not be there (:mod:`sight.extras`). Whatever the picture
 cannot settle (glare, a hand, a dark piece on a board of its own colour) is
 *unsure*, never a guess: only a confident difference is a mismatch
 (:mod:`sight.verdict` turns a :class:`Reading` into findings). When too few
@@ -25,48 +25,13 @@ import numpy as np
 
 from . import markers
 from .calibrate import Calibration, canonical
+from .extras import extras as _extras
 from .follow import follow
 from .layout import RUNNER, Piece
 from .palette import Palette
-from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify, larger
+from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify
 from .pose import pose
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """Every threshold of a reading, in one place (the benchmark measures them: make camera-bench). Amounts of
-    a kind's pixels are fractions of what one piece covers on that space (``Bodies.area``)."""
-
-    tall: float = 16.0  # a piece's height (mm), for its lean
-    present: float = 0.15  # this much of a piece's colour in its body: it is there
-    absent: float = 0.05  # at most this: it is not (when the body shows the board plainly)
-    plain: float = 0.15  # ... plainly: at most this fraction of the body glare, foreign or shade
-    extra: float = 0.35  # a blob of colour no expected piece explains, this big: a piece is there
-    square: float = 0.8  # ... when this much of it lies in the space's square (a piece stands in one; twice as big,
-    centred: float = 0.45  # half as much), its middle at most this far from where a piece there is seen (in a
-    # piece's width: a glint or a rim lies off it)
-    leaning: float = 0.3  # ... this big (``extra`` where the game has a piece), with as little as this much of it in
-    leaning_square: float = 0.35  # the square, where nearly all of it (``inbody``) lies in the body of a piece on
-    inbody: float = 0.95  # that space: a piece leaning far off its square (a camera well off the middle) stands there
-    extra_lost: float = 0.15  # ... this big, where a piece of its kind the game has a square or two off is not found
-    stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
-    extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
-    white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)
-    beside: float = 0.5  # white on a piece found (``extra`` big) this far off where a piece there is seen (in a
-    # piece's width): a runner beside it, unsure; nearer, its lit top (boards 0 to 299 of make camera-bench: the 2
-    # runners left on beside a piece were 0.61 and 0.71 off, and 84 of the 128 lit tops nearer than this)
-    doubt: float = 0.15  # ... this big: the space it lies on is unsure
-    hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
-    # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500
-    # boards, unsure 6.0% -> 5.8%, the same false mismatches and hand boards' findings)
-    change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
-    visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
-    still: float = 0.3  # ... and where at most this much of its square changed by half a change (a dim piece in a
-    # haze changes it faintly but widely; a square with no piece, hardly: 95% of them under 0.11)
-    crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
-    foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
-    filled: float = 0.25  # a square the game leaves empty changed over this much: something stands there (a
-    # runner left on: median 0.35; an empty square: 95% under 0.04)
+from .tuning import Tuning
 
 
 @dataclass(frozen=True)
@@ -206,9 +171,14 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
     plainly = hidden <= tuning.plain and shade <= tuning.plain * 2 and covered < 0.6
     if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6 and \
             px.visible(piece.kind, body.feet[n]) >= tuning.visible * tuning.change[1] and \
-            float((px.change.reshape(-1)[body.feet[n]] > tuning.change[1] / 2).mean()) <= tuning.still:
+            _stirred(px, body.feet[n], tuning) <= tuning.still:
         return "no", region[:0]
     return "unsure", region[:0]
+
+
+def _stirred(px, feet, tuning: Tuning) -> float:
+    """How much of a square (``feet``, flat indices) changed by half a change at least."""
+    return float((px.change.reshape(-1)[feet] > tuning.change[1] / 2).mean()) if len(feet) else 1.0
 
 
 def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, doubts: set, tuning: Tuning,
@@ -314,126 +284,3 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
         if mask[body.pixels[n]].mean() > 0.05:
             doubts.add((c, k))
     return doubts, True
-
-
-def _square_of(where, centre, standing, votes, body, piece_area: float) -> tuple[int, float, float]:
-    """The space a blob (its pixels ``where``, its ``centre``) stands on: the one whose square holds most of it (by
-    ``votes``, the bodies it lies in, when it lies in no square); how much of it lies in that square; and how far
-    its middle is from where a piece there is seen, in a piece's width."""
-    squares = standing[where]
-    squares = np.bincount(squares[squares >= 0], minlength=len(votes))
-    n = int(squares.argmax()) if squares.any() else int(votes.argmax())
-    off = float(np.hypot(*(centre - (body.foot[n] + body.top[n]) / 2))) / piece_area ** 0.5
-    return n, float(squares[n]) / len(where), off
-
-
-def _extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
-            trace) -> tuple[list[Piece], set]:
-    """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
-    each on the space whose square holds most of it (in it, centred and big enough: a piece, and so is one
-    leaning far off its square that lies nearly all in the body of a piece on that space; a small one a
-    square or two from an unfound piece of its kind: that piece, moved; otherwise that space is unsure; in no
-    square at all: nothing, a glint or a rim). A blob
-    far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
-    than ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a
-    piece found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
-    (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
-    found is a red piece)."""
-    classes, palette = px.classes, px.palette
-    shape = classes.shape
-    out: list[Piece] = []
-    crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
-    piece_area = float(np.median(body.area))
-    names = palette.names()
-    faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
-                             shape).reshape(-1) for name in names}
-    lit = {index[(p.column, p.step)] for p in present}  # the squares whose found piece a lamp may light white
-    owners = body.owners(classes.size)
-    standing = body.standing(classes.size)
-    occupied = {(p.column, p.step) for p in expected}
-    glared = classes == UNKNOWN
-    huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
-    foreign = larger(classes == FOREIGN, huge)
-    pale = larger(classes == KIND0 + names.index(RUNNER), huge) if RUNNER in names else np.zeros(shape, bool)
-    for k, name in enumerate(names):
-        mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
-        explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
-        alone = ((classes == KIND0 + k) & ~explained).astype(np.uint8)
-        alone = cv2.morphologyEx(alone, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, labels, stats, centres = cv2.connectedComponentsWithStats(alone)
-        # the other kinds, but the runners' white only in something far bigger than a piece (a hand's highlights):
-        # a piece's top lit to white is still that piece's
-        unlike = [KIND0 + j for j, other in enumerate(names) if other != name and other != RUNNER]
-        others = np.isin(classes, unlike) | (pale if name != RUNNER else False)
-        found: list[Piece] = []
-        blobs = 0  # blobs of this colour no expected piece explains, whatever their size
-        for label in range(1, count):
-            size = stats[label, cv2.CC_STAT_AREA] / piece_area
-            if size < tuning.doubt:
-                continue
-            blob = (labels == label).astype(np.uint8)
-            ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
-            if others[ring].mean() > 0.35:
-                continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
-            # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
-            # colour); a piece's own shaded side, foreign to the palette, is no such thing
-            hidden_by = glared[ring].mean() > 0.35 or bool(foreign[ring].any())
-            where = np.flatnonzero(labels.reshape(-1) == label)
-            held = owners[where]
-            votes = np.bincount(held[held >= 0], minlength=len(spaces))
-            if votes.max() == 0:
-                continue
-            if size <= 1.5 and faces[name][where].mean() > 0.5:
-                # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
-                # seen; a runner beside it (two pieces on a space stand side by side, each half a piece off its
-                # middle), or one in a square where no piece was found, makes the spaces it lies on unsure
-                if name == RUNNER and size >= tuning.extra:
-                    on, _, off = _square_of(where, centres[label], standing, votes, body, piece_area)
-                    if on not in lit or off >= tuning.beside:
-                        doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
-                continue
-            if size > 2.5:
-                blobs += 1
-                doubts.update((spaces[m][0], spaces[m][1]) for m in np.flatnonzero(votes > 0.1 * votes.max()))
-                continue
-            # a piece stands in a square: the space it is on is the square holding most of its blob; a blob in
-            # no square (a glint, a rim, a shadow's edge between the spaces) is no piece, and doubts none
-            n, square, off = _square_of(where, centres[label], standing, votes, body, piece_area)
-            if square < tuning.stray:
-                continue
-            blobs += 1
-            c, step, _ = spaces[n]
-            if (c, step) in occupied:  # two pieces on one space stand side by side, each off its middle
-                off /= 2
-            # a piece of this kind the game has a square or two away and the reading did not find: its blob here is
-            # a piece moved, however small a part of it shows
-            near_lost = any(p.kind == name and p.column == c and 0 < abs(p.step - step) <= 2 for p in lost)
-            if trace is not None:
-                trace.setdefault("extras", {})[Piece(c, step, name)] = (round(size, 2), round(square, 2), round(off, 2),
-                                                                        near_lost)
-            if name == RUNNER:  # a runner's white is plain white: a lit top, a glint or glare's edge is tinted
-                white = float(np.median(px.near.reshape(-1)[where])) <= tuning.white
-                piece = size >= tuning.extra_runner and off <= tuning.centred and white and square >= tuning.square / 2
-            else:
-                # on a space the game has a piece on, a blob as small as the leaning's bar may be that piece's lit
-                # face or rim (a yellow blob on a green piece found there): the usual bar there
-                inbody = float(np.isin(where, body.pixels[n]).mean())
-                leaning = tuning.extra if (c, step) in occupied else tuning.leaning
-                piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
-                         size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
-                         size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
-                         inbody >= tuning.inbody or
-                         near_lost and size >= tuning.extra_lost and square >= tuning.square)
-            # on a space where the game has a piece of another kind that the reading did not find, a blob of this
-            # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp)
-            misread = any(p.kind != name and (p.column, p.step) == (c, step) for p in lost)
-            if piece and (c, step) not in doubts and not hidden_by and not misread:
-                found.append(Piece(c, step, name))
-            else:
-                doubts.add((c, step))
-        if blobs > tuning.crowd:  # the picture is full of this colour's look-alikes (glints on a glossy board are
-            doubts.update((p.column, p.step) for p in found)  # white): none of them can be told for a piece
-            crowded.add(name)
-        else:
-            out += found
-    return out, crowded

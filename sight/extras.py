@@ -1,0 +1,139 @@
+"""Pieces the game does not have: the blobs of a kind's colour that no expected piece of that kind explains.
+
+A piece stands in a space's square, so a blob is weighed by the square that
+holds most of it, how much of it lies there, how far its middle is from
+where a piece there is seen, and its size against one piece's (part of
+:mod:`sight.read`'s reading).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .layout import RUNNER, Piece
+from .pixels import FOREIGN, KIND0, UNKNOWN, larger
+from .tuning import Tuning
+
+
+def _square_of(where, centre, standing, votes, body, piece_area: float) -> tuple[int, float, float]:
+    """The space a blob (its pixels ``where``, its ``centre``) stands on: the one whose square holds most of it (by
+    ``votes``, the bodies it lies in, when it lies in no square); how much of it lies in that square; and how far
+    its middle is from where a piece there is seen, in a piece's width."""
+    squares = standing[where]
+    squares = np.bincount(squares[squares >= 0], minlength=len(votes))
+    n = int(squares.argmax()) if squares.any() else int(votes.argmax())
+    off = float(np.hypot(*(centre - (body.foot[n] + body.top[n]) / 2))) / piece_area ** 0.5
+    return n, float(squares[n]) / len(where), off
+
+
+def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
+            trace) -> tuple[list[Piece], set]:
+    """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
+    each on the space whose square holds most of it (in it, centred and big enough: a piece, and so is one
+    leaning far off its square that lies nearly all in the body of a piece on that space; a small one a
+    square or two from an unfound piece of its kind: that piece, moved; otherwise that space is unsure; in no
+    square at all: nothing, a glint or a rim). A blob
+    far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
+    than ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a
+    piece found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
+    (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
+    found is a red piece)."""
+    classes, palette = px.classes, px.palette
+    shape = classes.shape
+    out: list[Piece] = []
+    crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
+    piece_area = float(np.median(body.area))
+    names = palette.names()
+    faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
+                             shape).reshape(-1) for name in names}
+    lit = {index[(p.column, p.step)] for p in present}  # the squares whose found piece a lamp may light white
+    owners = body.owners(classes.size)
+    standing = body.standing(classes.size)
+    occupied = {(p.column, p.step) for p in expected}
+    glared = classes == UNKNOWN
+    huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
+    foreign = larger(classes == FOREIGN, huge)
+    pale = larger(classes == KIND0 + names.index(RUNNER), huge) if RUNNER in names else np.zeros(shape, bool)
+    for k, name in enumerate(names):
+        mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
+        explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
+        alone = ((classes == KIND0 + k) & ~explained).astype(np.uint8)
+        alone = cv2.morphologyEx(alone, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(alone)
+        # the other kinds, but the runners' white only in something far bigger than a piece (a hand's highlights):
+        # a piece's top lit to white is still that piece's
+        unlike = [KIND0 + j for j, other in enumerate(names) if other != name and other != RUNNER]
+        others = np.isin(classes, unlike) | (pale if name != RUNNER else False)
+        found: list[Piece] = []
+        blobs = 0  # blobs of this colour no expected piece explains, whatever their size
+        for label in range(1, count):
+            size = stats[label, cv2.CC_STAT_AREA] / piece_area
+            if size < tuning.doubt:
+                continue
+            blob = (labels == label).astype(np.uint8)
+            ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
+            if others[ring].mean() > 0.35:
+                continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
+            # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
+            # colour); a piece's own shaded side, foreign to the palette, is no such thing
+            hidden_by = glared[ring].mean() > 0.35 or bool(foreign[ring].any())
+            where = np.flatnonzero(labels.reshape(-1) == label)
+            held = owners[where]
+            votes = np.bincount(held[held >= 0], minlength=len(spaces))
+            if votes.max() == 0:
+                continue
+            if size <= 1.5 and faces[name][where].mean() > 0.5:
+                # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
+                # seen; a runner beside it (two pieces on a space stand side by side, each half a piece off its
+                # middle), or one in a square where no piece was found, makes the spaces it lies on unsure
+                if name == RUNNER and size >= tuning.extra:
+                    on, _, off = _square_of(where, centres[label], standing, votes, body, piece_area)
+                    if on not in lit or off >= tuning.beside:
+                        doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
+                continue
+            if size > 2.5:
+                blobs += 1
+                doubts.update((spaces[m][0], spaces[m][1]) for m in np.flatnonzero(votes > 0.1 * votes.max()))
+                continue
+            # a piece stands in a square: the space it is on is the square holding most of its blob; a blob in
+            # no square (a glint, a rim, a shadow's edge between the spaces) is no piece, and doubts none
+            n, square, off = _square_of(where, centres[label], standing, votes, body, piece_area)
+            if square < tuning.stray:
+                continue
+            blobs += 1
+            c, step, _ = spaces[n]
+            if (c, step) in occupied:  # two pieces on one space stand side by side, each off its middle
+                off /= 2
+            # a piece of this kind the game has a square or two away and the reading did not find: its blob here is
+            # a piece moved, however small a part of it shows
+            near_lost = any(p.kind == name and p.column == c and 0 < abs(p.step - step) <= 2 for p in lost)
+            if trace is not None:
+                trace.setdefault("extras", {})[Piece(c, step, name)] = (round(size, 2), round(square, 2), round(off, 2),
+                                                                        near_lost)
+            if name == RUNNER:  # a runner's white is plain white: a lit top, a glint or glare's edge is tinted
+                white = float(np.median(px.near.reshape(-1)[where])) <= tuning.white
+                piece = size >= tuning.extra_runner and off <= tuning.centred and white and square >= tuning.square / 2
+            else:
+                # on a space the game has a piece on, a blob as small as the leaning's bar may be that piece's lit
+                # face or rim (a yellow blob on a green piece found there): the usual bar there
+                inbody = float(np.isin(where, body.pixels[n]).mean())
+                leaning = tuning.extra if (c, step) in occupied else tuning.leaning
+                piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
+                         size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
+                         size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
+                         inbody >= tuning.inbody or
+                         near_lost and size >= tuning.extra_lost and square >= tuning.square)
+            # on a space where the game has a piece of another kind that the reading did not find, a blob of this
+            # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp)
+            misread = any(p.kind != name and (p.column, p.step) == (c, step) for p in lost)
+            if piece and (c, step) not in doubts and not hidden_by and not misread:
+                found.append(Piece(c, step, name))
+            else:
+                doubts.add((c, step))
+        if blobs > tuning.crowd:  # the picture is full of this colour's look-alikes (glints on a glossy board are
+            doubts.update((p.column, p.step) for p in found)  # white): none of them can be told for a piece
+            crowded.add(name)
+        else:
+            out += found
+    return out, crowded

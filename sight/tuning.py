@@ -1,0 +1,43 @@
+"""Every threshold of a reading of the board (:mod:`sight.read`), in one place: ``make camera-bench`` measures
+them, and each says what it was chosen on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Every threshold of a reading, in one place (the benchmark measures them: make camera-bench). Amounts of
+    a kind's pixels are fractions of what one piece covers on that space (``Bodies.area``)."""
+
+    tall: float = 16.0  # a piece's height (mm), for its lean
+    present: float = 0.15  # this much of a piece's colour in its body: it is there
+    absent: float = 0.05  # at most this: it is not (when the body shows the board plainly)
+    plain: float = 0.15  # ... plainly: at most this fraction of the body glare, foreign or shade
+    extra: float = 0.35  # a blob of colour no expected piece explains, this big: a piece is there
+    square: float = 0.8  # ... when this much of it lies in the space's square (a piece stands in one; twice as big,
+    centred: float = 0.45  # half as much), its middle at most this far from where a piece there is seen (in a
+    # piece's width: a glint or a rim lies off it)
+    leaning: float = 0.3  # ... this big (``extra`` where the game has a piece), with as little as this much of it in
+    leaning_square: float = 0.35  # the square, where nearly all of it (``inbody``) lies in the body of a piece on
+    inbody: float = 0.95  # that space: a piece leaning far off its square (a camera well off the middle) stands there
+    extra_lost: float = 0.15  # ... this big, where a piece of its kind the game has a square or two off is not found
+    stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
+    extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
+    white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)
+    beside: float = 0.5  # white on a piece found (``extra`` big) this far off where a piece there is seen (in a
+    # piece's width): a runner beside it, unsure; nearer, its lit top (boards 0 to 299 of make camera-bench: the 2
+    # runners left on beside a piece were 0.61 and 0.71 off, and 84 of the 128 lit tops nearer than this)
+    doubt: float = 0.15  # ... this big: the space it lies on is unsure
+    hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
+    # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500
+    # boards, unsure 6.0% -> 5.8%, the same false mismatches and hand boards' findings)
+    change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
+    visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
+    still: float = 0.3  # ... and where at most this much of its square changed by half a change (a dim piece in a
+    # haze changes it faintly but widely; a square with no piece, hardly: 95% of them under 0.11)
+    crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
+    foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
+    filled: float = 0.25  # a square the game leaves empty changed over this much: something stands there (a
+    # runner left on: median 0.35; an empty square: 95% under 0.04)
