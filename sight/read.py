@@ -48,6 +48,7 @@ class Reading:
     colours: dict = field(default_factory=dict)  # kind -> BGR on the markers' white, of the pieces found
     classes: np.ndarray | None = None  # the raster's pixel classes (for a picture of what was read)
     spaces: int = 0
+    gone: frozenset = frozenset()  # Piece: "no", and its square barely changed: missing, whatever its column holds
 
 
 def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning: Tuning = Tuning(),
@@ -145,9 +146,11 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         if n not in at and (c, k) not in named and len(body.feet[n]) >= 10 and \
                 float(changed[body.feet[n]].mean()) >= tuning.filled:
             doubts.add((c, k))
+    gone = frozenset(p for p, status in pieces.items() if status == "no" and
+                     _stirred(px, body.feet[index[(p.column, p.step)]], tuning) <= tuning.bare)
     learnt = {k: np.median(np.concatenate(v), axis=0) for k, v in colours.items() if sum(map(len, v)) >= 20}
     return Reading(pieces, tuple(extras), frozenset(doubts), hand=hand, colours=learnt, classes=px.classes,
-                   spaces=len(spaces))
+                   spaces=len(spaces), gone=gone)
 
 
 def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tuning, trace):

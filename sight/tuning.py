@@ -37,6 +37,9 @@ class Tuning:
     visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
     still: float = 0.3  # ... and where at most this much of its square changed by half a change (a dim piece in a
     # haze changes it faintly but widely; a square with no piece, hardly: 95% of them under 0.11)
+    bare: float = 0.2  # ... at most this much: it is missing, even where a space in its column cannot be read (500
+    # boards: 65 of the 66 pieces said absent beside a blob that could not be settled, at most 0.19; the one piece
+    # said absent that stood there, a washed-out green on a small dark board, 0.28)
     crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
     foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
     filled: float = 0.25  # a square the game leaves empty changed over this much: something stands there (a

@@ -3,7 +3,10 @@
 Only a confident difference is a finding: a piece the game expects that is
 surely not on its space, or a piece surely on a space where the game has
 none. A piece found up or down its column from where the game has it is one
-finding ("moved"), not two. Anything the reading could not settle makes the
+finding ("moved"), not two. A piece surely not on its space is "missing"
+when nothing else in its column is in doubt, or when its square barely
+changed from the empty board's (the reading's ``gone``): a blob beside it
+that the picture could not settle does not make its absence unsure. Anything the reading could not settle makes the
 board *unsure*, never wrong; too much of it, and the camera says it cannot see
 the board well.
 
@@ -92,7 +95,7 @@ def verdict(reading: Reading, expected) -> Verdict:
             seen = min(same, key=lambda e: abs(e.step - piece.step))
             extras.remove(seen)
             wrong.append(Finding("moved", piece.kind, piece.column, piece.step, seen.step))
-        elif status == "no" and not any(c == piece.column for c, _ in doubts):
+        elif status == "no" and (piece in reading.gone or not any(c == piece.column for c, _ in doubts)):
             wrong.append(Finding("missing", piece.kind, piece.column, piece.step, 0))
         else:
             doubts.add((piece.column, piece.step))

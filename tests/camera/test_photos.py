@@ -110,6 +110,17 @@ def test_a_marker_the_game_lacks_beside_others_lit_white_on_top_is_said():
         assert [tuple(f) for f in lacks.wrong] == [("extra", "Red", piece.column, 0, piece.step)], piece
 
 
+def test_a_marker_the_board_lacks_on_a_plain_square_is_gone():
+    """A marker the game has on a space the board leaves empty, its square plain and unchanged: surely not there,
+    and its square barely changed (the reading's ``gone``), so it is said missing even beside a doubt in its
+    column; a piece that is there is never gone."""
+    pieces = _setup("side-by-side")[2]
+    for lacked in (Piece(5, 2, "Red"), Piece(3, 1, "Blue")):
+        reading, found = _checked("side-by-side", pieces + (lacked,))
+        assert reading.pieces[lacked] == "no" and reading.gone == {lacked}, lacked
+        assert [tuple(f) for f in found.wrong] == [("missing", lacked.kind, lacked.column, lacked.step, 0)]
+
+
 def test_a_space_off_the_picture_is_unsure_and_quiet():
     """A set-up whose column 2 lies off the straightened picture (a layout placed far off by taps): its spaces are
     unsure, never read as empty, and reading it warns of nothing (no mean of no pixels)."""

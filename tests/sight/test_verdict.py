@@ -12,9 +12,10 @@ RED7, BLUE9 = Piece(7, 4, "Red"), Piece(9, 2, "Blue")
 GAME = (RED7, BLUE9)
 
 
-def _reading(pieces=None, extras=(), doubts=(), hand=False, spaces=83, blind=""):
+def _reading(pieces=None, extras=(), doubts=(), hand=False, spaces=83, blind="", gone=()):
     pieces = {p: "yes" for p in GAME} if pieces is None else pieces
-    return Reading(pieces, tuple(extras), frozenset(doubts), blind=blind, hand=hand, spaces=spaces)
+    return Reading(pieces, tuple(extras), frozenset(doubts), blind=blind, hand=hand, spaces=spaces,
+                   gone=frozenset(gone))
 
 
 def test_every_piece_seen_and_nothing_else_is_right():
@@ -35,6 +36,13 @@ def test_a_piece_surely_not_there_is_missing_but_only_when_its_column_has_no_dou
     assert verdict(_reading({RED7: "no", BLUE9: "yes"}), GAME).wrong == (Finding("missing", "Red", 7, 4, 0),)
     doubtful = verdict(_reading({RED7: "no", BLUE9: "yes"}, doubts=[(7, 8)]), GAME)
     assert doubtful.state == "unsure" and (7, 4) in doubtful.unsure
+
+
+def test_a_piece_surely_not_there_whose_square_barely_changed_is_missing_beside_a_doubt_in_its_column():
+    # the blob a square up that could not be settled is most likely this piece, moved: it is not here either way
+    found = verdict(_reading({RED7: "no", BLUE9: "yes"}, doubts=[(7, 5)], gone=[RED7]), GAME)
+    assert found.state == "wrong" and found.wrong == (Finding("missing", "Red", 7, 4, 0),)
+    assert (7, 5) in found.unsure
 
 
 def test_a_piece_the_picture_cannot_settle_is_unsure_never_wrong():
