@@ -16,6 +16,13 @@ from .pixels import FOREIGN, KIND0, UNKNOWN, larger
 from .tuning import Tuning
 
 
+def _alone(foot, classes, explained, k: int) -> float:
+    """How much of a square (``foot``, flat indices) shows class ``k`` where no expected piece of that kind's body
+    lies (``explained``)."""
+    foot = foot[~explained.reshape(-1)[foot]]
+    return float((classes.reshape(-1)[foot] == k).mean()) if len(foot) >= 10 else 0.0
+
+
 def _square_of(where, centre, standing, votes, body, piece_area: float) -> tuple[int, float, float]:
     """The space a blob (its pixels ``where``, its ``centre``) stands on: the one whose square holds most of it (by
     ``votes``, the bodies it lies in, when it lies in no square); how much of it lies in that square; and how far
@@ -31,7 +38,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
     each on the space whose square holds most of it (in it, centred and big enough: a piece, and so is one
-    leaning far off its square that lies nearly all in the body of a piece on that space; a small one a
+    less centred whose square's foot shows its colour, and one leaning far off its square that lies nearly all
+    in the body of a piece on that space; a small one a
     square or two from an unfound piece of its kind: that piece, moved; otherwise that space is unsure; in no
     square at all: nothing, a glint or a rim). A blob
     far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
@@ -123,7 +131,9 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                          size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
                          size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
                          inbody >= tuning.inbody or
-                         near_lost and size >= tuning.extra_lost and square >= tuning.square)
+                         near_lost and size >= tuning.extra_lost and square >= tuning.square or
+                         size >= tuning.extra and off <= tuning.far and square >= tuning.square and
+                         _alone(body.feet[n], classes, explained, KIND0 + k) >= tuning.foot)
             # on a space where the game has a piece of another kind that the reading did not find, a blob of this
             # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp)
             misread = any(p.kind != name and (p.column, p.step) == (c, step) for p in lost)

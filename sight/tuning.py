@@ -19,6 +19,8 @@ class Tuning:
     square: float = 0.8  # ... when this much of it lies in the space's square (a piece stands in one; twice as big,
     centred: float = 0.45  # half as much), its middle at most this far from where a piece there is seen (in a
     # piece's width: a glint or a rim lies off it)
+    far: float = 0.55  # ... or this far, when its square's foot shows its colour too (``foot``: a piece stands there;
+    # 500 boards: 8 more mistakes found at 0.55 and none said on a right board; at 0.6 a right board said wrong)
     leaning: float = 0.3  # ... this big (``extra`` where the game has a piece), with as little as this much of it in
     leaning_square: float = 0.35  # the square, where nearly all of it (``inbody``) lies in the body of a piece on
     inbody: float = 0.95  # that space: a piece leaning far off its square (a camera well off the middle) stands there

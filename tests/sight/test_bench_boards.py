@@ -99,6 +99,19 @@ def test_a_marker_a_square_off_whose_blob_cannot_be_settled_is_missing_where_the
 
 
 @pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, piece", [(0, Piece(7, 2, "Red")), (130, Piece(8, 7, "Red"))])
+def test_a_marker_the_game_lacks_seen_a_little_off_its_middle_is_said_where_its_foot_is(index, piece):
+    """A marker the game lacks, its blob wholly in its square but its middle 0.46 of a piece from where a piece
+    there is seen (a glint or a rim lies off it; a piece that the bar of 0.45 held back): its square's foot shows
+    its colour too, so a piece stands there, and it is said extra, not unsure."""
+    photo, cal, pieces, palette = _right_board(index)
+    assert piece in pieces
+    game = tuple(p for p in pieces if p != piece)
+    found = verdict(look(photo, cal, game, palette), game)
+    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+
+
+@pytest.mark.slow  # as above
 def test_a_washed_out_piece_on_a_small_dark_board_is_never_said_missing():
     """Board 216: a small, dark board far off in the picture, its green marker on 10 washed out so that none of
     its colour shows; it is said absent, but its square changed over 0.28 of itself (every piece absent beside a
