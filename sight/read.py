@@ -172,10 +172,12 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
     if own >= tuning.present:
         return "yes", region[cls == k]
     plainly = hidden <= tuning.plain and shade <= tuning.plain * 2 and covered < 0.6
-    if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6 and \
-            px.visible(piece.kind, body.feet[n]) >= tuning.visible * tuning.change[1] and \
-            _stirred(px, body.feet[n], tuning) <= tuning.still:
-        return "no", region[:0]
+    if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6:
+        stands_out = px.visible(piece.kind, body.feet[n]) / tuning.change[1]
+        stirred = _stirred(px, body.feet[n], tuning)
+        if stands_out >= tuning.visible and stirred <= tuning.still or \
+                stands_out >= tuning.faint and stirred <= tuning.bare:
+            return "no", region[:0]
     return "unsure", region[:0]
 
 

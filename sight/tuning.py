@@ -42,6 +42,9 @@ class Tuning:
     bare: float = 0.2  # ... at most this much: it is missing, even where a space in its column cannot be read (500
     # boards: 65 of the 66 pieces said absent beside a blob that could not be settled, at most 0.19; the one piece
     # said absent that stood there, a washed-out green on a small dark board, 0.28)
+    faint: float = 2.0  # ... or absent where it would stand out only this many times plainer, if its square changed
+    # ``bare`` at most (500 boards: 5 more mistakes said, nothing else moved; a bar of 2.0 for every square said a
+    # right board's green piece under a glare's haze missing, its square changed 0.29: board 142)
     crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
     foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
     filled: float = 0.25  # a square the game leaves empty changed over this much: something stands there (a
