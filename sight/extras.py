@@ -37,14 +37,15 @@ def _square_of(where, centre, standing, votes, body, piece_area: float) -> tuple
 def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning: Tuning,
             trace) -> tuple[list[Piece], set]:
     """Pieces the game does not have: blobs of a kind's colour that no expected piece of that kind explains,
-    each on the space whose square holds most of it (in it, centred and big enough: a piece, and so is one
-    less centred whose square's foot shows its colour, and one leaning far off its square that lies nearly all
-    in the body of a piece on that space; a small one a
-    square or two from an unfound piece of its kind: that piece, moved; otherwise that space is unsure; in no
-    square at all: nothing, a glint or a rim). A blob
-    far bigger than a piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs
-    than ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a
-    piece found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
+    each on the space whose square holds most of it.
+
+    In that square, centred and big enough, a blob is a piece; so is one less centred whose square's foot shows
+    its colour, one leaning far off its square that lies nearly all in the body of a piece on that space, and a
+    small one a square or two from an unfound piece of its kind (that piece, moved). Any other blob in a square
+    makes that space unsure; one in no square at all is nothing (a glint or a rim). A blob far bigger than a
+    piece is no piece (glare, a sleeve: its spaces are unsure); a colour with more such blobs than
+    ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a piece
+    found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
     (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
     found is a red piece)."""
     classes, palette = px.classes, px.palette
