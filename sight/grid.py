@@ -103,12 +103,11 @@ def _search(grey_small: np.ndarray, raster: Raster, heights, pitches, small: int
 
 def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Layout) -> tuple[Layout, float]:
     """The layout ``like`` (a centred one) placed where the empty board's spaces are; its score (0..1: how alike
-    the spaces look, above about 0.2 when found)."""
+    the spaces look, above about 0.2 when found; 0 for a layout no board is spaced like: :func:`believable`)."""
     grey = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY) if straight.ndim == 3 else straight
     small = 2  # search at half the raster's resolution, then refine at full
     grey_small = cv2.resize(grey, (grey.shape[1] // small, grey.shape[0] // small), interpolation=cv2.INTER_AREA)
-    base_dx = abs(like.columns[1].bottom[0] - like.columns[0].bottom[0]) if len(like.columns) > 1 else 24.0
-    base_dy = like.columns[0].pitch() if like.columns[0].height > 1 else 20.0
+    base_dx, base_dy = _base(like)
     coarse = np.linspace(*PITCH_RANGE, PITCH_STEPS // 3)
     step = (coarse[1] - coarse[0]) / 2
     fine = np.linspace(-step, step, 5)
@@ -136,7 +135,32 @@ def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Lay
     grey32 = grey.astype(np.float32)
     placed = max((_centred(grey32, raster, placed.moved(a * dx, b * dy)) for a in (-0.5, 0.0, 0.5)
                   for b in (-0.5, 0.0, 0.5)), key=lambda lay: _alike(grey, raster, lay))
-    return refine(grey, raster, refine(grey, raster, placed)[0])
+    layout, score = refine(grey, raster, refine(grey, raster, placed)[0])
+    return layout, score if believable(layout, like) else 0.0
+
+
+def _base(like: Layout) -> tuple[float, float]:
+    """The pitches (mm) of the layout a fit starts from: across the columns, and up one."""
+    dx = abs(like.columns[1].bottom[0] - like.columns[0].bottom[0]) if len(like.columns) > 1 else 24.0
+    return dx, like.columns[0].pitch() if like.columns[0].height > 1 else 20.0
+
+
+def believable(layout: Layout, like: Layout) -> bool:
+    """Whether every column of a layout fitted from ``like`` is spaced as some board's are: its pitch up the
+    column, and the columns' spacing, within :data:`PITCH_RANGE` of ``like``'s (and the fine search's reach past
+    it, half a coarse step).
+
+    A board's look can draw the fit off its spaces and still score well: on a board whose columns sit in
+    coloured lanes, every window inside a lane looks alike, and a grid squeezed to 0.6 of the pitch, all of it
+    inside the lanes, scored 0.94 while its top spaces lay two pitches below the board's (make camera-bench,
+    board 50). No edition is spaced so: such a fit found no spaces."""
+    base_dx, base_dy = _base(like)
+    slack = (PITCH_RANGE[1] - PITCH_RANGE[0]) / (PITCH_STEPS // 3 - 1) / 2
+    low, high = PITCH_RANGE[0] - slack, PITCH_RANGE[1] + slack
+    ups = [c.pitch() / base_dy for c in layout.columns if c.height > 1]
+    xs = [c.bottom[0] for c in layout.columns]
+    across = [abs(b - a) / base_dx for a, b in zip(xs, xs[1:])]
+    return all(low <= r <= high for r in ups + across)
 
 
 def _centred(grey: np.ndarray, raster: Raster, layout: Layout) -> Layout:

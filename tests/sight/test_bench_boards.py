@@ -182,6 +182,16 @@ def test_a_set_up_blown_out_to_white_is_refused(index):
         calibrate(_game_night(index)[3], HEIGHTS, centred(HEIGHTS))
 
 
+@pytest.mark.slow  # one set-up
+def test_a_set_up_whose_grid_is_squeezed_into_the_lanes_is_refused():
+    """Board 50: pale spaces in coloured lanes. Every window inside a lane looks alike, so the fit squeezed its
+    grid to 0.6 of the board's pitch, wholly inside the lanes, and scored 0.94; its top spaces lay two pitches
+    below the board's, and a right board was said wrong ("Green on 12 moved from 2 to 3"). No edition is spaced
+    so: the set-up is refused, and the table marks the columns on the phone instead."""
+    with pytest.raises(CalibrationError, match="cannot find the board's spaces"):
+        calibrate(_game_night(50)[3], HEIGHTS, centred(HEIGHTS))
+
+
 @pytest.mark.slow  # as above
 @pytest.mark.parametrize("index, why", [
     (229, "an arm's skin read red over two squares said Red on 12 was moved up"),

@@ -1,4 +1,5 @@
-"""The layout search's sum of shifted pictures (sight/grid.py): built column by column, it is the plain sum."""
+"""The layout search (sight/grid.py): its sum of shifted pictures, built column by column, is the plain sum; the
+fit, on rendered boards, finds every space; and a fit no board is spaced like is not believed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from engine import HEIGHTS
 from sight import grid
-from sight.layout import centred
+from sight.layout import Column, Layout, centred
 
 
 def _one_by_one(norm, offsets, window):
@@ -84,3 +85,27 @@ def test_fit_finds_every_space_where_the_camera_sees_it(index):
     cal, seen = _rendered_board(index)
     fitted = np.array([p for _, _, p in cal.layout.spaces()])
     assert np.linalg.norm(fitted - seen, axis=1).max() < 1.5
+
+
+def _column_moved(layout: Layout, total: int, by: tuple[float, float]) -> Layout:
+    """``layout`` with column ``total``'s two ends moved ``by`` (mm)."""
+    cols = tuple(Column(c.total, c.height, (c.bottom[0] + by[0], c.bottom[1]), (c.top[0] + by[0], c.top[1] + by[1]))
+                 if c.total == total else c for c in layout.columns)
+    return Layout(cols, layout.space, layout.markers, layout.marker_mm)
+
+
+def test_a_fit_is_believed_only_when_every_column_is_spaced_as_a_board_can_be():
+    """Board 50 of make camera-bench: a grid squeezed to 0.6 of the standard's pitch, wholly inside the board's
+    coloured lanes, scored 0.94. No edition the fit searches for is spaced so; the search's own range (and its
+    fine steps' reach past it) says which are."""
+    like = centred(HEIGHTS)
+    assert grid.believable(like, like)
+    for fy in (0.68, 0.9, 1.12, 1.33):  # the editions the search reaches
+        assert grid.believable(centred(HEIGHTS, (24.0, 20.0 * fy), (3.0, -5.0)), like), fy
+    for fy in (0.6, 1.4):
+        assert not grid.believable(centred(HEIGHTS, (24.0, 20.0 * fy)), like), fy
+    assert not grid.believable(centred(HEIGHTS, (14.0, 20.0)), like)  # the columns packed together
+    # one column alone squeezed (its top 32 mm low: 0.6 of the pitch up it), or moved onto its neighbour
+    assert not grid.believable(_column_moved(like, 3, (0.0, -32.0)), like)
+    assert not grid.believable(_column_moved(like, 7, (-14.0, 0.0)), like)
+    assert grid.believable(_column_moved(like, 7, (-2.0, 1.0)), like)  # a lens bends a column a little
