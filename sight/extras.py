@@ -23,6 +23,23 @@ def _alone(foot, classes, explained, k: int) -> float:
     return float((classes.reshape(-1)[foot] == k).mean()) if len(foot) >= 10 else 0.0
 
 
+def _shade_of(centre, ring, classes, own, kinds, piece_area: float, tuning: Tuning) -> bool:
+    """Whether a blob (its ``centre``, the ``ring`` round it) is the shaded side of a marker found on its space:
+    its middle within ``tuning.cling`` of a piece's width from the middle of that marker's colour in the space's
+    body (``own``, flat indices), and that colour over ``tuning.wrap`` of its ring at least (``kinds``: the
+    classes of the markers found there)."""
+    flat = classes.reshape(-1)
+    for k in kinds:
+        pixels = own[flat[own] == k]
+        if not len(pixels):
+            continue
+        ys, xs = np.unravel_index(pixels, classes.shape)
+        near = float(np.hypot(xs.mean() - centre[0], ys.mean() - centre[1])) / piece_area ** 0.5
+        if near <= tuning.cling and float((classes[ring] == k).mean()) >= tuning.wrap:
+            return True
+    return False
+
+
 def _square_of(where, centre, standing, votes, body, piece_area: float) -> tuple[int, float, float]:
     """The space a blob (its pixels ``where``, its ``centre``) stands on: the one whose square holds most of it (by
     ``votes``, the bodies it lies in, when it lies in no square); how much of it lies in that square; and how far
@@ -47,7 +64,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a piece
     found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
     (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
-    found is a red piece)."""
+    found is a red piece). A blob that hugs a marker of another kind found on its space, wrapped round it, may be
+    that marker's shaded side: its space is unsure."""
     classes, palette = px.classes, px.palette
     shape = classes.shape
     out: list[Piece] = []
@@ -138,7 +156,13 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             # on a space where the game has a piece of another kind that the reading did not find, a blob of this
             # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp)
             misread = any(p.kind != name and (p.column, p.step) == (c, step) for p in lost)
-            if piece and (c, step) not in doubts and not hidden_by and not misread:
+            # a blob hugging a marker of another kind found there, wrapped round it, is that marker's shaded side
+            # read in this colour (a green piece's brown shade under a warm lamp read orange) as often as a piece
+            # beside it (two pieces on a space stand a piece's width apart): unsure
+            shaded = piece and _shade_of(centres[label], ring, classes, body.pixels[n],
+                                         [KIND0 + names.index(p.kind) for p in present if p.kind not in (name, RUNNER)
+                                          and (p.column, p.step) == (c, step)], piece_area, tuning)
+            if piece and (c, step) not in doubts and not hidden_by and not misread and not shaded:
                 found.append(Piece(c, step, name))
             else:
                 doubts.add((c, step))

@@ -45,6 +45,10 @@ class Tuning:
     faint: float = 2.0  # ... or absent where it would stand out only this many times plainer, if its square changed
     # ``bare`` at most (500 boards: 5 more mistakes said, nothing else moved; a bar of 2.0 for every square said a
     # right board's green piece under a glare's haze missing, its square changed 0.29: board 142)
+    cling: float = 0.62  # a blob whose middle is this near (in a piece's width) the middle of a marker of another
+    wrap: float = 0.2  # kind found on its space, that colour over this much of its ring, is that marker's shade
+    # (500 boards: the two right boards said wrong so, 0.32 and 0.56 near, 0.25 and 0.32 wrapped; of 98 pieces
+    # really beside a found marker, none so near and wrapped but one beside a runner, whose shade is grey)
     crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
     foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
     filled: float = 0.25  # a square the game leaves empty changed over this much: something stands there (a

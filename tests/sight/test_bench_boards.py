@@ -207,6 +207,23 @@ def test_a_hand_over_a_right_board_is_never_said_a_piece_moved(index, why):
 
 
 @pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, space, kind, why", [
+    (271, (5, 1), "Orange", "a dark green cylinder's brown shade under a warm lamp read orange round it"),
+    (392, (11, 5), "Purple", "a red cone's shaded side under a cool light read purple on it"),
+])
+def test_a_markers_shade_read_in_another_colour_is_no_second_piece(index, space, kind, why):
+    """A blob of another colour hugging a marker found on its space, wrapped round it, was said one more piece
+    there ("an Orange on 5 the game lacks"). Two pieces on one space stand a piece's width apart; this blob's
+    middle lay within 0.6 of one of the found marker's colour, and that colour lay round a quarter of it: the
+    space is unsure, never wrong."""
+    photo, cal, pieces, palette = _right_board(index)
+    assert not any((p.column, p.step) == space and p.kind == kind for p in pieces)
+    assert any((p.column, p.step) == space for p in pieces)
+    found = verdict(look(photo, cal, pieces, palette), pieces)
+    assert found.state != "wrong" and space in found.unsure, (why, found)
+
+
+@pytest.mark.slow  # as above
 def test_a_piece_read_in_its_neighbours_colour_is_not_said_moved():
     """Board 199: a purple marker on 1 and a blue one on 2 in columns 11 and 12, under a light that made the two
     colours alike (learnt a third of a colour apart). The blue pieces' shaded sides read purple, so "Purple moved
