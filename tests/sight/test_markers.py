@@ -65,3 +65,35 @@ def test_squares_that_are_not_the_boards_tags_are_never_taken_for_one():
     assert set(found) <= {1, 2}
     both = np.minimum(_sheet({2: (40, 40), 1: (300, 50), 3: (320, 250)})[0], _sheet({2: (60, 260)})[0])
     assert 2 not in markers.find(both) and {1, 3} <= set(markers.find(both))
+
+
+def _seen_and_kept(turned: float = 0.0):
+    """The standard layout's four tags as set up, and as a later photo sees them (through a camera's map, tag 1
+    turned ``turned`` degrees on the board about its middle since the set-up)."""
+    from sight.layout import MARKER_MM, STANDARD_MARKERS
+
+    kept = markers.Anchors(markers.nominal(STANDARD_MARKERS, MARKER_MM))
+    a = np.radians(turned)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    now = {i: (c - c.mean(axis=0)) @ turn.T + c.mean(axis=0) if i == 1 else c for i, c in kept.corners.items()}
+    camera = np.array([[1.8, 0.1, 320], [-0.05, -1.7, 260], [1e-4, 2e-4, 1]])  # the plane to the photo
+    return {i: markers.apply(camera, c) for i, c in now.items()}, kept
+
+
+def test_a_tag_turned_on_the_board_since_the_set_up_is_refused():
+    found, kept = _seen_and_kept(turned=20)
+    with pytest.raises(markers.MarkersError, match="moved 9 mm"):
+        markers.plane_map(found, kept)
+    with pytest.raises(markers.MarkersError):
+        markers.plane_map({i: found[i] for i in (0, 1, 2)}, kept)  # three tags seen, the turned one among them
+
+
+def test_corners_as_soft_as_a_webcams_are_no_tag_moved():
+    """make camera-bench's check photos fit their tags' corners to 4.2 mm at most (blur, JPEG, a lens's
+    distortion); a bar of 4 mm refused two right boards as "moved". A tag turned a few degrees, or corners off
+    by as much as the worst of those photos' (here 4.4 mm at most), is read."""
+    found, kept = _seen_and_kept(turned=5)
+    markers.plane_map(found, kept)
+    found, kept = _seen_and_kept()
+    shaken = {i: c + np.random.default_rng(i).normal(0, 3.0, c.shape) for i, c in found.items()}  # pixels
+    markers.plane_map(shaken, kept)
