@@ -271,7 +271,8 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
     A hand's skin is read as often red, orange or yellow as foreign: ``coloured`` (bool, the raster's shape; None
     for none) are the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far
     more of it than a piece lies outside ``placed`` (where the game's pieces stand: a crowd of pieces touching is
-    no hand)."""
+    no hand), and not mostly within a piece's width of glare (``tuning.halo``: the board round a blown-out patch,
+    lit past its own colour)."""
     doubts: set[tuple[int, int]] = set()
     foreign = classes == FOREIGN
     if coloured is not None:
@@ -280,9 +281,17 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
     piece = float(np.median(body.area))
     count, labels = cv2.connectedComponents(foreign)
     outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
-    mask = (outside[labels] > tuning.hand * piece).astype(np.uint8)
-    if not mask.any():
+    big = np.flatnonzero(outside > tuning.hand * piece)
+    glare = classes == UNKNOWN
+    if len(big) and glare.any():  # glare's halo (the board round a blown-out patch, lit past its own colour) is
+        # no hand: a region lying mostly within a piece's width of glare is that halo
+        near = cv2.distanceTransform((~glare).astype(np.uint8), cv2.DIST_L2, 5) <= np.sqrt(piece)
+        share = np.bincount(labels[near], minlength=count) / np.maximum(np.bincount(labels.reshape(-1),
+                                                                                     minlength=count), 1)
+        big = big[share[big] < tuning.halo]
+    if not len(big):
         return doubts, False
+    mask = np.isin(labels, big).astype(np.uint8)
     reach = int(2.2 * np.sqrt(piece)) | 1
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).reshape(-1)
     for n, (c, k, _) in enumerate(spaces):

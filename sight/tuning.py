@@ -35,6 +35,8 @@ class Tuning:
     hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
     # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500
     # boards, unsure 6.0% -> 5.8%, the same false mismatches and hand boards' findings)
+    halo: float = 0.5  # ... unless this much of it lies within a piece's width of glare: glare's halo (500 boards:
+    # 21 of the 34 bare boards said to have a hand had only halos, 0.5 to 1.0 of them so near; every hand, 0.31 at most)
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise
     visible: float = 2.5  # a piece said absent only where it would stand out this many times plainer than a change
     still: float = 0.3  # ... and where at most this much of its square changed by half a change (a dim piece in a

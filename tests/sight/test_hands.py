@@ -1,0 +1,75 @@
+"""Something over the board (sight/read.py's ``_hands``): a region far bigger than a piece, foreign to the board,
+is a hand, and the spaces under it are unsure; glare's halo, the board round a blown-out patch lit past its own
+colour, is no hand, however big."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sight.pixels import BOARD, FOREIGN, UNKNOWN, Bodies
+from sight.read import _hands
+from sight.tuning import Tuning
+
+SIZE, STEP, SIDE = 240, 20, 10  # the raster (px), the spaces' pitch, a piece's side: a piece covers 100 px
+
+
+def _board():
+    """A raster of BOARD with a space every ``STEP`` px, each body a ``SIDE`` px square round its middle."""
+    spaces, pixels = [], []
+    for c, x in enumerate(range(STEP // 2, SIZE, STEP)):
+        for k, y in enumerate(range(STEP // 2, SIZE, STEP)):
+            ys, xs = np.mgrid[y - SIDE // 2:y + SIDE // 2, x - SIDE // 2:x + SIDE // 2]
+            spaces.append((c, k, (x, y)))
+            pixels.append((ys * SIZE + xs).reshape(-1))
+    n = len(spaces)
+    body = Bodies(np.zeros((n, 2)), np.zeros((n, 2)), tuple(pixels), np.full(n, SIDE * SIDE, float), SIZE, ())
+    return np.full((SIZE, SIZE), BOARD, np.uint8), body, spaces
+
+
+def _glare(classes, centre=(170, 170)) -> None:
+    """A blown-out patch (radius 20 px) and its halo: a ring 8 px wide read foreign (12 pieces of it)."""
+    cv2.circle(classes, centre, 28, int(FOREIGN), -1)
+    cv2.circle(classes, centre, 20, int(UNKNOWN), -1)
+
+
+def _arm(classes) -> None:
+    """An arm reaching in from the left edge: 80 x 20 px read foreign (16 pieces of it)."""
+    classes[40:60, 0:80] = FOREIGN
+
+
+def _read(classes, body, spaces):
+    return _hands(classes, body, spaces, Tuning(), None, np.zeros(classes.shape, bool))
+
+
+def test_an_arm_over_the_board_is_a_hand_and_its_spaces_are_unsure():
+    classes, body, spaces = _board()
+    _arm(classes)
+    doubts, hand = _read(classes, body, spaces)
+    assert hand
+    assert (0, 2) in doubts and (3, 2) in doubts  # under the arm
+    assert (11, 11) not in doubts  # the far corner
+
+
+def test_glares_halo_is_no_hand():
+    classes, body, spaces = _board()
+    _glare(classes)
+    assert _read(classes, body, spaces) == (set(), False)
+
+
+def test_a_hand_beside_glare_is_still_a_hand_and_the_halo_alone_is_not_its_reach():
+    classes, body, spaces = _board()
+    _glare(classes)
+    _arm(classes)
+    doubts, hand = _read(classes, body, spaces)
+    assert hand and (0, 2) in doubts
+    assert (7, 8) not in doubts  # under the halo: no hand there (its glare is unsure elsewhere in the reading)
+
+
+def test_a_foreign_region_only_touching_glare_is_still_a_hand():
+    """An arm whose tip reaches a patch of glare: most of it lies far from the glare, so it is a hand."""
+    classes, body, spaces = _board()
+    _glare(classes, centre=(110, 50))
+    _arm(classes)
+    doubts, hand = _read(classes, body, spaces)
+    assert hand and (0, 2) in doubts
