@@ -269,7 +269,7 @@ def plane_map(found: dict[int, np.ndarray], kept: Anchors) -> np.ndarray:
         raise MarkersError("the markers do not make a flat board")
     error = np.linalg.norm(_apply(h, photo) - plane, axis=1).max()
     if error > MAX_ERROR_MM:
-        raise MarkersError(f"a corner tag moved {error:.0f} mm from where it was set up: set the camera up again")
+        raise MarkersError(f"a marker moved {error:.0f} mm from where it was set up: set the camera up again")
     return h
 
 

@@ -81,9 +81,12 @@ def _seen_and_kept(turned: float = 0.0):
 
 
 def test_a_tag_turned_on_the_board_since_the_set_up_is_refused():
+    from firmware.camera.eye import refusal_kind
+
     found, kept = _seen_and_kept(turned=20)
-    with pytest.raises(markers.MarkersError, match="moved 9 mm"):
+    with pytest.raises(markers.MarkersError, match="moved 9 mm") as err:
         markers.plane_map(found, kept)
+    assert refusal_kind(str(err.value)) == "markers"  # a set-up refused so: the screen says to mind the tags
     with pytest.raises(markers.MarkersError):
         markers.plane_map({i: found[i] for i in (0, 1, 2)}, kept)  # three tags seen, the turned one among them
 
