@@ -127,13 +127,18 @@ def calibrate(photo: np.ndarray, heights: dict[int, int], like: Layout, *, fitte
     empty = canonical(straight, raster, anchors)
     if fitted:
         layout, score = grid.fit(straight, raster, heights, like)
-        if score < FOUND:
+        believed = grid.believable(layout, like)
+        if score < FOUND or not believed:
             seen = raster.seen(photo.shape[1::-1], to_plane)
             if float((straight >= CLIP).all(axis=2)[seen].mean()) > BLOWN:
                 raise CalibrationError("the board is lit too brightly: the camera sees white where its spaces are "
                                        "(dim the lamp or turn it away)")
-            raise CalibrationError("cannot find the board's spaces between the markers: "
-                                   "is the board empty, and are the markers on its corners?")
+            if score < FOUND:
+                raise CalibrationError("cannot find the board's spaces between the markers: "
+                                       "is the board empty, and are the markers on its corners?")
+            # the board's own look drew the fit off its spaces (coloured lanes): a person places them
+            raise CalibrationError("this board's look hides where its spaces are: "
+                                   "mark each column's ends on a paired phone's camera page")
     else:
         layout, score = like, 1.0
     return Calibration(layout, anchors, raster, np.nan_to_num(empty, nan=0.0), score, to_plane)

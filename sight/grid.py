@@ -103,7 +103,7 @@ def _search(grey_small: np.ndarray, raster: Raster, heights, pitches, small: int
 
 def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Layout) -> tuple[Layout, float]:
     """The layout ``like`` (a centred one) placed where the empty board's spaces are; its score (0..1: how alike
-    the spaces look, above about 0.2 when found; 0 for a layout no board is spaced like: :func:`believable`)."""
+    the spaces look, above about 0.2 when found). A caller believes it only when :func:`believable` does too."""
     grey = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY) if straight.ndim == 3 else straight
     small = 2  # search at half the raster's resolution, then refine at full
     grey_small = cv2.resize(grey, (grey.shape[1] // small, grey.shape[0] // small), interpolation=cv2.INTER_AREA)
@@ -135,8 +135,7 @@ def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Lay
     grey32 = grey.astype(np.float32)
     placed = max((_centred(grey32, raster, placed.moved(a * dx, b * dy)) for a in (-0.5, 0.0, 0.5)
                   for b in (-0.5, 0.0, 0.5)), key=lambda lay: _alike(grey, raster, lay))
-    layout, score = refine(grey, raster, refine(grey, raster, placed)[0])
-    return layout, score if believable(layout, like) else 0.0
+    return refine(grey, raster, refine(grey, raster, placed)[0])
 
 
 def _base(like: Layout) -> tuple[float, float]:
@@ -153,7 +152,7 @@ def believable(layout: Layout, like: Layout) -> bool:
     A board's look can draw the fit off its spaces and still score well: on a board whose columns sit in
     coloured lanes, every window inside a lane looks alike, and a grid squeezed to 0.6 of the pitch, all of it
     inside the lanes, scored 0.94 while its top spaces lay two pitches below the board's (make camera-bench,
-    board 50). No edition is spaced so: such a fit found no spaces."""
+    board 50). No edition is spaced so: such a fit found no spaces, and the board's columns are marked by hand."""
     base_dx, base_dy = _base(like)
     slack = (PITCH_RANGE[1] - PITCH_RANGE[0]) / (PITCH_STEPS // 3 - 1) / 2
     low, high = PITCH_RANGE[0] - slack, PITCH_RANGE[1] + slack

@@ -49,9 +49,12 @@ RETRY = 10.0
 
 def refusal_kind(why: str) -> str:
     """A refused set-up's line (:class:`sight.calibrate.CalibrationError`) as the screen's kind of refusal: the
-    light, the corner tags, or the spaces (the spaces' line names the markers too: it is checked first)."""
+    light, the corner tags, the spaces (their line names the markers too: it is checked first), or a board whose
+    spaces only a person can place, on the phone."""
     if "lit" in why:
         return "light"
+    if "phone" in why:
+        return "phone"
     if "spaces" in why:
         return "spaces"
     return "markers" if "marker" in why else "spaces"

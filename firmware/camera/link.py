@@ -16,7 +16,7 @@ and the camera answers (on its standard output)::
     {"camera": "ready" | "unset" | "absent", "why": "one line"}
     {"ticket": 7, "verdict": {...}, "moved": true}     what a settled picture showed (sight.verdict)
     {"ticket": 8, "calibration": {...}}                 the set-up, for the box to keep in its store
-    {"ticket": 8, "refused": "markers" | "light" | "spaces" | "camera", "why": "one line"}
+    {"ticket": 8, "refused": "markers" | "light" | "spaces" | "phone" | "camera", "why": "one line"}
 
 A line is at most :data:`MAX_LINE` bytes (a set-up carries the empty board's picture). Pictures are
 files the camera writes in the state directory (:data:`PICTURES`), for the web page and the emulator.
@@ -41,7 +41,7 @@ GRID = "grid.json"
 #: where it should be), a space the camera could not tell (firmware.camera.pictures draws them; the emulator keeps them).
 GREEN, RED, YELLOW = (60, 200, 60), (40, 40, 230), (0, 210, 240)
 STATUSES = ("ready", "unset", "absent")
-REFUSALS = ("markers", "light", "spaces", "camera")
+REFUSALS = ("markers", "light", "spaces", "phone", "camera")
 
 
 class LinkError(ValueError):

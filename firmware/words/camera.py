@@ -92,6 +92,9 @@ def camera_lines(state: str, refused: str = "") -> tuple[str, ...]:
             "markers": _("all four corner tags must be in the picture"),
             "light": _("light the board evenly, without glare"),
             "spaces": _("take every piece off the board, the tags on its corners"),
+            # TRANSLATORS: the box cannot place this board's spaces itself: on a paired phone's camera page, tap
+            # each column's bottom and top space on the board's photo.
+            "phone": _("mark each column's ends on a paired phone"),
         }.get(refused, _("the camera gives no picture")))
     if state == "unset":
         return (_("The camera is not set up yet."), _("Take every piece off the board, then press C."))

@@ -180,7 +180,7 @@ def _screens(lang: str):
                  w.camera_absent("no camera at /dev/video0: is the webcam plugged in?")):
         yield "camera", v.MessageView(w.CHECK_BOARD, (line,), w.KEYS["message"], lang=lang)
     for state, refused in (("unset", ""), ("ask", ""), ("setting", ""), ("set", ""), ("refused", "markers"),
-                           ("refused", "light"), ("refused", "spaces"), ("refused", "camera")):
+                           ("refused", "light"), ("refused", "spaces"), ("refused", "phone"), ("refused", "camera")):
         keys = w.KEYS["camera_ask"] if state in ("unset", "ask") else w.KEYS["camera"]
         yield ("camera setup", state, refused), v.MessageView(w.CAMERA, w.camera_lines(state, refused), keys, lang=lang)
     rows = [("players", 4), ("win", 11), ("win", 1), ("speedy", True), ("risky", False), ("start", None)]

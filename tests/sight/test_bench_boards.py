@@ -188,7 +188,7 @@ def test_a_set_up_whose_grid_is_squeezed_into_the_lanes_is_refused():
     grid to 0.6 of the board's pitch, wholly inside the lanes, and scored 0.94; its top spaces lay two pitches
     below the board's, and a right board was said wrong ("Green on 12 moved from 2 to 3"). No edition is spaced
     so: the set-up is refused, and the table marks the columns on the phone instead."""
-    with pytest.raises(CalibrationError, match="cannot find the board's spaces"):
+    with pytest.raises(CalibrationError, match="mark each column's ends on a paired phone"):
         calibrate(_game_night(50)[3], HEIGHTS, centred(HEIGHTS))
 
 

@@ -69,3 +69,18 @@ def test_a_board_with_no_spaces_to_see_is_refused_as_not_found():
     why = _refusal(_painted(128, 3, 2))
     assert why.startswith("cannot find the board's spaces")
     assert refusal_kind(why) == "spaces"  # the screen says to clear the board, the tags on its corners
+
+
+def test_a_fit_spaced_as_no_board_is_refused_and_the_columns_are_marked_on_the_phone(monkeypatch):
+    """A board whose look draws the fit off its spaces (make camera-bench's board 50: coloured lanes, a grid
+    squeezed into them that scored 0.94) is refused however well the fit scored, and the screen sends the table
+    to the phone's camera page, where a person marks each column's ends."""
+    from sight import grid
+
+    squeezed = centred(HEIGHTS, (24.0, 12.0), markers=STANDARD_MARKERS)
+    monkeypatch.setattr(grid, "fit", lambda *args: (squeezed, 0.94))
+    why = _refusal(_empty())
+    assert "paired phone" in why
+    assert refusal_kind(why) == "phone"
+    monkeypatch.setattr(grid, "fit", lambda *args: (centred(HEIGHTS, markers=STANDARD_MARKERS), 0.94))
+    calibration.calibrate(_empty(), HEIGHTS, centred(HEIGHTS, markers=STANDARD_MARKERS))  # spaced as boards are

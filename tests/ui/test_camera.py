@@ -129,6 +129,8 @@ def test_camera_set_up_from_the_menu_asks_to_clear_the_board_then_keeps_what_it_
     assert isinstance(asked, ui.SetUpCamera)
     refused, _ = ui.update(app, ui.CameraSetUp(asked.ticket, None, "markers"))
     assert ui.view(refused).lines == ("Not set up:", "all four corner tags must be in the picture")
+    refused, _ = ui.update(app, ui.CameraSetUp(asked.ticket, None, "phone"))  # a board only a person can place
+    assert ui.view(refused).lines == ("Not set up:", "mark each column's ends on a paired phone")
     done, effects = ui.update(app, ui.CameraSetUp(asked.ticket, {"version": 1}, ""))
     assert effects == (ui.KeepFacts({CALIBRATION_FACT: {"version": 1}}),) and done.camera == "ready"
     assert ui.view(done).lines == ("Camera set up: it found the board's spaces",)
