@@ -27,6 +27,10 @@ from .raster import Raster
 #: their corners).
 PITCH_RANGE = (0.72, 1.3)
 PITCH_STEPS = 24
+#: The coarse search's pitches (fractions), and how far the fine search around each reaches (half a coarse step):
+#: the pitches a fit can end on, which :func:`believable` holds a fitted layout to.
+COARSE = np.linspace(*PITCH_RANGE, PITCH_STEPS // 3)
+FINE_REACH = float(COARSE[1] - COARSE[0]) / 2
 #: How far a space may be moved on its own (fractions of its pitch).
 NUDGE = 0.3
 #: How far the spaces' common centre is looked for around where the fit put them (fractions of a pitch).
@@ -108,14 +112,12 @@ def fit(straight: np.ndarray, raster: Raster, heights: dict[int, int], like: Lay
     small = 2  # search at half the raster's resolution, then refine at full
     grey_small = cv2.resize(grey, (grey.shape[1] // small, grey.shape[0] // small), interpolation=cv2.INTER_AREA)
     base_dx, base_dy = _base(like)
-    coarse = np.linspace(*PITCH_RANGE, PITCH_STEPS // 3)
-    step = (coarse[1] - coarse[0]) / 2
-    fine = np.linspace(-step, step, 5)
+    fine = np.linspace(-FINE_REACH, FINE_REACH, 5)
     candidates = []
     # the few best pitches of a coarse search, each searched finely: a board's decorations can make a wrong
     # pitch look best at first
     for _, (dx, dy, _) in _search(grey_small, raster, heights,
-                                  [(base_dx * fx, base_dy * fy) for fx in coarse for fy in coarse], small, keep=3):
+                                  [(base_dx * fx, base_dy * fy) for fx in COARSE for fy in COARSE], small, keep=3):
         for _, (dx, dy, middle) in _search(grey_small, raster, heights,
                                            [(dx + base_dx * a, dy + base_dy * b) for a in fine for b in fine], small):
             # a grid a space (or half of one) off along or across its columns fits the spaces' rhythm almost as
@@ -154,8 +156,7 @@ def believable(layout: Layout, like: Layout) -> bool:
     inside the lanes, scored 0.94 while its top spaces lay two pitches below the board's (make camera-bench,
     board 50). No edition is spaced so: such a fit found no spaces, and the board's columns are marked by hand."""
     base_dx, base_dy = _base(like)
-    slack = (PITCH_RANGE[1] - PITCH_RANGE[0]) / (PITCH_STEPS // 3 - 1) / 2
-    low, high = PITCH_RANGE[0] - slack, PITCH_RANGE[1] + slack
+    low, high = PITCH_RANGE[0] - FINE_REACH, PITCH_RANGE[1] + FINE_REACH
     ups = [c.pitch() / base_dy for c in layout.columns if c.height > 1]
     xs = [c.bottom[0] for c in layout.columns]
     across = [abs(b - a) / base_dx for a, b in zip(xs, xs[1:])]
