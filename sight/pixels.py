@@ -181,7 +181,8 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
     # and its halo, brighter than the board though not blown out: neither says what stands there
     glare = (saturated & (empty_least < 0.85)).astype(np.uint8)
     if glare.any():
-        # the halo: brighter than the board and greyer, near a blown-out core (as far again as the core is wide)
+        # the halo: brighter than the board and greyer, or the board with the lamp's light added (on a red board the
+        # halo stays red: only its green and blue rise), near a blown-out core (as far again as the core is wide)
         brighter = (diff[..., 0] > 3 * sigma[..., 0]) & (diff[..., 0] > 0.04)  # plainly brighter than the board
         chroma = np.abs(cur - cur.mean(axis=2, keepdims=True)).max(axis=2) / np.maximum(cur.mean(axis=2), 0.05)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(glare)
@@ -190,12 +191,23 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
             reach = int(min(2 * np.sqrt(stats[label, cv2.CC_STAT_AREA] / np.pi), 40 * scale)) | 1
             core = (labels == label).astype(np.uint8)
             near |= cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
-        glare = glare.astype(bool) | (near.astype(bool) & brighter & (chroma < 0.35))
+        glare = glare.astype(bool) | (near.astype(bool) & brighter & ((chroma < 0.35) | _lit(cur, smooth_empty)))
         glare = cv2.dilate(glare.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     classes[glare.astype(bool) | ~seen] = UNKNOWN
     if trace is not None:
         trace.update(straight=straight, fixed=cur, change=change, between=between, names=names)
     return Pixels(classes, cur, change, palette, b, sigma, near, given)
+
+
+def _lit(cur: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """Where ``cur`` is ``empty`` with white light added: in linear light, every channel not blown out risen, and
+    by much the same amount (a glare's halo adds the lamp's light to whatever colour the board is; a hand or a
+    piece replaces it, and some channel falls or rises alone)."""
+    added = np.clip(cur, 0, 1.5) ** 2.2 - np.clip(empty, 0, 1.5) ** 2.2  # about the webcam's gamma
+    free = (cur < 0.95) & (empty < 0.95)
+    least = np.where(free, added, np.inf).min(axis=2)
+    most = np.where(free, added, -np.inf).max(axis=2)
+    return (free.sum(axis=2) >= 2) & (most > 0) & (least > 0.4 * most)
 
 
 def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies, tuning) -> None:
