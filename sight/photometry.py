@@ -13,6 +13,17 @@ import numpy as np
 
 #: An 8-bit channel at or above this is blown out: the sensor says only that the light there was at least this.
 CLIP = 250
+#: How shy of a veil the light's fit is (a ridge on the veil's terms, for each term's own weight). A gain and a
+#: veil differ only where the board's brightness varies: on a white board (97% of it at 0.97 to 1.0, board 497 of
+#: make camera-bench) they are nearly one, and a fit free to trade them used the set-up's own fall-off of light to
+#: chase the lamp's new hot spot: a veil of 0.97 and a gain of 0.04, so a change of 0.01 became 0.25 and the board
+#: was read as covered. This much shyness tames that (a drawn white board: 11 off at worst unshy, 0.16 shy, what a
+#: quadratic cannot follow of a hot spot; 0.15 at ten times the shyness), and costs a board whose brightness
+#: spreads a third of its mean, under a glare's haze of 0.1, 0.004 at worst: a tenth of a change's least
+#: (``Tuning.change``; tests/sight/test_photometry.py draws both).
+SHY = 0.002
+#: A channel of the empty board darker than this (on the markers' white) says little of a gain: its ratio is noise.
+DIM = 0.1
 
 
 def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np.ndarray) -> np.ndarray:
@@ -46,7 +57,10 @@ def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np
         # trimmed least squares from two starts, all the samples and those a single gain fits, and of the two fits
         # the one whose median residual is least: an arm over a third of the board pulls a first fit of all the
         # samples its way and the trimming follows it; a lamp moved since the set-up fits no single gain
-        gain0 = float(np.median(a[ok] / np.maximum(b[ok], 0.02)))
+        # the single gain is judged where the board is not dark in this channel: on a red board nearly every pixel's
+        # blue is near nought, and their ratios (noise over nearly nothing) are no gain
+        lit = ok & (b > DIM)
+        gain0 = float(np.median(a[lit] / b[lit])) if lit.sum() >= 100 else float(np.median(a[ok] / np.maximum(b[ok], 0.02)))
         first = np.abs(a - gain0 * b)
         starts = [ok, ok & (first < 3 * 1.4826 * float(np.median(first[ok])) + 1e-3)]
         fits = [_trimmed(design, a, ok, keep) for keep in starts if keep.sum() >= 100]
@@ -62,7 +76,10 @@ def _trimmed(design: np.ndarray, a: np.ndarray, ok: np.ndarray, keep: np.ndarray
     robust spreads of the last fit."""
     for _ in range(4):
         d = design[keep]  # by its normal equations: 12 unknowns, tens of thousands of samples
-        coef = np.linalg.lstsq(d.T @ d, d.T @ a[keep], rcond=None)[0]
+        normal = d.T @ d
+        veil = np.arange(6, 12)
+        normal[veil, veil] *= 1 + SHY  # a veil only where the board's light and dark ask for one
+        coef = np.linalg.lstsq(normal, d.T @ a[keep], rcond=None)[0]
         residual = a - design @ coef
         spread = 1.4826 * np.median(np.abs(residual[keep])) + 1e-3
         keep = ok & (np.abs(residual) < 2.5 * spread)
