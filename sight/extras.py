@@ -23,6 +23,14 @@ def _alone(foot, classes, explained, k: int) -> float:
     return float((classes.reshape(-1)[foot] == k).mean()) if len(foot) >= 10 else 0.0
 
 
+def _tops(where, present, name: str, palette, body, index) -> int:
+    """How many found pieces whose lit face may show as ``name`` have a quarter of a blob (``where``, flat
+    indices) in their bodies, one at least: each lights its own top."""
+    count = sum(1 for p in present if palette.alike(p.kind, name) and (p.column, p.step) in index
+                and np.isin(where, body.pixels[index[(p.column, p.step)]]).mean() > 0.25)
+    return max(1, count)
+
+
 def _shade_of(centre, ring, classes, own, kinds, piece_area: float, tuning: Tuning) -> bool:
     """Whether a blob (its ``centre``, the ``ring`` round it) is the shaded side of a marker found on its space:
     its middle within ``tuning.cling`` of a piece's width from the middle of that marker's colour in the space's
@@ -110,10 +118,11 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:
                 continue
-            if size <= 1.5 and faces[name][where].mean() > 0.5:
+            if faces[name][where].mean() > 0.5 and size <= 1.5 * _tops(where, present, name, palette, body, index):
                 # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
-                # seen; a runner beside it (two pieces on a space stand side by side, each half a piece off its
-                # middle), or one in a square where no piece was found, makes the spaces it lies on unsure
+                # seen (two found side by side on a space: their two tops in one blob); a runner beside it (two
+                # pieces on a space stand side by side, each half a piece off its middle), or one in a square
+                # where no piece was found, makes the spaces it lies on unsure
                 if name == RUNNER and size >= tuning.extra:
                     on, _, off = _square_of(where, centres[label], standing, votes, body, piece_area)
                     if on not in lit or off >= tuning.beside:

@@ -1,12 +1,17 @@
 """The blobs no expected piece explains (sight/extras.py): a blob hugging a marker of another kind found on its
-space, wrapped round it, is that marker's shade; one standing beside it, a piece's width off, is not."""
+space, wrapped round it, is that marker's shade; one standing beside it, a piece's width off, is not. White over
+pieces found is their lit tops, as many tops as found pieces it lies on."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from sight.extras import _shade_of
+from types import SimpleNamespace
+
+from sight.extras import _shade_of, _tops
+from sight.layout import RUNNER, Piece
+from sight.palette import Palette
 from sight.tuning import Tuning
 
 RED, PURPLE = 7, 8  # two kinds' classes (any two numbers: the rule compares classes, not colours)
@@ -48,3 +53,35 @@ def test_a_crescent_is_no_shade_of_a_marker_of_a_kind_not_found_there():
     classes, centre, ring, body, area = _scene((0, 0), crescent=True)
     assert not _shade_of(centre, ring, classes, body, [], area, Tuning())
     assert not _shade_of(centre, ring, classes, body, [PURPLE + 1], area, Tuning())
+
+
+def _two_on_one_space():
+    """Column 12's bottom space and column 11's, each body a 20x20 square of a 100x100 raster (flat indices)."""
+    ys, xs = np.mgrid[0:20, 0:20]
+    square = (ys * 100 + xs).reshape(-1)
+    body = SimpleNamespace(pixels=(square + 60 * 100 + 60, square + 10 * 100 + 10))
+    return body, {(12, 1): 0, (11, 2): 1}, square + 60 * 100 + 60
+
+
+def test_white_over_two_pieces_found_on_one_space_is_two_tops():
+    """Board 187 of make camera-bench: a red and a yellow piece side by side on 12's bottom space, each lit white
+    at its rim; the two tops made one white blob of 1.9 pieces, past one top's bar, and "a runner on 12"."""
+    body, index, blob = _two_on_one_space()
+    palette = Palette.of(("Red", "Yellow"))
+    both = [Piece(12, 1, "Red"), Piece(12, 1, "Yellow"), Piece(11, 2, "Red")]
+    assert _tops(blob, both, RUNNER, palette, body, index) == 2
+    assert _tops(blob, both[:1], RUNNER, palette, body, index) == 1
+
+
+def test_white_over_no_piece_found_is_one_top_at_most():
+    body, index, blob = _two_on_one_space()
+    palette = Palette.of(("Red", "Yellow"))
+    assert _tops(blob, [Piece(11, 2, "Red")], RUNNER, palette, body, index) == 1  # the bar of one, as ever
+    assert _tops(blob, [], RUNNER, palette, body, index) == 1
+
+
+def test_a_colour_a_piece_cannot_take_counts_no_top_of_it():
+    body, index, blob = _two_on_one_space()
+    palette = Palette.of(("Red", "Blue"))
+    assert not palette.alike("Blue", "Red")
+    assert _tops(blob, [Piece(12, 1, "Blue"), Piece(12, 1, "Red")], "Red", palette, body, index) == 1
