@@ -8,7 +8,7 @@ when nothing else in its column is in doubt, or when its square barely
 changed from the empty board's (the reading's ``gone``): a blob beside it
 that the picture could not settle does not make its absence unsure. Anything the reading could not settle makes the
 board *unsure*, never wrong; too much of it, and the camera says it cannot see
-the board well.
+the board well, whatever it found.
 
 >>> from sight.layout import Piece
 >>> from sight.read import Reading
@@ -28,7 +28,9 @@ if TYPE_CHECKING:  # the reading's type only: this module needs no NumPy (the bo
 STATES = ("right", "wrong", "unsure", "blind")
 WHYS = ("", "markers", "light", "hand")
 WHATS = ("moved", "missing", "extra")
-#: More of the board's spaces than this unsure, and nothing found wrong: the camera cannot see the board well. A
+#: More of the board's spaces than this unsure: the camera cannot see the board well, and says so rather than
+#: what it found (a picture it cannot read a third of is no picture to call a board wrong on: board 249 of make
+#: camera-bench, a hand in a corner and the light's fit thrown, 33 spaces unsure and "a runner on 10"). A
 #: lamp's glare over a fifth of the board is common at a table (half the boards said so in make camera-bench lost
 #: 17 to 24 squares to glare); the rest of such a board is read as well as any, so the table hears which squares
 #: the camera could not see rather than a "check the light" that says nothing of the other sixty.
@@ -102,10 +104,8 @@ def verdict(reading: Reading, expected) -> Verdict:
     for e in extras:
         wrong.append(Finding("extra", e.kind, e.column, 0, e.step))
     unsure = tuple(sorted(doubts))
-    if len(wrong) > TOO_MANY:
+    if len(wrong) > TOO_MANY or reading.spaces and len(doubts) > TOO_UNSURE * reading.spaces:
         return Verdict("blind", unsure=unsure, why="hand" if reading.hand else "light")
     if wrong:
         return Verdict("wrong", tuple(sorted(wrong, key=lambda f: (f.column, f.kind))), unsure)
-    if reading.spaces and len(doubts) > TOO_UNSURE * reading.spaces:
-        return Verdict("blind", unsure=unsure, why="hand" if reading.hand else "light")
     return Verdict("unsure" if doubts else "right", (), unsure)

@@ -61,6 +61,15 @@ def test_too_many_unsure_spaces_is_blind_for_the_light_or_the_hand():
     assert verdict(_reading(doubts=many, hand=True), GAME).why == "hand"
 
 
+def test_a_finding_in_a_picture_too_unsure_to_read_is_not_said():
+    """Board 249 of make camera-bench: a hand in a corner threw the light's fit, 33 spaces were unsure, and one
+    white blob among them was "a runner on 10": a picture the reader cannot read a third of calls no board wrong."""
+    many = [(c, k) for c in range(2, 13) for k in range(1, 4)][:25]  # more than 30% of 83
+    found = verdict(_reading(extras=[Piece(10, 1, RUNNER)], doubts=many, hand=True), GAME)
+    assert found.state == "blind" and found.why == "hand" and not found.wrong
+    assert verdict(_reading(extras=[Piece(10, 1, RUNNER)], doubts=many[:-1]), GAME).state == "wrong"
+
+
 def test_glare_over_a_fifth_of_the_board_still_says_which_squares_it_could_not_see():
     glare = [(c, k) for c in range(2, 13) for k in range(1, 4)][:24]  # 24 of 83: the lamp's glare, not the light
     found = verdict(_reading({RED7: "yes", BLUE9: "yes"}, doubts=glare), GAME)
