@@ -296,8 +296,9 @@ def test_glares_halo_on_a_bare_board_is_no_hand(index):
 
 @pytest.mark.slow  # as above
 def test_two_pieces_lit_white_side_by_side_are_no_runner():
-    """Board 187: a red and a yellow piece on 12's bottom space, each white at its lit rim on a pale board; the two
-    rims made one white blob of 1.9 pieces, past one lit top's bar of 1.5, and "a runner on 12" the game lacks."""
+    """Board 187: a red and a yellow piece on 12's bottom space, each white at its lit rim on a pale board. With the
+    light's fit ten times shyer of a veil than it is (photometry.SHY), the two rims made one white blob of 1.9
+    pieces, past one lit top's bar of 1.5, and "a runner on 12" the game lacks (sight.extras._tops)."""
     photo, cal, pieces, palette = _right_board(187)
     assert {Piece(12, 1, "Red"), Piece(12, 1, "Yellow")} <= set(pieces)
     assert not any(p.kind == RUNNER for p in pieces)
