@@ -120,6 +120,11 @@ class Pixels:
     near: np.ndarray  # float32 HxW: how near each pixel's colour is to its nearest kind's (palette units)
     given: Palette | None = None  # the palette as the check was given it, before this photo's pieces moved it
 
+    def changed(self, region: np.ndarray, bar: float) -> float:
+        """How much of ``region`` (flat indices) changed by more than ``bar`` noise units (1 for none: nothing
+        there can be said unchanged)."""
+        return float((self.change.reshape(-1)[region] > bar).mean()) if len(region) else 1.0
+
     def visible(self, kind: str, region: np.ndarray) -> float:
         """How plainly a piece of ``kind`` would stand out on the board at ``region`` (flat indices), in noise
         units (the median over the region): a yellow piece on a tan space hardly does, so its absence there

@@ -140,11 +140,10 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     doubts |= _stray_feet(flat, body, spaces, at, names, extras, tuning)
     # a square the game leaves empty that changed widely holds something, in no colour the camera can name (a
     # white runner on a pale board shows only as its shade and rim): unsure, never passed as right
-    changed = px.change.reshape(-1) > tuning.change[1]
     named = {(e.column, e.step) for e in extras}
     for n, (c, k, _) in enumerate(spaces):
         if n not in at and (c, k) not in named and len(body.feet[n]) >= 10 and \
-                float(changed[body.feet[n]].mean()) >= tuning.filled:
+                px.changed(body.feet[n], tuning.change[1]) >= tuning.filled:
             doubts.add((c, k))
     gone = frozenset(p for p, status in pieces.items() if status == "no" and
                      _stirred(px, body.feet[index[(p.column, p.step)]], tuning) <= tuning.bare)
@@ -183,7 +182,7 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
 
 def _stirred(px, feet, tuning: Tuning) -> float:
     """How much of a square (``feet``, flat indices) changed by half a change at least."""
-    return float((px.change.reshape(-1)[feet] > tuning.change[1] / 2).mean()) if len(feet) else 1.0
+    return px.changed(feet, tuning.change[1] / 2)
 
 
 def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, doubts: set, tuning: Tuning,

@@ -53,5 +53,10 @@ class Tuning:
     # really beside a found marker, none so near and wrapped but one beside a runner, whose shade is grey)
     crowd: int = 3  # more blobs of one colour than this unexplained: that colour's are look-alikes, unsure
     foot: float = 0.3  # a piece's colour over this much of a square: its foot stands there
+    faint_off: float = 0.35  # a blob of a marker's colour this near the middle (in a piece's width) of a square
+    faint_filled: float = 0.5  # the game leaves empty, that square changed over this much of itself, is a piece
+    # however little of it shows its colour (a dark blue piece on a dark board shows as shade; 500 boards: 5 more
+    # mistakes said. On right boards such blobs so near the middle changed their squares 0.26 at most; the mistakes'
+    # 0.61 to 0.96. At 0.45 off, a hand board's yellow blob under the hand, its square changed 0.87)
     filled: float = 0.25  # a square the game leaves empty changed over this much: something stands there (a
     # runner left on: median 0.35; an empty square: 95% under 0.04)

@@ -112,6 +112,19 @@ def test_a_marker_the_game_lacks_seen_a_little_off_its_middle_is_said_where_its_
 
 
 @pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, piece", [(145, Piece(8, 4, "Blue")), (431, Piece(9, 2, "Blue"))])
+def test_a_marker_the_game_lacks_that_shows_little_of_its_colour_is_said_where_its_square_changed(index, piece):
+    """A blue marker the game lacks on a dark board shows as shade more than as blue: a blob of a quarter of a
+    piece, near its square's middle, was unsure; its square changed over three quarters of itself (a bare
+    square of a right board with such a blob so near its middle, 0.26 at most), so a piece stands there."""
+    photo, cal, pieces, palette = _right_board(index)
+    assert piece in pieces
+    game = tuple(p for p in pieces if p != piece)
+    found = verdict(look(photo, cal, game, palette), game)
+    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+
+
+@pytest.mark.slow  # as above
 @pytest.mark.parametrize("index, piece", [(129, Piece(9, 3, "Yellow")), (189, Piece(5, 1, "Green"))])
 def test_a_marker_the_board_lacks_on_a_square_it_would_stand_out_on_faintly_is_missing_if_it_barely_changed(
         index, piece):
