@@ -35,8 +35,19 @@ FOUND = 0.5
 BLOWN = 0.3
 
 
+#: What a refused set-up asks of the table, as the screen says it: the light, the corner tags, the spaces (clear
+#: the board, the tags on its corners), or a board whose spaces only a person can place, on a paired phone.
+KINDS = ("light", "markers", "spaces", "phone")
+
+
 class CalibrationError(ValueError):
-    """The photo cannot set the camera up (one line: why, and what to do)."""
+    """The photo cannot set the camera up: one line (why, and what to do) and its ``kind`` (:data:`KINDS`), which
+    the box's screen says in the table's own language."""
+
+    def __init__(self, why: str, kind: str = "spaces"):
+        super().__init__(why)
+        assert kind in KINDS, kind
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -117,13 +128,13 @@ def calibrate(photo: np.ndarray, heights: dict[int, int], like: Layout, *, fitte
     try:
         anchors = markers.anchors(found, like.markers)
     except markers.MarkersError as err:
-        raise CalibrationError(str(err)) from None
+        raise CalibrationError(str(err), err.kind) from None
     raster = raster or Raster.around(like.markers, like.marker_mm)
     to_plane = markers.plane_map(found, anchors)
     straight = raster.straighten(photo, to_plane)
     lit = light(straight, raster, anchors)
     if len(lit.white) < 3:
-        raise CalibrationError("the markers' paper is not evenly lit: light the board evenly, without glare")
+        raise CalibrationError("the markers' paper is not evenly lit: light the board evenly, without glare", "light")
     empty = canonical(straight, raster, anchors)
     if fitted:
         layout, score = grid.fit(straight, raster, heights, like)
@@ -132,13 +143,13 @@ def calibrate(photo: np.ndarray, heights: dict[int, int], like: Layout, *, fitte
             seen = raster.seen(photo.shape[1::-1], to_plane)
             if float((straight >= CLIP).all(axis=2)[seen].mean()) > BLOWN:
                 raise CalibrationError("the board is lit too brightly: the camera sees white where its spaces are "
-                                       "(dim the lamp or turn it away)")
+                                       "(dim the lamp or turn it away)", "light")
             if score < FOUND:
                 raise CalibrationError("cannot find the board's spaces between the markers: "
-                                       "is the board empty, and are the markers on its corners?")
+                                       "is the board empty, and are the markers on its corners?", "spaces")
             # the board's own look drew the fit off its spaces (coloured lanes): a person places them
             raise CalibrationError("this board's look hides where its spaces are: "
-                                   "mark each column's ends on a paired phone's camera page")
+                                   "mark each column's ends on a paired phone's camera page", "phone")
     else:
         layout, score = like, 1.0
     return Calibration(layout, anchors, raster, np.nan_to_num(empty, nan=0.0), score, to_plane)

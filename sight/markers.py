@@ -36,7 +36,10 @@ SOFT_MARGIN = 0.3
 
 
 class MarkersError(ValueError):
-    """The markers cannot place the board in this photo (one line: which are missing, or why)."""
+    """The markers cannot place the board in this photo (one line: which are missing, or why). A set-up refused
+    so asks the table to mind its corner tags (its ``kind``, as :class:`sight.calibrate.CalibrationError`'s)."""
+
+    kind = "markers"
 
 
 def _detector() -> cv2.aruco.ArucoDetector:

@@ -47,17 +47,12 @@ SETUP_PATIENCE = 8.0
 RETRY = 10.0
 
 
-def refusal_kind(why: str) -> str:
-    """A refused set-up's line (:class:`sight.calibrate.CalibrationError`) as the screen's kind of refusal: the
-    light, the corner tags, the spaces (their line names the markers too: it is checked first), or a board whose
-    spaces only a person can place, on the phone."""
-    if "lit" in why:
-        return "light"
-    if "phone" in why:
-        return "phone"
-    if "spaces" in why:
-        return "spaces"
-    return "markers" if "marker" in why else "spaces"
+def refusal_kind(err: ValueError) -> str:
+    """A refused set-up (:class:`sight.calibrate.CalibrationError` or :class:`sight.markers.MarkersError`) as the
+    screen's kind of refusal (:data:`sight.calibrate.KINDS`): the light, the corner tags, the spaces, or a board
+    whose spaces only a person can place, on the phone. Carried by the error, never read from its English."""
+    kind = getattr(err, "kind", "spaces")
+    return kind if kind in calibration.KINDS else "spaces"
 
 
 def open_camera(source: str, device: str = "/dev/video0", folder: str | None = None, state_dir=None):
@@ -217,8 +212,7 @@ class Eye:
             else:
                 cal = calibration.calibrate(photo, HEIGHTS, tapped(photo, ends, like), fitted=False)
         except (calibration.CalibrationError, markers.MarkersError) as err:
-            text = str(err)
-            self.say({"ticket": ticket, "refused": refusal_kind(text), "why": text})
+            self.say({"ticket": ticket, "refused": refusal_kind(err), "why": str(err)})
             self._setup_pictures(photo, None)
             return
         self.cal = cal

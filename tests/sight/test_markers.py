@@ -86,7 +86,7 @@ def test_a_tag_turned_on_the_board_since_the_set_up_is_refused():
     found, kept = _seen_and_kept(turned=20)
     with pytest.raises(markers.MarkersError, match="moved 9 mm") as err:
         markers.plane_map(found, kept)
-    assert refusal_kind(str(err.value)) == "markers"  # a set-up refused so: the screen says to mind the tags
+    assert refusal_kind(err.value) == "markers"  # a set-up refused so: the screen says to mind the tags
     with pytest.raises(markers.MarkersError):
         markers.plane_map({i: found[i] for i in (0, 1, 2)}, kept)  # three tags seen, the turned one among them
 
