@@ -60,7 +60,9 @@ def light_fix(cur: np.ndarray, empty: np.ndarray, usable: np.ndarray, spaces: np
         # the single gain is judged where the board is not dark in this channel: on a red board nearly every pixel's
         # blue is near nought, and their ratios (noise over nearly nothing) are no gain
         lit = ok & (b > DIM)
-        gain0 = float(np.median(a[lit] / b[lit])) if lit.sum() >= 100 else float(np.median(a[ok] / np.maximum(b[ok], 0.02)))
+        if lit.sum() < 100:
+            lit = ok
+        gain0 = float(np.median(a[lit] / np.maximum(b[lit], 0.02)))
         first = np.abs(a - gain0 * b)
         starts = [ok, ok & (first < 3 * 1.4826 * float(np.median(first[ok])) + 1e-3)]
         fits = [_trimmed(design, a, ok, keep) for keep in starts if keep.sum() >= 100]
