@@ -118,7 +118,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:
                 continue
-            if faces[name][where].mean() > 0.5 and size <= 1.5 * _tops(where, present, name, palette, body, index):
+            if faces[name][where].mean() > 0.5 and (size <= 1.5 or size <= 1.5 * _tops(where, present, name, palette,
+                                                                                     body, index)):
                 # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
                 # seen (two found side by side on a space: their two tops in one blob); a runner beside it (two
                 # pieces on a space stand side by side, each half a piece off its middle), or one in a square

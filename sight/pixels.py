@@ -196,7 +196,11 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
             reach = int(min(2 * np.sqrt(stats[label, cv2.CC_STAT_AREA] / np.pi), 40 * scale)) | 1
             core = (labels == label).astype(np.uint8)
             near |= cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
-        glare = glare.astype(bool) | (near.astype(bool) & brighter & ((chroma < 0.35) | _lit(cur, smooth_empty)))
+        halo = near.astype(bool) & brighter
+        grey = chroma < 0.35
+        lit = halo & ~grey
+        lit[lit] = _lit(cur[lit], smooth_empty[lit])  # judged only where it decides: a quarter of the time
+        glare = glare.astype(bool) | (halo & grey) | lit
         glare = cv2.dilate(glare.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     classes[glare.astype(bool) | ~seen] = UNKNOWN
     if trace is not None:
@@ -205,14 +209,14 @@ def classify(straight, seen, cur, empty, expected, index, palette: Palette, body
 
 
 def _lit(cur: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """Where ``cur`` is ``empty`` with white light added: in linear light, every channel not blown out risen, and
-    by much the same amount (a glare's halo adds the lamp's light to whatever colour the board is; a hand or a
-    piece replaces it, and some channel falls or rises alone)."""
+    """Where ``cur`` is ``empty`` with white light added (colours along the last axis): in linear light, every
+    channel not blown out risen, and by much the same amount (a glare's halo adds the lamp's light to whatever
+    colour the board is; a hand or a piece replaces it, and some channel falls or rises alone)."""
     added = np.clip(cur, 0, 1.5) ** 2.2 - np.clip(empty, 0, 1.5) ** 2.2  # about the webcam's gamma
     free = (cur < 0.95) & (empty < 0.95)
-    least = np.where(free, added, np.inf).min(axis=2)
-    most = np.where(free, added, -np.inf).max(axis=2)
-    return (free.sum(axis=2) >= 2) & (most > 0) & (least > 0.4 * most)
+    least = np.where(free, added, np.inf).min(axis=-1)
+    most = np.where(free, added, -np.inf).max(axis=-1)
+    return (free.sum(axis=-1) >= 2) & (most > 0) & (least > 0.4 * most)
 
 
 def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies, tuning) -> None:

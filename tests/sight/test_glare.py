@@ -47,3 +47,11 @@ def test_a_piece_brighter_than_the_board_is_no_halo():
 def test_the_board_unchanged_or_darker_is_no_halo():
     assert not _lit(_one(CREAM), _one(CREAM))[0, 0]
     assert not _lit(_one(tuple(0.7 * c for c in CREAM)), _one(CREAM))[0, 0]
+
+
+def test_pixels_in_a_row_are_judged_each_on_its_own():
+    """The reader judges only the halo's undecided pixels, as rows of colours: each as it would be in a picture."""
+    skin = (0.55, 0.65, 0.85)
+    rows = np.concatenate([_added(RED, 0.08), _one(skin), _added(CREAM, 0.05)]).reshape(3, 3)
+    boards = np.concatenate([_one(RED), _one(RED), _one(CREAM)]).reshape(3, 3)
+    assert _lit(rows, boards).tolist() == [True, False, True]
