@@ -278,15 +278,14 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
         foreign = foreign | coloured
     foreign = cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     piece = float(np.median(body.area))
-    count, labels = cv2.connectedComponents(foreign)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign)
     outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
     big = np.flatnonzero(outside > tuning.hand * piece)
     glare = classes == UNKNOWN
     if len(big) and glare.any():  # glare's halo (the board round a blown-out patch, lit past its own colour) is
         # no hand: a region lying mostly within a piece's width of glare is that halo
         near = cv2.distanceTransform((~glare).astype(np.uint8), cv2.DIST_L2, 5) <= np.sqrt(piece)
-        share = np.bincount(labels[near], minlength=count) / np.maximum(np.bincount(labels.reshape(-1),
-                                                                                     minlength=count), 1)
+        share = np.bincount(labels[near], minlength=count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
         big = big[share[big] < tuning.halo]
     if not len(big):
         return doubts, False
