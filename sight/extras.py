@@ -23,6 +23,28 @@ def _alone(foot, classes, explained, k: int) -> float:
     return float((classes.reshape(-1)[foot] == k).mean()) if len(foot) >= 10 else 0.0
 
 
+def _thinner(blob, others, box, reach: int) -> bool:
+    """Whether a blob (``blob``: uint8, 1 on it) is no thicker than the regions of other colours it touches
+    (``others``: bool), looked at within ``reach`` pixels of its box (x, y, width, height).
+
+    A piece's blurred rim in a colour between its own and the board's (yellow on blue blurs grey) lies along that
+    piece, as thin as the blur; a piece is a piece thick, and what rings it in another colour is its own blurred rim
+    (a red piece on a blue board, ringed with purple). Thickness is the distance from the region's deepest point to
+    its edge."""
+    x, y, w, h = (int(v) for v in box)
+    ya, xa = max(0, y - reach), max(0, x - reach)
+    own = blob[ya:y + h + reach, xa:x + w + reach]
+    near = others[ya:y + h + reach, xa:x + w + reach].astype(np.uint8)
+    _, labels = cv2.connectedComponents(near)
+    touching = np.unique(labels[cv2.dilate(own, np.ones((5, 5), np.uint8)).astype(bool) & (near > 0)])
+    touching = touching[touching > 0]
+    if not len(touching):
+        return False
+    mine = float(cv2.distanceTransform(own, cv2.DIST_L2, 5).max())
+    theirs = float(cv2.distanceTransform(near, cv2.DIST_L2, 5)[np.isin(labels, touching)].max())
+    return mine <= theirs
+
+
 def _tops(where, present, name: str, palette, body, index) -> int:
     """How many found pieces whose lit face may show as ``name`` have a quarter of a blob (``where``, flat
     indices) in their bodies, one at least: each lights its own top."""
@@ -73,7 +95,9 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
     (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
     found is a red piece). A blob that hugs a marker of another kind found on its space, wrapped round it, may be
-    that marker's shaded side: its space is unsure."""
+    that marker's shaded side: its space is unsure. A blob ringed mostly by other kinds' colours is the blurred
+    rim of a piece of another colour, unless it stands on a space the game leaves empty and is thicker than what
+    rings it (:func:`_thinner`)."""
     classes, palette = px.classes, px.palette
     shape = classes.shape
     out: list[Piece] = []
@@ -108,8 +132,6 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 continue
             blob = (labels == label).astype(np.uint8)
             ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
-            if others[ring].mean() > 0.35:
-                continue  # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece
             # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
             # colour); a piece's own shaded side, foreign to the palette, is no such thing
             hidden_by = glared[ring].mean() > 0.35 or bool(foreign[ring].any())
@@ -117,6 +139,14 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             held = owners[where]
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:
+                continue
+            if others[ring].mean() > 0.35 and (
+                    spaces[_square_of(where, centres[label], standing, votes, body, piece_area)[0]][:2] in occupied
+                    or _thinner(blob, others, stats[label, :4], int(1.5 * piece_area ** 0.5))):
+                # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece; but on a space
+                # the game leaves empty, a blob thicker than the other colour round it is a piece ringed by its own
+                # blurred edge (a red piece on a blue board, ringed with purple: 500 boards, 7 more mistakes said;
+                # of the right boards' blobs so ringed on a bare space, none so thick but on a hand board)
                 continue
             if faces[name][where].mean() > 0.5 and (size <= 1.5 or size <= 1.5 * _tops(where, present, name, palette,
                                                                                      body, index)):

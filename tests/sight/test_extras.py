@@ -1,6 +1,7 @@
 """The blobs no expected piece explains (sight/extras.py): a blob hugging a marker of another kind found on its
 space, wrapped round it, is that marker's shade; one standing beside it, a piece's width off, is not. White over
-pieces found is their lit tops, as many tops as found pieces it lies on."""
+pieces found is their lit tops, as many tops as found pieces it lies on. A blob in another colour's rim is that
+colour's blurred edge only when it is no thicker than what it rims."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from types import SimpleNamespace
 
-from sight.extras import _shade_of, _tops
+from sight.extras import _shade_of, _thinner, _tops
 from sight.layout import RUNNER, Piece
 from sight.palette import Palette
 from sight.tuning import Tuning
@@ -85,3 +86,38 @@ def test_a_colour_a_piece_cannot_take_counts_no_top_of_it():
     palette = Palette.of(("Red", "Blue"))
     assert not palette.alike("Blue", "Red")
     assert _tops(blob, [Piece(12, 1, "Blue"), Piece(12, 1, "Red")], "Red", palette, body, index) == 1
+
+
+def _ringed(blob_r: int, ring_width: int):
+    """A disc of radius ``blob_r`` at (40, 40) ringed by a band ``ring_width`` wide of another colour (the blob's
+    box, the blob and the other colour, as extras() holds them)."""
+    blob = np.zeros((80, 80), np.uint8)
+    cv2.circle(blob, (40, 40), blob_r, 1, -1)
+    others = np.zeros((80, 80), np.uint8)
+    cv2.circle(others, (40, 40), blob_r + ring_width, 1, -1)
+    others = others.astype(bool) & ~blob.astype(bool)
+    return blob, others, cv2.boundingRect(blob)
+
+
+def test_a_piece_ringed_by_its_own_blurred_edge_is_thicker_than_the_ring():
+    blob, others, box = _ringed(R, 2)  # a red piece on a blue board, ringed with purple
+    assert not _thinner(blob, others, box, 2 * R)
+
+
+def test_a_crescent_along_a_piece_of_another_colour_is_its_rim():
+    # a grey crescent along a yellow piece on a blue board: the piece is the thick one
+    piece = np.zeros((80, 80), np.uint8)
+    cv2.circle(piece, (40, 40), R, 1, -1)
+    blob = np.zeros_like(piece)
+    cv2.circle(blob, (40, 40), R + 3, 1, -1)
+    blob[piece.astype(bool)] = 0
+    blob[:, :40] = 0
+    assert _thinner(blob, piece.astype(bool), cv2.boundingRect(blob), 2 * R)
+
+
+def test_a_blob_touching_no_other_colour_is_no_rim():
+    blob = np.zeros((80, 80), np.uint8)
+    cv2.circle(blob, (40, 40), R, 1, -1)
+    others = np.zeros((80, 80), bool)
+    others[:5, :5] = True  # another colour, but far off
+    assert not _thinner(blob, others, cv2.boundingRect(blob), 2 * R)
