@@ -187,16 +187,17 @@ def _stirred(px, feet, tuning: Tuning) -> float:
 
 def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, doubts: set, tuning: Tuning,
           trace) -> list[Piece]:
-    """A piece not found in its body, or found there with little of its colour (not in ``plain``: a neighbour
-    leaning over its body shows as much), looked for by its foot, up and down its column: the square a piece
-    stands in shows its colour however it leans. Found plainly on its own square, it is there; found plainly a
-    square or two off while its own square shows nothing of it, and its body is not hidden (glare, something
-    foreign), it was moved (an extra there, and the piece unsure: the verdict says "moved"), unless the game has
-    a piece of another kind there that was not found, or found with little of its colour, in a colour
-    ``palette`` makes alike: then that square is added to ``doubts``."""
+    """Every piece looked for by its foot, up and down its column: the square a piece stands in shows its colour
+    however it leans, and a piece's body may show a neighbour's lean, even plainly (a piece a square below it,
+    seen from below, leans its top over the body: boards 42 and 348 of make camera-bench). Found plainly on its
+    own square, it is there; found plainly a square or two off while its own square shows nothing of it, and its
+    body is not hidden (glare, something foreign), it was moved (an extra there; the piece unsure when it was
+    found with little of its colour, not in ``plain``, and the verdict says "moved"), unless the game has a piece
+    of another kind there that was not found, or found with little of its colour, in a colour ``palette`` makes
+    alike: then that square is added to ``doubts``."""
     moved = []
     for piece, status in list(pieces.items()):
-        if status == "yes" and piece in plain or piece.kind not in names:
+        if piece.kind not in names:
             continue
         n = index[(piece.column, piece.step)]
         own_body = body.pixels[n]
@@ -215,7 +216,7 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
             continue
         if not near:
             continue
-        weak = status == "yes"  # found with little of its colour: perhaps a neighbour's lean over its body
+        weak = status == "yes" and piece not in plain  # found with little of its colour: a neighbour's lean?
         best = max(near, key=near.get)
         # moved only when its own space shows plainly that it is not there (glare over it hides a runner)
         if near[best] >= tuning.foot and here <= tuning.absent and near[best] >= 4 * max(here, 0.02) and \
