@@ -38,6 +38,15 @@ def _right_board(index: int):
     return photo, cal, tuple(pieces), Palette.of(colours)
 
 
+def _said_extra_where_the_game_lacks(index: int, piece: Piece) -> None:
+    """Board ``index``'s photo read against its game less ``piece``: the one finding is ``piece``, extra."""
+    photo, cal, pieces, palette = _right_board(index)
+    assert piece in pieces
+    game = tuple(p for p in pieces if p != piece)
+    found = verdict(look(photo, cal, game, palette), game)
+    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+
+
 @pytest.mark.slow  # two renders and a set-up each (2 to 3 s): make soak runs them, make test keeps its 2 minutes
 @pytest.mark.parametrize("index, why", [
     (76, "a white blob half a runner big (a glint at a space's rim) was said a runner left on 9"),
@@ -103,11 +112,7 @@ def test_a_marker_the_game_lacks_seen_a_little_off_its_middle_is_said_where_its_
     """A marker the game lacks, its blob wholly in its square but its middle 0.46 of a piece from where a piece
     there is seen (a glint or a rim lies off it; a piece that the bar of 0.45 held back): its square's foot shows
     its colour too, so a piece stands there, and it is said extra, not unsure."""
-    photo, cal, pieces, palette = _right_board(index)
-    assert piece in pieces
-    game = tuple(p for p in pieces if p != piece)
-    found = verdict(look(photo, cal, game, palette), game)
-    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+    _said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -116,11 +121,7 @@ def test_a_marker_the_game_lacks_that_shows_little_of_its_colour_is_said_where_i
     """A blue marker the game lacks on a dark board shows as shade more than as blue: a blob of a quarter of a
     piece, near its square's middle, was unsure; its square changed over three quarters of itself (a bare
     square of a right board with such a blob so near its middle, 0.26 at most), so a piece stands there."""
-    photo, cal, pieces, palette = _right_board(index)
-    assert piece in pieces
-    game = tuple(p for p in pieces if p != piece)
-    found = verdict(look(photo, cal, game, palette), game)
-    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+    _said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -130,11 +131,7 @@ def test_a_marker_the_game_lacks_ringed_in_another_colour_is_no_rim(index, piece
     ringed in another kind's colour, was taken for the blurred rim of a piece of that kind, and its space was
     unsure. The blob is a piece thick (0.72 and 0.67 of a piece's width from its deepest point to its edge); the
     purple or orange round it, 0.14 and 0.11: a rim is the thin one."""
-    photo, cal, pieces, palette = _right_board(index)
-    assert piece in pieces
-    game = tuple(p for p in pieces if p != piece)
-    found = verdict(look(photo, cal, game, palette), game)
-    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+    _said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
