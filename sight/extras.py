@@ -140,9 +140,10 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:
                 continue
-            if others[ring].mean() > 0.35 and (
-                    spaces[_square_of(where, centres[label], standing, votes, body, piece_area)[0]][:2] in occupied
-                    or _thinner(blob, others, stats[label, :4], int(1.5 * piece_area ** 0.5))):
+            # the space it stands on: the square holding most of it, how much of it lies there, how far off its middle
+            n, square, off = _square_of(where, centres[label], standing, votes, body, piece_area)
+            if others[ring].mean() > 0.35 and (spaces[n][:2] in occupied or
+                                               _thinner(blob, others, stats[label, :4], int(1.5 * piece_area ** 0.5))):
                 # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece; but on a space
                 # the game leaves empty, a blob thicker than the other colour round it is a piece ringed by its own
                 # blurred edge (a red piece on a blue board, ringed with purple: 500 boards, 7 more mistakes said;
@@ -155,8 +156,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 # pieces on a space stand side by side, each half a piece off its middle), or one in a square
                 # where no piece was found, makes the spaces it lies on unsure
                 if name == RUNNER and size >= tuning.extra:
-                    on, _, off = _square_of(where, centres[label], standing, votes, body, piece_area)
-                    if on not in lit or off >= tuning.beside:
+                    if n not in lit or off >= tuning.beside:
                         doubts.update(spaces[m][:2] for m in np.flatnonzero(votes > 0.5 * votes.max()))
                 continue
             if size > 2.5:
@@ -165,7 +165,6 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 continue
             # a piece stands in a square: the space it is on is the square holding most of its blob; a blob in
             # no square (a glint, a rim, a shadow's edge between the spaces) is no piece, and doubts none
-            n, square, off = _square_of(where, centres[label], standing, votes, body, piece_area)
             if square < tuning.stray:
                 continue
             blobs += 1
