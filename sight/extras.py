@@ -45,6 +45,27 @@ def _thinner(blob, others, box, reach: int) -> bool:
     return mine <= theirs
 
 
+def _rim(blob, others, box, piece_area: float, name: str, space, expected, palette, tuning: Tuning) -> bool:
+    """Whether a blob of ``name``'s colour ringed mostly by other kinds' colours (``others``) is the blurred rim of a
+    piece of another colour (yellow on blue blurs grey), not a piece.
+
+    On a space the game leaves empty, it is a piece when it is thicker than the other colour round it: a piece
+    ringed by its own blurred edge (a red piece on a blue board, ringed with purple; 500 boards: 7 more mistakes
+    said, and of the right boards' blobs so ringed on a bare space, none so thick but on a hand board). On a space
+    the game has pieces on, what rings it is those pieces, a piece thick: it is a rim unless it is a piece thick
+    itself (``tuning.thick``) in a colour none of them can take (a green blob on a yellow piece on a dark board is
+    that piece read partly green; a red one beside a blue piece is one more piece)."""
+    reach = int(1.5 * piece_area ** 0.5)
+    there = [p for p in expected if (p.column, p.step) == tuple(space)]
+    if not there:
+        return _thinner(blob, others, box, reach)
+    if any(palette.alike(p.kind, name) for p in there):
+        return True
+    x, y, w, h = (int(v) for v in box)
+    own = np.pad(blob[y:y + h, x:x + w], 1)
+    return float(cv2.distanceTransform(own, cv2.DIST_L2, 5).max()) < tuning.thick * piece_area ** 0.5
+
+
 def _tops(where, present, name: str, palette, body, index) -> int:
     """How many found pieces whose lit face may show as ``name`` have a quarter of a blob (``where``, flat
     indices) in their bodies, one at least: each lights its own top."""
@@ -96,8 +117,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     (white, or a colour near its own: an orange face on a red piece), is that face (a red blob on a blue piece
     found is a red piece). A blob that hugs a marker of another kind found on its space, wrapped round it, may be
     that marker's shaded side: its space is unsure. A blob ringed mostly by other kinds' colours is the blurred
-    rim of a piece of another colour, unless it stands on a space the game leaves empty and is thicker than what
-    rings it (:func:`_thinner`)."""
+    rim of a piece of another colour, unless it is a piece thick (:func:`_rim`)."""
     classes, palette = px.classes, px.palette
     shape = classes.shape
     out: list[Piece] = []
@@ -142,12 +162,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 continue
             # the space it stands on: the square holding most of it, how much of it lies there, how far off its middle
             n, square, off = _square_of(where, centres[label], standing, votes, body, piece_area)
-            if others[ring].mean() > 0.35 and (spaces[n][:2] in occupied or
-                                               _thinner(blob, others, stats[label, :4], int(1.5 * piece_area ** 0.5))):
-                # the blurred rim of a piece of another colour (yellow on blue blurs grey), not a piece; but on a space
-                # the game leaves empty, a blob thicker than the other colour round it is a piece ringed by its own
-                # blurred edge (a red piece on a blue board, ringed with purple: 500 boards, 7 more mistakes said;
-                # of the right boards' blobs so ringed on a bare space, none so thick but on a hand board)
+            if others[ring].mean() > 0.35 and _rim(blob, others, stats[label, :4], piece_area, name, spaces[n][:2],
+                                                   expected, palette, tuning):
                 continue
             if faces[name][where].mean() > 0.5 and (size <= 1.5 or size <= 1.5 * _tops(where, present, name, palette,
                                                                                      body, index)):

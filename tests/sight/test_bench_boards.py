@@ -135,6 +135,17 @@ def test_a_marker_the_game_lacks_ringed_in_another_colour_is_no_rim(index, piece
 
 
 @pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, piece", [(21, Piece(9, 2, "Green")), (143, Piece(3, 1, "Red")),
+                                          (426, Piece(12, 1, "Green"))])
+def test_a_marker_the_game_lacks_beside_the_pieces_on_its_space_is_no_rim_of_theirs(index, piece):
+    """A marker the game lacks beside the game's pieces on its space (a red and a yellow one, a green and a yellow,
+    a blue) is ringed mostly by their colours, and was dropped as their blurred rim, however thick. It is a piece
+    thick (0.37 to 0.38 of a piece's width from its deepest point to its edge, a rim's 0.1 to 0.25) in a colour
+    none of them can take: one more piece."""
+    _said_extra_where_the_game_lacks(index, piece)
+
+
+@pytest.mark.slow  # as above
 def test_a_marker_a_square_off_ringed_in_another_colour_is_said_moved():
     """Board 174: the game has the red marker on 4 a square further than it stands. Its blob where it stands, ringed
     in another colour, was taken for a rim and could not be settled, so the box could only say the piece was

@@ -10,7 +10,7 @@ import numpy as np
 
 from types import SimpleNamespace
 
-from sight.extras import _shade_of, _thinner, _tops
+from sight.extras import _rim, _shade_of, _thinner, _tops
 from sight.layout import RUNNER, Piece
 from sight.palette import Palette
 from sight.tuning import Tuning
@@ -121,3 +121,50 @@ def test_a_blob_touching_no_other_colour_is_no_rim():
     others = np.zeros((80, 80), bool)
     others[:5, :5] = True  # another colour, but far off
     assert not _thinner(blob, others, cv2.boundingRect(blob), 2 * R)
+
+
+def _beside(crescent: bool):
+    """A blue piece's disc at (40, 40) and a red blob touching it: a piece's disc beside it, or a crescent along its
+    right side as thin as a blur (the blob, the other colour, the blob's box and a piece's area)."""
+    piece = np.zeros((80, 80), np.uint8)
+    cv2.circle(piece, (40, 40), R, 1, -1)
+    blob = np.zeros_like(piece)
+    if crescent:
+        cv2.circle(blob, (40, 40), R + 3, 1, -1)
+        blob[piece.astype(bool)] = 0
+        blob[:, :40] = 0
+    else:
+        cv2.circle(blob, (40 + 2 * R + 1, 40), R, 1, -1)
+    return blob, piece.astype(bool), cv2.boundingRect(blob), float(np.pi * R * R)
+
+
+def test_a_piece_beside_one_of_another_colour_on_its_space_is_no_rim():
+    """Board 31 of make camera-bench: a red marker the game lacks beside a blue one on 4's bottom space, ringed
+    mostly by the blue piece, was dropped as its rim (the space was unsure, the mistake missed)."""
+    blob, others, box, area = _beside(crescent=False)
+    palette = Palette.of(("Red", "Blue"))
+    assert not _rim(blob, others, box, area, "Red", (4, 1), [Piece(4, 1, "Blue")], palette, Tuning())
+
+
+def test_a_thin_crescent_along_a_piece_on_its_space_is_its_rim():
+    blob, others, box, area = _beside(crescent=True)
+    palette = Palette.of(("Red", "Blue"))
+    assert _rim(blob, others, box, area, "Red", (4, 1), [Piece(4, 1, "Blue")], palette, Tuning())
+
+
+def test_a_colour_a_piece_on_its_space_can_take_is_that_pieces_rim_however_thick():
+    """Board 175: a yellow piece on a dark board read partly green; where the photo makes the two colours alike
+    (here red and orange), a blob of the one beside a piece of the other is that piece, misread."""
+    blob, others, box, area = _beside(crescent=False)
+    palette = Palette.of(("Red", "Orange"))
+    assert palette.alike("Orange", "Red")
+    assert _rim(blob, others, box, area, "Red", (4, 1), [Piece(4, 1, "Orange")], palette, Tuning())
+
+
+def test_on_a_space_the_game_leaves_empty_a_ringed_blob_is_weighed_against_its_ring():
+    blob, others, box = _ringed(R, 2)
+    area = float(np.pi * R * R)
+    palette = Palette.of(("Red", "Blue"))
+    assert not _rim(blob, others, box, area, "Red", (4, 1), [Piece(5, 1, "Blue")], palette, Tuning())
+    crescent, piece, box, area = _beside(crescent=True)
+    assert _rim(crescent, piece, box, area, "Red", (4, 1), [], palette, Tuning())
