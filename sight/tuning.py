@@ -25,10 +25,11 @@ class Tuning:
     leaning_square: float = 0.35  # the square, where nearly all of it (``inbody``) lies in the body of a piece on
     inbody: float = 0.95  # that space: a piece leaning far off its square (a camera well off the middle) stands there
     extra_lost: float = 0.15  # ... this big, where a piece of its kind the game has a square or two off is not found
-    thick: float = 0.3  # a blob ringed by the colours of the pieces on its space, this thick at least (the
-    # distance from its deepest point to its edge, in a piece's width), is a piece, not their rim, when it is in a
-    # colour none of them can take (500 boards: 3 more mistakes said, 0.37 and 0.38 thick, and none on a right
-    # board; a rim, a blurred edge, is 0.1 to 0.25)
+    thick: float = 0.31  # a blob this thick at least (the distance from its deepest point to its edge, in a
+    # piece's width) is a piece: not the rim of the pieces on its space that ring it, when it is in a colour none of
+    # them can take (500 boards: 3 more mistakes said, 0.37 and 0.38 thick, and none on a right board; a rim, a
+    # blurred edge, 0.1 to 0.25), nor a found piece's lit face in a marker's colour (right boards' such faces 0.29
+    # thick at most; the mistakes' 0.33 to 0.59)
     stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
     extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
     white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)

@@ -146,6 +146,17 @@ def test_a_marker_the_game_lacks_beside_the_pieces_on_its_space_is_no_rim_of_the
 
 
 @pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, piece", [(56, Piece(5, 3, "Red")), (73, Piece(12, 1, "Orange")),
+                                          (341, Piece(7, 1, "Yellow"))])
+def test_a_marker_the_game_lacks_beside_one_of_a_colour_alike_is_no_lit_face(index, piece):
+    """A marker the game lacks beside a piece of a colour the photo makes alike (a red one beside a yellow, an
+    orange beside a yellow and a red, a yellow beside an orange) lay over that piece's body and was taken for its
+    lit face. A lit face or rim is thin (right boards: 0.29 of a piece's width from its deepest point to its edge
+    at most); these were 0.40, 0.36 and 0.41: one more piece."""
+    _said_extra_where_the_game_lacks(index, piece)
+
+
+@pytest.mark.slow  # as above
 def test_a_marker_a_square_off_ringed_in_another_colour_is_said_moved():
     """Board 174: the game has the red marker on 4 a square further than it stands. Its blob where it stands, ringed
     in another colour, was taken for a rim and could not be settled, so the box could only say the piece was
