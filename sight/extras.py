@@ -71,6 +71,18 @@ def _depth(blob, box) -> float:
     return float(cv2.distanceTransform(np.pad(blob[y:y + h, x:x + w], 1), cv2.DIST_L2, 5).max())
 
 
+def _depth_in(classes, region, k: int) -> float:
+    """How thick class ``k`` is within ``region`` (flat indices of ``classes``): the distance (px) from its deepest
+    point there to its edge."""
+    ys, xs = np.unravel_index(region, classes.shape)
+    if not len(ys):
+        return 0.0
+    y0, x0 = int(ys.min()), int(xs.min())
+    mask = np.zeros((int(ys.max()) - y0 + 3, int(xs.max()) - x0 + 3), np.uint8)
+    mask[ys - y0 + 1, xs - x0 + 1] = classes.reshape(-1)[region] == k
+    return float(cv2.distanceTransform(mask, cv2.DIST_L2, 5).max())
+
+
 def _tops(where, present, name: str, palette, body, index) -> int:
     """How many found pieces whose lit face may show as ``name`` have a quarter of a blob (``where``, flat
     indices) in their bodies, one at least: each lights its own top."""
@@ -124,6 +136,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     that marker's shaded side: its space is unsure. A blob ringed mostly by other kinds' colours is the blurred
     rim of a piece of another colour, unless it is a piece thick (:func:`_rim`)."""
     classes, palette = px.classes, px.palette
+    given = px.given or palette
+    thick = tuning.thick * float(np.median(body.area)) ** 0.5  # a piece thick (px)
     shape = classes.shape
     out: list[Piece] = []
     crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
@@ -172,7 +186,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 continue
             if faces[name][where].mean() > 0.5 and (size <= 1.5 or size <= 1.5 * _tops(where, present, name, palette,
                                                                                      body, index)) and \
-                    (name == RUNNER or _depth(blob, stats[label, :4]) < tuning.thick * piece_area ** 0.5):
+                    (name == RUNNER or _depth(blob, stats[label, :4]) < thick):
                 # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
                 # seen (two found side by side on a space: their two tops in one blob); a runner beside it (two
                 # pieces on a space stand side by side, each half a piece off its middle), or one in a square
@@ -213,15 +227,21 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
                          size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
                          size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
-                         inbody >= tuning.inbody or
+                         inbody >= tuning.inbody and _depth(blob, stats[label, :4]) >= thick or
                          near_lost and size >= tuning.extra_lost and square >= tuning.square or
                          size >= tuning.extra and off <= tuning.far and square >= tuning.square and
                          _alone(body.feet[n], classes, explained, KIND0 + k) >= tuning.foot or
                          (c, step) not in occupied and off <= tuning.faint_off and square >= tuning.square and
                          px.changed(body.feet[n], tuning.change[1]) >= tuning.faint_filled)
             # on a space where the game has a piece of another kind that the reading did not find, a blob of this
-            # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp)
-            misread = any(p.kind != name and (p.column, p.step) == (c, step) for p in lost)
+            # kind is that piece misread as often as one more (a red piece read yellow under a warm lamp); so it is
+            # where that piece, of a colour near this one's (as the check was told the colours: the photo may have
+            # pulled them apart), was found in no patch a piece thick: what was found of it is a neighbour's rim in
+            # its colour (an orange piece read yellow beside a blue one, its orange only the blue one's blurred edge)
+            misread = piece and any(p.kind != name and (p.column, p.step) == (c, step) and
+                                    (p in lost or p.kind != RUNNER and given.alike(p.kind, name) and
+                                     _depth_in(classes, body.pixels[n], KIND0 + names.index(p.kind)) < thick)
+                                    for p in expected)
             # a blob hugging a marker of another kind found there, wrapped round it, is that marker's shaded side
             # read in this colour (a green piece's brown shade under a warm lamp read orange) as often as a piece
             # beside it (two pieces on a space stand a piece's width apart): unsure

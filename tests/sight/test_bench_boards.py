@@ -20,19 +20,19 @@ from sight.verdict import verdict
 SEED = 49  # the benchmark's own
 
 
-def _game_night(index: int):
-    """Board ``index``'s draw as the benchmark makes it: its generator (the shot is drawn next), the board, the
-    table, and the photo of the empty board the camera is set up from."""
-    rng = np.random.default_rng([SEED, index])
+def _game_night(index: int, seed: int = SEED):
+    """Board ``index``'s draw as the benchmark makes it (of ``seed``'s boards): its generator (the shot is drawn
+    next), the board, the table, and the photo of the empty board the camera is set up from."""
+    rng = np.random.default_rng([seed, index])
     truth = truth_layout(rng)
     table = scene.random_table(rng, truth)
     return rng, truth, table, scene.render(truth, [], table, scene.calm_shot())
 
 
-def _right_board(index: int):
-    """Board ``index`` of the benchmark: its set-up, its photo, and the game it shows."""
-    pieces, colours = sample_positions(index + 1, seed=SEED)[index]
-    rng, truth, table, empty = _game_night(index)
+def _right_board(index: int, seed: int = SEED):
+    """Board ``index`` of the benchmark (of ``seed``'s boards): its set-up, its photo, and the game it shows."""
+    pieces, colours = sample_positions(index + 1, seed=seed)[index]
+    rng, truth, table, empty = _game_night(index, seed)
     cal = calibrate(empty, HEIGHTS, centred(HEIGHTS))
     photo = scene.render(truth, tuple(pieces), table, scene.random_shot(rng, hand=index % HAND_EVERY == HAND_EVERY - 1))
     return photo, cal, tuple(pieces), Palette.of(colours)
@@ -146,13 +146,13 @@ def test_a_marker_the_game_lacks_beside_the_pieces_on_its_space_is_no_rim_of_the
 
 
 @pytest.mark.slow  # as above
-@pytest.mark.parametrize("index, piece", [(56, Piece(5, 3, "Red")), (73, Piece(12, 1, "Orange")),
-                                          (341, Piece(7, 1, "Yellow"))])
+@pytest.mark.parametrize("index, piece", [(25, Piece(10, 1, "Yellow")), (56, Piece(5, 3, "Red")),
+                                          (212, Piece(6, 6, "Yellow"))])
 def test_a_marker_the_game_lacks_beside_one_of_a_colour_alike_is_no_lit_face(index, piece):
-    """A marker the game lacks beside a piece of a colour the photo makes alike (a red one beside a yellow, an
-    orange beside a yellow and a red, a yellow beside an orange) lay over that piece's body and was taken for its
-    lit face. A lit face or rim is thin (right boards: 0.29 of a piece's width from its deepest point to its edge
-    at most); these were 0.40, 0.36 and 0.41: one more piece."""
+    """A marker the game lacks beside a piece of a colour the photo makes alike (a yellow one beside a green, a red
+    beside a yellow) lay over that piece's body and was taken for its lit face. A lit face or rim is thin (right
+    boards: 0.29 of a piece's width from its deepest point to its edge at most); these were 0.50, 0.40 and 0.38:
+    one more piece."""
     _said_extra_where_the_game_lacks(index, piece)
 
 
@@ -391,3 +391,16 @@ def test_a_right_board_once_read_as_covered_is_read(index, why):
     found = verdict(reading, pieces)
     assert not reading.hand and found.state in ("right", "unsure"), why
     assert len(found.unsure) <= 15, why
+
+
+@pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, why", [
+    (1, "an orange piece beside a blue one read yellow, its orange only the blue one's blurred rim: 'yellow extra'"),
+    (26, "a red piece's blurred rim on a blue board read as the navy marker a square up, leaning: 'moved'"),
+])
+def test_a_right_board_the_rules_were_not_chosen_on_is_not_said_wrong(index, why):
+    """Boards of seed 50 (make camera-heldout), which no rule was chosen on, that the reader said wrong: what was
+    found of the game's piece there, or the blob taken for a leaning piece, was in no patch a piece thick."""
+    photo, cal, pieces, palette = _right_board(index, seed=50)
+    found = verdict(look(photo, cal, pieces, palette), pieces)
+    assert found.state != "wrong", (why, found.wrong)

@@ -10,7 +10,7 @@ import numpy as np
 
 from types import SimpleNamespace
 
-from sight.extras import _rim, _shade_of, _thinner, _tops
+from sight.extras import _depth_in, _rim, _shade_of, _thinner, _tops
 from sight.layout import RUNNER, Piece
 from sight.palette import Palette
 from sight.tuning import Tuning
@@ -168,3 +168,15 @@ def test_on_a_space_the_game_leaves_empty_a_ringed_blob_is_weighed_against_its_r
     assert not _rim(blob, others, box, area, "Red", (4, 1), [Piece(5, 1, "Blue")], palette, Tuning())
     crescent, piece, box, area = _beside(crescent=True)
     assert _rim(crescent, piece, box, area, "Red", (4, 1), [], palette, Tuning())
+
+
+def test_a_rim_in_a_pieces_colour_is_no_patch_a_piece_thick():
+    """Board 1 of seed 50 (make camera-heldout): the orange found beside a blue piece was only the blue one's
+    blurred rim; the orange piece itself read yellow. A piece's own colour is a piece thick somewhere."""
+    classes = np.zeros((80, 80), np.int16)
+    cv2.circle(classes, (40, 40), R + 2, RED, -1)
+    cv2.circle(classes, (40, 40), R, PURPLE, -1)  # a purple piece ringed with red
+    region = np.flatnonzero(np.ones(classes.size, bool))
+    assert _depth_in(classes, region, RED) < Tuning().thick * float(np.pi * R * R) ** 0.5
+    assert _depth_in(classes, region, PURPLE) >= Tuning().thick * float(np.pi * R * R) ** 0.5
+    assert _depth_in(classes, region[:0], PURPLE) == 0.0
