@@ -227,7 +227,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
                          size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
                          size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
-                         inbody >= tuning.inbody and _depth(blob, stats[label, :4]) >= thick or
+                         inbody >= tuning.inbody or
                          near_lost and size >= tuning.extra_lost and square >= tuning.square or
                          size >= tuning.extra and off <= tuning.far and square >= tuning.square and
                          _alone(body.feet[n], classes, explained, KIND0 + k) >= tuning.foot or

@@ -29,9 +29,8 @@ class Tuning:
     # piece's width) is a piece: not the rim of the pieces on its space that ring it, when it is in a colour none of
     # them can take (500 boards: 3 more mistakes said, 0.37 and 0.38 thick, and none on a right board; a rim, a
     # blurred edge, 0.1 to 0.25), nor a found piece's lit face in a marker's colour (right boards' such faces 0.29
-    # thick at most; the mistakes' 0.33 to 0.59). A piece leaning off its square is a piece thick too, and a piece
-    # of the game's found in no patch this thick was not seen, only a neighbour's rim in its colour (make
-    # camera-heldout: two right boards of seed 50 said wrong so; 500 boards, 14 more mistakes unsure)
+    # thick at most; the mistakes' 0.33 to 0.59). A piece of the game's found in no patch this thick was not seen,
+    # only a neighbour's rim in its colour (make camera-heldout: a right board of seed 50 said wrong so)
     stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
     extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
     white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)

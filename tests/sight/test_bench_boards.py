@@ -394,13 +394,10 @@ def test_a_right_board_once_read_as_covered_is_read(index, why):
 
 
 @pytest.mark.slow  # as above
-@pytest.mark.parametrize("index, why", [
-    (1, "an orange piece beside a blue one read yellow, its orange only the blue one's blurred rim: 'yellow extra'"),
-    (26, "a red piece's blurred rim on a blue board read as the navy marker a square up, leaning: 'moved'"),
-])
-def test_a_right_board_the_rules_were_not_chosen_on_is_not_said_wrong(index, why):
-    """Boards of seed 50 (make camera-heldout), which no rule was chosen on, that the reader said wrong: what was
-    found of the game's piece there, or the blob taken for a leaning piece, was in no patch a piece thick."""
-    photo, cal, pieces, palette = _right_board(index, seed=50)
+def test_a_piece_found_only_as_a_neighbours_rim_leaves_a_blob_of_a_near_colour_unsure():
+    """Board 1 of seed 50 (make camera-heldout), which no rule was chosen on: an orange piece beside a blue one read
+    yellow, and the orange found there was only the blue piece's blurred rim, in no patch a piece thick; the yellow
+    blob was said one more piece. It may be the orange piece, misread: unsure, not wrong."""
+    photo, cal, pieces, palette = _right_board(1, seed=50)
     found = verdict(look(photo, cal, pieces, palette), pieces)
-    assert found.state != "wrong", (why, found.wrong)
+    assert found.state != "wrong", found.wrong
