@@ -132,9 +132,9 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     ``tuning.crowd`` is one whose look-alikes fill the picture (returned as crowded: all unsure); one on a piece
     found where the game has it, no bigger than a piece, in a colour that piece's lit face or rim can take
     (white, or a colour near its own: an orange face on a red piece, and then thinner than a piece), is that face
-    (a red blob on a blue piece found is a red piece). A blob that hugs a marker of another kind found on its space, wrapped round it, may be
-    that marker's shaded side: its space is unsure. A blob ringed mostly by other kinds' colours is the blurred
-    rim of a piece of another colour, unless it is a piece thick (:func:`_rim`)."""
+    (a red blob on a blue piece found is a red piece). A blob that hugs a marker of another kind found on its
+    space, wrapped round it, may be that marker's shaded side: its space is unsure. A blob ringed mostly by other
+    kinds' colours is the blurred rim of a piece of another colour, unless it is a piece thick (:func:`_rim`)."""
     classes, palette = px.classes, px.palette
     given = px.given or palette
     thick = tuning.thick * float(np.median(body.area)) ** 0.5  # a piece thick (px)
