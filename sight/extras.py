@@ -137,11 +137,11 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     kinds' colours is the blurred rim of a piece of another colour, unless it is a piece thick (:func:`_rim`)."""
     classes, palette = px.classes, px.palette
     given = px.given or palette
-    thick = tuning.thick * float(np.median(body.area)) ** 0.5  # a piece thick (px)
     shape = classes.shape
     out: list[Piece] = []
     crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
     piece_area = float(np.median(body.area))
+    thick = tuning.thick * piece_area ** 0.5  # a piece thick (px)
     names = palette.names()
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],
                              shape).reshape(-1) for name in names}
