@@ -231,6 +231,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                          near_lost and size >= tuning.extra_lost and square >= tuning.square or
                          size >= tuning.extra and off <= tuning.far and square >= tuning.square and
                          _alone(body.feet[n], classes, explained, KIND0 + k) >= tuning.foot or
+                         size >= tuning.extra and off <= tuning.far and square >= tuning.thick_square and
+                         _depth(blob, stats[label, :4]) >= thick or
                          (c, step) not in occupied and off <= tuning.faint_off and square >= tuning.square and
                          px.changed(body.feet[n], tuning.change[1]) >= tuning.faint_filled)
             # on a space where the game has a piece of another kind that the reading did not find, a blob of this

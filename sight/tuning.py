@@ -31,6 +31,9 @@ class Tuning:
     # blurred edge, 0.1 to 0.25), nor a found piece's lit face in a marker's colour (right boards' such faces 0.29
     # thick at most; the mistakes' 0.33 to 0.59). A piece of the game's found in no patch this thick was not seen,
     # only a neighbour's rim in its colour (make camera-heldout: a right board of seed 50 said wrong so)
+    thick_square: float = 0.6  # a blob a piece thick (``thick``), ``extra`` big, ``far`` off the square's middle at
+    # most and this much of it in the square, is a piece there (500 boards: 5 more mistakes said, 0.62 to 0.79 in
+    # their squares; of right boards' blobs so thick and big that no other bar took, none within ``far``)
     stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
     extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
     white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)

@@ -157,6 +157,16 @@ def test_a_marker_the_game_lacks_beside_one_of_a_colour_alike_is_no_lit_face(ind
 
 
 @pytest.mark.slow  # as above
+@pytest.mark.parametrize("index, piece", [(47, Piece(2, 2, "Yellow")), (282, Piece(11, 1, "Yellow"))])
+def test_a_marker_the_game_lacks_a_piece_thick_but_off_its_square_is_a_piece(index, piece):
+    """A marker the game lacks, leaning half a piece off its square's middle with a fifth of it outside (0.47 and
+    0.53 off, 0.79 in the square), fell short of every bar for a piece and left its space unsure. It is a piece
+    thick (0.42 and 0.48 of a piece's width from its deepest point to its edge; a rim or a lit face 0.29 at most):
+    one more piece."""
+    _said_extra_where_the_game_lacks(index, piece)
+
+
+@pytest.mark.slow  # as above
 def test_a_marker_a_square_off_ringed_in_another_colour_is_said_moved():
     """Board 174: the game has the red marker on 4 a square further than it stands. Its blob where it stands, ringed
     in another colour, was taken for a rim and could not be settled, so the box could only say the piece was
