@@ -227,7 +227,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 piece = (size >= tuning.extra and off <= tuning.centred and square >= tuning.square or
                          size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
                          size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
-                         inbody >= tuning.inbody or
+                         inbody >= tuning.inbody and
+                         _depth(blob, stats[label, :4]) >= tuning.lean_thick * len(body.feet[n]) ** 0.5 or
                          near_lost and size >= tuning.extra_lost and square >= tuning.square or
                          size >= tuning.extra and off <= tuning.far and square >= tuning.square and
                          _alone(body.feet[n], classes, explained, KIND0 + k) >= tuning.foot or
