@@ -153,6 +153,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
     foreign = larger(classes == FOREIGN, huge)
     pale = larger(classes == KIND0 + names.index(RUNNER), huge) if RUNNER in names else np.zeros(shape, bool)
+    # how far each pixel is from white far bigger than a piece (px): glare on a pale board, a white sleeve
+    from_pale = cv2.distanceTransform((~pale).astype(np.uint8), cv2.DIST_L2, 3) if pale.any() else None
     for k, name in enumerate(names):
         mine = [index[(p.column, p.step)] for p in expected if p.kind == name and (p.column, p.step) in index]
         explained = body.mask(mine, shape) if mine else np.zeros(shape, bool)
@@ -172,9 +174,12 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             blob = (labels == label).astype(np.uint8)
             ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
             # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
-            # colour); a piece's own shaded side, foreign to the palette, is no such thing
-            hidden_by = glared[ring].mean() > 0.35 or bool(foreign[ring].any())
+            # colour); a piece's own shaded side, foreign to the palette, is no such thing. A runner's white beside
+            # white far bigger than a piece is that glare's haze on a pale board as often as a runner
             where = np.flatnonzero(labels.reshape(-1) == label)
+            hidden_by = glared[ring].mean() > 0.35 or bool(foreign[ring].any()) or \
+                name == RUNNER and from_pale is not None and \
+                float(from_pale.reshape(-1)[where].min()) <= tuning.haze * piece_area ** 0.5
             held = owners[where]
             votes = np.bincount(held[held >= 0], minlength=len(spaces))
             if votes.max() == 0:

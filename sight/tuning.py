@@ -44,6 +44,9 @@ class Tuning:
     beside: float = 0.5  # white on a piece found (``extra`` big) this far off where a piece there is seen (in a
     # piece's width): a runner beside it, unsure; nearer, its lit top (boards 0 to 299 of make camera-bench: the 2
     # runners left on beside a piece were 0.61 and 0.71 off, and 84 of the 128 lit tops nearer than this)
+    haze: float = 0.5  # a runner's white this near (in a piece's width) white far bigger than a piece (``hand``) is
+    # that glare's haze on a pale board as often as a runner: unsure (seed 50's board 130, 0.16 near, was said a
+    # runner left on; 500 boards: every runner found was 1.14 away at least)
     doubt: float = 0.15  # ... this big: the space it lies on is unsure
     hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
     # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500

@@ -4,47 +4,15 @@ costs a render of the board twice; the benchmark itself measures the rate)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from benchmarks.camera import HAND_EVERY, truth_layout
-from benchmarks.camera_positions import sample_positions
 from engine import HEIGHTS
-from sight import scene
 from sight.calibrate import CalibrationError, calibrate
 from sight.layout import RUNNER, Piece, centred
-from sight.palette import Palette
 from sight.read import Tuning, look
 from sight.verdict import verdict
 
-SEED = 49  # the benchmark's own
-
-
-def _game_night(index: int, seed: int = SEED):
-    """Board ``index``'s draw as the benchmark makes it (of ``seed``'s boards): its generator (the shot is drawn
-    next), the board, the table, and the photo of the empty board the camera is set up from."""
-    rng = np.random.default_rng([seed, index])
-    truth = truth_layout(rng)
-    table = scene.random_table(rng, truth)
-    return rng, truth, table, scene.render(truth, [], table, scene.calm_shot())
-
-
-def _right_board(index: int, seed: int = SEED):
-    """Board ``index`` of the benchmark (of ``seed``'s boards): its set-up, its photo, and the game it shows."""
-    pieces, colours = sample_positions(index + 1, seed=seed)[index]
-    rng, truth, table, empty = _game_night(index, seed)
-    cal = calibrate(empty, HEIGHTS, centred(HEIGHTS))
-    photo = scene.render(truth, tuple(pieces), table, scene.random_shot(rng, hand=index % HAND_EVERY == HAND_EVERY - 1))
-    return photo, cal, tuple(pieces), Palette.of(colours)
-
-
-def _said_extra_where_the_game_lacks(index: int, piece: Piece) -> None:
-    """Board ``index``'s photo read against its game less ``piece``: the one finding is ``piece``, extra."""
-    photo, cal, pieces, palette = _right_board(index)
-    assert piece in pieces
-    game = tuple(p for p in pieces if p != piece)
-    found = verdict(look(photo, cal, game, palette), game)
-    assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+from .bench_draw import game_night, right_board, said_extra_where_the_game_lacks
 
 
 @pytest.mark.slow  # two renders and a set-up each (2 to 3 s): make soak runs them, make test keeps its 2 minutes
@@ -53,7 +21,7 @@ def _said_extra_where_the_game_lacks(index: int, piece: Piece) -> None:
     (163, "glare over the runner on 12 hid it, and white a space up was said the runner moved"),
 ])
 def test_a_right_board_once_said_wrong_by_a_runners_look_alike(index, why):
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert any(p.kind == RUNNER for p in pieces)
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", (why, found.wrong)
@@ -65,7 +33,7 @@ def test_a_dark_piece_over_a_dark_hole_is_never_said_missing():
     green too. Its body, with the bright band in it, said a green piece would stand out plainly, so its absence
     from the classes was taken for proof: "Green on 9 is missing". Where it stands (its square) it would not
     stand out, so it is unsure, never missing."""
-    photo, cal, pieces, palette = _right_board(85)
+    photo, cal, pieces, palette = right_board(85)
     assert Piece(9, 5, "Green") in pieces
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong" and (9, 5) in found.unsure, found
@@ -81,7 +49,7 @@ def test_a_marker_a_square_off_whose_blob_shows_little_of_it_is_said_moved(index
     piece big (the rest in the body where the game has it): too small for a piece the game lacks, so it only
     made the board unsure; with the marker surely not where the game has it, a blob of its colour in a square
     a step away is that marker, moved."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert piece in pieces
     game = tuple(p for p in pieces if p != piece) + (Piece(piece.column, step, piece.kind),)
     found = verdict(look(photo, cal, game, palette), game)
@@ -97,7 +65,7 @@ def test_a_marker_a_square_off_whose_blob_cannot_be_settled_is_missing_where_the
     """The game has the marker a square further than it stands. Its blob where it stands could not be settled
     (that space is unsure), which left the board unsure though the space the game has it on is plainly empty and
     barely changed from the empty board: that piece is missing, whatever else its column holds."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert piece in pieces
     game = tuple(p for p in pieces if p != piece) + (Piece(piece.column, step, piece.kind),)
     reading = look(photo, cal, game, palette)
@@ -112,7 +80,7 @@ def test_a_marker_the_game_lacks_seen_a_little_off_its_middle_is_said_where_its_
     """A marker the game lacks, its blob wholly in its square but its middle 0.46 of a piece from where a piece
     there is seen (a glint or a rim lies off it; a piece that the bar of 0.45 held back): its square's foot shows
     its colour too, so a piece stands there, and it is said extra, not unsure."""
-    _said_extra_where_the_game_lacks(index, piece)
+    said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -121,7 +89,7 @@ def test_a_marker_the_game_lacks_that_shows_little_of_its_colour_is_said_where_i
     """A blue marker the game lacks on a dark board shows as shade more than as blue: a blob of a quarter of a
     piece, near its square's middle, was unsure; its square changed over three quarters of itself (a bare
     square of a right board with such a blob so near its middle, 0.26 at most), so a piece stands there."""
-    _said_extra_where_the_game_lacks(index, piece)
+    said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -131,7 +99,7 @@ def test_a_marker_the_game_lacks_ringed_in_another_colour_is_no_rim(index, piece
     ringed in another kind's colour, was taken for the blurred rim of a piece of that kind, and its space was
     unsure. The blob is a piece thick (0.72 and 0.67 of a piece's width from its deepest point to its edge); the
     purple or orange round it, 0.14 and 0.11: a rim is the thin one."""
-    _said_extra_where_the_game_lacks(index, piece)
+    said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -142,7 +110,7 @@ def test_a_marker_the_game_lacks_beside_the_pieces_on_its_space_is_no_rim_of_the
     a blue) is ringed mostly by their colours, and was dropped as their blurred rim, however thick. It is a piece
     thick (0.37 to 0.38 of a piece's width from its deepest point to its edge, a rim's 0.1 to 0.25) in a colour
     none of them can take: one more piece."""
-    _said_extra_where_the_game_lacks(index, piece)
+    said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -153,7 +121,7 @@ def test_a_marker_the_game_lacks_beside_one_of_a_colour_alike_is_no_lit_face(ind
     beside a yellow) lay over that piece's body and was taken for its lit face. A lit face or rim is thin (right
     boards: 0.29 of a piece's width from its deepest point to its edge at most); these were 0.50, 0.40 and 0.38:
     one more piece."""
-    _said_extra_where_the_game_lacks(index, piece)
+    said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -163,7 +131,7 @@ def test_a_marker_the_game_lacks_a_piece_thick_but_off_its_square_is_a_piece(ind
     0.53 off, 0.79 in the square), fell short of every bar for a piece and left its space unsure. It is a piece
     thick (0.42 and 0.48 of a piece's width from its deepest point to its edge; a rim or a lit face 0.29 at most):
     one more piece."""
-    _said_extra_where_the_game_lacks(index, piece)
+    said_extra_where_the_game_lacks(index, piece)
 
 
 @pytest.mark.slow  # as above
@@ -171,7 +139,7 @@ def test_a_marker_a_square_off_ringed_in_another_colour_is_said_moved():
     """Board 174: the game has the red marker on 4 a square further than it stands. Its blob where it stands, ringed
     in another colour, was taken for a rim and could not be settled, so the box could only say the piece was
     missing where the game has it. A piece thick, thicker than its ring, it is the piece: moved, and where to."""
-    photo, cal, pieces, palette = _right_board(174)
+    photo, cal, pieces, palette = right_board(174)
     assert Piece(4, 2, "Red") in pieces
     game = tuple(p for p in pieces if p != Piece(4, 2, "Red")) + (Piece(4, 3, "Red"),)
     found = verdict(look(photo, cal, game, palette), game)
@@ -185,7 +153,7 @@ def test_a_marker_a_square_below_the_game_whose_lean_fills_the_games_space_is_sa
     leans its top over the body of the space the game has it on, plainly (0.44 and 0.49 of a piece there), so that
     piece was taken as found without a look at its square, which shows nothing of it; and the real one's blob,
     mostly spent on that lean, could not be settled. Its foot says where it stands: moved."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert piece in pieces
     game = tuple(p for p in pieces if p != piece) + (Piece(piece.column, piece.step + 1, piece.kind),)
     found = verdict(look(photo, cal, game, palette), game)
@@ -199,7 +167,7 @@ def test_a_marker_the_board_lacks_on_a_square_it_would_stand_out_on_faintly_is_m
     """The game has a marker on a space the board leaves empty, where its colour would stand out only 2.1 to 2.4
     times plainer than a change (a yellow on a tan square, a green on a green lane): under the bar of 2.5 that
     proves absence anywhere, so it was unsure; its square barely changed (under 0.03 of it), so it is missing."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert (piece.column, piece.step) not in {(p.column, p.step) for p in pieces}
     game = pieces + (piece,)
     found = verdict(look(photo, cal, game, palette), game)
@@ -212,7 +180,7 @@ def test_a_piece_in_glares_haze_that_would_stand_out_faintly_is_never_said_missi
     would stand out 2.1 times plainer than a change, and its square changed 0.29 of itself: a faint bar for
     every square said it missing on this right board, so the faint bar holds only where the square barely
     changed."""
-    photo, cal, pieces, palette = _right_board(142)
+    photo, cal, pieces, palette = right_board(142)
     assert Piece(10, 2, "Green") in pieces
     reading = look(photo, cal, pieces, palette)
     assert reading.pieces[Piece(10, 2, "Green")] != "no"
@@ -224,7 +192,7 @@ def test_a_washed_out_piece_on_a_small_dark_board_is_never_said_missing():
     """Board 216: a small, dark board far off in the picture, its green marker on 10 washed out so that none of
     its colour shows; it is said absent, but its square changed over 0.28 of itself (every piece absent beside a
     blob that could not be settled changed its square 0.19 at most), so a doubt in its column keeps it unsure."""
-    photo, cal, pieces, palette = _right_board(216)
+    photo, cal, pieces, palette = right_board(216)
     reading = look(photo, cal, pieces, palette)
     assert reading.pieces[Piece(10, 5, "Green")] == "no" and not reading.gone
     assert verdict(reading, pieces).state != "wrong"
@@ -235,7 +203,7 @@ def test_a_dim_piece_in_glares_haze_is_never_said_missing():
     """Board 9: a dark red marker under the haze round a glare changes its square only faintly (2 to 4 noise
     units, below a change), but over half of it: that is no empty square (95% of empty ones change under a
     tenth of theirs), so the marker is unsure, never "Red on 10 is missing"."""
-    photo, cal, pieces, palette = _right_board(9)
+    photo, cal, pieces, palette = right_board(9)
     assert Piece(10, 5, "Red") in pieces
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", found
@@ -247,7 +215,7 @@ def test_a_white_runner_on_a_cream_space_is_never_said_missing():
     and hardly shows. The runners the photo did show changed only their shaded sides, a darker grey-blue; judged
     by that look alone, a runner would stand out plainly, so its square showing nothing said "the runner on 6 is
     missing". Judged also by the runner's white, it would not: unsure, never missing."""
-    photo, cal, pieces, palette = _right_board(285)
+    photo, cal, pieces, palette = right_board(285)
     assert Piece(6, 9, RUNNER) in pieces
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong" and (6, 9) in found.unsure, found
@@ -260,7 +228,7 @@ def test_a_set_up_blown_out_to_white_is_refused(index):
     3 to 7 cm off (scores 0.28 and 0.38; every right fit of the benchmark scored 0.598 or more), and board 338 was
     then said wrong at its check. Now the set-up is refused, saying the light is too bright."""
     with pytest.raises(CalibrationError, match="too brightly"):
-        calibrate(_game_night(index)[3], HEIGHTS, centred(HEIGHTS))
+        calibrate(game_night(index)[3], HEIGHTS, centred(HEIGHTS))
 
 
 @pytest.mark.slow  # one set-up
@@ -270,7 +238,7 @@ def test_a_set_up_whose_grid_is_squeezed_into_the_lanes_is_refused():
     below the board's, and a right board was said wrong ("Green on 12 moved from 2 to 3"). No edition is spaced
     so: the set-up is refused, and the table marks the columns on the phone instead."""
     with pytest.raises(CalibrationError, match="mark each column's ends on a paired phone"):
-        calibrate(_game_night(50)[3], HEIGHTS, centred(HEIGHTS))
+        calibrate(game_night(50)[3], HEIGHTS, centred(HEIGHTS))
 
 
 @pytest.mark.slow  # as above
@@ -282,7 +250,7 @@ def test_a_set_up_whose_grid_is_squeezed_into_the_lanes_is_refused():
 def test_a_hand_over_a_right_board_is_never_said_a_piece_moved(index, why):
     """A hand's skin is read as often red, orange or yellow as foreign: joined with the foreign pixels, a region far
     bigger than a piece outside the game's pieces is a hand, and the spaces under it are unsure."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", (why, found.wrong)
 
@@ -297,7 +265,7 @@ def test_a_markers_shade_read_in_another_colour_is_no_second_piece(index, space,
     there ("an Orange on 5 the game lacks"). Two pieces on one space stand a piece's width apart; this blob's
     middle lay within 0.6 of one of the found marker's colour, and that colour lay round a quarter of it: the
     space is unsure, never wrong."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert not any((p.column, p.step) == space and p.kind == kind for p in pieces)
     assert any((p.column, p.step) == space for p in pieces)
     found = verdict(look(photo, cal, pieces, palette), pieces)
@@ -310,7 +278,7 @@ def test_a_piece_read_in_its_neighbours_colour_is_not_said_moved():
     colours alike (learnt a third of a colour apart). The blue pieces' shaded sides read purple, so "Purple moved
     from 1 to 2", twice. Where the game has a piece of an alike colour found with little of its colour, the
     colour there is as likely that piece misread: unsure."""
-    photo, cal, pieces, palette = _right_board(199)
+    photo, cal, pieces, palette = right_board(199)
     assert {Piece(11, 1, "Purple"), Piece(11, 2, "Blue"), Piece(12, 1, "Purple"), Piece(12, 2, "Blue")} <= set(pieces)
     found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", found.wrong
@@ -327,7 +295,7 @@ def test_a_marker_leaning_off_its_square_is_said(index, piece, game_step):
     the square. On board 18 the game's Yellow a space lower is found too, plainly, with the colour this one's
     lean puts on its body; its own square shows none of it, this one's is full of it: said moved, not "one
     more"."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert piece in pieces
     game = tuple(p for p in pieces if p != piece)
     if game_step is not None:
@@ -343,11 +311,11 @@ def test_white_on_a_piece_is_its_lit_top_where_it_is_seen_and_a_runner_only_besi
     on a piece found was taken for a runner perhaps standing beside it, and its space was unsure. A runner on a
     space with another piece stands beside it, half a piece off its middle, as on board 42, where one left on
     beside the yellow marker on 10 is still unsure, never passed as right."""
-    photo, cal, pieces, palette = _right_board(25)
+    photo, cal, pieces, palette = right_board(25)
     lit = {(6, 5), (8, 10), (9, 1)}
     assert lit <= set(verdict(look(photo, cal, pieces, palette, Tuning(beside=0.0)), pieces).unsure)  # the old rule
     assert not lit & set(verdict(look(photo, cal, pieces, palette), pieces).unsure)
-    photo, cal, pieces, palette = _right_board(42)
+    photo, cal, pieces, palette = right_board(42)
     runner = Piece(10, 6, RUNNER)
     assert {runner, Piece(10, 6, "Yellow")} <= set(pieces)
     game = tuple(p for p in pieces if p != runner)
@@ -360,7 +328,7 @@ def test_white_on_a_piece_is_its_lit_top_where_it_is_seen_and_a_runner_only_besi
 def test_a_soft_photos_tags_are_no_tag_moved(index):
     """Boards 358 and 447: blur and JPEG at 57 put the tags' corners 4.0 and 4.2 mm off where the set-up saw
     them, with no tag moved; at a bar of 4 mm the board was not read at all ("the markers moved 4 mm")."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     reading = look(photo, cal, pieces, palette)
     assert reading.blind != "markers", reading.why
 
@@ -371,7 +339,7 @@ def test_glares_halo_on_a_bare_board_is_no_hand(index):
     """Boards 183, 240 and 337: a patch of glare, the board round it lit past its own colour and read foreign or a
     piece's colour, joined into a region of 4 to 5 pieces: "Something is over the board", and the squares round it
     unsure. Nearly all of it lay within a piece's width of the glare; a hand's region, 0.31 at most."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     assert not look(photo, cal, pieces, palette).hand
 
 
@@ -380,7 +348,7 @@ def test_two_pieces_lit_white_side_by_side_are_no_runner():
     """Board 187: a red and a yellow piece on 12's bottom space, each white at its lit rim on a pale board. With the
     light's fit ten times shyer of a veil than it is (photometry.SHY), the two rims made one white blob of 1.9
     pieces, past one lit top's bar of 1.5, and "a runner on 12" the game lacks (sight.extras._tops)."""
-    photo, cal, pieces, palette = _right_board(187)
+    photo, cal, pieces, palette = right_board(187)
     assert {Piece(12, 1, "Red"), Piece(12, 1, "Yellow")} <= set(pieces)
     assert not any(p.kind == RUNNER for p in pieces)
     found = verdict(look(photo, cal, pieces, palette), pieces)
@@ -396,29 +364,8 @@ def test_two_pieces_lit_white_side_by_side_are_no_runner():
 def test_a_right_board_once_read_as_covered_is_read(index, why):
     """Boards whose every square read as changed, or a ring round a glare as a hand: "cannot see the board", and
     83 spaces unsure. Each is read now, and said right or unsure, never wrong."""
-    photo, cal, pieces, palette = _right_board(index)
+    photo, cal, pieces, palette = right_board(index)
     reading = look(photo, cal, pieces, palette)
     found = verdict(reading, pieces)
     assert not reading.hand and found.state in ("right", "unsure"), why
     assert len(found.unsure) <= 15, why
-
-
-@pytest.mark.slow  # as above
-def test_a_piece_found_only_as_a_neighbours_rim_leaves_a_blob_of_a_near_colour_unsure():
-    """Board 1 of seed 50 (make camera-heldout), which no rule was chosen on: an orange piece beside a blue one read
-    yellow, and the orange found there was only the blue piece's blurred rim, in no patch a piece thick; the yellow
-    blob was said one more piece. It may be the orange piece, misread: unsure, not wrong."""
-    photo, cal, pieces, palette = _right_board(1, seed=50)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
-    assert found.state != "wrong", found.wrong
-
-
-@pytest.mark.slow  # as above
-def test_a_pieces_blurred_rim_is_no_marker_leaning_off_its_square():
-    """Board 26 of seed 50 (make camera-heldout): a red piece's blurred rim on a blue board, a crescent half a piece
-    big lying in the body of the space below the navy marker's, was taken for that marker leaning off its square:
-    'moved'. A leaning piece is thick across its square (0.22 of its width at least in make test's leaning photo);
-    the crescent is 0.15: no piece."""
-    photo, cal, pieces, palette = _right_board(26, seed=50)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
-    assert found.state != "wrong", found.wrong
