@@ -151,6 +151,7 @@ camera-bench: $(STAMP)
 camera-heldout: $(STAMP)
 	$(PY) -m benchmarks.camera --boards 300 --seed 50
 	$(PY) -m benchmarks.camera --boards 200 --seed 51
+	$(PY) -m benchmarks.camera --boards 300 --seed 52
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
 # stores built by the box's own writes and again by `cantstop-box import` of records.

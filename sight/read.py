@@ -116,7 +116,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         body_hidden = (n in at or not len(feet)) and flat_hidden[own].mean() > 0.5
         if square_hidden or body_hidden:
             doubts.add((c, k))
-    moved = [p for p in _feet(pieces, plain, px.palette, flat, body, index, names, cover, doubts, tuning, trace)
+    moved = [p for p in _feet(pieces, plain, px, flat, body, index, names, cover, doubts, tuning, trace)
              if (p.column, p.step) not in doubts]
     present = [p for p, status in pieces.items() if status == "yes"]
     # a piece surely not on its space explains no colour near it (it is one a square off, perhaps)
@@ -185,7 +185,7 @@ def _stirred(px, feet, tuning: Tuning) -> float:
     return px.changed(feet, tuning.change[1] / 2)
 
 
-def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, doubts: set, tuning: Tuning,
+def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts: set, tuning: Tuning,
           trace) -> list[Piece]:
     """Every piece looked for by its foot, up and down its column: the square a piece stands in shows its colour
     however it leans, and a piece's body may show a neighbour's lean, even plainly (a piece a square below it,
@@ -193,8 +193,13 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
     own square, it is there; found plainly a square or two off while its own square shows nothing of it, and its
     body is not hidden (glare, something foreign), it was moved (an extra there; the piece unsure when it was
     found with little of its colour, not in ``plain``, and the verdict says "moved"), unless the game has a piece
-    of another kind there that was not found, or found with little of its colour, in a colour ``palette`` makes
-    alike: then that square is added to ``doubts``."""
+    of another kind there that was not found, or found with little of its colour, in a colour the photo makes
+    alike, or unless the piece is a runner whose own square would hardly show it (``tuning.visible``: a white
+    runner on a cream square; the white a square off a found piece's pale rim, or the cream lit whiter) or changed
+    widely with none of its white (a white runner on a pale square shows only as its shaded side): then that square
+    is added to ``doubts``. A marker's square shows its colour: such a bar for markers lost 38 of the 500 boards'
+    markers a square off, found before."""
+    palette = px.palette
     moved = []
     for piece, status in list(pieces.items()):
         if piece.kind not in names:
@@ -227,7 +232,9 @@ def _feet(pieces: dict, plain: set, palette, flat, body, index, names, cover, do
             # moved: unsure
             if any(p.kind != piece.kind and (p.column, p.step) == (piece.column, best) and p not in plain and
                    RUNNER not in (p.kind, piece.kind) and p.kind in names and palette.alike(p.kind, piece.kind)
-                   for p in pieces):
+                   for p in pieces) or piece.kind == RUNNER and \
+                    (px.visible(RUNNER, body.feet[n]) < tuning.visible * tuning.change[1] or
+                     _stirred(px, body.feet[n], tuning) > tuning.still):
                 doubts.add((piece.column, best))
             else:
                 moved.append(Piece(piece.column, best, piece.kind))

@@ -43,3 +43,9 @@ def said_extra_where_the_game_lacks(index: int, piece: Piece) -> None:
     game = tuple(p for p in pieces if p != piece)
     found = verdict(look(photo, cal, game, palette), game)
     assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
+
+
+def right_verdict(index: int, seed: int = SEED):
+    """Board ``index``'s photo (of ``seed``'s boards) read against its own, right game: the verdict."""
+    photo, cal, pieces, palette = right_board(index, seed)
+    return verdict(look(photo, cal, pieces, palette), pieces)
