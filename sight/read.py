@@ -195,7 +195,7 @@ def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts:
     found with little of its colour, not in ``plain``, and the verdict says "moved"), unless the game has a piece
     of another kind there that was not found, or found with little of its colour, in a colour the photo makes
     alike, or unless the piece is a runner whose own square would hardly show it (``tuning.visible``: a white
-    runner on a cream square; the white a square off a found piece's pale rim, or the cream lit whiter) or changed
+    runner on a cream square, and the white a square off a found piece's pale rim or the cream lit whiter) or changed
     widely with none of its white (a white runner on a pale square shows only as its shaded side): then that square
     is added to ``doubts``. A marker's square shows its colour: such a bar for markers lost 38 of the 500 boards'
     markers a square off, found before."""
