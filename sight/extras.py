@@ -172,6 +172,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             if size < tuning.doubt:
                 continue
             blob = (labels == label).astype(np.uint8)
+            depth = _depth(blob, stats[label, :4])  # how thick it is (px), weighed by several bars below
             ring = cv2.dilate(blob, np.ones((5, 5), np.uint8)).astype(bool) & ~blob.astype(bool)
             # it comes out of glare, or out of something foreign far bigger than a piece (a finger in a piece's
             # colour); a piece's own shaded side, foreign to the palette, is no such thing. A runner's white beside
@@ -191,7 +192,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                 continue
             if faces[name][where].mean() > 0.5 and (size <= 1.5 or size <= 1.5 * _tops(where, present, name, palette,
                                                                                      body, index)) and \
-                    (name == RUNNER or _depth(blob, stats[label, :4]) < thick):
+                    (name == RUNNER or depth < thick):
                 # white over a piece found: its lit top, when it stands in that piece's square, where the piece is
                 # seen (two found side by side on a space: their two tops in one blob); a runner beside it (two
                 # pieces on a space stand side by side, each half a piece off its middle), or one in a square
@@ -233,12 +234,12 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
                          size >= 2 * tuning.extra and off <= tuning.centred and square >= tuning.square / 2 or
                          size >= leaning and off <= tuning.centred and square >= tuning.leaning_square and
                          inbody >= tuning.inbody and
-                         _depth(blob, stats[label, :4]) >= tuning.lean_thick * len(body.feet[n]) ** 0.5 or
+                         depth >= tuning.lean_thick * len(body.feet[n]) ** 0.5 or
                          near_lost and size >= tuning.extra_lost and square >= tuning.square or
                          size >= tuning.extra and off <= tuning.far and square >= tuning.square and
                          _alone(body.feet[n], classes, explained, KIND0 + k) >= tuning.foot or
                          size >= tuning.extra and off <= tuning.far and square >= tuning.thick_square and
-                         _depth(blob, stats[label, :4]) >= thick or
+                         depth >= thick or
                          (c, step) not in occupied and off <= tuning.faint_off and square >= tuning.square and
                          px.changed(body.feet[n], tuning.change[1]) >= tuning.faint_filled)
             # on a space where the game has a piece of another kind that the reading did not find, a blob of this
