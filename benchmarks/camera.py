@@ -11,9 +11,10 @@ in one board of ten. That photo is checked three times:
 
 - against the right game: any finding is a **false mismatch** (a right board
   said wrong: what matters most at a table);
-- against a game one space off (a marker a square up or down; and one of: a
-  runner left on, a marker missing, a marker the game does not have, a marker
-  left on a claimed column): no finding is a **missed error**.
+- against games one space off (a marker a square up or down; one of: a
+  runner left on, a marker missing, a marker the game does not have; and,
+  mid-turn, a runner a square up or down): no finding is a **missed error**.
+  Each kind's own figure is given too.
 
 A board with a hand over it is photographed again once the hand has gone, the
 same shot without it, and read again, as the box does: it reads the picture
@@ -74,6 +75,7 @@ class Board:
     again: list | None = None  # a hand board read again without the hand: the variants missed in both pictures
     again_false: tuple = ()  # ... the second picture's findings on the right game
     wrong_checks: int = 0
+    variants: tuple = ()  # the wrong games' kinds
     spaces_read: int = 0  # spaces not unsure
     spaces_right: int = 0  # ... read right
     unsure: int = 0
@@ -90,7 +92,8 @@ def truth_layout(rng: np.random.Generator):
 
 def wrong_games(pieces: tuple, colours, rng: random.Random) -> list[tuple[str, tuple]]:
     """Games one space off the board photographed (the board is then one space off the game): a marker a
-    square up or down, and one more of the other single-space errors a table makes."""
+    square up or down; one more of the other single-space errors a table makes; and, mid-turn, a runner a
+    square up or down."""
     out = []
     markers = [p for p in pieces if p.kind != RUNNER]
     if markers:
@@ -114,6 +117,14 @@ def wrong_games(pieces: tuple, colours, rng: random.Random) -> list[tuple[str, t
         others.append(("marker missing", tuple(pieces) + (Piece(c, k, rng.choice(colours)),)))
     if others:
         out.append(rng.choice(others))
+    # drawn after the others, so that every board's other two wrong games stay what earlier runs measured
+    if runners:
+        p = rng.choice(runners)
+        held = {(q.column, q.step) for q in pieces if q.kind != RUNNER}
+        steps = [s for s in (p.step - 1, p.step + 1) if 1 <= s <= HEIGHTS[p.column] and (p.column, s) not in held]
+        if steps:  # not onto a marker's space: that may be the runner's own seat's marker, which it never shares
+            out.append(("runner a square off", tuple(q for q in pieces if q != p) +
+                        (Piece(p.column, rng.choice(steps), RUNNER),)))
     return out
 
 
@@ -166,6 +177,7 @@ def check_board(job) -> Board:
         result.spaces_read += 1
         result.spaces_right += believed.get((c, k), set()) == truth_sets.get((c, k), set())
     games = wrong_games(pieces, colours, pick)
+    result.variants = tuple(name for name, _ in games)
     for name, expected in games:
         _, found = checked(expected)
         result.wrong_checks += 1
@@ -223,6 +235,13 @@ def report(boards: list[Board], elapsed: float, worst: int) -> None:
     print(f"at the table (the {len(handed)} hand boards read again once the hand has gone): missed "
           f"{table_missed} of {checks} ({_percent(table_missed, checks)}); false mismatches {len(table_false)} of "
           f"{len(done)} ({_percent(len(table_false), len(done))})")
+    tried: dict = {}
+    for b in done:
+        for name in b.variants:
+            tried[name] = tried.get(name, 0) + 1
+    lost = {name: sum(m[0] == name for b in done for m in b.missed) for name in tried}
+    print("missed by kind: " + "; ".join(f"{name} {lost[name]} of {n} ({_percent(lost[name], n)})"
+                                         for name, n in sorted(tried.items())))
     kinds: dict = {}
     for b in done:
         for name, state, why in b.missed:

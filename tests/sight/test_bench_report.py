@@ -3,10 +3,14 @@ mistake missed only when both pictures missed it, and a right board said wrong i
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from benchmarks.camera import Board, check_board, report
+from benchmarks.camera import Board, check_board, report, wrong_games
 from benchmarks.camera_positions import sample_positions
+from engine import HEIGHTS
+from sight.layout import RUNNER, Piece
 
 
 def _lines(capsys) -> dict[str, str]:
@@ -32,6 +36,54 @@ def test_at_the_table_a_right_board_said_wrong_once_its_hand_has_gone_is_a_false
     assert "false mismatches:   0 of 2" in out
     assert "false mismatches 1 of 2 (50.00%)" in out
     assert "false on board 19 once its hand had gone" in out
+
+
+def _games(index: int) -> list:
+    pieces, colours = sample_positions(index + 1, seed=49)[index]
+    return tuple(pieces), wrong_games(tuple(pieces), tuple(colours), random.Random(49 * 1_000_003 + index))
+
+
+def test_a_runner_a_square_off_moves_one_runner_a_step_in_its_column_onto_no_markers_space():
+    drawn = 0
+    for index in range(60):
+        pieces, games = _games(index)
+        runners = [p for p in pieces if p.kind == RUNNER]
+        moved = dict(games).get("runner a square off")
+        if moved is None:
+            continue
+        drawn += 1
+        was, = set(pieces) - set(moved)
+        now, = set(moved) - set(pieces)
+        assert was.kind == now.kind == RUNNER and was.column == now.column and abs(was.step - now.step) == 1
+        assert 1 <= now.step <= HEIGHTS[now.column]
+        assert not any(p.kind != RUNNER and (p.column, p.step) == (now.column, now.step) for p in pieces)
+        assert runners and [name for name, _ in games][-1] == "runner a square off"
+    assert drawn >= 15  # mid-turn boards: about a third of them
+
+
+def test_the_runner_a_square_off_is_drawn_last_so_each_boards_other_wrong_games_stay_as_measured_before():
+    # what the benchmark drew for seed 49's first boards before the runner a square off was added (a5ed15e)
+    before = {0: [("marker a square off", (7, 3, "Red")), ("marker the game lacks", (7, 2, "Red"))],
+              3: [("marker a square off", (7, 4, "Blue")), ("marker missing", (3, 3, "Green"))],
+              4: [("marker a square off", (9, 1, "Red")), ("runner left on", (4, 7, RUNNER))]}
+    for index, games in before.items():
+        pieces, drawn = _games(index)
+        assert [name for name, _ in drawn[:2]] == [name for name, _ in games]
+        assert set(drawn[0][1]) - set(pieces) == {Piece(*games[0][1])}
+        assert set(drawn[1][1]) ^ set(pieces) == {Piece(*games[1][1])}
+        assert [name for name, _ in drawn[2:]] == ["runner a square off"]
+
+
+def test_each_kind_of_wrong_game_gets_its_own_missed_figure(capsys):
+    boards = [Board(0, False, right="right", wrong_checks=3,
+                    variants=("marker a square off", "runner left on", "runner a square off"),
+                    missed=[("runner a square off", "unsure", "")]),
+              Board(1, False, right="right", wrong_checks=2, variants=("marker a square off", "marker missing"),
+                    missed=[("marker a square off", "unsure", ""), ("marker missing", "right", "")])]
+    report(boards, 1.0, 5)
+    line = _lines(capsys)["missed by kind"]
+    assert "marker a square off 1 of 2 (50.00%)" in line and "runner a square off 1 of 1 (100.00%)" in line
+    assert "runner left on 0 of 1 (0.00%)" in line and "marker missing 1 of 1" in line
 
 
 @pytest.mark.slow  # two renders and four to six checks (about 5 s): make soak runs it
