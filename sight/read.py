@@ -92,17 +92,25 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     pieces: dict[Piece, str] = {}
     colours: dict[str, list] = {}
     plain: set[Piece] = set()  # found with twice the colour that finds a piece: no other piece's colour misread
+    quiet: list[tuple[Piece, int]] = []  # runners not found, their squares plainly the board, where one hardly shows
     for piece in expected:
         n = index.get((piece.column, piece.step))
         if n is None or piece.kind not in names:
             pieces[piece] = "unsure"
             continue
         status, own = _presence(piece, n, flat, body, at, names, px, cover[piece.kind], tuning, trace)
+        if status == "faint":  # a runner's only: see _peers_changed
+            if piece.kind == RUNNER:
+                quiet.append((piece, n))
+            status = "unsure"
         pieces[piece] = "unsure" if (piece.column, piece.step) in doubts and status == "no" else status
         if status == "yes" and len(own):
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
         if status == "yes" and len(own) >= 2 * tuning.present * body.area[n]:
             plain.add(piece)
+    for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
+        if (piece.column, piece.step) not in doubts and _peers_changed(piece, n, plain, at, px, body, index, tuning):
+            pieces[piece] = "no"
     hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
     flat_hidden = hidden.reshape(-1)
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either, nor
@@ -155,7 +163,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
 def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tuning, trace):
     """Whether ``piece`` stands on space ``n``: its colour in the body there (less what the same kind's pieces
     on other spaces explain: ``cover`` counts the bodies of that kind's expected pieces on each pixel), against
-    what one piece covers; "no" only where the body shows the board plainly."""
+    what one piece covers; "no" only where the body shows the board plainly, and "faint" where it does but a
+    piece of this kind would hardly stand out there (:func:`_peers_changed` may settle it)."""
     k = KIND0 + names.index(piece.kind)
     region = body.pixels[n]
     region = region[cover[region] <= 1]
@@ -172,12 +181,37 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
         return "yes", region[cls == k]
     plainly = hidden <= tuning.plain and shade <= tuning.plain * 2 and covered < 0.6
     if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6:
-        stands_out = px.visible(piece.kind, body.feet[n]) / tuning.change[1]
-        stirred = _stirred(px, body.feet[n], tuning)
-        if stands_out >= tuning.visible and stirred <= tuning.still or \
-                stands_out >= tuning.faint and stirred <= tuning.bare:
-            return "no", region[:0]
+        return ("no" if _shows_bare(px, piece.kind, body.feet[n], tuning) else "faint"), region[:0]
     return "unsure", region[:0]
+
+
+def _shows_bare(px, kind: str, feet, tuning: Tuning) -> bool:
+    """Whether a square (``feet``, flat indices) shows plainly that no piece of ``kind`` stands there: one would
+    stand out plainly there (``tuning.visible``), and the square has hardly changed (``tuning.still``); or one would
+    stand out less plainly (``tuning.faint``), and the square has barely changed (``tuning.bare``)."""
+    stands_out = px.visible(kind, feet) / tuning.change[1]
+    stirred = _stirred(px, feet, tuning)
+    return stands_out >= tuning.visible and stirred <= tuning.still or \
+        stands_out >= tuning.faint and stirred <= tuning.bare
+
+
+def _peers_changed(piece: Piece, n: int, plain: set, at: dict, px, body, index, tuning: Tuning) -> bool:
+    """Whether the pieces of ``piece``'s kind found plainly elsewhere in this photo, each alone on its space and on
+    a square where it stands out hardly more than one would on space ``n`` (``tuning.peer_ratio``), all changed their
+    squares widely (``tuning.peer_changed``), while ``n``'s square barely changed (``tuning.peer_still``): then none
+    stands on ``n``. A white runner on a pale board stands out from it by little more than the photo's noise, so
+    its colour cannot say it is absent; the runners standing on that board in the same light show what one changes.
+    A piece sharing its space is no measure: its square changed for the other piece too. For runners only: on board
+    199 of the 500, a purple marker standing on its space unfound had barely changed its square (0.02) while the
+    purple ones beside it had changed theirs widely (0.7), and that right board was said wrong."""
+    feet = body.feet[n]
+    if _stirred(px, feet, tuning) > tuning.peer_still:
+        return False
+    here = px.visible(piece.kind, feet)
+    others = [index[(p.column, p.step)] for p in plain if p.kind == piece.kind and p != piece]
+    seen = [body.feet[m] for m in others if len(at.get(m, ())) == 1 and
+            px.visible(piece.kind, body.feet[m]) <= tuning.peer_ratio * here]
+    return bool(seen) and all(_stirred(px, square, tuning) >= tuning.peer_changed for square in seen)
 
 
 def _stirred(px, feet, tuning: Tuning) -> float:
@@ -194,11 +228,12 @@ def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts:
     body is not hidden (glare, something foreign), it was moved (an extra there; the piece unsure when it was
     found with little of its colour, not in ``plain``, and the verdict says "moved"), unless the game has a piece
     of another kind there that was not found, or found with little of its colour, in a colour the photo makes
-    alike, or unless the piece is a runner whose own square would hardly show it (``tuning.visible``: a white
-    runner on a cream square, and the white a square off a found piece's pale rim or the cream lit whiter) or changed
-    widely with none of its white (a white runner on a pale square shows only as its shaded side): then that square
-    is added to ``doubts``. A marker's square shows its colour: such a bar for markers lost 38 of the 500 boards'
-    markers a square off, found before."""
+    alike, or unless the piece is a runner whose own square does not show plainly that it is bare
+    (:func:`_shows_bare`: a white runner on a cream square, and the white a square off a found piece's pale rim or
+    the cream lit whiter; or the square changed widely with none of its white, a white runner on a pale square
+    showing only as its shaded side), and the runners beside it did not settle that it is not there
+    (:func:`_peers_changed`): then that square is added to ``doubts``. A marker's square shows its colour: such a
+    bar for markers lost 38 of the 500 boards' markers a square off, found before."""
     palette = px.palette
     moved = []
     for piece, status in list(pieces.items()):
@@ -232,9 +267,8 @@ def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts:
             # moved: unsure
             if any(p.kind != piece.kind and (p.column, p.step) == (piece.column, best) and p not in plain and
                    RUNNER not in (p.kind, piece.kind) and p.kind in names and palette.alike(p.kind, piece.kind)
-                   for p in pieces) or piece.kind == RUNNER and \
-                    (px.visible(RUNNER, body.feet[n]) < tuning.visible * tuning.change[1] or
-                     _stirred(px, body.feet[n], tuning) > tuning.still):
+                   for p in pieces) or piece.kind == RUNNER and status != "no" and \
+                    not _shows_bare(px, RUNNER, body.feet[n], tuning):
                 doubts.add((piece.column, best))
             else:
                 moved.append(Piece(piece.column, best, piece.kind))

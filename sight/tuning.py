@@ -60,6 +60,12 @@ class Tuning:
     bare: float = 0.2  # ... at most this much: it is missing, even where a space in its column cannot be read (500
     # boards: 65 of the 66 pieces said absent beside a blob that could not be settled, at most 0.19; the one piece
     # said absent that stood there, a washed-out green on a small dark board, 0.28)
+    peer_still: float = 0.1  # a square that changed (by half a change) over at most this much, where pieces of its
+    peer_changed: float = 0.3  # kind found plainly in the same photo, each alone on a square where it stands out at
+    peer_ratio: float = 1.25  # most this many times as plainly as here, all changed at least this much: none is
+    # there: a runner, not a marker (:func:`sight.read._peers_changed`. 500 boards' runners: those alone and found
+    # plainly changed their squares 0.41 at least; where such runners were, every runner that stood there unfound
+    # changed its square 0.23 at least, and 16 of the 19 squares a runner was moved off, 0.1 at most)
     faint: float = 2.0  # ... or absent where it would stand out only this many times plainer, if its square changed
     # ``bare`` at most (500 boards: 5 more mistakes said, nothing else moved; a bar of 2.0 for every square said a
     # right board's green piece under a glare's haze missing, its square changed 0.29: board 142)
