@@ -140,7 +140,7 @@ bench: $(STAMP)
 
 # The camera's rendered benchmark (issue 49): 500 boards from real played games, photographed
 # virtually, each checked right and one space off; prints accuracy, false and missed mismatches,
-# unsure spaces and the time and memory of one check (11 minutes on two cores), then one check without the
+# unsure spaces and the time and memory of one check (about 9 minutes on two cores), then one check without the
 # renderer on the fixed photos (benchmarks/camera_check.py). Every rule of the reader was measured on
 # these 500 boards (seed 49); `make camera-heldout` reads boards of other seeds, which the rules were not
 # chosen on (docs/camera.md, *Boards the rules were not chosen on*).
@@ -152,6 +152,7 @@ camera-heldout: $(STAMP)
 	$(PY) -m benchmarks.camera --boards 300 --seed 50
 	$(PY) -m benchmarks.camera --boards 200 --seed 51
 	$(PY) -m benchmarks.camera --boards 300 --seed 52
+	$(PY) -m benchmarks.camera --boards 300 --seed 54
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
 # stores built by the box's own writes and again by `cantstop-box import` of records.
