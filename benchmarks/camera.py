@@ -7,7 +7,7 @@ camera is set up as the box does it (a photo of the empty board, the standard
 layout fitted). Then one photo of a position from a real played game
 (:mod:`benchmarks.camera_positions`: hand-overs, mid-turn, claimed columns),
 with the light drifted, glare, blur, noise and JPEG, and a hand over the board
-in one board of ten. That photo is checked three times:
+in one board of ten. That photo is checked three or four times:
 
 - against the right game: any finding is a **false mismatch** (a right board
   said wrong: what matters most at a table);
