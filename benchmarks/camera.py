@@ -14,7 +14,8 @@ in one board of ten. That photo is checked three or four times:
 - against games one space off (a marker a square up or down; one of: a
   runner left on, a marker missing, a marker the game does not have; and,
   mid-turn, a runner a square up or down): no finding is a **missed error**.
-  Each kind's own figure is given too.
+  Each kind's own figure is given too, and how many mistakes were found but
+  said of another place (a piece said moved to a space it is not on).
 
 A board with a hand over it is photographed again once the hand has gone, the
 same shot without it, and read again, as the box does: it reads the picture
@@ -76,6 +77,7 @@ class Board:
     again_false: tuple = ()  # ... the second picture's findings on the right game
     wrong_checks: int = 0
     variants: tuple = ()  # the wrong games' kinds
+    misplaced: list = field(default_factory=list)  # (variant, findings): wrong games found, no finding saying it
     spaces_read: int = 0  # spaces not unsure
     spaces_right: int = 0  # ... read right
     unsure: int = 0
@@ -126,6 +128,19 @@ def wrong_games(pieces: tuple, colours, rng: random.Random) -> list[tuple[str, t
             out.append(("runner a square off", tuple(q for q in pieces if q != p) +
                         (Piece(p.column, rng.choice(steps), RUNNER),)))
     return out
+
+
+def said_of(finding, board, game) -> bool:
+    """Whether ``finding`` says the mistake between the ``board`` photographed and the ``game`` as it is: a piece
+    moved from where the game has it to where it stands, missing from where the game has it, or one more where it
+    stands; not a finding of another piece, nor a piece said at a space it is not on."""
+    what, kind, column, should, seen = finding
+    stands = {p.step for p in board if p.kind == kind and p.column == column} - \
+        {p.step for p in game if p.kind == kind and p.column == column}
+    lacks = {p.step for p in game if p.kind == kind and p.column == column} - \
+        {p.step for p in board if p.kind == kind and p.column == column}
+    return what == "moved" and should in lacks and seen in stands or what == "missing" and should in lacks or \
+        what == "extra" and seen in stands
 
 
 def _space_sets(pieces) -> dict:
@@ -183,6 +198,8 @@ def check_board(job) -> Board:
         result.wrong_checks += 1
         if found.state != "wrong":
             result.missed.append((name, found.state, found.why))
+        elif not any(said_of(f, pieces, expected) for f in found.wrong):
+            result.misplaced.append((name, tuple(tuple(f) for f in found.wrong)))
     if hand:  # the hand gone: the same shot without it, read again
         bare = scene.render(truth, pieces, table, replace(shot, hand=None))
         _, again = checked(pieces, bare)
@@ -242,6 +259,11 @@ def report(boards: list[Board], elapsed: float, worst: int) -> None:
     lost = {name: sum(m[0] == name for b in done for m in b.missed) for name in tried}
     print("missed by kind: " + "; ".join(f"{name} {lost[name]} of {n} ({_percent(lost[name], n)})"
                                          for name, n in sorted(tried.items())))
+    misplaced = [m for b in done for m in b.misplaced]
+    print(f"found, but said of another place: {len(misplaced)} of {checks - missed} mistakes found "
+          f"({_percent(len(misplaced), checks - missed)})" +
+          (": " + "; ".join(f"{name} {sum(m[0] == name for m in misplaced)}"
+                              for name in sorted({name for name, _ in misplaced})) if misplaced else ""))
     kinds: dict = {}
     for b in done:
         for name, state, why in b.missed:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from benchmarks.camera import Board, check_board, report, wrong_games
+from benchmarks.camera import Board, check_board, report, said_of, wrong_games
 from benchmarks.camera_positions import sample_positions
 from engine import HEIGHTS
 from sight.layout import RUNNER, Piece
@@ -94,3 +94,25 @@ def test_a_hand_board_is_read_again_without_its_hand_and_a_calm_one_is_not():
     assert hand.hand and hand.again is not None and set(hand.again) <= {name for name, _, _ in hand.missed}
     assert len(hand.seconds) >= 4  # the hand's picture read three times, the bare one once at least
     assert not calm.hand and calm.again is None and len(calm.seconds) == 3
+
+
+@pytest.mark.parametrize("finding, said", [
+    (("moved", "Red", 7, 4, 5), True),  # should be at 4, it is at 5: right
+    (("missing", "Red", 7, 4, 0), True),  # not at 4: right, though it does not say where it is
+    (("moved", "Red", 7, 4, 6), False),  # it is at 5, not 6
+    (("extra", "Red", 7, 0, 5), True),  # one more at 5: the game has none there
+    (("missing", "Blue", 7, 4, 0), False),  # another piece
+    (("extra", "Red", 8, 0, 5), False),  # another column
+])
+def test_a_finding_says_the_mistake_only_where_it_names_where_the_piece_stands_or_where_it_is_missing(finding, said):
+    board = (Piece(7, 5, "Red"), Piece(7, 2, "Blue"))
+    game = (Piece(7, 4, "Red"), Piece(7, 2, "Blue"))
+    assert said_of(finding, board, game) is said
+
+
+def test_found_but_said_of_another_place_is_counted_by_kind(capsys):
+    boards = [Board(0, False, right="right", wrong_checks=2, variants=("runner a square off", "marker missing"),
+                    misplaced=[("runner a square off", (("moved", RUNNER, 9, 3, 1),))])]
+    report(boards, 1.0, 5)
+    line = _lines(capsys)["found, but said of another place"]
+    assert "1 of 2 mistakes found (50.00%)" in line and "runner a square off 1" in line
