@@ -86,10 +86,10 @@ def test_a_runner_a_square_off_where_runners_barely_stand_out_is_found_by_the_ru
 
 
 @pytest.mark.slow  # as above
-@pytest.mark.parametrize("index, why", [
-    (436, "its runners unseen on a pale board, the one found sharing a red marker's space"),
-    (199, "a purple marker unseen, on a square that barely changed, beside purple ones that changed theirs widely"),
-])
-def test_a_right_board_whose_pieces_hardly_show_is_not_said_wrong_by_the_pieces_beside_them(index, why):
-    found = right_verdict(index)
-    assert found.state != "wrong", (why, found.wrong)
+def test_a_right_board_whose_runners_hardly_show_is_not_said_wrong_by_one_sharing_a_markers_space():
+    """Board 436 of make camera-bench: two runners unseen on a pale board, and the one runner found stands on a red
+    marker's space, whose square changed for the marker too. Taken for a measure, it said the other two missing.
+    (Markers are not judged by the markers beside them: board 199's right board, in test_bench_boards.py, had a
+    purple marker standing unfound on a square that barely changed beside purple ones that changed theirs widely.)"""
+    found = right_verdict(436)
+    assert found.state != "wrong", found.wrong
