@@ -45,7 +45,13 @@ def said_extra_where_the_game_lacks(index: int, piece: Piece) -> None:
     assert [tuple(f) for f in found.wrong] == [("extra", piece.kind, piece.column, 0, piece.step)], found
 
 
+def read_right(index: int, seed: int = SEED):
+    """Board ``index``'s photo (of ``seed``'s boards) read against its own, right game: the game's pieces and the
+    verdict."""
+    photo, cal, pieces, palette = right_board(index, seed)
+    return pieces, verdict(look(photo, cal, pieces, palette), pieces)
+
+
 def right_verdict(index: int, seed: int = SEED):
     """Board ``index``'s photo (of ``seed``'s boards) read against its own, right game: the verdict."""
-    photo, cal, pieces, palette = right_board(index, seed)
-    return verdict(look(photo, cal, pieces, palette), pieces)
+    return read_right(index, seed)[1]

@@ -12,7 +12,7 @@ from sight.layout import RUNNER, Piece, centred
 from sight.read import Tuning, look
 from sight.verdict import verdict
 
-from .bench_draw import game_night, right_board, said_extra_where_the_game_lacks
+from .bench_draw import game_night, read_right, right_board, said_extra_where_the_game_lacks
 
 
 @pytest.mark.slow  # two renders and a set-up each (2 to 3 s): make soak runs them, make test keeps its 2 minutes
@@ -21,9 +21,8 @@ from .bench_draw import game_night, right_board, said_extra_where_the_game_lacks
     (163, "glare over the runner on 12 hid it, and white a space up was said the runner moved"),
 ])
 def test_a_right_board_once_said_wrong_by_a_runners_look_alike(index, why):
-    photo, cal, pieces, palette = right_board(index)
+    pieces, found = read_right(index)
     assert any(p.kind == RUNNER for p in pieces)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", (why, found.wrong)
 
 
@@ -33,9 +32,8 @@ def test_a_dark_piece_over_a_dark_hole_is_never_said_missing():
     green too. Its body, with the bright band in it, said a green piece would stand out plainly, so its absence
     from the classes was taken for proof: "Green on 9 is missing". Where it stands (its square) it would not
     stand out, so it is unsure, never missing."""
-    photo, cal, pieces, palette = right_board(85)
+    pieces, found = read_right(85)
     assert Piece(9, 5, "Green") in pieces
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong" and (9, 5) in found.unsure, found
 
 
@@ -203,9 +201,8 @@ def test_a_dim_piece_in_glares_haze_is_never_said_missing():
     """Board 9: a dark red marker under the haze round a glare changes its square only faintly (2 to 4 noise
     units, below a change), but over half of it: that is no empty square (95% of empty ones change under a
     tenth of theirs), so the marker is unsure, never "Red on 10 is missing"."""
-    photo, cal, pieces, palette = right_board(9)
+    pieces, found = read_right(9)
     assert Piece(10, 5, "Red") in pieces
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", found
 
 
@@ -215,9 +212,8 @@ def test_a_white_runner_on_a_cream_space_is_never_said_missing():
     and hardly shows. The runners the photo did show changed only their shaded sides, a darker grey-blue; judged
     by that look alone, a runner would stand out plainly, so its square showing nothing said "the runner on 6 is
     missing". Judged also by the runner's white, it would not: unsure, never missing."""
-    photo, cal, pieces, palette = right_board(285)
+    pieces, found = read_right(285)
     assert Piece(6, 9, RUNNER) in pieces
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong" and (6, 9) in found.unsure, found
 
 
@@ -250,8 +246,7 @@ def test_a_set_up_whose_grid_is_squeezed_into_the_lanes_is_refused():
 def test_a_hand_over_a_right_board_is_never_said_a_piece_moved(index, why):
     """A hand's skin is read as often red, orange or yellow as foreign: joined with the foreign pixels, a region far
     bigger than a piece outside the game's pieces is a hand, and the spaces under it are unsure."""
-    photo, cal, pieces, palette = right_board(index)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
+    pieces, found = read_right(index)
     assert found.state != "wrong", (why, found.wrong)
 
 
@@ -265,10 +260,9 @@ def test_a_markers_shade_read_in_another_colour_is_no_second_piece(index, space,
     there ("an Orange on 5 the game lacks"). Two pieces on one space stand a piece's width apart; this blob's
     middle lay within 0.6 of one of the found marker's colour, and that colour lay round a quarter of it: the
     space is unsure, never wrong."""
-    photo, cal, pieces, palette = right_board(index)
+    pieces, found = read_right(index)
     assert not any((p.column, p.step) == space and p.kind == kind for p in pieces)
     assert any((p.column, p.step) == space for p in pieces)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong" and space in found.unsure, (why, found)
 
 
@@ -278,9 +272,8 @@ def test_a_piece_read_in_its_neighbours_colour_is_not_said_moved():
     colours alike (learnt a third of a colour apart). The blue pieces' shaded sides read purple, so "Purple moved
     from 1 to 2", twice. Where the game has a piece of an alike colour found with little of its colour, the
     colour there is as likely that piece misread: unsure."""
-    photo, cal, pieces, palette = right_board(199)
+    pieces, found = read_right(199)
     assert {Piece(11, 1, "Purple"), Piece(11, 2, "Blue"), Piece(12, 1, "Purple"), Piece(12, 2, "Blue")} <= set(pieces)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", found.wrong
 
 
@@ -348,10 +341,9 @@ def test_two_pieces_lit_white_side_by_side_are_no_runner():
     """Board 187: a red and a yellow piece on 12's bottom space, each white at its lit rim on a pale board. With the
     light's fit ten times shyer of a veil than it is (photometry.SHY), the two rims made one white blob of 1.9
     pieces, past one lit top's bar of 1.5, and "a runner on 12" the game lacks (sight.extras._tops)."""
-    photo, cal, pieces, palette = right_board(187)
+    pieces, found = read_right(187)
     assert {Piece(12, 1, "Red"), Piece(12, 1, "Yellow")} <= set(pieces)
     assert not any(p.kind == RUNNER for p in pieces)
-    found = verdict(look(photo, cal, pieces, palette), pieces)
     assert found.state != "wrong", found.wrong
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from sight.layout import RUNNER
 
-from .bench_draw import right_board, right_verdict
+from .bench_draw import read_right, right_verdict
 
 
 @pytest.mark.slow  # two renders and a set-up each (2 to 3 s): make soak runs them, make test keeps its 2 minutes
@@ -35,9 +35,8 @@ def test_white_beside_glare_on_a_pale_board_is_no_runner_left_on():
     """Board 130 of seed 50 (make camera-heldout): glare on a pale board reads as white far bigger than a piece, and
     its haze over the space beside it as a white blob as big, as round and as plainly white as a runner's top, 0.16
     of a piece's width from that glare: 'a runner is still on 2'. Such white may be either: unsure."""
-    pieces = right_board(130, seed=50)[2]
+    pieces, found = read_right(130, seed=50)
     assert not any(p.kind == RUNNER and p.column == 2 for p in pieces)
-    found = right_verdict(130, seed=50)
     assert found.state != "wrong", found.wrong
 
 
