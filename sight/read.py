@@ -80,7 +80,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     flat = px.classes.reshape(-1)
     placed = body.mask([index[(p.column, p.step)] for p in expected if (p.column, p.step) in index], seen.shape)
     coloured = (px.classes >= KIND0) & (px.classes != KIND0 + names.index(RUNNER)) if RUNNER in names else None
-    doubts, hand = _hands(px.classes, body, spaces, tuning, coloured, placed)
+    doubts, arm = _hands(px.classes, body, spaces, tuning, coloured, placed)
 
     at: dict[int, list[Piece]] = {}
     for piece in expected:
@@ -134,6 +134,10 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
+    if arm is not None:  # what lies round a hand (its shadow, the skin's shine) takes a piece's look: unsure there
+        near = _beside(arm, [body.feet[index[(e.column, e.step)]] for e in extras], body, tuning)
+        doubts.update((e.column, e.step) for e, close in zip(extras, near) if close)
+        extras = [e for e, close in zip(extras, near) if not close]
     for e in extras:  # a piece of its kind the game has a square or two off, found with little of its colour or
         # with none in its own square while this one's square is full of it, is this one's lean over that space:
         # unsure, so the verdict says the piece moved, not that one more stands
@@ -156,7 +160,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     gone = frozenset(p for p, status in pieces.items() if status == "no" and
                      _stirred(px, body.feet[index[(p.column, p.step)]], tuning) <= tuning.bare)
     learnt = {k: np.median(np.concatenate(v), axis=0) for k, v in colours.items() if sum(map(len, v)) >= 20}
-    return Reading(pieces, tuple(extras), frozenset(doubts), hand=hand, colours=learnt, classes=px.classes,
+    return Reading(pieces, tuple(extras), frozenset(doubts), hand=arm is not None, colours=learnt, classes=px.classes,
                    spaces=len(spaces), gone=gone)
 
 
@@ -306,8 +310,19 @@ def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
     return doubts
 
 
-def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set, bool]:
-    """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure.
+def _beside(arm, squares, body, tuning: Tuning) -> list[bool]:
+    """Whether each square (flat indices) lies within ``tuning.hand_reach`` of a piece's width of a hand (``arm``:
+    bool, the raster's shape, on the hand)."""
+    if not squares:
+        return []
+    width = float(np.median(body.area)) ** 0.5
+    away = cv2.distanceTransform((~arm).astype(np.uint8), cv2.DIST_L2, 5).reshape(-1)
+    return [len(square) > 0 and float(away[square].min()) <= tuning.hand_reach * width for square in squares]
+
+
+def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set, np.ndarray | None]:
+    """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure; and
+    where it lies (bool, the raster's shape), None when nothing is over the board.
 
     A hand's skin is read as often red, orange or yellow as foreign: ``coloured`` (bool, the raster's shape; None
     for none) are the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far
@@ -330,11 +345,12 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
         share = np.bincount(labels[near], minlength=count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
         big = big[share[big] < tuning.halo]
     if not len(big):
-        return doubts, False
-    mask = np.isin(labels, big).astype(np.uint8)
+        return doubts, None
+    arm = np.isin(labels, big)
+    mask = arm.astype(np.uint8)
     reach = int(2.2 * np.sqrt(piece)) | 1
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).reshape(-1)
     for n, (c, k, _) in enumerate(spaces):
         if mask[body.pixels[n]].mean() > 0.05:
             doubts.add((c, k))
-    return doubts, True
+    return doubts, arm

@@ -51,6 +51,11 @@ class Tuning:
     hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
     # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500
     # boards, unsure 6.0% -> 5.8%, the same false mismatches and hand boards' findings)
+    hand_reach: float = 3.0  # a piece found this near a hand (in a piece's width, from the hand's own region) is
+    # unsure: the hand's shadow and its skin's shine take a piece's look round it (make camera-heldout: runners and a
+    # red marker said on right boards 1.1 to 2.4 from the hand; 500 boards: the mistakes found that near a hand,
+    # two, at 1.6 and 2.4, and the next at 4.2: 1 more missed. Seed 56, read first with it: right boards said wrong
+    # 5 -> 4 of 297, 3 more of 672 mistakes missed, found but said of another place 6 -> 3)
     halo: float = 0.5  # ... unless this much of it lies within a piece's width of glare: glare's halo (500 boards:
     # 21 of the 34 bare boards said to have a hand had only halos, 0.5 to 1.0 of them so near; every hand, 0.31 at most)
     change: tuple[float, float] = (0.04, 4.0)  # a pixel changed: by this much at least, this many times the noise

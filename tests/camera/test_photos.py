@@ -80,14 +80,20 @@ def test_a_runner_on_a_claimed_columns_top():
 
 
 def test_a_hand_over_the_board():
-    """The spaces under the fingers are unsure (never wrong: the skin is near Red); a marker a space off away from
-    the hand is still said."""
+    """The spaces under the fingers are unsure (never wrong: the skin is near Red). A marker a space off away from
+    the hand is still said moved; one a space off within the hand's reach (Yellow on 9 at 4, 2.2 pieces' widths
+    from the fingers, where the hand's shadow and shine take a piece's look) is said not where the game has it,
+    without saying where it stands."""
     pieces = _setup("hand")[2]
     _, right = _checked("hand")
     assert right.state == "unsure" and (11, 1) in right.unsure  # the fingers are over column 11's foot
 
-    _, moved = _checked("hand", _moved(pieces, Piece(9, 4, "Yellow"), 5))
-    assert moved.state == "wrong" and [tuple(f) for f in moved.wrong] == [("moved", "Yellow", 9, 5, 4)]
+    _, moved = _checked("hand", _moved(pieces, Piece(6, 3, "Yellow"), 4))
+    assert moved.state == "wrong" and [tuple(f) for f in moved.wrong] == [("moved", "Yellow", 6, 4, 3)]
+
+    _, near = _checked("hand", _moved(pieces, Piece(9, 4, "Yellow"), 5))
+    assert near.state == "wrong" and [tuple(f) for f in near.wrong] == [("missing", "Yellow", 9, 5, 0)]
+    assert (9, 4) in near.unsure
 
 
 def test_a_marker_the_game_lacks_is_said_though_its_shaded_side_is_no_colour():

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from sight.pixels import BOARD, FOREIGN, UNKNOWN, Bodies
-from sight.read import _hands
+from sight.read import _beside, _hands
 from sight.tuning import Tuning
 
 SIZE, STEP, SIDE = 240, 20, 10  # the raster (px), the spaces' pitch, a piece's side: a piece covers 100 px
@@ -46,7 +46,7 @@ def test_an_arm_over_the_board_is_a_hand_and_its_spaces_are_unsure():
     classes, body, spaces = _board()
     _arm(classes)
     doubts, hand = _read(classes, body, spaces)
-    assert hand
+    assert hand is not None
     assert (0, 2) in doubts and (3, 2) in doubts  # under the arm
     assert (11, 11) not in doubts  # the far corner
 
@@ -54,7 +54,7 @@ def test_an_arm_over_the_board_is_a_hand_and_its_spaces_are_unsure():
 def test_glares_halo_is_no_hand():
     classes, body, spaces = _board()
     _glare(classes)
-    assert _read(classes, body, spaces) == (set(), False)
+    assert _read(classes, body, spaces) == (set(), None)
 
 
 def test_a_hand_beside_glare_is_still_a_hand_and_the_halo_alone_is_not_its_reach():
@@ -62,7 +62,7 @@ def test_a_hand_beside_glare_is_still_a_hand_and_the_halo_alone_is_not_its_reach
     _glare(classes)
     _arm(classes)
     doubts, hand = _read(classes, body, spaces)
-    assert hand and (0, 2) in doubts
+    assert hand is not None and (0, 2) in doubts
     assert (7, 8) not in doubts  # under the halo: no hand there (its glare is unsure elsewhere in the reading)
 
 
@@ -72,4 +72,20 @@ def test_a_foreign_region_only_touching_glare_is_still_a_hand():
     _glare(classes, centre=(110, 50))
     _arm(classes)
     doubts, hand = _read(classes, body, spaces)
-    assert hand and (0, 2) in doubts
+    assert hand is not None and (0, 2) in doubts
+
+
+def test_what_lies_within_a_hands_reach_is_beside_it_and_what_lies_further_is_not():
+    """A piece found near a hand is the hand's shadow or its skin's shine as often as a piece (make camera-heldout:
+    1.1 to 2.4 pieces' widths from it): ``tuning.hand_reach`` widths (3) from the hand's own region, measured from
+    the nearest pixel of a square, and no further."""
+    classes, body, spaces = _board()
+    _arm(classes)  # rows 40 to 59, columns 0 to 79; a piece's width here is 10 px
+    _, arm = _read(classes, body, spaces)
+    square = {(c, k): body.pixels[n] for n, (c, k, _) in enumerate(spaces)}
+    # (4, 4): the square's top row at y 85, 26 px below the arm (2.6 widths); (4, 5): 46 px (4.6 widths);
+    # (5, 2): its left edge at x 105, 26 px right of the arm's end; (8, 2): 86 px
+    near = _beside(arm, [square[(4, 4)], square[(4, 5)], square[(5, 2)], square[(8, 2)]], body, Tuning())
+    assert near == [True, False, True, False]
+    assert _beside(arm, [square[(4, 4)]], body, Tuning(hand_reach=2.0)) == [False]
+    assert _beside(arm, [], body, Tuning()) == []
