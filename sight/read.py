@@ -80,7 +80,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     flat = px.classes.reshape(-1)
     placed = body.mask([index[(p.column, p.step)] for p in expected if (p.column, p.step) in index], seen.shape)
     coloured = (px.classes >= KIND0) & (px.classes != KIND0 + names.index(RUNNER)) if RUNNER in names else None
-    doubts, arm = _hands(px.classes, body, spaces, tuning, coloured, placed)
+    pale = px.classes == KIND0 + names.index(RUNNER) if RUNNER in names else None
+    doubts, arm = _hands(px.classes, body, spaces, tuning, coloured, placed, pale)
 
     at: dict[int, list[Piece]] = {}
     for piece in expected:
@@ -320,7 +321,7 @@ def _beside(arm, squares, body, tuning: Tuning) -> list[bool]:
     return [len(square) > 0 and float(away[square].min()) <= tuning.hand_reach * width for square in squares]
 
 
-def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set, np.ndarray | None]:
+def _hands(classes, body, spaces, tuning: Tuning, coloured, placed, pale=None) -> tuple[set, np.ndarray | None]:
     """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure; and
     where it lies (bool, the raster's shape), None when nothing is over the board.
 
@@ -328,13 +329,33 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
     for none) are the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far
     more of it than a piece lies outside ``placed`` (where the game's pieces stand: a crowd of pieces touching is
     no hand), and not mostly within a piece's width of glare (``tuning.halo``: the board round a blown-out patch,
-    lit past its own colour)."""
+    lit past its own colour). Pale skin under a bright lamp reads as the runners' white (``pale``, bool, the
+    raster's shape; None for none): joined to the rest, a region is a hand only when it also reaches the edge of
+    the picture of the board, an arm coming in from beyond it (white far bigger than a piece inside the board is
+    glare as often)."""
     doubts: set[tuple[int, int]] = set()
     foreign = classes == FOREIGN
     if coloured is not None:
         foreign = foreign | coloured
-    foreign = cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     piece = float(np.median(body.area))
+    arm = _regions(foreign, classes, piece, tuning, placed)
+    if arm is None and pale is not None and pale.any():
+        arm = _regions(foreign | pale, classes, piece, tuning, placed, edge=True)
+    if arm is None:
+        return doubts, None
+    mask = arm.astype(np.uint8)
+    reach = int(2.2 * np.sqrt(piece)) | 1
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).reshape(-1)
+    for n, (c, k, _) in enumerate(spaces):
+        if mask[body.pixels[n]].mean() > 0.05:
+            doubts.add((c, k))
+    return doubts, arm
+
+
+def _regions(foreign, classes, piece: float, tuning: Tuning, placed, edge: bool = False) -> np.ndarray | None:
+    """Where something far bigger than a piece (``foreign``: bool) lies outside the game's pieces (``placed``) and
+    not mostly in glare's halo, touching the raster's edge when ``edge``; None where nothing does."""
+    foreign = cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign)
     outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
     big = np.flatnonzero(outside > tuning.hand * piece)
@@ -344,13 +365,8 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed) -> tuple[set
         near = cv2.distanceTransform((~glare).astype(np.uint8), cv2.DIST_L2, 5) <= np.sqrt(piece)
         share = np.bincount(labels[near], minlength=count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
         big = big[share[big] < tuning.halo]
-    if not len(big):
-        return doubts, None
-    arm = np.isin(labels, big)
-    mask = arm.astype(np.uint8)
-    reach = int(2.2 * np.sqrt(piece)) | 1
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).reshape(-1)
-    for n, (c, k, _) in enumerate(spaces):
-        if mask[body.pixels[n]].mean() > 0.05:
-            doubts.add((c, k))
-    return doubts, arm
+    if edge and len(big):
+        height, width = foreign.shape
+        x, y, w, h = (stats[big, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+        big = big[(x == 0) | (y == 0) | (x + w >= width) | (y + h >= height)]
+    return np.isin(labels, big) if len(big) else None

@@ -89,3 +89,19 @@ def test_what_lies_within_a_hands_reach_is_beside_it_and_what_lies_further_is_no
     assert near == [True, False, True, False]
     assert _beside(arm, [square[(4, 4)]], body, Tuning(hand_reach=2.0)) == [False]
     assert _beside(arm, [], body, Tuning()) == []
+
+
+def test_an_arm_read_as_the_runners_white_is_a_hand_only_when_it_reaches_in_from_the_edge():
+    """Pale skin under a bright lamp reads as the runners' white (seed 54's board 89 of make camera-heldout: a hand
+    over the board never seen as one, and a yellow look-alike beside it said one more piece). White far bigger than
+    a piece inside the board is a glare's wash as often: a hand only when it comes in from beyond the board."""
+    classes, body, spaces = _board()
+    arm = np.zeros(classes.shape, bool)
+    arm[40:60, 0:80] = True  # reaching in from the left edge: 16 pieces of white
+    doubts, hand = _hands(classes, body, spaces, Tuning(), None, np.zeros(classes.shape, bool), arm)
+    assert hand is not None and (0, 2) in doubts and (11, 11) not in doubts
+    assert _hands(classes, body, spaces, Tuning(), None, np.zeros(classes.shape, bool), None) == (set(), None)
+
+    wash = np.zeros(classes.shape, bool)
+    wash[100:120, 80:160] = True  # as big, inside the board
+    assert _hands(classes, body, spaces, Tuning(), None, np.zeros(classes.shape, bool), wash) == (set(), None)

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from sight.layout import RUNNER
+from sight.read import look
+from sight.verdict import verdict
 
-from .bench_draw import read_right, right_verdict
+from .bench_draw import read_right, right_board, right_verdict
 
 
 @pytest.mark.slow  # two renders and a set-up each (2 to 3 s): make soak runs them, make test keeps its 2 minutes
@@ -68,3 +70,15 @@ def test_a_pieces_look_alike_beside_a_hand_is_unsure(seed, index, why):
     right board. A piece found within three pieces' widths of a hand is unsure."""
     found = right_verdict(index, seed=seed)
     assert found.state != "wrong", (why, found.wrong)
+
+
+@pytest.mark.slow  # as above
+def test_a_hand_read_as_the_runners_white_is_a_hand():
+    """Board 89 of seed 54 (make camera-heldout): a pale hand under a bright lamp, reaching in over the board, read
+    as the runners' white, so never seen as a hand; a yellow look-alike beside it was said one more piece. White far
+    bigger than a piece that comes in from beyond the board is a hand, and what lies round it unsure."""
+    photo, cal, pieces, palette = right_board(89, seed=54)
+    reading = look(photo, cal, pieces, palette)
+    assert reading.hand
+    found = verdict(reading, pieces)
+    assert found.state != "wrong", found.wrong
