@@ -222,9 +222,13 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             if trace is not None:
                 trace.setdefault("extras", {})[Piece(c, step, name)] = (round(size, 2), round(square, 2), round(off, 2),
                                                                         near_lost)
-            if name == RUNNER:  # a runner's white is plain white: a lit top, a glint or glare's edge is tinted
+            if name == RUNNER:  # a runner's white is plain white: a lit top, a glint or glare's edge is tinted; and
+                # it is lit as the tags' paper is: white brighter than that paper is the lamp's reflection, a glare
+                # spot a runner's size (unsure)
                 white = float(np.median(px.near.reshape(-1)[where])) <= tuning.white
-                piece = size >= tuning.extra_runner and off <= tuning.centred and white and square >= tuning.square / 2
+                dull = float(np.median(px.cur.reshape(-1, 3)[where].mean(axis=1))) <= tuning.paper
+                piece = size >= tuning.extra_runner and off <= tuning.centred and white and dull and \
+                    square >= tuning.square / 2
             else:
                 # on a space the game has a piece on, a blob as small as the leaning's bar may be that piece's lit
                 # face or rim (a yellow blob on a green piece found there): the usual bar there

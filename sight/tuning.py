@@ -41,6 +41,10 @@ class Tuning:
     stray: float = 0.2  # ... less than this in any square: it stands on none, and makes no space unsure
     extra_runner: float = 0.5  # a runner (in half a square at least) this big, its colour plainly the runners' white
     white: float = 0.12  # ... its pixels' median distance to that white at most this (palette units)
+    paper: float = 1.1  # ... and their median brightness at most this, on the tags' white (1: their paper): a
+    # runner's flat top is lit as the paper is, and glare, the lamp's reflection, is brighter (500 boards, boards 0
+    # to 249: the blobs taken for a runner where one stood, 0.54 to 1.01; glare spots said a runner left on on right
+    # boards of seeds 53 and 56, 1.26 and 1.21)
     beside: float = 0.5  # white on a piece found (``extra`` big) this far off where a piece there is seen (in a
     # piece's width): a runner beside it, unsure; nearer, its lit top (boards 0 to 299 of make camera-bench: the 2
     # runners left on beside a piece were 0.61 and 0.71 off, and 84 of the 128 lit tops nearer than this)
