@@ -135,10 +135,8 @@ def said_of(finding, board, game) -> bool:
     moved from where the game has it to where it stands, missing from where the game has it, or one more where it
     stands; not a finding of another piece, nor a piece said at a space it is not on."""
     what, kind, column, should, seen = finding
-    stands = {p.step for p in board if p.kind == kind and p.column == column} - \
-        {p.step for p in game if p.kind == kind and p.column == column}
-    lacks = {p.step for p in game if p.kind == kind and p.column == column} - \
-        {p.step for p in board if p.kind == kind and p.column == column}
+    on_board, in_game = ({p.step for p in pieces if p.kind == kind and p.column == column} for pieces in (board, game))
+    stands, lacks = on_board - in_game, in_game - on_board
     return what == "moved" and should in lacks and seen in stands or what == "missing" and should in lacks or \
         what == "extra" and seen in stands
 

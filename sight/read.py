@@ -79,8 +79,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     names = px.palette.names()
     flat = px.classes.reshape(-1)
     placed = body.mask([index[(p.column, p.step)] for p in expected if (p.column, p.step) in index], seen.shape)
-    coloured = (px.classes >= KIND0) & (px.classes != KIND0 + names.index(RUNNER)) if RUNNER in names else None
     pale = px.classes == KIND0 + names.index(RUNNER) if RUNNER in names else None
+    coloured = (px.classes >= KIND0) & ~pale if pale is not None else None
     doubts, arm = _hands(px.classes, body, spaces, tuning, coloured, placed, pale)
 
     at: dict[int, list[Piece]] = {}
