@@ -38,6 +38,7 @@ class Bodies:
     area: np.ndarray  # per space: about how many pixels one piece there covers
     _width: int = 0  # the raster's width (flat index = y * width + x)
     feet: tuple = ()  # per space: flat indices of its square alone (where a piece's foot stands)
+    prints: tuple = ()  # per space: flat indices of a piece's footprint, the disc in its square's middle
 
     def mask(self, spaces, shape) -> np.ndarray:
         """The bodies of ``spaces`` (their indices) as one mask."""
@@ -85,14 +86,17 @@ def bodies(layout, raster, camera, tall: float, shape) -> Bodies:
     hx, hy = layout.space[0] / 2, layout.space[1] / 2
     square = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
     h, w = shape
-    pixels, feet = [], []
+    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    disc = 0.32 * min(layout.space) * np.stack([np.cos(angles), np.sin(angles)], axis=1)  # a piece's foot (mm)
+    pixels, feet, prints = [], [], []
     for f, t in zip(foot_mm, top_mm):
         pixels.append(_filled(raster.px(np.concatenate([f + square, t + square])), w, h))
         feet.append(_filled(raster.px(f + square * 0.9), w, h))
+        prints.append(_filled(raster.px(f + disc), w, h))
     radius = 0.32 * min(layout.space) * raster.scale
     lean = np.linalg.norm(raster.px(top_mm) - raster.px(foot_mm), axis=1)
     area = np.pi * radius * radius + 2 * radius * lean
-    return Bodies(raster.px(foot_mm), raster.px(top_mm), tuple(pixels), area, w, tuple(feet))
+    return Bodies(raster.px(foot_mm), raster.px(top_mm), tuple(pixels), area, w, tuple(feet), tuple(prints))
 
 
 def _filled(points_px: np.ndarray, w: int, h: int) -> np.ndarray:

@@ -186,15 +186,18 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
         return "yes", region[cls == k]
     plainly = hidden <= tuning.plain and shade <= tuning.plain * 2 and covered < 0.6
     if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6:
-        return ("no" if _shows_bare(px, piece.kind, body.feet[n], tuning) else "faint"), region[:0]
+        return ("no" if _shows_bare(px, piece.kind, body.feet[n], body.prints[n], tuning) else "faint"), region[:0]
     return "unsure", region[:0]
 
 
-def _shows_bare(px, kind: str, feet, tuning: Tuning) -> bool:
+def _shows_bare(px, kind: str, feet, footprint, tuning: Tuning) -> bool:
     """Whether a square (``feet``, flat indices) shows plainly that no piece of ``kind`` stands there: one would
-    stand out plainly there (``tuning.visible``), and the square has hardly changed (``tuning.still``); or one would
-    stand out less plainly (``tuning.faint``), and the square has barely changed (``tuning.bare``)."""
-    stands_out = px.visible(kind, feet) / tuning.change[1]
+    stand out plainly where it stands (``footprint``: the disc in the square's middle; ``tuning.visible``), and the
+    square has hardly changed (``tuning.still``); or one would stand out less plainly (``tuning.faint``), and the
+    square has barely changed (``tuning.bare``). Where it stands, not over the whole square: on a board whose spaces
+    are holes or discs, a black runner in a black hole stands out from the board round the hole, not from the hole
+    (seed 49's board 34, with black runners: one said missing from a hole it stood in)."""
+    stands_out = px.visible(kind, footprint) / tuning.change[1]
     stirred = _stirred(px, feet, tuning)
     return stands_out >= tuning.visible and stirred <= tuning.still or \
         stands_out >= tuning.faint and stirred <= tuning.bare
@@ -212,10 +215,10 @@ def _peers_changed(piece: Piece, n: int, plain: set, at: dict, px, body, index, 
     feet = body.feet[n]
     if _stirred(px, feet, tuning) > tuning.peer_still:
         return False
-    here = px.visible(piece.kind, feet)
+    here = px.visible(piece.kind, body.prints[n])
     others = [index[(p.column, p.step)] for p in plain if p.kind == piece.kind and p != piece]
     seen = [body.feet[m] for m in others if len(at.get(m, ())) == 1 and
-            px.visible(piece.kind, body.feet[m]) <= tuning.peer_ratio * here]
+            px.visible(piece.kind, body.prints[m]) <= tuning.peer_ratio * here]
     return bool(seen) and all(_stirred(px, square, tuning) >= tuning.peer_changed for square in seen)
 
 
@@ -273,7 +276,7 @@ def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts:
             if any(p.kind != piece.kind and (p.column, p.step) == (piece.column, best) and p not in plain and
                    RUNNER not in (p.kind, piece.kind) and p.kind in names and palette.alike(p.kind, piece.kind)
                    for p in pieces) or piece.kind == RUNNER and status != "no" and \
-                    not _shows_bare(px, RUNNER, body.feet[n], tuning):
+                    not _shows_bare(px, RUNNER, body.feet[n], body.prints[n], tuning):
                 doubts.add((piece.column, best))
             else:
                 moved.append(Piece(piece.column, best, piece.kind))

@@ -34,7 +34,7 @@ class _Pixels:
 
 
 class _Bodies:
-    feet = [np.array([n]) for n in range(3)]
+    feet = prints = [np.array([n]) for n in range(3)]
 
 
 def _absent(stirred, visible=(5.0, 5.0, 5.0), plain=GAME[1:], at=None) -> bool:
