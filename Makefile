@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE :=
 export PYTHONPYCACHEPREFIX ?= $(abspath $(VENV))/pycache
 
-.PHONY: run test test-tools test-phone test-floors setup-floors-deps soak bench camera-bench camera-heldout scale gallery web-gallery golden wiring markers fonts messages clean setup pi-check boot-check bundle release-key image image-dev image-check
+.PHONY: run test test-tools test-phone test-floors setup-floors-deps soak bench camera-bench camera-heldout camera-black scale gallery web-gallery golden wiring markers fonts messages clean setup pi-check boot-check bundle release-key image image-dev image-check
 
 setup: $(STAMP)
 
@@ -153,6 +153,12 @@ camera-heldout: $(STAMP)
 	$(PY) -m benchmarks.camera --boards 200 --seed 51
 	$(PY) -m benchmarks.camera --boards 300 --seed 52
 	$(PY) -m benchmarks.camera --boards 300 --seed 54
+
+# The same benchmark's first 250 boards with black runners (the config's [camera] runner = "black", for a
+# board whose spaces are white or cream): the same boards, games and shots, only the runners' colour changed
+# (about 6 minutes; docs/camera.md, *Black runners*).
+camera-black: $(STAMP)
+	$(PY) -m benchmarks.camera --boards 250 --runner black
 
 # Every screen and command with 100, 1,000 and 10,000 games stored (issue 21), the
 # stores built by the box's own writes and again by `cantstop-box import` of records.

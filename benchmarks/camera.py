@@ -149,14 +149,16 @@ def _space_sets(pieces) -> dict:
 
 
 def check_board(job) -> Board:
-    """Render, set up and check one board (run in a worker)."""
-    index, seed, pieces, colours = job
+    """Render, set up and check one board (run in a worker): ``job`` is (index, seed, pieces, colours[, the
+    runners' colour: white unless given])."""
+    index, seed, pieces, colours, *rest = job
+    runner = rest[0] if rest else "white"
     rng = np.random.default_rng([seed, index])
     pick = random.Random(seed * 1_000_003 + index)
     hand = index % HAND_EVERY == HAND_EVERY - 1
     result = Board(index, hand)
     truth = truth_layout(rng)
-    table = scene.random_table(rng, truth)
+    table = scene.random_table(rng, truth, runner=runner)
     try:
         cal = calibrate(scene.render(truth, [], table, scene.calm_shot()), HEIGHTS, centred(HEIGHTS))
     except CalibrationError as err:
@@ -164,7 +166,7 @@ def check_board(job) -> Board:
         return result
     shot = scene.random_shot(rng, hand=hand)
     photo = scene.render(truth, pieces, table, shot)
-    palette = Palette.of(colours)
+    palette = Palette.of(colours, runner=runner)
 
     def checked(expected, photo=photo):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -290,9 +292,11 @@ def main(argv=None) -> int:
     ap.add_argument("--first", type=int, default=0, help="the first board's number (to look at a few again)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--worst", type=int, default=10, help="list this many boards said wrong")
+    ap.add_argument("--runner", choices=("white", "black"), default="white",
+                    help="the runners' colour (the config's [camera] runner): every board's runners are this colour")
     args = ap.parse_args(argv)
     positions = sample_positions(args.first + args.boards, seed=args.seed)[args.first:]
-    jobs = [(args.first + i, args.seed, tuple(p), tuple(c)) for i, (p, c) in enumerate(positions)]
+    jobs = [(args.first + i, args.seed, tuple(p), tuple(c), args.runner) for i, (p, c) in enumerate(positions)]
     started = time.perf_counter()
     boards: list[Board] = []
     with get_context("fork").Pool(args.workers) as pool:
