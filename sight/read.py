@@ -192,15 +192,22 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
 
 def _shows_bare(px, kind: str, feet, footprint, tuning: Tuning) -> bool:
     """Whether a square (``feet``, flat indices) shows plainly that no piece of ``kind`` stands there: one would
-    stand out plainly where it stands (``footprint``: the disc in the square's middle; ``tuning.visible``), and the
-    square has hardly changed (``tuning.still``); or one would stand out less plainly (``tuning.faint``), and the
-    square has barely changed (``tuning.bare``). Where it stands, not over the whole square: on a board whose spaces
-    are holes or discs, a black runner in a black hole stands out from the board round the hole, not from the hole
-    (seed 49's board 34, with black runners: one said missing from a hole it stood in)."""
-    stands_out = px.visible(kind, footprint) / tuning.change[1]
+    stand out plainly (``tuning.visible``; :func:`_stands_out`), and the square has hardly changed
+    (``tuning.still``); or one would stand out less plainly (``tuning.faint``), and the square has barely changed
+    (``tuning.bare``)."""
+    stands_out = _stands_out(px, kind, feet, footprint) / tuning.change[1]
     stirred = _stirred(px, feet, tuning)
     return stands_out >= tuning.visible and stirred <= tuning.still or \
         stands_out >= tuning.faint and stirred <= tuning.bare
+
+
+def _stands_out(px, kind: str, feet, footprint) -> float:
+    """How plainly a piece of ``kind`` would stand out on a square (``feet``, flat indices), in noise units: over
+    the whole square and where it stands (``footprint``: the disc in the square's middle), plain only if plain both
+    ways. On a board whose spaces are holes or discs, a black runner in a black hole stands out from the band round
+    the hole, not from the hole (seed 49's board 34 with black runners: one said missing from the hole it stood
+    in); a white runner on a cream disc in a dark-rimmed square stands out from the rim, not from the disc."""
+    return min(px.visible(kind, feet), px.visible(kind, footprint))
 
 
 def _peers_changed(piece: Piece, n: int, plain: set, at: dict, px, body, index, tuning: Tuning) -> bool:
@@ -215,10 +222,10 @@ def _peers_changed(piece: Piece, n: int, plain: set, at: dict, px, body, index, 
     feet = body.feet[n]
     if _stirred(px, feet, tuning) > tuning.peer_still:
         return False
-    here = px.visible(piece.kind, body.prints[n])
+    here = _stands_out(px, piece.kind, feet, body.prints[n])
     others = [index[(p.column, p.step)] for p in plain if p.kind == piece.kind and p != piece]
     seen = [body.feet[m] for m in others if len(at.get(m, ())) == 1 and
-            px.visible(piece.kind, body.prints[m]) <= tuning.peer_ratio * here]
+            _stands_out(px, piece.kind, body.feet[m], body.prints[m]) <= tuning.peer_ratio * here]
     return bool(seen) and all(_stirred(px, square, tuning) >= tuning.peer_changed for square in seen)
 
 
