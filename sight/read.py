@@ -206,7 +206,10 @@ def _stands_out(px, kind: str, feet, footprint) -> float:
     the whole square and where it stands (``footprint``: the disc in the square's middle), plain only if plain both
     ways. On a board whose spaces are holes or discs, a black runner in a black hole stands out from the band round
     the hole, not from the hole (seed 49's board 34 with black runners: one said missing from the hole it stood
-    in); a white runner on a cream disc in a dark-rimmed square stands out from the rim, not from the disc."""
+    in). Nor is the disc alone enough: on seed 51's boards 18 and 43, white runners on cream discs lit as bright
+    as the tags' paper seemed to stand out there (the runners' white is greyer than paper), and were said not
+    there; their lit tops were as bright as the discs, and their squares, dark-rimmed, said they would hardly
+    show."""
     return min(px.visible(kind, feet), px.visible(kind, footprint))
 
 
