@@ -86,14 +86,15 @@ def bodies(layout, raster, camera, tall: float, shape) -> Bodies:
     hx, hy = layout.space[0] / 2, layout.space[1] / 2
     square = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
     h, w = shape
+    foot_r = 0.32 * min(layout.space)  # a piece's foot, a disc this wide (mm): its footprint, and its area below
     angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    disc = 0.32 * min(layout.space) * np.stack([np.cos(angles), np.sin(angles)], axis=1)  # a piece's foot (mm)
+    disc = foot_r * np.stack([np.cos(angles), np.sin(angles)], axis=1)
     pixels, feet, prints = [], [], []
     for f, t in zip(foot_mm, top_mm):
         pixels.append(_filled(raster.px(np.concatenate([f + square, t + square])), w, h))
         feet.append(_filled(raster.px(f + square * 0.9), w, h))
         prints.append(_filled(raster.px(f + disc), w, h))
-    radius = 0.32 * min(layout.space) * raster.scale
+    radius = foot_r * raster.scale
     lean = np.linalg.norm(raster.px(top_mm) - raster.px(foot_mm), axis=1)
     area = np.pi * radius * radius + 2 * radius * lean
     return Bodies(raster.px(foot_mm), raster.px(top_mm), tuple(pixels), area, w, tuple(feet), tuple(prints))
