@@ -57,7 +57,7 @@ from sight.palette import Palette
 from sight.read import look
 from sight.verdict import verdict
 
-from .camera_positions import sample_positions
+from .camera_positions import sample_position
 
 #: One board in this many has a hand over it.
 HAND_EVERY = 10
@@ -295,8 +295,8 @@ def main(argv=None) -> int:
     ap.add_argument("--runner", choices=("white", "black"), default="white",
                     help="the runners' colour (the config's [camera] runner): every board's runners are this colour")
     args = ap.parse_args(argv)
-    positions = sample_positions(args.first + args.boards, seed=args.seed)[args.first:]
-    jobs = [(args.first + i, args.seed, tuple(p), tuple(c), args.runner) for i, (p, c) in enumerate(positions)]
+    jobs = [(i, args.seed, *map(tuple, sample_position(i, args.seed)), args.runner)
+            for i in range(args.first, args.first + args.boards)]
     started = time.perf_counter()
     boards: list[Board] = []
     with get_context("fork").Pool(args.workers) as pool:

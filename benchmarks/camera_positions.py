@@ -12,7 +12,7 @@ Deterministic from the seed; position ``i`` does not depend on ``n``.
 >>> pieces, colours = positions[0]
 >>> all(p.kind in colours or p.kind == RUNNER for p in pieces)
 True
->>> sample_positions(2, seed=1) == positions[:2]
+>>> sample_positions(2, seed=1) == positions[:2] and sample_position(2, seed=1) == positions[2]
 True
 """
 
@@ -92,16 +92,19 @@ def _moment(states: list[GameState], rng: random.Random) -> GameState:
     return rng.choice(handovers)
 
 
+def sample_position(index: int, seed: int) -> tuple[tuple[Piece, ...], tuple[str, ...]]:
+    """Position ``index`` of ``seed``'s sample, ``(pieces, colours)``, from a game of its own (``colours[k]``:
+    seat ``k``'s). Each is drawn from its own generator, so it is the same however many are drawn."""
+    rng = random.Random(f"camera-positions:{seed}:{index}")
+    seats = rng.choices((2, 3, 4), (4, 3, 2))[0]
+    colours = _colours(seats, rng)
+    state = _moment(play(seats, rng), rng)
+    return pieces_of(state, colours), colours
+
+
 def sample_positions(n: int, seed: int) -> list[tuple[tuple[Piece, ...], tuple[str, ...]]]:
-    """``n`` positions ``(pieces, colours)``, each from a game of its own (``colours[k]``: seat ``k``'s)."""
-    out = []
-    for i in range(n):
-        rng = random.Random(f"camera-positions:{seed}:{i}")
-        seats = rng.choices((2, 3, 4), (4, 3, 2))[0]
-        colours = _colours(seats, rng)
-        state = _moment(play(seats, rng), rng)
-        out.append((pieces_of(state, colours), colours))
-    return out
+    """The first ``n`` positions of ``seed``'s sample (``sample_position``)."""
+    return [sample_position(i, seed) for i in range(n)]
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchmarks.camera import HAND_EVERY, truth_layout
-from benchmarks.camera_positions import sample_positions
+from benchmarks.camera_positions import sample_position
 from engine import HEIGHTS
 from sight import scene
 from sight.calibrate import calibrate
@@ -31,7 +31,7 @@ def game_night(index: int, seed: int = SEED, runner: str = "white"):
 def right_board(index: int, seed: int = SEED, runner: str = "white"):
     """Board ``index`` of the benchmark (of ``seed``'s boards, with ``runner`` runners): its set-up, its photo, and
     the game it shows."""
-    pieces, colours = sample_positions(index + 1, seed=seed)[index]
+    pieces, colours = sample_position(index, seed=seed)
     rng, truth, table, empty = game_night(index, seed, runner)
     cal = calibrate(empty, HEIGHTS, centred(HEIGHTS))
     photo = scene.render(truth, tuple(pieces), table, scene.random_shot(rng, hand=index % HAND_EVERY == HAND_EVERY - 1))
