@@ -94,12 +94,14 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     colours: dict[str, list] = {}
     plain: set[Piece] = set()  # found with twice the colour that finds a piece: no other piece's colour misread
     quiet: list[tuple[Piece, int]] = []  # runners not found, their squares plainly the board, where one hardly shows
+    said: dict[Piece, str] = {}  # what each piece's body showed: "yes", "no", "faint" or "unsure"
     for piece in expected:
         n = index.get((piece.column, piece.step))
         if n is None or piece.kind not in names:
             pieces[piece] = "unsure"
             continue
         status, own = _presence(piece, n, flat, body, at, names, px, cover[piece.kind], tuning, trace)
+        said[piece] = status
         if status == "faint":  # a runner's only: see _peers_changed
             if piece.kind == RUNNER:
                 quiet.append((piece, n))
@@ -109,6 +111,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
         if status == "yes" and len(own) >= 2 * tuning.present * body.area[n]:
             plain.add(piece)
+    for piece, status in said.items():  # a marker's colour this photo does not show proves none absent
+        if status == "no" and piece.kind != RUNNER and _unshown(piece, said):
+            pieces[piece] = "unsure"
     for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
         if (piece.column, piece.step) not in doubts and _peers_changed(piece, n, plain, at, px, body, index, tuning):
             pieces[piece] = "no"
@@ -188,6 +193,18 @@ def _presence(piece: Piece, n: int, flat, body, at, names, px, cover, tuning: Tu
     if own <= tuning.absent and plainly and float((cls == BOARD).mean()) > 0.6:
         return ("no" if _shows_bare(px, piece.kind, body.feet[n], body.prints[n], tuning) else "faint"), region[:0]
     return "unsure", region[:0]
+
+
+def _unshown(piece: Piece, said: dict) -> bool:
+    """Whether this photo does not show ``piece``'s kind: of the other pieces of that kind the game has whose bodies
+    were read plainly (``said``: found, or the board plainly there), fewer than half were found. Then the kind does
+    not look here as the check was told (a lamp washing the pieces out, a colour cast), and a bare square proves
+    none of it absent. Seed 59's board 219: none of six greens found on a board of white discs under a bright lamp,
+    three said missing; board 126: one of seven reds found, none of seven yellows, a red and a yellow said missing.
+    Markers only: a runner's white on a pale board is faint as often as not (:func:`_peers_changed` weighs them)."""
+    others = [status for p, status in said.items() if p.kind == piece.kind and p != piece and
+              status in ("yes", "no", "faint")]
+    return bool(others) and 2 * others.count("yes") < len(others)
 
 
 def _shows_bare(px, kind: str, feet, footprint, tuning: Tuning) -> bool:
