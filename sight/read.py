@@ -29,7 +29,7 @@ from .extras import extras as _extras
 from .follow import follow
 from .layout import RUNNER, Piece
 from .palette import Palette
-from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify
+from .pixels import BOARD, FOREIGN, KIND0, SHADE, UNKNOWN, bodies, classify, larger
 from .pose import pose
 from .tuning import Tuning
 
@@ -117,6 +117,13 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
         if (piece.column, piece.step) not in doubts and _peers_changed(piece, n, plain, at, px, body, index, tuning):
             pieces[piece] = "no"
+    if arm is not None:  # a hand hides as much as it shows: skin of the board's colour over a square leaves it still,
+        # and its lit part reads as the runners' white, far bigger than a piece (seed 59's board 299: a runner under a
+        # palm said missing, six pieces' widths from the skin read foreign, one from the palm's white)
+        skin = arm | larger(pale, tuning.hand * float(np.median(body.area))) if pale is not None else arm
+        absent = [p for p, status in pieces.items() if status == "no"]
+        near = _beside(skin, [body.feet[index[(p.column, p.step)]] for p in absent], body, tuning)
+        pieces.update((p, "unsure") for p, close in zip(absent, near) if close)
     hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
     flat_hidden = hidden.reshape(-1)
     for n, (c, k, _) in enumerate(spaces):  # a space mostly glare or hidden cannot show an extra piece either, nor
