@@ -8,6 +8,8 @@ where a piece there is seen, and its size against one piece's (part of
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 
@@ -134,7 +136,9 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     (white, or a colour near its own: an orange face on a red piece, and then thinner than a piece), is that face
     (a red blob on a blue piece found is a red piece). A blob that hugs a marker of another kind found on its
     space, wrapped round it, may be that marker's shaded side: its space is unsure. A blob ringed mostly by other
-    kinds' colours is the blurred rim of a piece of another colour, unless it is a piece thick (:func:`_rim`)."""
+    kinds' colours is the blurred rim of a piece of another colour, unless it is a piece thick (:func:`_rim`). One
+    not squarely in its square, beside a piece of its kind found on a space of three pieces or more, may be that
+    piece pushed half onto the next space: unsure."""
     classes, palette = px.classes, px.palette
     given = px.given or palette
     shape = classes.shape
@@ -149,6 +153,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     owners = body.owners(classes.size)
     standing = body.standing(classes.size)
     occupied = {(p.column, p.step) for p in expected}
+    crowds = Counter((p.column, p.step) for p in expected)
     glared = classes == UNKNOWN
     huge = tuning.hand * piece_area  # far bigger than a piece: a hand, an arm, a sleeve
     foreign = larger(classes == FOREIGN, huge)
@@ -261,7 +266,13 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             shaded = piece and _shade_of(centres[label], ring, classes, body.pixels[n],
                                          [KIND0 + names.index(p.kind) for p in present if p.kind not in (name, RUNNER)
                                           and (p.column, p.step) == (c, step)], piece_area, tuning)
-            if piece and (c, step) not in doubts and not hidden_by and not misread and not shaded:
+            # three pieces or more on a space do not fit its square: one stands half over the next space, and a blob
+            # there not squarely in that square, beside a piece of its kind found on the crowded space, is that piece
+            # as often as one more (seed 59's board 285: a red of three on 3 at 1, over the hole of 3 at 2)
+            pushed = piece and square < tuning.square and \
+                any(p.kind == name and p.column == c and abs(p.step - step) == 1 and crowds[(p.column, p.step)] >= 3
+                    for p in present)
+            if piece and (c, step) not in doubts and not hidden_by and not misread and not shaded and not pushed:
                 found.append(Piece(c, step, name))
             else:
                 doubts.add((c, step))
