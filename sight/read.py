@@ -111,8 +111,10 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
             colours.setdefault(piece.kind, []).append(px.cur.reshape(-1, 3)[own])
         if status == "yes" and len(own) >= 2 * tuning.present * body.area[n]:
             plain.add(piece)
-    for piece, status in said.items():  # a marker's colour this photo does not show proves none absent
-        if status == "no" and piece.kind != RUNNER and _unshown(piece, said):
+    for piece, status in said.items():  # a marker's colour this photo does not show, or shows on still squares
+        # only, proves none absent
+        if status == "no" and piece.kind != RUNNER and (_unshown(piece, said) or
+                                                         _peers_still(piece, said, at, px, body, index, tuning)):
             pieces[piece] = "unsure"
     for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
         if (piece.column, piece.step) not in doubts and _peers_changed(piece, n, plain, at, px, body, index, tuning):
@@ -212,6 +214,18 @@ def _unshown(piece: Piece, said: dict) -> bool:
     others = [status for p, status in said.items() if p.kind == piece.kind and p != piece and
               status in ("yes", "no", "faint")]
     return bool(others) and 2 * others.count("yes") < len(others)
+
+
+def _peers_still(piece: Piece, said: dict, at: dict, px, body, index, tuning: Tuning) -> bool:
+    """Whether the markers of ``piece``'s kind found in this photo (``said``), each alone on its space, barely changed
+    their squares: the median of how much each changed under ``tuning.peer_changed``. A piece of that kind then
+    stands on a square without changing it, and a still square proves none absent. Seed 60's board 36: red markers
+    on a red board, the four found changing their squares 0.00 to 0.20; one whose square changed 0.02 was said
+    missing while it stood there."""
+    squares = [body.feet[index[(p.column, p.step)]] for p, status in said.items()
+               if p.kind == piece.kind and p != piece and status == "yes" and
+               len(at.get(index[(p.column, p.step)], ())) == 1]
+    return bool(squares) and float(np.median([_stirred(px, s, tuning) for s in squares])) < tuning.peer_changed
 
 
 def _shows_bare(px, kind: str, feet, footprint, tuning: Tuning) -> bool:
