@@ -25,7 +25,7 @@ import numpy as np
 
 from . import markers
 from .calibrate import Calibration, canonical
-from .extras import extras as _extras
+from .extras import _depth_in, extras as _extras
 from .follow import follow
 from .layout import RUNNER, Piece
 from .palette import Palette
@@ -288,7 +288,8 @@ def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts:
     (:func:`_shows_bare`: a white runner on a cream square, and the white a square off a found piece's pale rim or
     the cream lit whiter; or the square changed widely with none of its white, a white runner on a pale square
     showing only as its shaded side), and the runners beside it did not settle that it is not there
-    (:func:`_peers_changed`): then that square is added to ``doubts``. A marker's square shows its colour: such a
+    (:func:`_peers_changed`), or unless the colour there is only the blurred rim of a piece of another kind found
+    there (:func:`_rimmed`): then that square is added to ``doubts``. A marker's square shows its colour: such a
     bar for markers lost 38 of the 500 boards' markers a square off, found before."""
     palette = px.palette
     moved = []
@@ -324,13 +325,26 @@ def _feet(pieces: dict, plain: set, px, flat, body, index, names, cover, doubts:
             if any(p.kind != piece.kind and (p.column, p.step) == (piece.column, best) and p not in plain and
                    RUNNER not in (p.kind, piece.kind) and p.kind in names and palette.alike(p.kind, piece.kind)
                    for p in pieces) or piece.kind == RUNNER and status != "no" and \
-                    not _shows_bare(px, RUNNER, body.feet[n], body.prints[n], tuning):
+                    not _shows_bare(px, RUNNER, body.feet[n], body.prints[n], tuning) or \
+                    _rimmed(piece.kind, piece.column, best, pieces, px, body, index, names, tuning):
                 doubts.add((piece.column, best))
             else:
                 moved.append(Piece(piece.column, best, piece.kind))
                 if weak:
                     pieces[piece] = "unsure"
     return moved
+
+
+def _rimmed(kind: str, column: int, step: int, pieces: dict, px, body, index, names, tuning: Tuning) -> bool:
+    """Whether ``kind``'s colour on a space is only the blurred rim of a piece of another kind found there: one stands
+    there, and ``kind``'s colour in that space's body is nowhere a piece thick (``tuning.thick``). Seed 60's board
+    155: a red marker on a pale yellow space, ringed by its own edge blurred orange and read yellow, while the yellow
+    marker a square above, pale on that space, showed little of itself: "moved"."""
+    if not any(status == "yes" and p.kind != kind and (p.column, p.step) == (column, step)
+               for p, status in pieces.items()):
+        return False
+    thick = tuning.thick * float(np.median(body.area)) ** 0.5
+    return _depth_in(px.classes, body.pixels[index[(column, step)]], KIND0 + names.index(kind)) < thick
 
 
 def _foot_share(kind: str, names, own_body, m: int, flat, body, cover) -> float:

@@ -150,3 +150,12 @@ def test_a_marker_whose_found_peers_left_their_squares_still_is_never_said_missi
     found = right_verdict(36, seed=60)
     assert found.state != "wrong", found.wrong
 
+
+@pytest.mark.slow  # as above
+def test_a_pieces_rim_read_in_a_neighbours_colour_is_no_foot_of_that_neighbour():
+    """Board 155 of seed 60, read first with every rule before this one: a red marker on a pale yellow space, its
+    edge blurred orange and read yellow, ringed it; the yellow marker a square above, pale on its space, showed
+    little of itself there: "Yellow on 3 should be at 2 (it is at 1)". A colour nowhere a piece thick on a space
+    where a piece of another kind was found is that piece's rim: unsure."""
+    found = right_verdict(155, seed=60)
+    assert found.state != "wrong", found.wrong
