@@ -101,3 +101,23 @@ def test_a_verdict_crosses_the_pipe_whole():
 def test_what_is_not_a_verdict_is_refused(bad):
     with pytest.raises(ValueError, match="not a verdict"):
         Verdict.from_json(bad)
+
+
+def test_three_pieces_each_said_moved_one_space_the_same_way_are_a_shifted_reading():
+    game = (Piece(5, 3, RUNNER), Piece(9, 3, "Red"), Piece(10, 2, "Red"))
+    down = [Piece(5, 2, RUNNER), Piece(9, 2, "Red"), Piece(10, 1, "Red")]
+    found = verdict(_reading({p: "no" for p in game}, extras=down), game)
+    assert found.state == "blind" and found.why == "light" and not found.wrong
+    hand = verdict(_reading({p: "no" for p in game}, extras=down, hand=True), game)
+    assert hand.state == "blind" and hand.why == "hand"
+
+
+def test_pieces_moved_different_ways_or_by_more_than_a_space_are_said():
+    game = (Piece(5, 3, RUNNER), Piece(9, 3, "Red"), Piece(10, 2, "Red"))
+    mixed = [Piece(5, 2, RUNNER), Piece(9, 4, "Red"), Piece(10, 1, "Red")]
+    assert verdict(_reading({p: "no" for p in game}, extras=mixed), game).state == "wrong"
+    far = [Piece(5, 5, RUNNER), Piece(9, 5, "Red"), Piece(10, 4, "Red")]
+    assert verdict(_reading({p: "no" for p in game}, extras=far), game).state == "wrong"
+    two = [Piece(5, 2, RUNNER), Piece(9, 2, "Red")]
+    found = verdict(_reading({p: "no" if p.column != 10 else "yes" for p in game}, extras=two), game)
+    assert found.state == "wrong" and len(found.wrong) == 2
