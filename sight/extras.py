@@ -144,7 +144,7 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     shape = classes.shape
     out: list[Piece] = []
     crowded: set[str] = set()  # the colours whose look-alikes are all over the picture
-    piece_area = float(np.median(body.area))
+    piece_area = body.piece_area
     thick = tuning.thick * piece_area ** 0.5  # a piece thick (px)
     names = palette.names()
     faces = {name: body.mask([index[(p.column, p.step)] for p in present if palette.alike(p.kind, name)],

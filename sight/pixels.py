@@ -40,6 +40,12 @@ class Bodies:
     feet: tuple = ()  # per space: flat indices of its square alone (where a piece's foot stands)
     prints: tuple = ()  # per space: flat indices of a piece's footprint, the disc in its square's middle
 
+    @property
+    def piece_area(self) -> float:
+        """About how many pixels one piece covers on this board: the median of ``area`` (the yardstick for a
+        blob's size, a piece's width and thickness, and something far bigger than a piece)."""
+        return float(np.median(self.area))
+
     def mask(self, spaces, shape) -> np.ndarray:
         """The bodies of ``spaces`` (their indices) as one mask."""
         out = np.zeros(shape[0] * shape[1], bool)
@@ -231,7 +237,7 @@ def _grown(classes: np.ndarray, best: np.ndarray, near: np.ndarray, body: Bodies
     foreign = classes == FOREIGN
     if not foreign.any():
         return
-    weak = foreign & (near <= 2 * REACH) & ~larger(foreign, tuning.hand * float(np.median(body.area)))
+    weak = foreign & (near <= 2 * REACH) & ~larger(foreign, tuning.hand * body.piece_area)
     for k in np.unique(best[weak]):
         core = classes == KIND0 + k
         if not core.any():

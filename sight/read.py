@@ -122,7 +122,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     if arm is not None:  # a hand hides as much as it shows: skin of the board's colour over a square leaves it still,
         # and its lit part reads as the runners' white, far bigger than a piece (seed 59's board 299: a runner under a
         # palm said missing, six pieces' widths from the skin read foreign, one from the palm's white)
-        skin = arm | larger(pale, tuning.hand * float(np.median(body.area))) if pale is not None else arm
+        skin = arm | larger(pale, tuning.hand * body.piece_area) if pale is not None else arm
         absent = [p for p, status in pieces.items() if status == "no"]
         near = _beside(skin, [body.feet[index[(p.column, p.step)]] for p in absent], body, tuning)
         pieces.update((p, "unsure") for p, close in zip(absent, near) if close)
@@ -343,7 +343,7 @@ def _rimmed(kind: str, column: int, step: int, pieces: dict, px, body, index, na
     if not any(status == "yes" and p.kind != kind and (p.column, p.step) == (column, step)
                for p, status in pieces.items()):
         return False
-    thick = tuning.thick * float(np.median(body.area)) ** 0.5
+    thick = tuning.thick * body.piece_area ** 0.5
     return _depth_in(px.classes, body.pixels[index[(column, step)]], KIND0 + names.index(kind)) < thick
 
 
@@ -381,7 +381,7 @@ def _beside(arm, squares, body, tuning: Tuning) -> list[bool]:
     bool, the raster's shape, on the hand)."""
     if not squares:
         return []
-    width = float(np.median(body.area)) ** 0.5
+    width = body.piece_area ** 0.5
     away = cv2.distanceTransform((~arm).astype(np.uint8), cv2.DIST_L2, 5).reshape(-1)
     return [len(square) > 0 and float(away[square].min()) <= tuning.hand_reach * width for square in squares]
 
@@ -402,7 +402,7 @@ def _hands(classes, body, spaces, tuning: Tuning, coloured, placed, pale=None) -
     foreign = classes == FOREIGN
     if coloured is not None:
         foreign = foreign | coloured
-    piece = float(np.median(body.area))
+    piece = body.piece_area
     arm = _regions(foreign, classes, piece, tuning, placed)
     if arm is None and pale is not None and pale.any():
         arm = _regions(foreign | pale, classes, piece, tuning, placed, edge=True)
