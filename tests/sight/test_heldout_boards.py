@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sight.layout import RUNNER
+from sight.layout import RUNNER, Piece
 from sight.read import look
 from sight.verdict import verdict
 
@@ -138,6 +138,19 @@ def test_a_piece_pushed_off_a_crowded_space_is_not_one_more():
     kind found on a space of three is that piece as often as one more: unsure."""
     pieces, found = read_right(285, seed=59)
     assert sum((p.column, p.step) == (3, 1) for p in pieces) == 3
+    assert found.state != "wrong", found.wrong
+
+
+@pytest.mark.slow  # as above
+@pytest.mark.parametrize("seed, index, marker, said", [(61, 81, Piece(10, 2, "Red"), 1),
+                                                     (58, 135, Piece(11, 2, "Yellow"), 3)])
+def test_a_marker_off_its_hole_over_the_next_space_is_not_one_more(seed, index, marker, said):
+    """Board 81 of seed 61, read once with the code of 2026-12-07 and used for nothing else: the red marker of 10 at
+    2 stands off its hole, a third of its blob in the square of 10 at 1: "one more red on 10 at 1". Board 135 of
+    seed 58, a yellow the same way on 11. A colour has one marker on a column: a blob not squarely in its square
+    beside a marker of its kind found a space up or down is that marker as often as one more: unsure."""
+    pieces, found = read_right(index, seed=seed)
+    assert marker in pieces and Piece(marker.column, said, marker.kind) not in pieces
     assert found.state != "wrong", found.wrong
 
 
