@@ -112,8 +112,8 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
         if status == "yes" and len(own) >= 2 * tuning.present * body.area[n]:
             plain.add(piece)
     for piece, status in said.items():  # a marker's colour this photo does not show, or shows on still squares
-        # only, proves none absent
-        if status == "no" and piece.kind != RUNNER and (_unshown(piece, said) or
+        # only, proves none absent; nor does a square behind a piece the photo did not see
+        if status == "no" and piece.kind != RUNNER and (_unshown(piece, said) or _behind(piece, said, at, index) or
                                                          _peers_still(piece, said, at, px, body, index, tuning)):
             pieces[piece] = "unsure"
     for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
@@ -214,6 +214,15 @@ def _unshown(piece: Piece, said: dict) -> bool:
     others = [status for p, status in said.items() if p.kind == piece.kind and p != piece and
               status in ("yes", "no", "faint")]
     return bool(others) and 2 * others.count("yes") < len(others)
+
+
+def _behind(piece: Piece, said: dict, at: dict, index) -> bool:
+    """Whether a piece the game has on ``piece``'s space went unseen (``said``: its body showed neither it nor
+    plainly the board): it may stand between the camera and ``piece``, hiding it as well as a piece that shows.
+    Seed 62's board 1: a red marker behind a white runner on a white disc, the runner unseen, the red's square
+    still: said missing while it stood there."""
+    n = index[(piece.column, piece.step)]
+    return any(said.get(p) in ("unsure", "faint") for p in at.get(n, ()) if p != piece)
 
 
 def _peers_still(piece: Piece, said: dict, at: dict, px, body, index, tuning: Tuning) -> bool:
