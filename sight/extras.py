@@ -85,6 +85,12 @@ def _depth_in(classes, region, k: int) -> float:
     return float(cv2.distanceTransform(mask, cv2.DIST_L2, 5).max())
 
 
+def _footed(foot, classes, k: int, tuning: Tuning) -> bool:
+    """Whether a square (``foot``, flat indices) shows class ``k`` over ``tuning.foot`` of itself: a piece of that
+    kind stands there, not only leans over it."""
+    return len(foot) >= 10 and float((classes.reshape(-1)[foot] == k).mean()) >= tuning.foot
+
+
 def _tops(where, present, name: str, palette, body, index) -> int:
     """How many found pieces whose lit face may show as ``name`` have a quarter of a blob (``where``, flat
     indices) in their bodies, one at least: each lights its own top."""
@@ -137,8 +143,9 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
     (a red blob on a blue piece found is a red piece). A blob that hugs a marker of another kind found on its
     space, wrapped round it, may be that marker's shaded side: its space is unsure. A blob ringed mostly by other
     kinds' colours is the blurred rim of a piece of another colour, unless it is a piece thick (:func:`_rim`). One
-    not squarely in its square, beside a marker of its kind found a space up or down its column (a runner: beside
-    one on a space of three pieces or more), may be that piece off its hole, half onto the next space: unsure."""
+    not squarely in its square, beside a piece of its kind found a space up or down its column on a space of three
+    pieces or more, or beside a marker of its kind standing in its own square, may be that piece off its hole,
+    half onto the next space: unsure."""
     classes, palette = px.classes, px.palette
     given = px.given or palette
     shape = classes.shape
@@ -266,14 +273,17 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             shaded = piece and _shade_of(centres[label], ring, classes, body.pixels[n],
                                          [KIND0 + names.index(p.kind) for p in present if p.kind not in (name, RUNNER)
                                           and (p.column, p.step) == (c, step)], piece_area, tuning)
-            # a blob not squarely in its square, beside a marker of its kind found a space up or down its column, is
-            # that marker off its hole, half over the next space, as often as one more: a colour has one marker on a
-            # column, and one a table forgets there stands squarely in its own hole (seed 61's board 81: the red of
-            # 10 at 2 over the hole of 10 at 1; seed 58's board 135). Runners' white only beside a space of three
-            # pieces or more, which do not fit its square (seed 59's board 285: a red of three on 3 at 1, over 3 at 2)
+            # a blob not squarely in its square, beside a piece of its kind found a space up or down its column on a
+            # space of three pieces or more, which do not fit its square, is that piece half over the next space as
+            # often as one more (seed 59's board 285: a red of three on 3 at 1, over 3 at 2); beside a marker of its
+            # kind whose own square shows it (``tuning.foot``), that marker off its hole: a colour has one marker on
+            # a column, and one a table forgets there stands squarely in its own hole (seed 61's board 81: the red
+            # of 10 at 2 over the hole of 10 at 1; seed 58's board 135). A marker found only by a neighbour's lean
+            # over its body, none of it in its square, is no such marker (make test's leaning photo)
             pushed = piece and square < tuning.square and \
                 any(p.kind == name and p.column == c and abs(p.step - step) == 1 and
-                    (name != RUNNER or crowds[(p.column, p.step)] >= 3) for p in present)
+                    (crowds[(p.column, p.step)] >= 3 or name != RUNNER and
+                     _footed(body.feet[index[(p.column, p.step)]], classes, KIND0 + k, tuning)) for p in present)
             if piece and (c, step) not in doubts and not hidden_by and not misread and not shaded and not pushed:
                 found.append(Piece(c, step, name))
             else:
