@@ -18,11 +18,16 @@ from .pixels import FOREIGN, KIND0, UNKNOWN, larger
 from .tuning import Tuning
 
 
+def share(region, flat, k: int) -> float:
+    """How much of a square (``region``, indices into ``flat``, the classes flattened) shows class ``k``: nothing
+    for fewer than 10 pixels, too few to say."""
+    return float((flat[region] == k).mean()) if len(region) >= 10 else 0.0
+
+
 def _alone(foot, classes, explained, k: int) -> float:
     """How much of a square (``foot``, flat indices) shows class ``k`` where no expected piece of that kind's body
     lies (``explained``)."""
-    foot = foot[~explained.reshape(-1)[foot]]
-    return float((classes.reshape(-1)[foot] == k).mean()) if len(foot) >= 10 else 0.0
+    return share(foot[~explained.reshape(-1)[foot]], classes.reshape(-1), k)
 
 
 def _thinner(blob, others, box, reach: int) -> bool:
@@ -83,12 +88,6 @@ def _depth_in(classes, region, k: int) -> float:
     mask = np.zeros((int(ys.max()) - y0 + 3, int(xs.max()) - x0 + 3), np.uint8)
     mask[ys - y0 + 1, xs - x0 + 1] = classes.reshape(-1)[region] == k
     return float(cv2.distanceTransform(mask, cv2.DIST_L2, 5).max())
-
-
-def _footed(foot, classes, k: int, tuning: Tuning) -> bool:
-    """Whether a square (``foot``, flat indices) shows class ``k`` over ``tuning.foot`` of itself: a piece of that
-    kind stands there, not only leans over it."""
-    return len(foot) >= 10 and float((classes.reshape(-1)[foot] == k).mean()) >= tuning.foot
 
 
 def _tops(where, present, name: str, palette, body, index) -> int:
@@ -283,7 +282,8 @@ def extras(px, body, spaces, index, expected, doubts: set, present, lost, tuning
             pushed = piece and square < tuning.square and \
                 any(p.kind == name and p.column == c and abs(p.step - step) == 1 and
                     (crowds[(p.column, p.step)] >= 3 or name != RUNNER and
-                     _footed(body.feet[index[(p.column, p.step)]], classes, KIND0 + k, tuning)) for p in present)
+                     share(body.feet[index[(p.column, p.step)]], classes.reshape(-1), KIND0 + k) >= tuning.foot)
+                    for p in present)
             if piece and (c, step) not in doubts and not hidden_by and not misread and not shaded and not pushed:
                 found.append(Piece(c, step, name))
             else:

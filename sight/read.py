@@ -25,7 +25,7 @@ import numpy as np
 
 from . import markers
 from .calibrate import Calibration, canonical
-from .extras import _depth_in, extras as _extras
+from .extras import _depth_in, extras as _extras, share
 from .follow import follow
 from .layout import RUNNER, Piece
 from .palette import Palette
@@ -362,7 +362,7 @@ def _foot_share(kind: str, names, own_body, m: int, flat, body, cover) -> float:
     foot = body.feet[m]
     mine = np.isin(foot, own_body)
     foot = foot[(cover[kind][foot] == 0) | (mine & (cover[kind][foot] == 1))]
-    return float((flat[foot] == KIND0 + names.index(kind)).mean()) if len(foot) >= 10 else 0.0
+    return share(foot, flat, KIND0 + names.index(kind))
 
 
 def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
