@@ -13,6 +13,10 @@
 - **The language**: a page asked for with ``?lang=xx`` (one the box speaks)
   sets a ``lang`` cookie, so the next page (a tap on the history) keeps it;
   the routes read ``?lang=`` first, then the cookie, then the browser's.
+  Only a page (an HTML answer) sets it: the live page's own stream and
+  polls carry its language as ``?lang=`` too, and a cookie from them would
+  pin the browser's language of the moment for a year, over the phone's
+  own setting, as if someone had chosen it.
 """
 
 from __future__ import annotations
@@ -126,7 +130,9 @@ class Guard:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 have = {k.lower() for k, _ in headers}
-                headers += [(k, v) for k, v in _RAW if k not in have] + extra
+                headers += [(k, v) for k, v in _RAW if k not in have]
+                if any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers):
+                    headers += extra
                 message = dict(message, headers=headers)
             await send(message)
 

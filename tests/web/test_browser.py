@@ -79,7 +79,8 @@ def test_the_live_page_matches_the_record_and_follows_presses(table, browser, si
     rig, server, state = table
     driver = browser.page(size, lang)
     driver.get(server.url + "/")  # the browser's language chooses the page's
-    assert driver.find_element("tag name", "html").get_attribute("lang") == lang
+    assert driver.find_element("tag name", "html").get_attribute("lang") == lang, \
+        driver.execute_cdp_cmd("Network.getAllCookies", {})  # a cookie left over would say why
     assert events_shown(driver) == len(rig.box.app.events)
     assert driver.execute_script(READ_BOARD) == expected(replayed(capsys, state, 2, tmp_path / "r.json"))
     names = driver.find_elements("css selector", "#game .players .name")

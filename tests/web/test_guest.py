@@ -276,3 +276,18 @@ def test_the_language_chosen_is_kept_on_the_next_page(game, tmp_path):
         assert '<html lang="ko"' in phone.get("/").text
         assert '<html lang="en"' in phone.get("/games?lang=en").text
         assert '<html lang="en"' in get(s, "/games").text  # another phone: its own language
+
+
+def test_only_a_page_asked_for_in_a_language_keeps_it_not_the_pages_own_stream_and_polls(game, tmp_path):
+    """The live page's stream and polls name its language (``?lang=``); they set the cookie too, so a phone
+    that once showed the page in Japanese kept it Japanese for a year after its owner switched the phone to
+    Korean (and the browser tests' shared Chromium, its cookies cleared, was served a stale language once)."""
+    with Server(tmp_path) as s, fetch.client(base_url=s.url, timeout=10) as phone:
+        for path in ("/now.json?lang=ja", "/events?lang=ja&v=0"):
+            with phone.stream("GET", path) as answer:
+                assert answer.status_code == 200 and "set-cookie" not in answer.headers, path
+        assert not phone.cookies
+        assert '<html lang="ko"' in phone.get("/", headers={"Accept-Language": "ko-KR,ko;q=0.9"}).text
+        page = phone.get("/?lang=ja")
+        assert page.headers["set-cookie"].startswith("lang=ja;")  # a page asked for in Japanese: kept
+        assert '<html lang="ja"' in phone.get("/", headers={"Accept-Language": "ko-KR,ko;q=0.9"}).text
