@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from . import markers
+from .arm import beside, hands
 from .calibrate import Calibration, canonical
 from .extras import _depth_in, extras as _extras, share
 from .follow import follow
@@ -81,7 +81,7 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     placed = body.mask([index[(p.column, p.step)] for p in expected if (p.column, p.step) in index], seen.shape)
     pale = px.classes == KIND0 + names.index(RUNNER) if RUNNER in names else None
     coloured = (px.classes >= KIND0) & ~pale if pale is not None else None
-    doubts, arm = _hands(px.classes, body, spaces, tuning, coloured, placed, pale)
+    doubts, arm = hands(px.classes, body, spaces, tuning, coloured, placed, pale)
 
     at: dict[int, list[Piece]] = {}
     for piece in expected:
@@ -119,12 +119,12 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
         if (piece.column, piece.step) not in doubts and _peers_changed(piece, n, plain, at, px, body, index, tuning):
             pieces[piece] = "no"
+    skin = None if arm is None else arm | larger(pale, tuning.hand * body.piece_area) if pale is not None else arm
     if arm is not None:  # a hand hides as much as it shows: skin of the board's colour over a square leaves it still,
         # and its lit part reads as the runners' white, far bigger than a piece (seed 59's board 299: a runner under a
         # palm said missing, six pieces' widths from the skin read foreign, one from the palm's white)
-        skin = arm | larger(pale, tuning.hand * body.piece_area) if pale is not None else arm
         absent = [p for p, status in pieces.items() if status == "no"]
-        near = _beside(skin, [body.feet[index[(p.column, p.step)]] for p in absent], body, tuning)
+        near = beside(skin, [body.feet[index[(p.column, p.step)]] for p in absent], body, tuning)
         pieces.update((p, "unsure") for p, close in zip(absent, near) if close)
     hidden = np.isin(px.classes, (UNKNOWN, FOREIGN))  # glare, out of the picture, or something foreign
     flat_hidden = hidden.reshape(-1)
@@ -149,8 +149,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     doubts.update((p.column, p.step) for p in moved if p.kind in crowded)  # its look-alikes are everywhere
     moved = [p for p in moved if p.kind not in crowded]
     extras = moved + [e for e in more if e not in moved]
-    if arm is not None:  # what lies round a hand (its shadow, the skin's shine) takes a piece's look: unsure there
-        near = _beside(arm, [body.feet[index[(e.column, e.step)]] for e in extras], body, tuning)
+    if arm is not None:  # what lies round a hand (its shadow, the skin's shine, its palm's white) takes a piece's
+        # look: unsure there (seed 63's board 99: a runner said on 6 at 2, under a finger read white)
+        near = beside(skin, [body.feet[index[(e.column, e.step)]] for e in extras], body, tuning)
         doubts.update((e.column, e.step) for e, close in zip(extras, near) if close)
         extras = [e for e, close in zip(extras, near) if not close]
     for e in extras:  # a piece of its kind the game has a square or two off, found with little of its colour or
@@ -383,64 +384,3 @@ def _stray_feet(flat, body, spaces, at, names, extras, tuning: Tuning) -> set:
                 doubts.add((c, k))
                 break
     return doubts
-
-
-def _beside(arm, squares, body, tuning: Tuning) -> list[bool]:
-    """Whether each square (flat indices) lies within ``tuning.hand_reach`` of a piece's width of a hand (``arm``:
-    bool, the raster's shape, on the hand)."""
-    if not squares:
-        return []
-    width = body.piece_area ** 0.5
-    away = cv2.distanceTransform((~arm).astype(np.uint8), cv2.DIST_L2, 5).reshape(-1)
-    return [len(square) > 0 and float(away[square].min()) <= tuning.hand_reach * width for square in squares]
-
-
-def _hands(classes, body, spaces, tuning: Tuning, coloured, placed, pale=None) -> tuple[set, np.ndarray | None]:
-    """Something big and foreign over the board (a hand, an arm): the spaces under and near it are unsure; and
-    where it lies (bool, the raster's shape), None when nothing is over the board.
-
-    A hand's skin is read as often red, orange or yellow as foreign: ``coloured`` (bool, the raster's shape; None
-    for none) are the pixels of a piece's colour, joined to the foreign ones; a region so joined is a hand when far
-    more of it than a piece lies outside ``placed`` (where the game's pieces stand: a crowd of pieces touching is
-    no hand), and not mostly within a piece's width of glare (``tuning.halo``: the board round a blown-out patch,
-    lit past its own colour). Pale skin under a bright lamp reads as the runners' white (``pale``, bool, the
-    raster's shape; None for none): joined to the rest, a region is a hand only when it also reaches the edge of
-    the picture of the board, an arm coming in from beyond it (white far bigger than a piece inside the board is
-    glare as often)."""
-    doubts: set[tuple[int, int]] = set()
-    foreign = classes == FOREIGN
-    if coloured is not None:
-        foreign = foreign | coloured
-    piece = body.piece_area
-    arm = _regions(foreign, classes, piece, tuning, placed)
-    if arm is None and pale is not None and pale.any():
-        arm = _regions(foreign | pale, classes, piece, tuning, placed, edge=True)
-    if arm is None:
-        return doubts, None
-    mask = arm.astype(np.uint8)
-    reach = int(2.2 * np.sqrt(piece)) | 1
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).reshape(-1)
-    for n, (c, k, _) in enumerate(spaces):
-        if mask[body.pixels[n]].mean() > 0.05:
-            doubts.add((c, k))
-    return doubts, arm
-
-
-def _regions(foreign, classes, piece: float, tuning: Tuning, placed, edge: bool = False) -> np.ndarray | None:
-    """Where something far bigger than a piece (``foreign``: bool) lies outside the game's pieces (``placed``) and
-    not mostly in glare's halo, touching the raster's edge when ``edge``; None where nothing does."""
-    foreign = cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign)
-    outside = np.bincount(labels[~placed & (labels > 0)], minlength=count)
-    big = np.flatnonzero(outside > tuning.hand * piece)
-    glare = classes == UNKNOWN
-    if len(big) and glare.any():  # glare's halo (the board round a blown-out patch, lit past its own colour) is
-        # no hand: a region lying mostly within a piece's width of glare is that halo
-        near = cv2.distanceTransform((~glare).astype(np.uint8), cv2.DIST_L2, 5) <= np.sqrt(piece)
-        share = np.bincount(labels[near], minlength=count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-        big = big[share[big] < tuning.halo]
-    if edge and len(big):
-        height, width = foreign.shape
-        x, y, w, h = (stats[big, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-        big = big[(x == 0) | (y == 0) | (x + w >= width) | (y + h >= height)]
-    return np.isin(labels, big) if len(big) else None

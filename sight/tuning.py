@@ -55,6 +55,10 @@ class Tuning:
     hand: float = 3.5  # something foreign bigger than this many pieces: a hand or an arm over the board (a hand is
     # tens of pieces; at 2.5, the board's own red between its squares joined to a glare's rim made a "hand": 500
     # boards, unsure 6.0% -> 5.8%, the same false mismatches and hand boards' findings)
+    join: float = 1.0  # bits of something foreign this near (a piece's width) are one thing: a dark arm on a dark
+    alien: float = 1.0  # board breaks into bits of skin, shine and sleeve, none a hand alone; joined, a hand when
+    # this many pieces of it are of no kind (seed 63's board 49: a red said on 2 at 2 under a dark hand; the
+    # benchmark's board 34, a crowd of pieces and their leans on a blue board joined, has none)
     hand_reach: float = 3.0  # a piece found this near a hand (in a piece's width, from the hand's own region) is
     # unsure: the hand's shadow and its skin's shine take a piece's look round it (make camera-heldout: runners and a
     # red marker said on right boards 1.1 to 2.4 from the hand; 500 boards: the mistakes found that near a hand,

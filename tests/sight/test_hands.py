@@ -1,4 +1,4 @@
-"""Something over the board (sight/read.py's ``_hands``): a region far bigger than a piece, foreign to the board,
+"""Something over the board (sight/arm.py's ``hands``): a region far bigger than a piece, foreign to the board,
 is a hand, and the spaces under it are unsure; glare's halo, the board round a blown-out patch lit past its own
 colour, is no hand, however big."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sight.pixels import BOARD, FOREIGN, UNKNOWN, Bodies
-from sight.read import _beside, _hands
+from sight.pixels import BOARD, FOREIGN, KIND0, UNKNOWN, Bodies
+from sight.arm import beside as _beside, hands as _hands
 from sight.tuning import Tuning
 
 SIZE, STEP, SIDE = 240, 20, 10  # the raster (px), the spaces' pitch, a piece's side: a piece covers 100 px
@@ -105,3 +105,34 @@ def test_an_arm_read_as_the_runners_white_is_a_hand_only_when_it_reaches_in_from
     wash = np.zeros(classes.shape, bool)
     wash[100:120, 80:160] = True  # as big, inside the board
     assert _hands(classes, body, spaces, Tuning(), None, np.zeros(classes.shape, bool), wash) == (set(), None)
+
+
+def _bits(classes, kind) -> None:
+    """An arm in bits (a dark arm on a dark board, a noisy photo): 5 x 5 px patches 3 px apart over 60 x 48 px
+    left of the middle, each a quarter of a piece, 80 of them (20 pieces in all), none joined to another."""
+    for y in range(80, 128, 8):
+        for x in range(20, 80, 8):
+            classes[y:y + 5, x:x + 5] = kind
+
+
+def test_bits_of_no_colour_close_together_are_one_hand():
+    """Seed 63's board 49: a dark arm on a dark navy board read as bits of no colour, red, yellow and white, none
+    a hand alone; a red bit was said one more marker. Bits within a piece's width of one another are one thing,
+    and a hand when a piece's worth of it is of no piece's colour."""
+    classes, body, spaces = _board()
+    _bits(classes, FOREIGN)
+    doubts, hand = _read(classes, body, spaces)
+    assert hand is not None and (2, 4) in doubts and (11, 11) not in doubts
+    assert _hands(classes, body, spaces, Tuning(join=0.2), None, np.zeros(classes.shape, bool)) == (set(), None)
+
+
+def test_bits_of_a_pieces_colour_close_together_are_no_hand():
+    """A crowd of pieces and their leans on a board of their colour (the benchmark's board 34: red, yellow and
+    blue on a blue board) joins as readily, but none of it is foreign: no hand."""
+    classes, body, spaces = _board()
+    _bits(classes, KIND0)
+    coloured = classes == KIND0
+    assert _hands(classes, body, spaces, Tuning(), coloured, np.zeros(classes.shape, bool)) == (set(), None)
+    classes[80:85, 20:45] = FOREIGN  # a piece's worth of no colour among them: a hand
+    coloured = classes == KIND0
+    assert _hands(classes, body, spaces, Tuning(), coloured, np.zeros(classes.shape, bool))[1] is not None

@@ -132,6 +132,31 @@ def test_a_runner_under_a_palm_read_white_is_never_said_missing():
 
 
 @pytest.mark.slow  # as above
+def test_a_runner_look_alike_under_a_finger_read_white_is_unsure():
+    """Board 99 of seed 63, read first with the rules of 2026-12-08's small hours: a hand over a tan board, its
+    fingers read as the runners' white, the hand found by the skin read in the pieces' colours alone, the fingers'
+    white no part of it; a finger's white over 6 at 2 was said a runner left on. A piece found near the hand's white is unsure, as one said absent
+    there already was."""
+    pieces, found = read_right(99, seed=63)
+    assert not any(p.kind == RUNNER and (p.column, p.step) == (6, 2) for p in pieces)
+    assert found.state != "wrong", found.wrong
+
+
+@pytest.mark.slow  # as above
+def test_a_dark_arm_on_a_dark_board_read_in_bits_is_a_hand():
+    """Board 49 of seed 63, read first as above: a dark arm over a dark navy board in a dim, noisy photo reads as
+    bits of no colour, red, yellow and white, none far bigger than a piece, so no hand was seen; a red bit over 2
+    at 2 was said one more marker. Bits this near one another, enough of them of no colour, are one thing: a
+    hand."""
+    photo, cal, pieces, palette = right_board(49, seed=63)
+    reading = look(photo, cal, pieces, palette)
+    assert reading.hand
+    assert not any((p.column, p.step) == (2, 2) for p in pieces)
+    found = verdict(reading, pieces)
+    assert found.state != "wrong", found.wrong
+
+
+@pytest.mark.slow  # as above
 def test_a_piece_pushed_off_a_crowded_space_is_not_one_more():
     """Board 285 of seed 59, read first with every rule before this one: three pieces on 3 at 1 do not fit its
     square, and the red one stands over the hole of 3 at 2: "one more red on 3 at 2". A blob beside a piece of its
