@@ -13,6 +13,7 @@ layout) and nothing of the box. Where to look:
 - :mod:`.calibrate`: the empty board's photo turned into what reading needs
   (its spaces' looks, the light, the grid fitted to the board);
 - :mod:`.read`: a photo read against that: each space empty, a colour, a runner, or unsure;
+- :mod:`.arm`: something big over the board in that reading (a hand, an arm), and the squares near it;
 - :mod:`.settle`: whether the picture is still (no hand over the board);
 - :mod:`.scene`: a board photographed virtually (tests, the emulator, the benchmark).
 
