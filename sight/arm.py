@@ -36,7 +36,10 @@ def hands(classes, body, spaces, tuning: Tuning, coloured, placed, pale=None) ->
     lit past its own colour). Pale skin under a bright lamp reads as the runners' white (``pale``, bool, the
     raster's shape; None for none): joined to the rest, a region is a hand only when it also reaches the edge of
     the picture of the board, an arm coming in from beyond it (white far bigger than a piece inside the board is
-    glare as often)."""
+    glare as often). A dark arm on a dark board in a noisy photo reads as bits, none far bigger than a piece:
+    when nothing else is, bits within ``tuning.join`` of a piece's width are joined, and the whole is a hand when
+    ``tuning.alien`` pieces of it are of no piece's colour (a crowd of pieces and their leans joins as readily,
+    all of it in the pieces' colours)."""
     doubts: set[tuple[int, int]] = set()
     foreign = classes == FOREIGN
     if coloured is not None:

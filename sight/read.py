@@ -119,7 +119,9 @@ def look(photo: np.ndarray, cal: Calibration, expected, palette: Palette, tuning
     for piece, n in quiet:  # the pieces of its kind standing in this photo show what one changes
         if (piece.column, piece.step) not in doubts and _peers_changed(piece, n, plain, at, px, body, index, tuning):
             pieces[piece] = "no"
-    skin = None if arm is None else arm | larger(pale, tuning.hand * body.piece_area) if pale is not None else arm
+    skin = arm  # the hand, with its white far bigger than a piece (its lit skin, read as the runners')
+    if arm is not None and pale is not None:
+        skin = arm | larger(pale, tuning.hand * body.piece_area)
     if arm is not None:  # a hand hides as much as it shows: skin of the board's colour over a square leaves it still,
         # and its lit part reads as the runners' white, far bigger than a piece (seed 59's board 299: a runner under a
         # palm said missing, six pieces' widths from the skin read foreign, one from the palm's white)
